@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+
+/** The three REST APIs of DESIGN §1; `all` serves a row on every host (only `/health`). */
+export const API_NAMES = ['merchant', 'edge', 'webhook'] as const;
+export type ApiName = (typeof API_NAMES)[number];
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/**
+ * How a route authenticates its caller.
+ * - `api_key`: `Authorization: Bearer` or `X-API-Key`, with the row's scopes.
+ * - `optional_api_key`: works without a key; a key, when given, must be valid.
+ * - `public`: no credential.
+ * - `session_token`: a cancel-session token in the path.
+ * - `widget_hmac`: HMAC over merchant_id, customer_id and timestamp in the body.
+ * - `provider_signature`: the sending provider's own signature scheme.
+ * - `cron_secret`: the shared internal secret.
+ * - `session_cookie`: the HttpOnly session cookie set by `/ws/auth/session`.
+ */
+export const AUTH_KINDS = [
+  'api_key',
+  'optional_api_key',
+  'public',
+  'session_token',
+  'widget_hmac',
+  'provider_signature',
+  'cron_secret',
+  'session_cookie',
+] as const;
+export type AuthKind = (typeof AUTH_KINDS)[number];
+
+export const SCOPES = [
+  'read',
+  'write',
+  'admin',
+  'analytics',
+  'webhooks',
+  'email',
+  'read:payments',
+  'write:payments',
+  'read:customers',
+  'write:customers',
+  'admin:customers',
+  'read:campaigns',
+  'write:campaigns',
+  'read:cancel-flows',
+  'write:cancel-flows',
+  'read:vectors',
+  'write:vectors',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface RouteSchemas {
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** Response bodies by status code. */
+  readonly responses?: Readonly<Record<number, z.ZodType>>;
+}
+
+export interface RouteDef {
+  /** camelCase verbNoun, unique across the table. */
+  readonly operationId: string;
+  /** One Lambda per group: `functions/api/<group>/handler.ts`. */
+  readonly group: string;
+  readonly api: ApiName | 'all';
+  readonly method: HttpMethod;
+  /** API Gateway syntax: `/api/v1/payments/{id}`. */
+  readonly path: string;
+  readonly auth: AuthKind;
+  /** Any one of these grants the route (`X or Y`); only for `api_key` and `optional_api_key`. */
+  readonly scopes: readonly Scope[];
+  /** Set once the operation is built; rows without it answer 501 `not_implemented`. */
+  readonly schemas?: RouteSchemas;
+  readonly summary: string;
+}
+
+export class RouteTableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RouteTableError';
+  }
+}
+
+const SEGMENT = /^(?:[A-Za-z0-9._-]+|\{[A-Za-z][A-Za-z0-9_]*\})$/;
+const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
+const GROUP = /^[a-z][a-z0-9-]*$/;
+
+/** Whether a row answers on the given API's host. */
+export const servesApi = (route: RouteDef, api: ApiName): boolean =>
+  route.api === 'all' || route.api === api;
+
+/**
+ * Checks the table as API Gateway and our routers would: unique method+path and operationId,
+ * `{param}` segments only (no wildcards, no trailing slash), one parameter name per position
+ * (API Gateway refuses `/x/{a}` beside `/x/{b}`), known auth kinds and scopes, and scopes exactly
+ * where a key is read.
+ */
+export function validateRoutes(routes: readonly RouteDef[]): void {
+  const seenPaths = new Set<string>();
+  const seenIds = new Set<string>();
+  const paramAt = new Map<string, string>();
+  for (const route of routes) {
+    const where = `${route.method} ${route.path}`;
+    if (!OPERATION_ID.test(route.operationId)) throw new RouteTableError(`${where}: operationId "${route.operationId}" is not camelCase`);
+    if (!GROUP.test(route.group)) throw new RouteTableError(`${where}: group "${route.group}" is not kebab-case`);
+    if (!(HTTP_METHODS as readonly string[]).includes(route.method)) throw new RouteTableError(`${where}: unknown method`);
+    if (route.api !== 'all' && !(API_NAMES as readonly string[]).includes(route.api)) throw new RouteTableError(`${where}: unknown api "${route.api}"`);
+    if (!(AUTH_KINDS as readonly string[]).includes(route.auth)) throw new RouteTableError(`${where}: unknown auth kind "${route.auth}"`);
+    if (!route.path.startsWith('/')) throw new RouteTableError(`${where}: path must start with /`);
+    if (route.path.length > 1 && route.path.endsWith('/')) throw new RouteTableError(`${where}: trailing slash`);
+    const segments = route.path.split('/').slice(1);
+    let prefix = '';
+    for (const segment of segments) {
+      if (!SEGMENT.test(segment)) throw new RouteTableError(`${where}: segment "${segment}" is neither a literal nor {param}`);
+      if (segment.startsWith('{')) {
+        const other = paramAt.get(prefix);
+        if (other !== undefined && other !== segment) {
+          throw new RouteTableError(`${where}: ${segment} conflicts with ${other} at ${prefix || '/'}`);
+        }
+        paramAt.set(prefix, segment);
+      }
+      prefix += `/${segment.startsWith('{') ? '{}' : segment}`;
+    }
+    if (seenPaths.has(where)) throw new RouteTableError(`${where}: duplicate method and path`);
+    seenPaths.add(where);
+    if (seenIds.has(route.operationId)) throw new RouteTableError(`${where}: duplicate operationId ${route.operationId}`);
+    seenIds.add(route.operationId);
+    const keyed = route.auth === 'api_key' || route.auth === 'optional_api_key';
+    if (route.auth === 'api_key' && route.scopes.length === 0) throw new RouteTableError(`${where}: api_key route without scopes`);
+    if (!keyed && route.scopes.length > 0) throw new RouteTableError(`${where}: scopes on a ${route.auth} route`);
+    for (const scope of route.scopes) {
+      if (!(SCOPES as readonly string[]).includes(scope)) throw new RouteTableError(`${where}: unknown scope "${scope}"`);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The SQS queues, described once for the CDK data stack and the local in-process queues.
+ * Every queue has a dead-letter queue that receives a message after `maxReceiveCount` failed
+ * receives. Pure data.
+ */
+export interface QueueDefinition {
+  /** Logical name; also the consumer's file name under functions/consumers/. */
+  readonly name: 'inbound-webhooks' | 'outbound-deliveries' | 'notifications';
+  /** The environment variable that carries the queue URL to producers. */
+  readonly urlEnv: 'INBOUND_WEBHOOK_QUEUE_URL' | 'OUTBOUND_DELIVERY_QUEUE_URL' | 'NOTIFICATION_QUEUE_URL';
+  readonly visibilityTimeoutSeconds: number;
+  readonly maxReceiveCount: number;
+  readonly batchSize: number;
+  /** How long the DLQ keeps a message for inspection and redrive. */
+  readonly dlqRetentionDays: number;
+  readonly description: string;
+}
+
+export const queueDefinitions: readonly QueueDefinition[] = [
+  {
+    name: 'inbound-webhooks',
+    urlEnv: 'INBOUND_WEBHOOK_QUEUE_URL',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    batchSize: 10,
+    dlqRetentionDays: 14,
+    description: 'Verified provider webhooks waiting to be normalised into payment events',
+  },
+  {
+    name: 'outbound-deliveries',
+    urlEnv: 'OUTBOUND_DELIVERY_QUEUE_URL',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    batchSize: 10,
+    dlqRetentionDays: 14,
+    description: 'Signed webhook deliveries to merchant endpoints',
+  },
+  {
+    name: 'notifications',
+    urlEnv: 'NOTIFICATION_QUEUE_URL',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    batchSize: 10,
+    dlqRetentionDays: 14,
+    description: 'Dunning emails, SMS and WhatsApp messages to send',
+  },
+];
+
+export type QueueName = QueueDefinition['name'];

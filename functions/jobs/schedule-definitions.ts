@@ -1,0 +1,43 @@
+/**
+ * The EventBridge Scheduler schedules, described once for the CDK jobs stack and the local
+ * scheduler. Each invokes the job handler `functions/jobs/<name>.ts`. Pure data.
+ */
+export interface ScheduleDefinition {
+  readonly name: 'every-minute' | 'hourly' | 'daily';
+  /** EventBridge Scheduler expression, evaluated in UTC. */
+  readonly expression: string;
+  /** The same cadence for the local scheduler. */
+  readonly every: { readonly unit: 'minute' | 'hour' | 'day'; readonly atUtcHour?: number };
+  /** The tasks the job runs, in order (spec: Scheduled processing). */
+  readonly tasks: readonly string[];
+}
+
+export const scheduleDefinitions: readonly ScheduleDefinition[] = [
+  {
+    name: 'every-minute',
+    expression: 'rate(1 minute)',
+    every: { unit: 'minute' },
+    tasks: ['flush-notifications', 'execute-due-retries', 'dispatch-messages'],
+  },
+  {
+    name: 'hourly',
+    expression: 'cron(0 * * * ? *)',
+    every: { unit: 'hour' },
+    tasks: ['advance-campaign-steps', 'analytics-rollup'],
+  },
+  {
+    name: 'daily',
+    expression: 'cron(0 8 * * ? *)',
+    every: { unit: 'day', atUtcHour: 8 },
+    tasks: [
+      'card-expiry-checks',
+      'pre-dunning-notifications',
+      'pending-domain-provisioning',
+      'domain-warm-up',
+      'retention-cleanup',
+      'billing-metering',
+    ],
+  },
+];
+
+export type ScheduleName = ScheduleDefinition['name'];

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/**
+ * Runtime configuration, read once and checked at start (fails fast with the variable's name).
+ * Every variable is documented in README.md, "Configuration".
+ */
+const EnvSchema = z.object({
+  /** The single table. */
+  TABLE_NAME: z.string().min(3),
+  /** Set locally (DynamoDB Local); unset on AWS. */
+  DYNAMODB_ENDPOINT: z.string().url().optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** dev | staging | prod; dev relaxes nothing about security, only retention of data. */
+  STAGE: z.string().min(1).default('dev'),
+  /** Queue transport: `sqs` on AWS, `local` for the in-process queues of the local stack. */
+  QUEUE_DRIVER: z.enum(['sqs', 'local']).default('sqs'),
+  INBOUND_WEBHOOK_QUEUE_URL: z.string().optional(),
+  OUTBOUND_DELIVERY_QUEUE_URL: z.string().optional(),
+  NOTIFICATION_QUEUE_URL: z.string().optional(),
+  /** Reported by GET /api/v1/status. */
+  SERVICE_VERSION: z.string().min(1).default('0.1.0'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+function readEnv(): Env {
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  return parsed.data;
+}
+
+export const env: Env = readEnv();

@@ -1,0 +1,37 @@
+/**
+ * Three tiers (style.md rule 8): unit (no network), integration (DynamoDB Local started once per
+ * run by the global setup, one table per test file, real HTTP on loopback), infra (CDK templates).
+ */
+const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest'] };
+const common = {
+  transform,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/unit-env.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/setup/dynamo-global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/dynamo-global-teardown.ts',
+      setupFiles: ['<rootDir>/test/setup/integration-env.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/setup/integration-table.ts'],
+    },
+    {
+      ...common,
+      displayName: 'infra',
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/unit-env.ts'],
+    },
+  ],
+};

@@ -1,0 +1,63 @@
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import { tableDefinition } from '../../functions/data/table-definition';
+
+/** The local table, created from the same definition as the CDK table. */
+export function createTableInput(tableName: string) {
+  const def = tableDefinition;
+  const attributes = new Map<string, 'S' | 'N'>();
+  for (const key of [def.partitionKey, def.sortKey, ...def.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])]) {
+    attributes.set(key.name, key.type);
+  }
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+    KeySchema: [
+      { AttributeName: def.partitionKey.name, KeyType: 'HASH' as const },
+      { AttributeName: def.sortKey.name, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: def.globalSecondaryIndexes.map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },
+        { AttributeName: index.sortKey.name, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
+
+/** Creates the table unless it exists (a persistent DATA_DIR keeps it across restarts). */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return 'existing';
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  await client.send(new CreateTableCommand(createTableInput(tableName)));
+  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+    }),
+  );
+  return 'created';
+}
+
+export async function deleteTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new DeleteTableCommand({ TableName: tableName }));
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+}

@@ -1,0 +1,3 @@
+// Unit and infra tests touch no database; the name only satisfies the fail-fast env check.
+process.env.TABLE_NAME ??= 'unit-tests-have-no-table';
+process.env.LOG_LEVEL ??= 'silent';

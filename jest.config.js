@@ -5,6 +5,8 @@
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest'] };
 const common = {
   transform,
+  // @middy/core ships ESM only: compile it to CommonJS like our own sources.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
 };

@@ -7,7 +7,7 @@
  * | merchant by id                            | PK = M#<merchant_id>, SK = MERCHANT                | table |
  * | API key by hash (authentication)          | PK = APIKEY#<sha256>, SK = APIKEY                  | table |
  * | API keys of a merchant                    | PK = M#<merchant_id>, SK begins_with KEY#          | table |
- * | API key by id (revoke)                    | GSI1PK = KEYID#<key_id>                            | GSI1  |
+ * | API key by id (revoke)                    | PK = KEYID#<key_id>, SK = APIKEY                   | table |
  * | provider webhook secret of a merchant     | PK = M#<merchant_id>, SK = PSP#<psp>               | table |
  * | provider secrets of a merchant            | PK = M#<merchant_id>, SK begins_with PSP#          | table |
  * | merchants (operator listing, offline)     | GSI1PK = MERCHANTS, GSI1SK = <created_at>#<id>     | GSI1  |
@@ -16,6 +16,10 @@
  * merchant is not known until the key is read) and the key-id lookup (the operator CLI revokes
  * by key id). Both carry the merchant id as an attribute and are written in the same transaction
  * as the merchant's own key item.
+ *
+ * The key-id lookup is an item of the table rather than a GSI1 key so that revoking a key right
+ * after creating it reads it with a strongly consistent GetItem (a GSI is eventually consistent),
+ * and so that its `attribute_not_exists` condition keeps key ids unique.
  */
 
 export const ENTITY = {
@@ -23,6 +27,7 @@ export const ENTITY = {
   apiKey: 'api_key',
   apiKeyHash: 'api_key_hash',
   providerSecret: 'provider_secret',
+  apiKeyId: 'api_key_id',
 } as const;
 
 export interface ItemKey {
@@ -39,8 +44,31 @@ export const keys = {
   apiKeyByHash: (hash: string): ItemKey => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' }),
   apiKey: (merchantId: string, keyId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `KEY#${keyId}` }),
   apiKeyPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'KEY#' }),
-  apiKeyIdLookup: (keyId: string) => ({ GSI1PK: `KEYID#${keyId}`, GSI1SK: 'APIKEY' }),
+  apiKeyById: (keyId: string): ItemKey => ({ PK: `KEYID#${keyId}`, SK: 'APIKEY' }),
 
   providerSecret: (merchantId: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PSP#${psp}` }),
   providerSecretPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'PSP#' }),
+} as const;
+
+/** Conditions on an item's own key: it exists, or it does not yet. */
+export const conditions = {
+  exists: 'attribute_exists(PK)',
+  absent: 'attribute_not_exists(PK)',
+} as const;
+
+/** Key conditions of the Query patterns above, ready to spread into a QueryCommand input. */
+export const queries = {
+  /** Items of one partition whose sort key starts with a prefix (`apiKeyPrefix`, `providerSecretPrefix`). */
+  partitionPrefix: ({ PK, SKPrefix }: { PK: string; SKPrefix: string }) => ({
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+  }),
+  /** Every merchant, oldest first: one GSI1 partition, so for the operator and offline use only. */
+  merchantListing: () => ({
+    IndexName: 'GSI1',
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': 'GSI1PK' },
+    ExpressionAttributeValues: { ':pk': 'MERCHANTS' },
+  }),
 } as const;

@@ -41,3 +41,20 @@ export const scheduleDefinitions: readonly ScheduleDefinition[] = [
 ];
 
 export type ScheduleName = ScheduleDefinition['name'];
+
+/**
+ * The payload every job receives. On AWS the schedule's Input fills the `<aws.scheduler.*>`
+ * context attributes; the local scheduler fills the same fields itself.
+ */
+export interface ScheduledJobEvent {
+  readonly schedule: ScheduleName;
+  /** ISO 8601 time the run was scheduled for. */
+  readonly scheduled_time: string;
+  readonly execution_id: string;
+  readonly attempt_number: number | string;
+  readonly schedule_arn: string;
+}
+
+/** The Input template of the EventBridge Scheduler target for one schedule (a JSON string). */
+export const scheduledJobInputTemplate = (schedule: ScheduleName): string =>
+  `{"schedule":"${schedule}","scheduled_time":"<aws.scheduler.scheduled-time>","execution_id":"<aws.scheduler.execution-id>","attempt_number":<aws.scheduler.attempt-number>,"schedule_arn":"<aws.scheduler.schedule-arn>"}`;

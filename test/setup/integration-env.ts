@@ -14,3 +14,4 @@ process.env.TABLE_NAME = `test-${process.env.JEST_WORKER_ID ?? '0'}-${randomByte
 process.env.AWS_REGION = 'us-east-1';
 process.env.QUEUE_DRIVER = 'local';
 process.env.LOG_LEVEL ??= 'silent';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

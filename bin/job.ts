@@ -1,0 +1,88 @@
+/**
+ * `npm run --silent job -- <name>`: runs one scheduled job (every-minute, hourly, daily) once,
+ * against the DynamoDB of the running local stack, and prints its JobReport as JSON on stdout.
+ * Logs go to stderr. Messages the job enqueues are delivered in this process to the same
+ * consumer handlers the stack runs, before it exits.
+ *
+ * DYNAMODB_ENDPOINT and TABLE_NAME come from the environment, else from `.local/stack.json`
+ * (`dynamodb_endpoint`, `table_name`), written by `npm start`.
+ *
+ * Exit codes: 0 report printed, no task failed; 1 a task failed or the job could not run;
+ * 2 bad arguments.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JobHandler } from '../functions/jobs/run-job';
+import { type ScheduleName, scheduleDefinitions } from '../functions/jobs/schedule-definitions';
+
+const STACK_FILE = join(__dirname, '..', '.local', 'stack.json');
+
+// Explicit imports (not a path built from the argument) so tsc checks each one and only a
+// known name ever loads code.
+const jobModules: Record<ScheduleName, () => Promise<{ handler: JobHandler }>> = {
+  'every-minute': () => import('../functions/jobs/every-minute'),
+  hourly: () => import('../functions/jobs/hourly'),
+  daily: () => import('../functions/jobs/daily'),
+};
+
+function exit(code: number, stream: NodeJS.WriteStream, text: string): void {
+  stream.write(`${text}\n`, () => process.exit(code));
+}
+
+function readStackFile(): { dynamodb_endpoint?: unknown; table_name?: unknown } {
+  if (!existsSync(STACK_FILE)) return {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(STACK_FILE, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
+  } catch {
+    throw new Error(`${STACK_FILE} is not JSON`);
+  }
+}
+
+/** Must run before anything imports functions/shared/env.ts, which reads the environment once. */
+function configureEnvironment(): void {
+  if (process.env.DYNAMODB_ENDPOINT === undefined || process.env.TABLE_NAME === undefined) {
+    const stack = readStackFile();
+    if (process.env.DYNAMODB_ENDPOINT === undefined && typeof stack.dynamodb_endpoint === 'string') process.env.DYNAMODB_ENDPOINT = stack.dynamodb_endpoint;
+    if (process.env.TABLE_NAME === undefined && typeof stack.table_name === 'string') process.env.TABLE_NAME = stack.table_name;
+  }
+  const missing = ['DYNAMODB_ENDPOINT', 'TABLE_NAME'].filter((name) => process.env[name] === undefined);
+  if (missing.length > 0) {
+    throw new Error(`no local stack found (${missing.join(', ')} unset and not in ${STACK_FILE}): start it with \`npm start\` or set them`);
+  }
+  process.env.QUEUE_DRIVER ??= 'local';
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  const names = scheduleDefinitions.map((definition) => definition.name);
+  const name = names.find((candidate) => candidate === args[0]);
+  if (args.length !== 1 || name === undefined) {
+    const given = args[0] === undefined ? 'no job name given' : args.length > 1 ? `one job name expected, got ${args.length} arguments` : `unknown job "${args[0]}"`;
+    return exit(2, process.stderr, `job: ${given} (usage: npm run job -- <${names.join('|')}>)`);
+  }
+
+  configureEnvironment();
+  const [{ LocalScheduler }, { LocalQueues }, { logger }, job, inbound, outbound, notifications] = await Promise.all([
+    import('../lib/local/scheduler'),
+    import('../lib/local/queue-hub'),
+    import('../functions/shared/logger'),
+    jobModules[name](),
+    import('../functions/consumers/inbound-webhooks'),
+    import('../functions/consumers/outbound-deliveries'),
+    import('../functions/consumers/notifications'),
+  ]);
+  const queues = new LocalQueues({
+    region: process.env.AWS_REGION,
+    consumers: { 'inbound-webhooks': inbound.handler, 'outbound-deliveries': outbound.handler, notifications: notifications.handler },
+  });
+  const report = await new LocalScheduler({ handlers: { [name]: job.handler }, region: process.env.AWS_REGION }).runNow(name);
+  const delivery = await queues.drain();
+  const left = (['inbound-webhooks', 'outbound-deliveries', 'notifications'] as const).reduce((sum, queue) => sum + queues.depth(queue) + queues.inFlight(queue), 0);
+  if (delivery.delivered > 0 || left > 0) logger.info('queued messages delivered', { ...delivery, left_undelivered: left });
+  const failed = report.tasks.some((task) => task.status === 'failed');
+  exit(failed ? 1 : 0, process.stdout, JSON.stringify(report, null, 2));
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  exit(1, process.stderr, `job: ${error instanceof Error ? error.message : String(error)}`);
+});

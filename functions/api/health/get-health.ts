@@ -1,0 +1,4 @@
+import type { Operation } from '../operation';
+
+/** GET /health on every host: the function answers, so the host is up. Unwrapped, as the spec shows it. */
+export const getHealth: Operation = async () => ({ body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } });

@@ -1,0 +1,4 @@
+import { createGroupHandler } from '../group-handler';
+
+/** The payments Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
+export const handler = createGroupHandler('payments', {});

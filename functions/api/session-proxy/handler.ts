@@ -1,0 +1,4 @@
+import { createGroupHandler } from '../group-handler';
+
+/** The session-proxy Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
+export const handler = createGroupHandler('session-proxy', {});

@@ -1,0 +1,84 @@
+import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { z } from 'zod';
+import { logger } from '../shared/logger';
+import { type QueueName, queueDefinitions } from './queue-definitions';
+
+/**
+ * Every queued message is JSON with a `kind` that names its processor.
+ *
+ * @example
+ * await queueSender.send('notifications', { kind: 'dunning.email', payment_id: 'pay_1' });
+ */
+export interface QueueMessage {
+  readonly kind: string;
+  readonly [field: string]: unknown;
+}
+
+/** Handles one message; throws to have it redelivered (and, after `maxReceiveCount`, dead-lettered). */
+export type MessageProcessor = (message: QueueMessage, record: SQSRecord) => Promise<void> | void;
+
+export type QueueConsumer = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>;
+
+const QueueMessageSchema = z.looseObject({ kind: z.string().min(1) });
+const SqsEventSchema = z.looseObject({
+  Records: z.array(z.looseObject({ messageId: z.string().min(1), body: z.string() })),
+});
+
+/** Why a record could not be handed to a processor; such records still end in the DLQ. */
+class UnprocessableMessageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnprocessableMessageError';
+  }
+}
+
+function parseMessage(record: SQSRecord, processors: Readonly<Record<string, MessageProcessor>>): [QueueMessage, MessageProcessor] {
+  let json: unknown;
+  try {
+    json = JSON.parse(record.body);
+  } catch {
+    throw new UnprocessableMessageError('body is not JSON');
+  }
+  const parsed = QueueMessageSchema.safeParse(json);
+  if (!parsed.success) throw new UnprocessableMessageError('body is not an object with a string "kind"');
+  const processor = Object.hasOwn(processors, parsed.data.kind) ? processors[parsed.data.kind] : undefined;
+  if (processor === undefined) throw new UnprocessableMessageError(`no processor for kind "${parsed.data.kind}"`);
+  return [parsed.data as QueueMessage, processor];
+}
+
+/**
+ * The Lambda handler of one queue (with ReportBatchItemFailures on its event source mapping).
+ * Records run independently and concurrently; each failed record is named in
+ * `batchItemFailures`, never dropped, so a message no processor can take ends in the DLQ where
+ * someone can see it. No Middy here: there is no response to map, and the partial batch
+ * response is the error handling.
+ */
+export function createQueueConsumer(queue: QueueName, processors: Readonly<Record<string, MessageProcessor>>): QueueConsumer {
+  if (!queueDefinitions.some((definition) => definition.name === queue)) throw new Error(`Unknown queue "${queue}"`);
+  const log = logger.child({ queue });
+
+  const processRecord = async (record: SQSRecord): Promise<SQSBatchItemFailure | undefined> => {
+    const fields = { message_id: record.messageId, receive_count: Number(record.attributes?.ApproximateReceiveCount) };
+    let kind: string | undefined;
+    try {
+      const [message, processor] = parseMessage(record, processors);
+      kind = message.kind;
+      await processor(message, record);
+      log.debug('message processed', { ...fields, kind });
+      return undefined;
+    } catch (error) {
+      log[error instanceof UnprocessableMessageError ? 'warn' : 'error']('message failed', { ...fields, kind, error });
+      return { itemIdentifier: record.messageId };
+    }
+  };
+
+  return async (event) => {
+    // A malformed event (not from SQS) throws, failing the invocation rather than any record.
+    SqsEventSchema.parse(event);
+    const { Records } = event;
+    const outcomes = await Promise.all(Records.map(processRecord));
+    const batchItemFailures = outcomes.filter((failure): failure is SQSBatchItemFailure => failure !== undefined);
+    log.info('batch processed', { records: Records.length, failed: batchItemFailures.length });
+    return { batchItemFailures };
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The error family every operation throws. One mapper (shared/http/error-response.ts) renders
+ * them as DESIGN's envelope `{ error: { code, message, param?, request_id, retry_after? } }`,
+ * one status per code. `expose` is false only for 5xx, whose message never reaches the client.
+ */
+export interface AppErrorOptions extends ErrorOptions {
+  readonly param?: string;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly statusCode: number;
+  abstract readonly code: string;
+  readonly param?: string;
+
+  constructor(message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    if (options.param !== undefined) this.param = options.param;
+  }
+
+  get expose(): boolean {
+    return this.statusCode < 500;
+  }
+
+  toJSON(): { code: string; message: string; param?: string } {
+    return { code: this.code, message: this.expose ? this.message : 'An unexpected error occurred.', ...(this.param === undefined ? {} : { param: this.param }) };
+  }
+}
+
+export class InvalidRequestError extends AppError {
+  readonly statusCode = 400;
+  readonly code = 'invalid_request';
+}
+
+export class InvalidApiKeyError extends AppError {
+  readonly statusCode = 401;
+  readonly code = 'invalid_api_key';
+}
+
+export class InsufficientScopeError extends AppError {
+  readonly statusCode = 403;
+  readonly code = 'insufficient_scope';
+}
+
+export class ResourceNotFoundError extends AppError {
+  readonly statusCode = 404;
+  readonly code = 'resource_not_found';
+}
+
+export class StateConflictError extends AppError {
+  readonly statusCode = 409;
+  readonly code = 'state_conflict';
+}
+
+export class ValidationError extends AppError {
+  readonly statusCode = 422;
+  readonly code = 'validation_error';
+}
+
+export class RateLimitExceededError extends AppError {
+  readonly statusCode = 429;
+  readonly code = 'rate_limit_exceeded';
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number, options: AppErrorOptions = {}) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class InternalError extends AppError {
+  readonly statusCode = 500;
+  readonly code = 'internal_error';
+}
+
+/** A route of the table whose operation is not built yet. */
+export class NotImplementedError extends AppError {
+  readonly statusCode = 501;
+  readonly code = 'not_implemented';
+
+  override get expose(): boolean {
+    return true;
+  }
+}

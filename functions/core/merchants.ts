@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Scope } from '../api/route-types';
+import { type ApiKeyMode, encodeBase62 } from './api-keys';
+import { ResourceNotFoundError, ValidationError } from './errors';
+import type { Psp } from './providers';
+
+/** Merchants (tenants), their API keys and their providers' webhook secrets: records, ports, errors. */
+export const PLAN_TIERS = ['engine', 'recovery', 'command', 'enterprise'] as const;
+export type PlanTier = (typeof PLAN_TIERS)[number];
+
+export interface RateLimits {
+  readonly read_per_minute: number;
+  readonly write_per_minute: number;
+}
+
+/** DESIGN §1: 100 requests/minute per key unless the merchant is configured otherwise. */
+export const DEFAULT_RATE_LIMITS: RateLimits = { read_per_minute: 100, write_per_minute: 100 };
+
+export interface Merchant {
+  readonly id: string;
+  readonly name: string;
+  readonly plan_tier: PlanTier;
+  readonly rate_limits: RateLimits;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** What is kept of an API key. Never the key itself: only its hash identifies it (not exposed here). */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly merchant_id: string;
+  readonly scopes: readonly Scope[];
+  readonly mode: ApiKeyMode;
+  /** First 12 characters of the key (`rk_live_Ab3x`), for display. */
+  readonly prefix: string;
+  readonly last4?: string;
+  readonly created_at: string;
+  /** ISO-8601; null when the key never expires. */
+  readonly expires_at: string | null;
+  readonly revoked_at: string | null;
+}
+
+/** A provider's webhook secret as reported back: the secret itself is never part of it. */
+export interface ProviderSecretSummary {
+  readonly merchant_id: string;
+  readonly psp: Psp;
+  readonly updated_at: string;
+}
+
+export interface ProviderSecret extends ProviderSecretSummary {
+  readonly secret: string;
+}
+
+const ID_BYTES = 16;
+export const newMerchantId = (): string => `merch_${encodeBase62(randomBytes(ID_BYTES))}`;
+export const newApiKeyId = (): string => `key_${encodeBase62(randomBytes(ID_BYTES))}`;
+
+export const NewMerchantSchema = z.object({
+  name: z.string().trim().min(1, 'name must not be empty').max(200),
+  plan_tier: z.enum(PLAN_TIERS).default('engine'),
+  rate_limits: z
+    .object({
+      read_per_minute: z.number().int().positive(),
+      write_per_minute: z.number().int().positive(),
+    })
+    .default(DEFAULT_RATE_LIMITS),
+});
+export type NewMerchant = z.input<typeof NewMerchantSchema>;
+
+export interface NewApiKey {
+  readonly merchantId: string;
+  readonly scopes: readonly Scope[];
+  /** @default 'live' */
+  readonly mode?: ApiKeyMode;
+  /** Lifetime from creation; the key never expires when absent. */
+  readonly expiresInSeconds?: number;
+}
+
+/** Ports: implemented over DynamoDB in functions/data/*-repository.ts. */
+export interface MerchantRepository {
+  createMerchant(input: NewMerchant): Promise<Merchant>;
+  getMerchant(merchantId: string): Promise<Merchant | undefined>;
+  listMerchants(): Promise<Merchant[]>;
+}
+
+export interface ApiKeyRepository {
+  createApiKey(input: NewApiKey): Promise<{ record: ApiKeyRecord; key: string }>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  revokeApiKey(keyId: string): Promise<ApiKeyRecord>;
+  listApiKeys(merchantId: string): Promise<ApiKeyRecord[]>;
+}
+
+export interface ProviderSecretRepository {
+  setProviderSecret(merchantId: string, psp: string, secret: string): Promise<ProviderSecretSummary>;
+  getProviderSecret(merchantId: string, psp: string): Promise<ProviderSecret | undefined>;
+}
+
+export class MerchantNotFoundError extends ResourceNotFoundError {
+  constructor(merchantId: string, options?: ErrorOptions) {
+    super(`No merchant with id "${merchantId}"`, { ...options, param: 'merchant_id' });
+  }
+}
+
+export class ApiKeyNotFoundError extends ResourceNotFoundError {
+  constructor(keyId: string, options?: ErrorOptions) {
+    super(`No API key with id "${keyId}"`, { ...options, param: 'key_id' });
+  }
+}
+
+export class InvalidMerchantError extends ValidationError {}
+
+export class InvalidExpiryError extends ValidationError {}
+
+export class UnknownPspError extends ValidationError {
+  constructor(psp: string, options?: ErrorOptions) {
+    super(`Unknown psp "${psp}"`, { ...options, param: 'psp' });
+  }
+}
+
+export class InvalidProviderSecretError extends ValidationError {}

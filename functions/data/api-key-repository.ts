@@ -1,0 +1,171 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { displayPartsOf, generateApiKey, hashApiKey, parseScopes } from '../core/api-keys';
+import {
+  type ApiKeyRecord,
+  type ApiKeyRepository,
+  ApiKeyNotFoundError,
+  InvalidExpiryError,
+  MerchantNotFoundError,
+  type NewApiKey,
+  newApiKeyId,
+} from '../core/merchants';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { conditions, ENTITY, type ItemKey, keys, queries } from './keys';
+
+export { isUsable } from '../core/api-keys';
+
+type Item = Record<string, unknown>;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+const toRecord = (item: Item): ApiKeyRecord => ({
+  id: item.id as string,
+  merchant_id: item.merchant_id as string,
+  scopes: item.scopes as ApiKeyRecord['scopes'],
+  mode: item.mode as ApiKeyRecord['mode'],
+  prefix: item.prefix as string,
+  ...(typeof item.last4 === 'string' ? { last4: item.last4 } : {}),
+  created_at: item.created_at as string,
+  expires_at: (item.expires_at as string | null | undefined) ?? null,
+  revoked_at: (item.revoked_at as string | null | undefined) ?? null,
+});
+
+function expiryFrom(createdAt: Date, expiresInSeconds: number | undefined): string | null {
+  if (expiresInSeconds === undefined) return null;
+  if (!Number.isSafeInteger(expiresInSeconds) || expiresInSeconds <= 0) {
+    throw new InvalidExpiryError('expires in must be a positive whole number of seconds', { param: 'expires_in' });
+  }
+  return new Date(createdAt.getTime() + expiresInSeconds * 1000).toISOString();
+}
+
+/** Which item of a cancelled transaction failed its condition, by position. */
+function failedConditionAt(error: unknown): number | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+  return index === undefined || index < 0 ? undefined : index;
+}
+
+/**
+ * Creates a key for an existing merchant and returns it with its record; the key is never stored
+ * and cannot be shown again. One transaction writes the merchant's key item, the hash item read
+ * by authentication and the key-id lookup, and checks that the merchant exists.
+ *
+ * `expires_at` holds an ISO string: the table's TTL attribute has the same name, but TTL ignores
+ * non-numeric values, so an expired key stays listed (and refused) instead of vanishing.
+ *
+ * @example const { record, key } = await createApiKey({ merchantId, scopes: ['read'], mode: 'test' });
+ */
+export async function createApiKey(input: NewApiKey): Promise<{ record: ApiKeyRecord; key: string }> {
+  const scopes = parseScopes(input.scopes);
+  const mode = input.mode ?? 'live';
+  const createdAt = new Date();
+  const expiresAt = expiryFrom(createdAt, input.expiresInSeconds);
+  const key = generateApiKey(mode);
+  const hash = hashApiKey(key);
+  const record: ApiKeyRecord = {
+    id: newApiKeyId(),
+    merchant_id: input.merchantId,
+    scopes,
+    mode,
+    ...displayPartsOf(key),
+    created_at: createdAt.toISOString(),
+    expires_at: expiresAt,
+    revoked_at: null,
+  };
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: env.TABLE_NAME, Key: keys.merchant(input.merchantId), ConditionExpression: conditions.exists } },
+          {
+            Put: {
+              TableName: env.TABLE_NAME,
+              Item: { ...keys.apiKey(record.merchant_id, record.id), entity: ENTITY.apiKey, ...record },
+              ConditionExpression: conditions.absent,
+            },
+          },
+          {
+            Put: {
+              TableName: env.TABLE_NAME,
+              Item: { ...keys.apiKeyByHash(hash), entity: ENTITY.apiKeyHash, ...record },
+              ConditionExpression: conditions.absent,
+            },
+          },
+          {
+            Put: {
+              TableName: env.TABLE_NAME,
+              Item: { ...keys.apiKeyById(record.id), entity: ENTITY.apiKeyId, id: record.id, merchant_id: record.merchant_id, key_hash: hash },
+              ConditionExpression: conditions.absent,
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditionAt(error) === 0) throw new MerchantNotFoundError(input.merchantId, { cause: error });
+    throw error;
+  }
+  return { record, key };
+}
+
+/**
+ * The record of the key with this SHA-256 hex hash, read strongly consistently so that a revoke
+ * takes effect on the next request. Usable or not: check `isUsable` before trusting it.
+ */
+export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+  if (!SHA256_HEX.test(hash)) return undefined;
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyByHash(hash), ConsistentRead: true }),
+  );
+  return Item === undefined ? undefined : toRecord(Item);
+}
+
+/**
+ * Revokes a key on both of its items at once. Idempotent: revoking again keeps the first
+ * `revoked_at`. Throws ApiKeyNotFoundError for an unknown id.
+ */
+export async function revokeApiKey(keyId: string): Promise<ApiKeyRecord> {
+  const { Item: lookup } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyById(keyId), ConsistentRead: true }),
+  );
+  if (lookup === undefined) throw new ApiKeyNotFoundError(keyId);
+  const merchantId = lookup.merchant_id as string;
+  const now = new Date().toISOString();
+  const revoke = (key: ItemKey) => ({
+    Update: {
+      TableName: env.TABLE_NAME,
+      Key: key,
+      UpdateExpression: 'SET revoked_at = :now',
+      ConditionExpression: `${conditions.exists} AND (attribute_not_exists(revoked_at) OR attribute_type(revoked_at, :null))`,
+      ExpressionAttributeValues: { ':now': now, ':null': 'NULL' },
+    },
+  });
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({ TransactItems: [revoke(keys.apiKey(merchantId, keyId)), revoke(keys.apiKeyByHash(lookup.key_hash as string))] }),
+    );
+  } catch (error) {
+    // Both items are only ever revoked together, so a failed condition means already revoked:
+    // the first revoked_at stands.
+    if (failedConditionAt(error) === undefined) throw error;
+  }
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKey(merchantId, keyId), ConsistentRead: true }),
+  );
+  if (Item === undefined) throw new ApiKeyNotFoundError(keyId);
+  return toRecord(Item);
+}
+
+/** Every key of a merchant (revoked and expired ones included), oldest first. */
+export async function listApiKeys(merchantId: string): Promise<ApiKeyRecord[]> {
+  const records: ApiKeyRecord[] = [];
+  const input = { TableName: env.TABLE_NAME, ConsistentRead: true, ...queries.partitionPrefix(keys.apiKeyPrefix(merchantId)) };
+  for await (const page of paginateQuery({ client: documentClient }, input)) {
+    for (const item of page.Items ?? []) records.push(toRecord(item));
+  }
+  return records.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+export const apiKeyRepository: ApiKeyRepository = { createApiKey, findApiKeyByHash, revokeApiKey, listApiKeys };

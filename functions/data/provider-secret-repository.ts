@@ -1,0 +1,85 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  InvalidProviderSecretError,
+  MerchantNotFoundError,
+  type ProviderSecret,
+  type ProviderSecretRepository,
+  type ProviderSecretSummary,
+  UnknownPspError,
+} from '../core/merchants';
+import { isPsp, type Psp } from '../core/providers';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { conditions, ENTITY, keys } from './keys';
+
+/**
+ * Providers' webhook signing secrets, one item per merchant and psp.
+ *
+ * The secret is a plain attribute: the table is encrypted at rest (DynamoDB always encrypts; the
+ * data stack chooses the key), only the webhook verifiers read it, and it never leaves through
+ * the API, the CLI or the logs: writers get a ProviderSecretSummary back, which has no secret.
+ */
+const MAX_SECRET_LENGTH = 4096;
+
+function checkedPsp(psp: string): Psp {
+  if (!isPsp(psp)) throw new UnknownPspError(psp);
+  return psp;
+}
+
+/**
+ * Stores (or replaces) a merchant's webhook secret for one provider. Throws UnknownPspError,
+ * InvalidProviderSecretError, or MerchantNotFoundError when the merchant does not exist.
+ *
+ * @example await setProviderSecret('merch_…', 'stripe', 'whsec_…') // { merchant_id, psp: 'stripe', updated_at }
+ */
+export async function setProviderSecret(merchantId: string, psp: string, secret: string): Promise<ProviderSecretSummary> {
+  const provider = checkedPsp(psp);
+  if (secret.length === 0 || secret.length > MAX_SECRET_LENGTH || secret.trim() !== secret) {
+    throw new InvalidProviderSecretError(`secret must be 1 to ${MAX_SECRET_LENGTH} characters without surrounding spaces`, { param: 'secret' });
+  }
+  const now = new Date().toISOString();
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: env.TABLE_NAME, Key: keys.merchant(merchantId), ConditionExpression: conditions.exists } },
+          {
+            Update: {
+              TableName: env.TABLE_NAME,
+              Key: keys.providerSecret(merchantId, provider),
+              UpdateExpression:
+                'SET #entity = :entity, #merchant = :merchant, #psp = :psp, #secret = :secret, #updated = :now, #created = if_not_exists(#created, :now)',
+              ExpressionAttributeNames: {
+                '#entity': 'entity',
+                '#merchant': 'merchant_id',
+                '#psp': 'psp',
+                '#secret': 'secret',
+                '#updated': 'updated_at',
+                '#created': 'created_at',
+              },
+              ExpressionAttributeValues: { ':entity': ENTITY.providerSecret, ':merchant': merchantId, ':psp': provider, ':secret': secret, ':now': now },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const reasons = error instanceof TransactionCanceledException ? error.CancellationReasons : undefined;
+    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new MerchantNotFoundError(merchantId, { cause: error });
+    throw error;
+  }
+  return { merchant_id: merchantId, psp: provider, updated_at: now };
+}
+
+/** The stored secret, for the provider's webhook verifier only; undefined when none is set. */
+export async function getProviderSecret(merchantId: string, psp: string): Promise<ProviderSecret | undefined> {
+  const provider = checkedPsp(psp);
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.providerSecret(merchantId, provider), ConsistentRead: true }),
+  );
+  if (Item === undefined) return undefined;
+  return { merchant_id: merchantId, psp: provider, secret: Item.secret as string, updated_at: Item.updated_at as string };
+}
+
+export const providerSecretRepository: ProviderSecretRepository = { setProviderSecret, getProviderSecret };

@@ -1,0 +1,128 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { GroupHandler } from '../../functions/api/group-handler';
+import { routes } from '../../functions/api/routes';
+import { startDynamoLocal } from './dynamo-local';
+import { ensureTable } from './dynamo-table';
+import { startLocalHttpServer } from './http-server';
+import { type LocalRuntime, startLocalRuntime } from './local-runtime';
+
+export interface LocalStackOptions {
+  /** HTTP port; 0 picks a free one. @default 3000 */
+  readonly port?: number;
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+  /** Persist DynamoDB data and the demo credentials here; in memory when absent. */
+  readonly dataDir?: string;
+  /** Use an already running DynamoDB Local instead of starting one (the test suite's). */
+  readonly dynamoEndpoint?: string;
+  /** @default 'recovery-local' */
+  readonly tableName?: string;
+  /** Where to write the stack file; null writes none. @default '.local/stack.json' */
+  readonly stackFile?: string | null;
+  /** Run the queue pollers and the scheduler on real timers. @default true */
+  readonly background?: boolean;
+}
+
+/** `.local/stack.json`, the contract scripts and the operator CLI rely on (DESIGN §3). */
+export interface StackFile {
+  readonly api_url: string;
+  readonly dynamodb_endpoint: string;
+  readonly merchant_id: string;
+  readonly api_key: string;
+  readonly table_name: string;
+}
+
+export interface LocalStack extends StackFile {
+  readonly runtime: LocalRuntime;
+  /** Where the stack file was written, if anywhere. */
+  readonly stackFilePath: string | null;
+  stop(): Promise<void>;
+}
+
+interface DemoCredentials {
+  readonly merchant_id: string;
+  readonly api_key: string;
+}
+
+const DEMO_FILE = 'demo-credentials.json';
+
+/**
+ * The local stack of DESIGN §3: DynamoDB Local, the table from the shared definition, a demo
+ * merchant with an admin key, the HTTP server over the route table, in-process queues and the
+ * scheduler. The handlers are the Lambda handlers, loaded after the environment points them here.
+ */
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const tableName = options.tableName ?? 'recovery-local';
+  const dynamo =
+    options.dynamoEndpoint === undefined
+      ? await startDynamoLocal(options.dataDir === undefined ? {} : { dataDir: join(options.dataDir, 'dynamodb') })
+      : { endpoint: options.dynamoEndpoint, stop: async () => undefined };
+  const stops: Array<() => Promise<void>> = [() => dynamo.stop()];
+  const stop = async (): Promise<void> => {
+    for (const step of stops.splice(0).reverse()) await step().catch(() => undefined);
+  };
+  try {
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    process.env.TABLE_NAME = tableName;
+    process.env.QUEUE_DRIVER = 'local';
+    process.env.AWS_REGION ??= 'us-east-1';
+
+    const admin = new DynamoDBClient({ endpoint: dynamo.endpoint, region: process.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    await ensureTable(admin, tableName);
+    admin.destroy();
+
+    const demo = await demoCredentials(options.dataDir);
+    const runtime = await startLocalRuntime({ background: options.background ?? true });
+    stops.push(() => runtime.stop());
+
+    const handlers = new Map<string, Promise<GroupHandler>>();
+    const loadHandler = (group: string): Promise<GroupHandler> => {
+      let handler = handlers.get(group);
+      if (handler === undefined) {
+        handler = import(`../../functions/api/${group}/handler`).then((module: { handler: GroupHandler }) => module.handler);
+        handlers.set(group, handler);
+      }
+      return handler;
+    };
+    const http = await startLocalHttpServer({ routes, loadHandler, port: options.port ?? 3000, ...(options.host ? { host: options.host } : {}) });
+    stops.push(() => http.close());
+
+    const stackFile: StackFile = { api_url: `${http.url}/api/v1`, dynamodb_endpoint: dynamo.endpoint, merchant_id: demo.merchant_id, api_key: demo.api_key, table_name: tableName };
+    const stackPath = options.stackFile === undefined ? join(process.cwd(), '.local', 'stack.json') : options.stackFile;
+    if (stackPath !== null) writePrivate(stackPath, stackFile);
+    return { ...stackFile, runtime, stackFilePath: stackPath, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function writePrivate(path: string, content: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+/**
+ * The demo merchant and its admin key. With a data folder they are kept across restarts: the
+ * key's plaintext is kept beside the data (mode 0600) only because a local operator needs to see
+ * it again; the table still holds only its hash.
+ */
+async function demoCredentials(dataDir: string | undefined): Promise<DemoCredentials> {
+  const { createMerchant } = await import('../../functions/data/merchant-repository');
+  const { createApiKey, findApiKeyByHash, isUsable } = await import('../../functions/data/api-key-repository');
+  const { hashApiKey } = await import('../../functions/core/api-keys');
+  const file = dataDir === undefined ? undefined : join(dataDir, DEMO_FILE);
+  if (file !== undefined && existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+    const record = await findApiKeyByHash(hashApiKey(saved.api_key));
+    if (record !== undefined && isUsable(record, new Date()) && record.merchant_id === saved.merchant_id) return saved;
+  }
+  const merchant = await createMerchant({ name: 'Demo Merchant' });
+  const { key } = await createApiKey({ merchantId: merchant.id, scopes: ['admin'], mode: 'test' });
+  const demo = { merchant_id: merchant.id, api_key: key };
+  if (file !== undefined) writePrivate(file, demo);
+  return demo;
+}

@@ -1,0 +1,155 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { LocalStack } from '../../../lib/local/local-stack';
+import { routes } from '../../../functions/api/routes';
+import { createApiKey, revokeApiKey } from '../../../functions/data/api-key-repository';
+import { createMerchant } from '../../../functions/data/merchant-repository';
+import { originOf, startTestStack } from '../../fixtures/local-stack';
+
+describe('the local stack over HTTP', () => {
+  let stack: LocalStack;
+  let origin: string;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    origin = originOf(stack);
+  });
+
+  afterAll(async () => {
+    await stack.stop();
+  });
+
+  it('answers GET /health without a key', async () => {
+    // Act
+    const response = await fetch(`${origin}/health`);
+    // Assess
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers GET /api/v1/status without a key as unauthenticated', async () => {
+    // Act
+    const response = await fetch(`${stack.api_url}/status`);
+    const body = (await response.json()) as { data: Record<string, unknown>; meta: Record<string, unknown> };
+    // Assess
+    expect(response.status).toBe(200);
+    expect(body.data).toMatchObject({ connected: false, authenticated: false, merchant_id: null, status: 'ok', auth_strategy: 'none' });
+    expect(body.meta.request_id).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('answers GET /api/v1/status with the demo key with the merchant in A and B fields', async () => {
+    // Act
+    const response = await fetch(`${stack.api_url}/status`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
+    const body = (await response.json()) as { data: Record<string, unknown>; meta: Record<string, unknown> };
+    // Assess
+    expect(response.status).toBe(200);
+    expect(body.data).toMatchObject({
+      connected: true,
+      merchant_id: stack.merchant_id,
+      merchant_name: 'Demo Merchant',
+      plan_tier: 'engine',
+      auth_strategy: 'api_key',
+      status: 'ok',
+      version: expect.any(String),
+      authenticated: true,
+    });
+    expect(body.meta.merchant_id).toBe(stack.merchant_id);
+    expect(Date.parse(body.data.timestamp as string)).not.toBeNaN();
+  });
+
+  it('accepts the key in X-API-Key as form B does', async () => {
+    // Act
+    const response = await fetch(`${stack.api_url}/status`, { headers: { 'X-API-Key': stack.api_key } });
+    // Assess
+    expect(((await response.json()) as { data: { merchant_id: string } }).data.merchant_id).toBe(stack.merchant_id);
+  });
+
+  it('refuses an unknown key on /status with 401 invalid_api_key rather than ignoring it', async () => {
+    // Act
+    const response = await fetch(`${stack.api_url}/status`, { headers: { Authorization: `Bearer rk_test_${'x'.repeat(43)}` } });
+    const body = (await response.json()) as { error: Record<string, unknown> };
+    // Assess
+    expect(response.status).toBe(401);
+    expect(body.error).toMatchObject({ code: 'invalid_api_key', request_id: response.headers.get('x-request-id') });
+  });
+
+  it('refuses a revoked key with 401', async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Revoked Co' });
+    const { key, record } = await createApiKey({ merchantId: merchant.id, scopes: ['read'], mode: 'test' });
+    await revokeApiKey(record.id);
+    // Act
+    const response = await fetch(`${stack.api_url}/status`, { headers: { Authorization: `Bearer ${key}` } });
+    // Assess
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/revoked/);
+  });
+
+  it('answers a route not built yet with 501 not_implemented in the error envelope', async () => {
+    // Act
+    const response = await fetch(`${stack.api_url}/payments`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
+    const body = (await response.json()) as { error: Record<string, unknown> };
+    // Assess
+    expect(response.status).toBe(501);
+    expect(body.error).toMatchObject({ code: 'not_implemented', request_id: expect.any(String) });
+    expect(body.error.message).toContain('listPayments');
+  });
+
+  it('authenticates before answering 501, so an unbuilt route still refuses a missing key', async () => {
+    // Act
+    const response = await fetch(`${stack.api_url}/payments`);
+    // Assess
+    expect(response.status).toBe(401);
+  });
+
+  it('refuses a key without the route scope with 403 insufficient_scope', async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Read Only Co' });
+    const { key } = await createApiKey({ merchantId: merchant.id, scopes: ['read'], mode: 'test' });
+    // Act
+    const response = await fetch(`${stack.api_url}/payments/pe_1/retry`, { method: 'POST', headers: { Authorization: `Bearer ${key}` } });
+    // Assess
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('insufficient_scope');
+  });
+
+  it('answers an unknown path and a wrong method with 404 in the error envelope', async () => {
+    // Act
+    const unknown = await fetch(`${origin}/api/v1/nothing`);
+    const wrongMethod = await fetch(`${origin}/health`, { method: 'DELETE' });
+    // Assess
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('resource_not_found');
+    expect(wrongMethod.status).toBe(404);
+  });
+
+  it('reaches a handler for every row of the route table (no 404 and no 5xx other than 501)', async () => {
+    // Prepare
+    const sample = (path: string): string => path.replace(/\{[^}]+\}/g, 'x_1');
+    // Act
+    const statuses = await Promise.all(
+      routes.map(async (route) => {
+        const response = await fetch(`${origin}${sample(route.path)}`, { method: route.method, headers: { Authorization: `Bearer ${stack.api_key}` } });
+        await response.arrayBuffer();
+        return { operationId: route.operationId, status: response.status };
+      }),
+    );
+    // Assess
+    const broken = statuses.filter(({ status }) => status === 404 || (status >= 500 && status !== 501));
+    expect(broken).toEqual([]);
+  });
+
+  it('writes the stack file with the URL, endpoint, merchant and key, readable only by its owner', () => {
+    // Act
+    const file = JSON.parse(readFileSync(stack.stackFilePath as string, 'utf8')) as Record<string, string>;
+    // Assess
+    expect(file).toEqual({
+      api_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/),
+      dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
+      merchant_id: stack.merchant_id,
+      api_key: stack.api_key,
+      table_name: process.env.TABLE_NAME,
+    });
+    expect(statSync(stack.stackFilePath as string).mode & 0o777).toBe(0o600);
+  });
+});

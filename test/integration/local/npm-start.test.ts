@@ -1,0 +1,92 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../../lib/local/dynamo-local';
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+interface Running {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly output: () => string;
+}
+
+/** `npm start` as an operator runs it (bin/local.ts), in a scratch folder so .local/ lands there. */
+async function start(cwd: string, port: number, dataDir: string): Promise<Running> {
+  const { TABLE_NAME: _table, DYNAMODB_ENDPOINT: _endpoint, ...environment } = process.env;
+  const child = spawn(process.execPath, [TSX, join(ROOT, 'bin', 'local.ts')], {
+    cwd,
+    env: { ...environment, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('Demo API key:')) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early: ${output}`);
+    if (Date.now() > deadline) throw new Error(`npm start did not get ready: ${output}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return { child, output: () => output };
+}
+
+async function stop(running: Running, signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+  const began = Date.now();
+  const exited = new Promise<number | null>((done) => running.child.once('exit', (code) => done(code)));
+  running.child.kill(signal);
+  const code = await exited;
+  return { code, ms: Date.now() - began };
+}
+
+const answers = async (url: string): Promise<boolean> => {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm start (bin/local.ts)', () => {
+  it('serves /health and /status with the printed key, stops within 5 s, and keeps data in DATA_DIR across restarts', async () => {
+    // Prepare
+    const cwd = mkdtempSync(join(tmpdir(), 'recovery-start-'));
+    const dataDir = join(cwd, 'data');
+    const port = await freePort();
+
+    // Act: first run
+    const first = await start(cwd, port, dataDir);
+    const stack = JSON.parse(readFileSync(join(cwd, '.local', 'stack.json'), 'utf8')) as Record<string, string>;
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    const status = await fetch(`${stack.api_url}/status`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
+    const statusBody = (await status.json()) as { data: { merchant_id: string; authenticated: boolean } };
+    const firstStop = await stop(first, 'SIGTERM');
+
+    // Assess: first run
+    expect(first.output()).toContain(`API base URL:  http://127.0.0.1:${port}/api/v1`);
+    expect(first.output()).toContain(`Demo API key:  ${stack.api_key}`);
+    expect(stack.api_url).toBe(`http://127.0.0.1:${port}/api/v1`);
+    expect(stack.api_key).toMatch(/^rk_test_[0-9A-Za-z]{43,}$/);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(statusBody.data).toMatchObject({ merchant_id: stack.merchant_id, authenticated: true });
+    expect(firstStop.code).toBe(0);
+    expect(firstStop.ms).toBeLessThan(5000);
+    expect(await answers(stack.dynamodb_endpoint as string)).toBe(false);
+    expect(await answers(`http://127.0.0.1:${port}/health`)).toBe(false);
+
+    // Act: second run on the same data folder
+    const second = await start(cwd, port, dataDir);
+    const again = JSON.parse(readFileSync(join(cwd, '.local', 'stack.json'), 'utf8')) as Record<string, string>;
+    const statusAgain = await fetch(`${again.api_url}/status`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
+    const secondStop = await stop(second, 'SIGINT');
+
+    // Assess: the merchant and key survived the restart
+    expect(again.merchant_id).toBe(stack.merchant_id);
+    expect(again.api_key).toBe(stack.api_key);
+    expect(((await statusAgain.json()) as { data: { merchant_name: string } }).data.merchant_name).toBe('Demo Merchant');
+    expect(secondStop.code).toBe(0);
+    expect(secondStop.ms).toBeLessThan(5000);
+  }, 120_000);
+});

@@ -1,0 +1,114 @@
+import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  localQueueSender,
+  registerLocalQueueTransport,
+  selectQueueSender,
+  sqsQueueSender,
+} from '../../../../functions/adapters/queue-sender';
+
+type QueueSenderModule = typeof import('../../../../functions/adapters/queue-sender');
+type SqsModule = typeof import('@aws-sdk/client-sqs');
+
+/** The module and the SQS client class it uses, loaded fresh with `vars` in the environment. */
+function loadWithEnv(vars: Record<string, string | undefined>): { sender: QueueSenderModule; sqs: SqsModule } {
+  const previous = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
+  const assign = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  assign(vars);
+  let loaded: { sender: QueueSenderModule; sqs: SqsModule } | undefined;
+  jest.isolateModules(() => {
+    loaded = { sqs: require('@aws-sdk/client-sqs') as SqsModule, sender: require('../../../../functions/adapters/queue-sender') as QueueSenderModule };
+  });
+  assign(previous);
+  if (loaded === undefined) throw new Error('queue-sender did not load');
+  return loaded;
+}
+
+describe('QueueSender', () => {
+  afterEach(() => {
+    registerLocalQueueTransport(undefined);
+    jest.restoreAllMocks();
+  });
+
+  it('sends SendMessage to the URL named by the queue definition when the driver is sqs', async () => {
+    // Prepare
+    const url = 'https://sqs.eu-west-1.amazonaws.com/123456789012/notifications';
+    const { sender, sqs } = loadWithEnv({ NOTIFICATION_QUEUE_URL: url, QUEUE_DRIVER: 'sqs' });
+    const send = jest
+      .spyOn(sqs.SQSClient.prototype as SQSClient, 'send')
+      .mockImplementation(async () => ({ MessageId: 'sqs-message-1', $metadata: {} }));
+
+    // Act
+    const result = await sender.queueSender.send('notifications', { kind: 'dunning.email', payment_id: 'pay_1' }, {
+      delaySeconds: 30,
+      messageAttributes: { merchant_id: 'm_1', attempt: 2 },
+    });
+
+    // Assess
+    expect(result).toEqual({ messageId: 'sqs-message-1' });
+    const command = send.mock.calls[0]?.[0] as SendMessageCommand | undefined;
+    expect(command?.input).toEqual({
+      QueueUrl: url,
+      MessageBody: '{"kind":"dunning.email","payment_id":"pay_1"}',
+      DelaySeconds: 30,
+      MessageAttributes: {
+        merchant_id: { DataType: 'String', StringValue: 'm_1' },
+        attempt: { DataType: 'Number', StringValue: '2' },
+      },
+    });
+  });
+
+  it('throws an error naming the variable when the queue URL is missing', async () => {
+    // Prepare
+    const { sender, sqs } = loadWithEnv({ OUTBOUND_DELIVERY_QUEUE_URL: undefined });
+    const send = jest.spyOn(sqs.SQSClient.prototype as SQSClient, 'send');
+
+    // Act
+    const sending = sender.sqsQueueSender.send('outbound-deliveries', { kind: 'webhook.deliver' });
+
+    // Assess
+    await expect(sending).rejects.toThrow('Queue "outbound-deliveries" has no URL: set OUTBOUND_DELIVERY_QUEUE_URL');
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('throws a clear error when no local queues are registered', async () => {
+    // Prepare
+    registerLocalQueueTransport(undefined);
+
+    // Act
+    const sending = localQueueSender.send('notifications', { kind: 'dunning.email' });
+
+    // Assess
+    await expect(sending).rejects.toThrow(/No local queues are registered in this process/);
+  });
+
+  it('forwards the JSON body and options to the registered transport when the driver is local', async () => {
+    // Prepare
+    const calls: unknown[][] = [];
+    registerLocalQueueTransport({ send: (...args) => (calls.push(args), 'local-1') });
+
+    // Act
+    const result = await localQueueSender.send('inbound-webhooks', { kind: 'stripe.event', id: 'evt_1' }, { delaySeconds: 5 });
+
+    // Assess
+    expect(result).toEqual({ messageId: 'local-1' });
+    expect(calls).toEqual([['inbound-webhooks', '{"kind":"stripe.event","id":"evt_1"}', { delaySeconds: 5 }]]);
+  });
+
+  it('picks the adapter that QUEUE_DRIVER names', () => {
+    // Prepare
+    const drivers = ['sqs', 'local'] as const;
+
+    // Act
+    const senders = drivers.map(selectQueueSender);
+
+    // Assess
+    expect(senders).toEqual([sqsQueueSender, localQueueSender]);
+    const { sender } = loadWithEnv({ QUEUE_DRIVER: 'local' });
+    expect(sender.queueSender).toBe(sender.localQueueSender);
+  });
+});

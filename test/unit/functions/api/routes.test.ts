@@ -1,0 +1,82 @@
+import { type RouteDef, RouteTableError, validateRoutes } from '../../../../functions/api/route-types';
+import { groups, routes } from '../../../../functions/api/routes';
+import { PSPS } from '../../../../functions/core/providers';
+
+const row = (overrides: Partial<RouteDef> = {}): RouteDef => ({
+  operationId: 'getThing',
+  group: 'things',
+  api: 'merchant',
+  method: 'GET',
+  path: '/api/v1/things/{id}',
+  auth: 'api_key',
+  scopes: ['read'],
+  summary: 'A thing',
+  ...overrides,
+});
+
+describe('the route table', () => {
+  it('lists the 130 operations of the spec plus 13 provider webhooks and the square invoice path', () => {
+    // Prepare
+    const webhookRows = routes.filter((route) => route.group === 'provider-webhooks');
+    // Assess
+    expect(routes).toHaveLength(144);
+    expect(routes.length - webhookRows.length).toBe(130);
+    expect(webhookRows.map((route) => route.path).sort()).toEqual([...PSPS.map((psp) => `/${psp}/{merchant_id}`), '/square/{merchant_id}/invoice'].sort());
+  });
+
+  it('puts merchant rows under /api/v1 and edge rows under /api or /ws', () => {
+    // Assess
+    for (const route of routes) {
+      if (route.api === 'merchant') expect(route.path).toMatch(/^\/api\/v1\//);
+      if (route.api === 'edge') expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/)/);
+    }
+  });
+
+  it('serves /health on every host and nothing else on every host', () => {
+    // Assess
+    expect(routes.filter((route) => route.api === 'all').map((route) => route.path)).toEqual(['/health']);
+  });
+
+  it('keeps the public routes of the spec public and /status optional', () => {
+    // Prepare
+    const auth = (path: string): string | undefined => routes.find((route) => route.path === path && route.method === 'GET')?.auth;
+    // Assess
+    expect(auth('/health')).toBe('public');
+    expect(auth('/api/v1/ai/ping')).toBe('public');
+    expect(auth('/api/widget/branding/{merchant_id}')).toBe('public');
+    expect(auth('/api/custom-hostname/branding/{merchant_id}')).toBe('public');
+    expect(auth('/api/v1/status')).toBe('optional_api_key');
+  });
+
+  it('gives every group at least one row and names a handler folder per group', () => {
+    // Assess
+    expect(groups.length).toBeGreaterThan(20);
+    for (const group of groups) expect(routes.some((route) => route.group === group)).toBe(true);
+  });
+});
+
+describe('validateRoutes', () => {
+  it('accepts a well-formed table', () => {
+    // Act and assess
+    expect(() => validateRoutes([row(), row({ operationId: 'listThings', path: '/api/v1/things' })])).not.toThrow();
+  });
+
+  it.each([
+    ['a duplicate method and path', [row(), row({ operationId: 'other' })], /duplicate method and path/],
+    ['a duplicate operationId', [row(), row({ path: '/api/v1/others' })], /duplicate operationId/],
+    ['a trailing slash', [row({ path: '/api/v1/things/' })], /trailing slash|segment/],
+    ['a wildcard segment', [row({ path: '/api/v1/{proxy+}' })], /segment/],
+    ['a colon parameter', [row({ path: '/api/v1/things/:id' })], /segment/],
+    ['two parameter names at one position', [row(), row({ operationId: 'deleteThing', method: 'DELETE', path: '/api/v1/things/{thingId}' })], /conflicts/],
+    ['an unknown auth kind', [row({ auth: 'magic' as RouteDef['auth'] })], /unknown auth kind/],
+    ['an unknown scope', [row({ scopes: ['root' as RouteDef['scopes'][number]] })], /unknown scope/],
+    ['an api_key row without scopes', [row({ scopes: [] })], /without scopes/],
+    ['scopes on a public row', [row({ auth: 'public' })], /scopes on a public route/],
+    ['a path without a leading slash', [row({ path: 'api/v1/things' })], /must start with/],
+    ['an operationId that is not camelCase', [row({ operationId: 'Get-thing' })], /camelCase/],
+  ])('refuses %s', (_name, table, message) => {
+    // Act and assess
+    expect(() => validateRoutes(table)).toThrow(RouteTableError);
+    expect(() => validateRoutes(table)).toThrow(message);
+  });
+});

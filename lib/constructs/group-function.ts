@@ -1,0 +1,154 @@
+import * as path from 'node:path';
+import { Duration, Validations } from 'aws-cdk-lib';
+import { type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { QueueDefinition } from '../../functions/consumers/queue-definitions';
+import { tableDefinition } from '../../functions/data/table-definition';
+import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '../config/stages';
+
+/** The repository root: esbuild resolves every entry and `package-lock.json` from here. */
+export const PROJECT_ROOT = path.resolve(__dirname, '../..');
+
+/** A queue together with its definition (for the URL variable's name). */
+export interface QueueHandle {
+  readonly definition: QueueDefinition;
+  readonly queue: IQueue;
+}
+
+export type TableAccess = 'RO' | 'RW';
+
+const INDEX_NAMES = tableDefinition.globalSecondaryIndexes.map((index) => index.indexName);
+
+export interface GroupFunctionProps {
+  /**
+   * The handler file, relative to the repository root, exporting `handler`.
+   * @default - none; required
+   */
+  readonly entry: string;
+  /** @default - none; required */
+  readonly stage: StageName;
+  /** @default 512 */
+  readonly memorySize?: number;
+  /** @default Duration.seconds(10) */
+  readonly timeout?: Duration;
+  /**
+   * Queues this function may send to: each is granted `sqs:SendMessage` and its URL is set in the
+   * variable its definition names. Anything not listed here cannot be enqueued by this function.
+   * @default - none
+   */
+  readonly sendsTo?: readonly QueueHandle[];
+  /**
+   * Target for failed asynchronous invocations. Only asynchronously invoked functions (scheduled
+   * jobs) have one; API Gateway and SQS invoke synchronously and handle failures themselves.
+   * @default - none
+   */
+  readonly deadLetterQueue?: IQueue;
+  /** @default - 3 months outside dev, 1 week in dev (logRetentionFor) */
+  readonly logRetention?: RetentionDays;
+  /** @default - none */
+  readonly description?: string;
+}
+
+/**
+ * One Lambda function with the project's defaults (style.md rule 7): Node.js 22 on arm64, active
+ * tracing, JSON logs into an explicit log group with retention, a minified esbuild bundle with the
+ * AWS SDK inside it, and least-privilege grants added explicitly by the caller.
+ *
+ * @example
+ * const fn = new GroupFunction(this, 'Payments', { entry: 'functions/api/payments/handler.ts', stage });
+ * fn.bindTable(table, 'RW');
+ */
+export class GroupFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: GroupFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? logRetentionFor(props.stage),
+      removalPolicy: removalPolicyFor(props.stage),
+    });
+    // Our own role instead of AWSLambdaBasicExecutionRole: it may write to this log group only.
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: path.join(PROJECT_ROOT, props.entry),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      tracing: Tracing.ACTIVE,
+      description: props.description,
+      deadLetterQueue: props.deadLetterQueue,
+      environment: {
+        STAGE: props.stage,
+        SERVICE_VERSION,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        // CJS: every dependency loads under require (zod 4 ships CJS, @middy/core 6 is ESM without
+        // top-level await, which esbuild converts), and CJS needs no createRequire banner for the
+        // SDK's dynamic requires of Node built-ins, which an ESM bundle would.
+        format: OutputFormat.CJS,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Bundle the SDK v3 clients we use instead of the runtime's copy: the versions we tested,
+        // tree-shaken to what we call.
+        externalModules: [],
+      },
+    });
+    this.logGroup.grantWrite(role);
+    for (const { definition, queue } of props.sendsTo ?? []) {
+      queue.grantSendMessages(this.function);
+      this.function.addEnvironment(definition.urlEnv, queue.queueUrl);
+    }
+    const runtimeReason =
+      'DESIGN §2 pins Node.js 22 (nodejs22.x, supported by AWS Lambda); moving to a newer major is a deliberate upgrade with its own test run.';
+    Validations.of(this.function).acknowledge(
+      { id: 'AwsSolutions-L1', reason: runtimeReason },
+      { id: 'Serverless-LambdaLatestVersion', reason: runtimeReason },
+    );
+    if (props.deadLetterQueue === undefined) {
+      Validations.of(this.function).acknowledge({
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked synchronously (API Gateway, or an SQS event source mapping whose queue has its own DLQ): failures return to the caller, so an async DLQ would never receive a message.',
+      });
+    }
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+    });
+  }
+
+  /**
+   * Grants data access to the table and sets `TABLE_NAME`: read-only for groups that only read
+   * (every row GET), read-write otherwise. Never grants table management actions.
+   */
+  bindTable(table: ITable, access: TableAccess, indexNames: readonly string[] = INDEX_NAMES): void {
+    // The grants on a table reference without indexes stop CDK from adding `<table>/index/*`;
+    // the indexes are then named one by one, and only queried (DESIGN §2: no Scan in requests).
+    const tableOnly = Table.fromTableArn(this, 'TableRef', table.tableArn);
+    if (access === 'RO') tableOnly.grantReadData(this.function);
+    else tableOnly.grantReadWriteData(this.function);
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: indexNames.map((indexName) => `${table.tableArn}/index/${indexName}`),
+      }),
+    );
+    this.function.addEnvironment('TABLE_NAME', table.tableName);
+  }
+}

@@ -1,0 +1,126 @@
+import { AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { QueueName } from '../../functions/consumers/queue-definitions';
+import { routes as routeTable } from '../../functions/api/routes';
+import { type ApiName, type RouteDef, servesApi } from '../../functions/api/route-types';
+import { apiGroupSizes } from '../config/function-sizes';
+import { queuesSentToBy } from '../config/queue-senders';
+import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '../config/stages';
+import { GroupFunction, type QueueHandle } from './group-function';
+
+export interface RestApiFromRoutesProps {
+  /** @default - none; required */
+  readonly apiName: ApiName;
+  /** @default - none; required */
+  readonly stage: StageName;
+  /** @default - none; required */
+  readonly table: ITable;
+  /** Every queue by name; a group gets only those `queueSenders` allows. @default - none; required */
+  readonly queues: Readonly<Record<QueueName, QueueHandle>>;
+  /** @default routes (functions/api/routes.ts) */
+  readonly routes?: readonly RouteDef[];
+}
+
+/** Access log fields: enough to trace a request across API Gateway, Lambda and X-Ray. */
+const accessLogFields = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  path: '$context.path',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integration.error',
+  errorMessage: '$context.error.message',
+  xrayTraceId: '$context.xrayTraceId',
+};
+
+/**
+ * One REST API for one host, derived from the route table (style.md rule 2): one GroupFunction per
+ * group serving the host, one Method per row. Integrations use one Lambda permission per function
+ * (`scopePermissionToMethod: false`) instead of two per method, which keeps a 100-route API far
+ * below CloudFormation's 500-resource limit (DESIGN §2).
+ */
+export class RestApiFromRoutes extends Construct {
+  readonly api: RestApi;
+  private readonly functions = new Map<string, GroupFunction>();
+
+  constructor(scope: Construct, id: string, props: RestApiFromRoutesProps) {
+    super(scope, id);
+    const rows = (props.routes ?? routeTable).filter((row) => servesApi(row, props.apiName));
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: logRetentionFor(props.stage),
+      removalPolicy: removalPolicyFor(props.stage),
+    });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: `recovery-${props.apiName}-${props.stage}`,
+      description: `Recovery service, ${props.apiName} API (${props.stage})`,
+      endpointTypes: [EndpointType.REGIONAL],
+      // Execution logging needs the account-wide API Gateway role, which this app leaves alone.
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: props.stage,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
+        tracingEnabled: true,
+        metricsEnabled: true,
+        throttlingRateLimit: apiThrottling.rateLimit,
+        throttlingBurstLimit: apiThrottling.burstLimit,
+      },
+    });
+
+    for (const [group, groupRows] of groupBy(rows)) {
+      const fn = this.createGroupFunction(group, groupRows, props);
+      // One function-wide permission (it covers the console's test-invoke too, so CDK ignores
+      // `allowTestInvoke` here and would only warn about it once per method).
+      const integration = new LambdaIntegration(fn.function, { scopePermissionToMethod: false });
+      for (const row of groupRows) {
+        this.api.root.resourceForPath(row.path).addMethod(row.method, integration);
+      }
+    }
+  }
+
+  /** The function serving a group on this API; throws for a group this API does not serve. */
+  functionForGroup(group: string): GroupFunction {
+    const fn = this.functions.get(group);
+    if (fn === undefined) throw new Error(`Group "${group}" is not served by this API`);
+    return fn;
+  }
+
+  /** Groups served by this API, in route-table order. */
+  get groups(): readonly string[] {
+    return [...this.functions.keys()];
+  }
+
+  private createGroupFunction(group: string, rows: readonly RouteDef[], props: RestApiFromRoutesProps): GroupFunction {
+    const size = apiGroupSizes[group];
+    const fn = new GroupFunction(this, `Group-${group}`, {
+      entry: `functions/api/${group}/handler.ts`,
+      stage: props.stage,
+      description: `${props.apiName} API, group ${group}`,
+      ...(size ?? {}),
+      sendsTo: queuesSentToBy('api', group).map((name) => props.queues[name]),
+    });
+    fn.bindTable(props.table, rows.every((row) => row.method === 'GET') ? 'RO' : 'RW');
+    this.functions.set(group, fn);
+    return fn;
+  }
+}
+
+function groupBy(rows: readonly RouteDef[]): Map<string, RouteDef[]> {
+  const groups = new Map<string, RouteDef[]>();
+  for (const row of rows) {
+    const list = groups.get(row.group) ?? [];
+    list.push(row);
+    groups.set(row.group, list);
+  }
+  return groups;
+}

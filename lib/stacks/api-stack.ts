@@ -1,0 +1,55 @@
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import type { ApiName } from '../../functions/api/route-types';
+import type { QueueName } from '../../functions/consumers/queue-definitions';
+import type { StageName } from '../config/stages';
+import type { QueueHandle } from '../constructs/group-function';
+import { RestApiFromRoutes } from '../constructs/rest-api-from-routes';
+
+export interface ApiStackProps extends StackProps {
+  /** @default - none; required */
+  readonly apiName: ApiName;
+  /** @default - none; required */
+  readonly stage: StageName;
+  /** @default - none; required */
+  readonly table: ITable;
+  /** @default - none; required */
+  readonly queues: Readonly<Record<QueueName, QueueHandle>>;
+}
+
+/** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
+export class ApiStack extends Stack {
+  readonly restApi: RestApiFromRoutes;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    this.restApi = new RestApiFromRoutes(this, 'Routes', {
+      apiName: props.apiName,
+      stage: props.stage,
+      table: props.table,
+      queues: props.queues,
+    });
+    new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
+    acknowledgeApiFindings(this.restApi);
+  }
+}
+
+/** Findings about API Gateway features this service deliberately replaces with its own checks. */
+function acknowledgeApiFindings(routes: RestApiFromRoutes): void {
+  const inHandler =
+    'Callers authenticate in the handler, per route-table row: SHA-256-hashed API keys with scopes, provider webhook signatures, widget HMACs, session tokens or the cron secret (DESIGN §1); no IAM or Cognito identity exists for them.';
+  Validations.of(routes).acknowledge(
+    { id: 'AwsSolutions-APIG2', reason: 'Requests are validated in the handlers with the zod schemas of the route table, which answer 400/422 in the API error envelope.' },
+    { id: 'AwsSolutions-APIG4', reason: inHandler },
+    { id: 'AwsSolutions-COG4', reason: inHandler },
+    {
+      id: 'AwsSolutions-APIG3',
+      reason: 'No WAF web ACL yet: the stage throttles, and the handlers authenticate every keyed call and rate-limit per key, per merchant and per IP (DESIGN §1).',
+    },
+    {
+      id: 'AwsSolutions-APIG6',
+      reason: 'JSON access logs are on for every stage; execution logging needs the account-wide API Gateway CloudWatch role, which this app leaves to the account owner (cdk.json disables the CloudWatch role).',
+    },
+  );
+}

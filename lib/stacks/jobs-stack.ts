@@ -1,0 +1,64 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import { type QueueName, queueDefinitions } from '../../functions/consumers/queue-definitions';
+import { type ScheduleName, scheduleDefinitions } from '../../functions/jobs/schedule-definitions';
+import { jobSizes } from '../config/function-sizes';
+import { queuesSentToBy } from '../config/queue-senders';
+import type { StageName } from '../config/stages';
+import type { QueueHandle } from '../constructs/group-function';
+import { QueueConsumer } from '../constructs/queue-consumer';
+import { ScheduledJob } from '../constructs/scheduled-job';
+
+export interface JobsStackProps extends StackProps {
+  /** @default - none; required */
+  readonly stage: StageName;
+  /** @default - none; required */
+  readonly table: ITable;
+  /** @default - none; required */
+  readonly queues: Readonly<Record<QueueName, QueueHandle>>;
+  /** @default - none; required */
+  readonly alarmTopic: ITopic;
+}
+
+/** The asynchronous side: one consumer per queue and one scheduled job per schedule. */
+export class JobsStack extends Stack {
+  readonly consumers: ReadonlyMap<QueueName, QueueConsumer>;
+  readonly jobs: ReadonlyMap<ScheduleName, ScheduledJob>;
+
+  constructor(scope: Construct, id: string, props: JobsStackProps) {
+    super(scope, id, props);
+    const sendersFor = (kind: 'jobs' | 'consumers', name: string) => queuesSentToBy(kind, name).map((queue) => props.queues[queue]);
+
+    const consumers = new Map<QueueName, QueueConsumer>();
+    for (const definition of queueDefinitions) {
+      consumers.set(
+        definition.name,
+        new QueueConsumer(this, `Consumer-${definition.name}`, {
+          source: props.queues[definition.name],
+          stage: props.stage,
+          table: props.table,
+          sendsTo: sendersFor('consumers', definition.name),
+        }),
+      );
+    }
+    this.consumers = consumers;
+
+    const jobs = new Map<ScheduleName, ScheduledJob>();
+    for (const definition of scheduleDefinitions) {
+      jobs.set(
+        definition.name,
+        new ScheduledJob(this, `Job-${definition.name}`, {
+          definition,
+          stage: props.stage,
+          table: props.table,
+          alarmTopic: props.alarmTopic,
+          size: jobSizes[definition.name],
+          sendsTo: sendersFor('jobs', definition.name),
+        }),
+      );
+    }
+    this.jobs = jobs;
+  }
+}

@@ -1,0 +1,58 @@
+import { type App, type Environment, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { API_NAMES, type ApiName } from '../../functions/api/route-types';
+import type { StageName } from '../config/stages';
+import { ApiStack } from './api-stack';
+import { DataStack } from './data-stack';
+import { JobsStack } from './jobs-stack';
+
+export interface RecoveryServiceProps {
+  readonly stage: StageName;
+  /** Omitted: environment-agnostic stacks (synth needs no account, region or credentials). */
+  readonly env?: Environment;
+}
+
+export interface RecoveryService {
+  readonly data: DataStack;
+  readonly apis: Readonly<Record<ApiName, ApiStack>>;
+  readonly jobs: JobsStack;
+}
+
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * All five stacks of one stage. Shared by bin/app.ts and the infra tests, so the tests check
+ * exactly what `cdk synth` produces.
+ */
+export function createRecoveryService(scope: Construct, props: RecoveryServiceProps): RecoveryService {
+  const prefix = `Recovery-${props.stage}`;
+  const common = { stage: props.stage, ...(props.env ? { env: props.env } : {}) };
+  const data = new DataStack(scope, `${prefix}-Data`, { ...common, description: 'Recovery service: table, queues, alarm topic' });
+  const apis = {} as Record<ApiName, ApiStack>;
+  for (const apiName of API_NAMES) {
+    apis[apiName] = new ApiStack(scope, `${prefix}-${pascal(apiName)}Api`, {
+      ...common,
+      apiName,
+      table: data.table,
+      queues: data.queues,
+      description: `Recovery service: ${apiName} API`,
+    });
+  }
+  const jobs = new JobsStack(scope, `${prefix}-Jobs`, {
+    ...common,
+    table: data.table,
+    queues: data.queues,
+    alarmTopic: data.alarmTopic,
+    description: 'Recovery service: queue consumers and scheduled jobs',
+  });
+  return { data, apis, jobs };
+}
+
+/**
+ * cdk-nag 3 runs as a policy-validation plugin: synth fails on any finding that is not
+ * acknowledged, with its reason, on the construct it concerns (`Validations.of(x).acknowledge`).
+ */
+export function addComplianceChecks(app: App): void {
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
+}

@@ -1,0 +1,98 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { queueDefinitions } from '../../../functions/consumers/queue-definitions';
+import { scheduledJobInputTemplate, scheduleDefinitions } from '../../../functions/jobs/schedule-definitions';
+import { logicalIdOf, policyStatementsOfRole, synthService } from '../synth-service';
+
+describe('JobsStack', () => {
+  it('schedules exactly the three jobs with their expressions in UTC when synthesised', () => {
+    // Prepare
+    const { service, template } = synthService();
+
+    // Act
+    const schedules = Object.values(template(service.jobs).findResources('AWS::Scheduler::Schedule'));
+
+    // Assess
+    expect(schedules.map((schedule) => schedule.Properties.ScheduleExpression).sort()).toEqual(
+      ['cron(0 * * * ? *)', 'cron(0 8 * * ? *)', 'rate(1 minute)'],
+    );
+    for (const schedule of schedules) expect(schedule.Properties.ScheduleExpressionTimezone).toBe('Etc/UTC');
+  });
+
+  it.each(scheduleDefinitions)('targets the $name job with its input, retries and DLQ when synthesised', (definition) => {
+    // Prepare
+    const { service, template } = synthService();
+    const job = service.jobs.jobs.get(definition.name)!;
+
+    // Act
+    const t = template(service.jobs);
+
+    // Assess
+    t.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: definition.expression,
+      Target: {
+        Arn: { 'Fn::GetAtt': [logicalIdOf(job.fn), 'Arn'] },
+        Input: scheduledJobInputTemplate(definition.name),
+        RoleArn: { 'Fn::GetAtt': [logicalIdOf(job.node.findChild('SchedulerRole').node.defaultChild as CfnElement), 'Arn'] },
+        RetryPolicy: { MaximumRetryAttempts: Match.anyValue(), MaximumEventAgeInSeconds: Match.anyValue() },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalIdOf(job.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
+      },
+    });
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Handler: 'index.handler',
+      DeadLetterConfig: { TargetArn: { 'Fn::GetAtt': [logicalIdOf(job.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
+      Description: Match.stringLikeRegexp(`job ${definition.name}`),
+    });
+  });
+
+  it.each(scheduleDefinitions)('allows the $name scheduler role to invoke its job and dead-letter, nothing else, when synthesised', (definition) => {
+    // Prepare
+    const { service, template } = synthService();
+    const job = service.jobs.jobs.get(definition.name)!;
+    const roleId = logicalIdOf(job.node.findChild('SchedulerRole').node.defaultChild as CfnElement);
+
+    // Act
+    const t = template(service.jobs);
+
+    // Assess
+    const role = t.findResources('AWS::IAM::Role')[roleId]!.Properties;
+    expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({ Principal: { Service: 'scheduler.amazonaws.com' }, Action: 'sts:AssumeRole' }),
+    ]);
+    expect(role.Policies.flatMap((policy: { PolicyDocument: { Statement: unknown[] } }) => policy.PolicyDocument.Statement)).toEqual([
+      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [logicalIdOf(job.fn), 'Arn'] } },
+      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [logicalIdOf(job.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
+    ]);
+    expect(policyStatementsOfRole(t, roleId)).toEqual([]);
+  });
+
+  it.each(queueDefinitions)('consumes the $name queue in batches of $batchSize with partial failures when synthesised', (definition) => {
+    // Prepare
+    const { service, template } = synthService();
+    const consumer = service.jobs.consumers.get(definition.name)!;
+
+    // Act
+    const t = template(service.jobs);
+
+    // Assess
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(consumer.fn) },
+      BatchSize: definition.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp(`Queue${definition.name.replace(/-/g, '')}Queue`) },
+    });
+  });
+
+  it.each(queueDefinitions)('keeps the $name visibility timeout at least six times the consumer timeout when synthesised', (definition) => {
+    // Prepare
+    const { service, template } = synthService();
+    const consumer = service.jobs.consumers.get(definition.name)!;
+
+    // Act
+    const fn = template(service.jobs).findResources('AWS::Lambda::Function')[logicalIdOf(consumer.fn)]!.Properties;
+
+    // Assess
+    expect(fn.Timeout).toBeGreaterThan(0);
+    expect(definition.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * fn.Timeout);
+  });
+});

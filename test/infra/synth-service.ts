@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { App, CfnElement, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { StageName } from '../../lib/config/stages';
+import type { GroupFunction } from '../../lib/constructs/group-function';
+import { createRecoveryService, type RecoveryService } from '../../lib/stacks/recovery-service';
+
+/** The feature flags `cdk synth` reads from cdk.json, so the tests see the same templates. */
+const cdkJsonContext: Record<string, unknown> = JSON.parse(
+  readFileSync(path.join(__dirname, '../../cdk.json'), 'utf8'),
+).context;
+
+export interface SynthesisedService {
+  readonly app: App;
+  readonly service: RecoveryService;
+  readonly stacks: readonly Stack[];
+  template(stack: Stack): Template;
+}
+
+const cache = new Map<StageName, SynthesisedService>();
+
+/**
+ * The whole service of one stage, synthesised in-process without bundling (the empty
+ * `aws:cdk:bundling-stacks` list skips esbuild for every stack), once per test file and stage.
+ */
+export function synthService(stage: StageName = 'dev'): SynthesisedService {
+  const cached = cache.get(stage);
+  if (cached) return cached;
+  const app = new App({ context: { ...cdkJsonContext, stage, 'aws:cdk:bundling-stacks': [] } });
+  const service = createRecoveryService(app, { stage });
+  const stacks = [service.data, ...Object.values(service.apis), service.jobs];
+  const templates = new Map<Stack, Template>();
+  const synthesised: SynthesisedService = {
+    app,
+    service,
+    stacks,
+    template(stack) {
+      let template = templates.get(stack);
+      if (!template) {
+        template = Template.fromStack(stack);
+        templates.set(stack, template);
+      }
+      return template;
+    },
+  };
+  cache.set(stage, synthesised);
+  return synthesised;
+}
+
+/** The CloudFormation logical id of a construct's underlying resource. */
+export function logicalIdOf(element: CfnElement | GroupFunction): string {
+  const cfn = element instanceof CfnElement ? element : (element.function.node.defaultChild as CfnElement);
+  return cfn.stack.getLogicalId(cfn);
+}
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+
+/** Statements of every IAM policy attached to a role, by the role's logical id. */
+export function policyStatementsOfRole(template: Template, roleLogicalId: string): Array<Record<string, unknown>> {
+  const policies = template.findResources('AWS::IAM::Policy') as Resources;
+  return Object.values(policies)
+    .filter((policy) => JSON.stringify(policy.Properties?.Roles).includes(`"${roleLogicalId}"`))
+    .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement);
+}
+
+/** The actions a role is allowed, flattened. */
+export function actionsOfRole(template: Template, roleLogicalId: string): string[] {
+  return policyStatementsOfRole(template, roleLogicalId).flatMap((statement) => [statement.Action].flat() as string[]);
+}
+
+/** The logical id of a GroupFunction's execution role. */
+export function roleLogicalIdOf(fn: GroupFunction): string {
+  const role = fn.function.role;
+  if (role === undefined) throw new Error(`${fn.node.path} has no role`);
+  return logicalIdOf(role.node.defaultChild as CfnElement);
+}

@@ -1,10 +1,13 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { NotImplementedError, ResourceNotFoundError } from '../core/errors';
-import { logger } from '../shared/logger';
+import { AppError, NotImplementedError, ResourceNotFoundError } from '../core/errors';
 import { authenticate } from '../shared/http/authenticate';
-import { errorResponse, jsonResponse } from '../shared/http/responses';
-import type { Operation } from './operation';
+import { idempotencyKeyOf, withIdempotency } from '../shared/http/idempotency';
+import { parseRequest } from '../shared/http/parse-request';
+import { limitApiKey, rateLimitHeaders } from '../shared/http/rate-limit';
+import { type Headers, errorResponse, jsonResponse } from '../shared/http/responses';
+import { logger } from '../shared/logger';
+import type { Operation, OperationRequest } from './operation';
 import type { RouteDef } from './route-types';
 import { routes } from './routes';
 
@@ -12,45 +15,68 @@ export type GroupHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
 
 const routeKey = (method: string, resource: string): string => `${method} ${resource}`;
 
-/**
- * The Lambda of one group: finds the row by `httpMethod` + `resource` (as API Gateway sends
- * them), authenticates as the row says, runs the row's operation, and renders every outcome,
- * errors included, with `X-Request-Id`. Rows without an operation answer 501 `not_implemented`.
- */
-export function createGroupHandler(group: string, operations: Readonly<Record<string, Operation>>): GroupHandler {
+function rowsOf(group: string, operations: Readonly<Record<string, Operation>>, table: readonly RouteDef[]): Map<string, RouteDef> {
   const rows = new Map<string, RouteDef>();
-  for (const route of routes) if (route.group === group) rows.set(routeKey(route.method, route.path), route);
+  for (const route of table) if (route.group === group) rows.set(routeKey(route.method, route.path), route);
   if (rows.size === 0) throw new Error(`No route of the table belongs to group "${group}"`);
-  const operationIds = new Set([...rows.values()].map((route) => route.operationId));
-  for (const operationId of Object.keys(operations)) {
-    if (!operationIds.has(operationId)) throw new Error(`Operation "${operationId}" is not a row of group "${group}"`);
+  for (const [operationId, operation] of Object.entries(operations)) {
+    const route = [...rows.values()].find((row) => row.operationId === operationId);
+    if (route === undefined) throw new Error(`Operation "${operationId}" is not a row of group "${group}"`);
+    if (route.schemas !== operation.schemas) throw new Error(`Operation "${operationId}" must be defined with its route row's schemas`);
   }
+  return rows;
+}
+
+/**
+ * The Lambda of one group, and the one pipeline every route goes through, in order:
+ * route lookup by `httpMethod` + `resource` (as API Gateway sends them); authentication and
+ * scopes as the row says; the per-key rate limit (its headers go on every later response,
+ * errors included); 501 for rows not built yet; then, under the Idempotency-Key when one is
+ * sent, request validation and the operation. Every outcome is rendered with `X-Request-Id`;
+ * an unexpected error becomes a 500 that leaks nothing, its cause logged with the request id.
+ * `table` is the route table; only the pipeline's own tests pass another.
+ */
+export function createGroupHandler(group: string, operations: Readonly<Record<string, Operation>>, table: readonly RouteDef[] = routes): GroupHandler {
+  const rows = rowsOf(group, operations, table);
 
   const dispatch = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const requestId = event.requestContext.requestId;
-    const route = rows.get(routeKey(event.httpMethod, event.resource));
-    if (route === undefined) throw new ResourceNotFoundError(`No route ${event.httpMethod} ${event.path}.`);
-    const caller = await authenticate(event, route);
-    const operation = operations[route.operationId];
-    if (operation === undefined) {
-      throw new NotImplementedError(`${route.method} ${route.path} (${route.operationId}) is not implemented yet.`);
-    }
-    const result = await operation({ event, route, requestId, caller });
-    return jsonResponse(result.statusCode ?? 200, result.body, { 'X-Request-Id': requestId, ...result.headers });
-  };
+    let headers: Headers = {};
+    try {
+      const route = rows.get(routeKey(event.httpMethod, event.resource));
+      if (route === undefined) throw new ResourceNotFoundError(`No route ${event.httpMethod} ${event.path}.`);
+      const caller = await authenticate(event, route);
+      if (caller !== undefined) headers = rateLimitHeaders(await limitApiKey(caller, event.httpMethod));
+      const operation = operations[route.operationId];
+      if (operation === undefined) throw new NotImplementedError(`${route.method} ${route.path} (${route.operationId}) is not implemented yet.`);
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
-    .onError((request) => {
-      const requestId = request.event.requestContext.requestId;
-      const response = errorResponse(request.error, requestId);
+      const execute = async (): Promise<APIGatewayProxyResult> => {
+        try {
+          const input = parseRequest(event, route);
+          const request = { event, route, requestId, caller, ...input } as OperationRequest;
+          const result = await operation.run(request);
+          return jsonResponse(result.statusCode ?? 200, result.body, result.headers);
+        } catch (error) {
+          // Errors below 500 are results like any other (and stored under an Idempotency-Key).
+          if (error instanceof AppError && error.statusCode < 500) return errorResponse(error, requestId);
+          throw error;
+        }
+      };
+      const idempotencyKey = caller === undefined ? undefined : idempotencyKeyOf(event);
+      const result = caller !== undefined && idempotencyKey !== undefined ? await withIdempotency(event, caller.merchantId, idempotencyKey, execute) : await execute();
+      return { ...result, headers: { ...result.headers, ...headers, 'X-Request-Id': requestId } };
+    } catch (error) {
+      const response = errorResponse(error, requestId, headers);
       if (response.statusCode >= 500 && response.statusCode !== 501) {
         logger.error('request failed', {
           request_id: requestId,
-          route: `${request.event.httpMethod} ${request.event.resource}`,
-          error: request.error instanceof Error ? { name: request.error.name, message: request.error.message, stack: request.error.stack } : String(request.error),
+          route: routeKey(event.httpMethod, event.resource),
+          error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
         });
       }
-      request.response = response;
-    })
-    .handler(dispatch);
+      return response;
+    }
+  };
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 }).handler(dispatch);
 }

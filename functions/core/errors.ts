@@ -5,17 +5,21 @@
  */
 export interface AppErrorOptions extends ErrorOptions {
   readonly param?: string;
+  /** Response headers the error carries (for example the rate-limit headers of a 429). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export abstract class AppError extends Error {
   abstract readonly statusCode: number;
   abstract readonly code: string;
   readonly param?: string;
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     if (options.param !== undefined) this.param = options.param;
+    this.headers = options.headers ?? {};
   }
 
   get expose(): boolean {

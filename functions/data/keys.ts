@@ -11,11 +11,16 @@
  * | provider webhook secret of a merchant     | PK = M#<merchant_id>, SK = PSP#<psp>               | table |
  * | provider secrets of a merchant            | PK = M#<merchant_id>, SK begins_with PSP#          | table |
  * | merchants (operator listing, offline)     | GSI1PK = MERCHANTS, GSI1SK = <created_at>#<id>     | GSI1  |
+ * | rate-limit window of a key's bucket       | PK = M#<merchant_id>, SK = RL#<bucket>#<start>     | table |
+ * | rate-limit window of an IP (widget init)  | PK = RLIP#<ip>, SK = RL#<bucket>#<start>           | table |
+ * | record of an Idempotency-Key              | PK = M#<merchant_id>, SK = IDEM#<sha256 of key>    | table |
  *
- * Two kinds of item do not start with the merchant, by necessity: the API-key hash item (the
- * merchant is not known until the key is read) and the key-id lookup (the operator CLI revokes
- * by key id). Both carry the merchant id as an attribute and are written in the same transaction
- * as the merchant's own key item.
+ * Three kinds of item do not start with the merchant, by necessity: the API-key hash item (the
+ * merchant is not known until the key is read), the key-id lookup (the operator CLI revokes
+ * by key id), and the per-IP rate-limit window (the limit is the caller's address, across
+ * merchants). The first two carry the merchant id as an attribute and are written in the same
+ * transaction as the merchant's own key item. Rate-limit windows and idempotency records expire
+ * through the TTL attribute.
  *
  * The key-id lookup is an item of the table rather than a GSI1 key so that revoking a key right
  * after creating it reads it with a strongly consistent GetItem (a GSI is eventually consistent),
@@ -28,6 +33,8 @@ export const ENTITY = {
   apiKeyHash: 'api_key_hash',
   providerSecret: 'provider_secret',
   apiKeyId: 'api_key_id',
+  rateLimitWindow: 'rate_limit_window',
+  idempotencyRecord: 'idempotency_record',
 } as const;
 
 export interface ItemKey {
@@ -48,6 +55,11 @@ export const keys = {
 
   providerSecret: (merchantId: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PSP#${psp}` }),
   providerSecretPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'PSP#' }),
+
+  rateLimitWindow: (merchantId: string, bucket: string, windowStart: number): ItemKey => ({ PK: merchantPk(merchantId), SK: `RL#${bucket}#${windowStart}` }),
+  ipRateLimitWindow: (ip: string, bucket: string, windowStart: number): ItemKey => ({ PK: `RLIP#${ip}`, SK: `RL#${bucket}#${windowStart}` }),
+
+  idempotencyRecord: (merchantId: string, keyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEM#${keyHash}` }),
 } as const;
 
 /** Conditions on an item's own key: it exists, or it does not yet. */
@@ -72,3 +84,4 @@ export const queries = {
     ExpressionAttributeValues: { ':pk': 'MERCHANTS' },
   }),
 } as const;
+

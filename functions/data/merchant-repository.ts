@@ -58,6 +58,22 @@ export async function getMerchant(merchantId: string): Promise<Merchant | undefi
   return Item === undefined ? undefined : toMerchant(Item);
 }
 
+/** Merchant settings change rarely; a warm Lambda re-reads them at most this often. */
+const MERCHANT_CACHE_MS = 30_000;
+const merchantCache = new Map<string, { merchant: Merchant | undefined; until: number }>();
+
+/**
+ * The merchant for the request path (rate limits, status), read at most every 30 s per warm
+ * function so that an authenticated request does not pay a merchant read each time.
+ */
+export async function getMerchantCached(merchantId: string, now: number = Date.now()): Promise<Merchant | undefined> {
+  const hit = merchantCache.get(merchantId);
+  if (hit !== undefined && hit.until > now) return hit.merchant;
+  const merchant = await getMerchant(merchantId);
+  merchantCache.set(merchantId, { merchant, until: now + MERCHANT_CACHE_MS });
+  return merchant;
+}
+
 /** Every merchant, oldest first. For the operator CLI and offline jobs, never the request path. */
 export async function listMerchants(): Promise<Merchant[]> {
   const merchants: Merchant[] = [];

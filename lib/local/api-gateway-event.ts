@@ -30,8 +30,10 @@ function collect(pairs: Iterable<readonly [string, string]>) {
   const single: Record<string, string> = {};
   const multi: Record<string, string[]> = {};
   for (const [name, value] of pairs) {
-    single[name] = value;
-    (multi[name] ??= []).push(value);
+    Object.defineProperty(single, name, { value, enumerable: true, writable: true, configurable: true });
+    // Own properties only: a key such as `toString` or `__proto__` must not meet Object.prototype.
+    if (Object.hasOwn(multi, name)) (multi[name] as string[]).push(value);
+    else Object.defineProperty(multi, name, { value: [value], enumerable: true, writable: true, configurable: true });
   }
   return { single, multi, empty: Object.keys(single).length === 0 };
 }

@@ -6,7 +6,7 @@ import { routes } from '../../functions/api/routes';
 import { startDynamoLocal } from './dynamo-local';
 import { ensureTable } from './dynamo-table';
 import { startLocalHttpServer } from './http-server';
-import { type LocalRuntime, startLocalRuntime } from './local-runtime';
+import type { LocalRuntime } from './local-runtime';
 
 export interface LocalStackOptions {
   /** HTTP port; 0 picks a free one. @default 3000 */
@@ -74,6 +74,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     admin.destroy();
 
     const demo = await demoCredentials(options.dataDir);
+    // Imported only now: the runtime's modules read the environment set above.
+    const { startLocalRuntime } = await import('./local-runtime');
     const runtime = await startLocalRuntime({ background: options.background ?? true });
     stops.push(() => runtime.stop());
 

@@ -1,4 +1,5 @@
-import type { Operation } from '../operation';
+import { getHealthSchemas } from '../status/schemas';
+import { defineOperation } from '../operation';
 
 /** GET /health on every host: the function answers, so the host is up. Unwrapped, as the spec shows it. */
-export const getHealth: Operation = async () => ({ body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } });
+export const getHealth = defineOperation(getHealthSchemas, async () => ({ body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } }));

@@ -1,15 +1,16 @@
-import { getMerchant } from '../../data/merchant-repository';
+import { getMerchantCached } from '../../data/merchant-repository';
 import { env } from '../../shared/env';
 import { meta } from '../../shared/http/responses';
-import type { Operation } from '../operation';
+import { defineOperation } from '../operation';
+import { getStatusSchemas } from './schemas';
 
 /**
  * GET /api/v1/status: answers without a key; with a valid key, the merchant behind it. One
  * record carries A's fields (connected, merchant_name, plan_tier, auth_strategy) and B's
  * (status, version, authenticated).
  */
-export const getStatus: Operation = async ({ caller, requestId }) => {
-  const merchant = caller === undefined ? undefined : await getMerchant(caller.merchantId);
+export const getStatus = defineOperation(getStatusSchemas, async ({ caller, requestId }) => {
+  const merchant = caller === undefined ? undefined : await getMerchantCached(caller.merchantId);
   const now = new Date();
   return {
     body: {
@@ -27,4 +28,4 @@ export const getStatus: Operation = async ({ caller, requestId }) => {
       meta: meta(requestId, merchant?.id, now),
     },
   };
-};
+});

@@ -20,3 +20,6 @@ export const StatusResponse = z.object({
   data: StatusData,
   meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() }),
 });
+
+export const getHealthSchemas = { responses: { 200: HealthResponse } } as const;
+export const getStatusSchemas = { responses: { 200: StatusResponse } } as const;

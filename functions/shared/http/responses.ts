@@ -25,9 +25,9 @@ export const meta = (requestId: string, merchantId?: string, now: Date = new Dat
 export const envelope = <T>(data: T, requestId: string, merchantId?: string) => ({ data, meta: meta(requestId, merchantId) });
 
 /** Renders any thrown value as the error envelope; unknown errors become a 500 that leaks nothing. */
-export function errorResponse(error: unknown, requestId: string): APIGatewayProxyResult {
+export function errorResponse(error: unknown, requestId: string, extraHeaders: Headers = {}): APIGatewayProxyResult {
   const appError = error instanceof AppError ? error : new InternalError('unexpected', { cause: error });
-  const headers: Headers = { 'X-Request-Id': requestId };
+  const headers: Headers = { ...extraHeaders, ...appError.headers, 'X-Request-Id': requestId };
   const body: Record<string, unknown> = { ...appError.toJSON(), request_id: requestId };
   if (appError instanceof RateLimitExceededError) {
     body.retry_after = appError.retryAfterSeconds;

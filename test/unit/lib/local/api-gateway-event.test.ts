@@ -60,4 +60,14 @@ describe('toApiGatewayEvent', () => {
     // Assess
     expect(event.queryStringParameters).toEqual({ q: '%E0%A4%A' });
   });
+
+  it('keeps query keys named like Object.prototype members as plain values', () => {
+    // Act
+    const event = toApiGatewayEvent({ method: 'GET', url: '/api/v1/payments?toString=a&__proto__=b&constructor=c&toString=d', rawHeaders: [], body: Buffer.alloc(0), sourceIp: '::1' }, matchOf('GET', '/api/v1/payments'), 'req-4');
+    // Assess
+    expect(event.queryStringParameters?.toString).toBe('d');
+    expect(Object.getOwnPropertyDescriptor(event.queryStringParameters, '__proto__')?.value).toBe('b');
+    expect(event.multiValueQueryStringParameters?.toString).toEqual(['a', 'd']);
+    expect(Object.getPrototypeOf(event.queryStringParameters)).toBe(Object.prototype);
+  });
 });

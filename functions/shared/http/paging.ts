@@ -1,0 +1,97 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { InvalidRequestError } from '../../core/errors';
+import { documentClient } from '../../data/client';
+import { env } from '../env';
+
+type Item = Record<string, unknown>;
+type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
+
+/** Query strings of offset-paged lists: `page` (default 1), `per_page` (default 25, at most 100). */
+export const offsetPagingQuery = {
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(25),
+};
+
+/** Query strings of cursor-paged lists: `cursor`, `limit` (default 50, at most 200). */
+export const cursorPagingQuery = {
+  cursor: z.string().min(1).max(2048).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+};
+
+export interface Pagination {
+  readonly total: number;
+  readonly page: number;
+  readonly per_page: number;
+  readonly total_pages: number;
+}
+
+/**
+ * One page of an offset-paged list. DynamoDB has no offset, so the items before the page are
+ * read and passed over (cost grows with the page number, as with any offset paging); `total`
+ * comes from a counter kept as items are written, never from a pass over all items.
+ */
+export async function queryOffsetPage(input: QueryInput, page: number, perPage: number, total: number): Promise<{ items: Item[]; pagination: Pagination }> {
+  const offset = (page - 1) * perPage;
+  const items: Item[] = [];
+  let seen = 0;
+  if (offset < total) {
+    for await (const result of paginateQuery({ client: documentClient, pageSize: Math.min(1000, offset + perPage) }, input)) {
+      for (const item of result.Items ?? []) {
+        if (seen >= offset && items.length < perPage) items.push(item);
+        seen += 1;
+      }
+      if (items.length >= perPage) break;
+    }
+  }
+  return { items, pagination: { total, page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
+}
+
+/** Signs cursors; on AWS set from a secret, locally a per-process key (cursors do not outlive a restart). */
+const cursorKey = env.CURSOR_SIGNING_SECRET === undefined ? randomBytes(32) : Buffer.from(env.CURSOR_SIGNING_SECRET, 'utf8');
+
+const sign = (payload: string): string => createHmac('sha256', cursorKey).update(payload).digest('base64url');
+
+/** An opaque cursor: the next start key, tied to the merchant and the list it came from. */
+export function encodeCursor(merchantId: string, list: string, startKey: Item): string {
+  const payload = Buffer.from(JSON.stringify({ v: 1, m: merchantId, l: list, k: startKey }), 'utf8').toString('base64url');
+  return `${payload}.${sign(payload)}`;
+}
+
+/** The start key in a cursor, or 400 `invalid_request` (`param: cursor`) when it was altered or is not this merchant's and this list's. */
+export function decodeCursor(cursor: string, merchantId: string, list: string): Item {
+  const refuse = (): never => {
+    throw new InvalidRequestError('The cursor is not valid for this list.', { param: 'cursor' });
+  };
+  const [payload, signature, extra] = cursor.split('.');
+  if (payload === undefined || signature === undefined || extra !== undefined) return refuse();
+  const expected = Buffer.from(sign(payload), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return refuse();
+  const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { v: number; m: string; l: string; k: Item };
+  if (decoded.v !== 1 || decoded.m !== merchantId || decoded.l !== list) return refuse();
+  return decoded.k;
+}
+
+/** One page of a cursor-paged list: up to `limit` items and the cursor of the next page (null at the end). */
+export async function queryCursorPage(
+  input: QueryInput,
+  options: { readonly merchantId: string; readonly list: string; readonly cursor?: string | undefined; readonly limit: number },
+): Promise<{ items: Item[]; cursor: { next: string | null } }> {
+  const startKey = options.cursor === undefined ? undefined : decodeCursor(options.cursor, options.merchantId, options.list);
+  const items: Item[] = [];
+  let lastKey: Item | undefined;
+  for await (const result of paginateQuery(
+    { client: documentClient, pageSize: options.limit, ...(startKey === undefined ? {} : { startingToken: startKey }) },
+    input,
+  )) {
+    for (const item of result.Items ?? []) if (items.length < options.limit) items.push(item);
+    lastKey = result.LastEvaluatedKey;
+    if (items.length >= options.limit || lastKey === undefined) break;
+  }
+  // A full page may still be the last: DynamoDB says so only with the next (empty) read, which the
+  // next call makes; a null `next` always means the end.
+  return { items, cursor: { next: items.length >= options.limit && lastKey !== undefined ? encodeCursor(options.merchantId, options.list, lastKey) : null } };
+}

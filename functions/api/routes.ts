@@ -4,7 +4,8 @@
  * only, never handlers. Validated on import.
  */
 import { PSPS } from '../core/providers';
-import { HealthResponse, StatusResponse } from './status/schemas';
+import { getOpenApiDocumentSchemas } from './openapi/schemas';
+import { getHealthSchemas, getStatusSchemas } from './status/schemas';
 import { type ApiName, type AuthKind, type HttpMethod, type RouteDef, type RouteSchemas, type Scope, validateRoutes } from './route-types';
 
 const MERCHANT_ROOT = '/api/v1';
@@ -55,8 +56,9 @@ const capitalised = (psp: string): string =>
 
 export const routes: readonly RouteDef[] = [
   // Status and health
-  at('all', 'health', 'GET', '/health', 'getHealth', 'public', [], 'Liveness of the host', { responses: { 200: HealthResponse } }),
-  v1('status', 'GET', '/status', 'getStatus', [], 'Connection status; merchant data with a valid key', { auth: 'optional_api_key', schemas: { responses: { 200: StatusResponse } } }),
+  at('all', 'health', 'GET', '/health', 'getHealth', 'public', [], 'Liveness of the host', getHealthSchemas),
+  v1('status', 'GET', '/status', 'getStatus', [], 'Connection status; merchant data with a valid key', { auth: 'optional_api_key', schemas: getStatusSchemas }),
+  v1('openapi', 'GET', '/openapi.json', 'getOpenApiDocument', [], 'This OpenAPI 3.1 document', { auth: 'public', schemas: getOpenApiDocumentSchemas }),
   v1('ai', 'GET', '/ai/ping', 'pingAi', [], 'AI model liveness', PUBLIC),
 
   // Payments

@@ -1,0 +1,5 @@
+import { createGroupHandler } from '../group-handler';
+import { getOpenApiDocument } from './get-open-api-document';
+
+/** The OpenAPI Lambda: GET /api/v1/openapi.json. */
+export const handler = createGroupHandler('openapi', { getOpenApiDocument });

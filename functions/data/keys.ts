@@ -11,14 +11,16 @@
  * | provider webhook secret of a merchant     | PK = M#<merchant_id>, SK = PSP#<psp>               | table |
  * | provider secrets of a merchant            | PK = M#<merchant_id>, SK begins_with PSP#          | table |
  * | merchants (operator listing, offline)     | GSI1PK = MERCHANTS, GSI1SK = <created_at>#<id>     | GSI1  |
- * | rate-limit window of a key's bucket       | PK = M#<merchant_id>, SK = RL#<bucket>#<start>     | table |
- * | rate-limit window of an IP (widget init)  | PK = RLIP#<ip>, SK = RL#<bucket>#<start>           | table |
+ * | rate-limit window of a key's bucket       | PK = RL#M#<merchant_id>, SK = <bucket>#<start>     | table |
+ * | rate-limit window of an IP (widget init)  | PK = RL#IP#<ip>, SK = <bucket>#<start>             | table |
  * | record of an Idempotency-Key              | PK = M#<merchant_id>, SK = IDEM#<sha256 of key>    | table |
  *
- * Three kinds of item do not start with the merchant, by necessity: the API-key hash item (the
+ * A few kinds of item do not start with `M#`, by necessity: the API-key hash item (the
  * merchant is not known until the key is read), the key-id lookup (the operator CLI revokes
- * by key id), and the per-IP rate-limit window (the limit is the caller's address, across
- * merchants). The first two carry the merchant id as an attribute and are written in the same
+ * by key id), and rate-limit windows. Windows live under their own `RL#` prefix so that IAM can
+ * let read-only functions count requests there and write nowhere else (`dynamodb:LeadingKeys`);
+ * a merchant's windows still carry the merchant in the key, and per-IP windows (widget init)
+ * count an address across merchants. The first two carry the merchant id as an attribute and are written in the same
  * transaction as the merchant's own key item. Rate-limit windows and idempotency records expire
  * through the TTL attribute.
  *
@@ -44,6 +46,9 @@ export interface ItemKey {
 
 const merchantPk = (merchantId: string): string => `M#${merchantId}`;
 
+/** Leading characters of every rate-limit window's partition key (IAM scopes read-only functions' writes to it). */
+export const RATE_LIMIT_PREFIX = 'RL#';
+
 export const keys = {
   merchant: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'MERCHANT' }),
   merchantListing: (createdAt: string, merchantId: string) => ({ GSI1PK: 'MERCHANTS', GSI1SK: `${createdAt}#${merchantId}` }),
@@ -56,8 +61,8 @@ export const keys = {
   providerSecret: (merchantId: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PSP#${psp}` }),
   providerSecretPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'PSP#' }),
 
-  rateLimitWindow: (merchantId: string, bucket: string, windowStart: number): ItemKey => ({ PK: merchantPk(merchantId), SK: `RL#${bucket}#${windowStart}` }),
-  ipRateLimitWindow: (ip: string, bucket: string, windowStart: number): ItemKey => ({ PK: `RLIP#${ip}`, SK: `RL#${bucket}#${windowStart}` }),
+  rateLimitWindow: (merchantId: string, bucket: string, windowStart: number): ItemKey => ({ PK: `${RATE_LIMIT_PREFIX}M#${merchantId}`, SK: `${bucket}#${windowStart}` }),
+  ipRateLimitWindow: (ip: string, bucket: string, windowStart: number): ItemKey => ({ PK: `${RATE_LIMIT_PREFIX}IP#${ip}`, SK: `${bucket}#${windowStart}` }),
 
   idempotencyRecord: (merchantId: string, keyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEM#${keyHash}` }),
 } as const;

@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   NOTIFICATION_QUEUE_URL: z.string().optional(),
   /** Key that signs list cursors; unset locally, where each process makes its own. */
   CURSOR_SIGNING_SECRET: z.string().min(32).optional(),
+  /** On AWS: the Secrets Manager secret holding that key (set by CDK). */
+  CURSOR_SIGNING_SECRET_ARN: z.string().min(1).optional(),
   /** Reported by GET /api/v1/status. */
   SERVICE_VERSION: z.string().min(1).default('0.1.0'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -6,7 +6,9 @@ import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-l
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { RATE_LIMIT_PREFIX } from '../../functions/data/keys';
 import type { QueueDefinition } from '../../functions/consumers/queue-definitions';
 import { tableDefinition } from '../../functions/data/table-definition';
 import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '../config/stages';
@@ -150,5 +152,25 @@ export class GroupFunction extends Construct {
       }),
     );
     this.function.addEnvironment('TABLE_NAME', table.tableName);
+  }
+
+  /**
+   * Lets a read-only group count its requests: UpdateItem only on rate-limit windows, whose
+   * partition keys start with `RL#` (functions/data/keys.ts), and on no other item.
+   */
+  bindRateLimitWindows(table: ITable): void {
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_LIMIT_PREFIX}*`] } },
+      }),
+    );
+  }
+
+  /** Gives the function the key that signs list cursors, read once per cold start. */
+  bindCursorSecret(secret: ISecret): void {
+    secret.grantRead(this.function);
+    this.function.addEnvironment('CURSOR_SIGNING_SECRET_ARN', secret.secretArn);
   }
 }

@@ -1,5 +1,6 @@
-import { AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { QueueName } from '../../functions/consumers/queue-definitions';
@@ -19,6 +20,8 @@ export interface RestApiFromRoutesProps {
   readonly table: ITable;
   /** Every queue by name; a group gets only those `queueSenders` allows. @default - none; required */
   readonly queues: Readonly<Record<QueueName, QueueHandle>>;
+  /** Signs list cursors; every group function may read it. @default - none; required */
+  readonly cursorSecret: ISecret;
   /** @default routes (functions/api/routes.ts) */
   readonly routes?: readonly RouteDef[];
 }
@@ -77,6 +80,8 @@ export class RestApiFromRoutes extends Construct {
       },
     });
 
+    addErrorEnvelopes(this.api);
+
     for (const [group, groupRows] of groupBy(rows)) {
       const fn = this.createGroupFunction(group, groupRows, props);
       // One function-wide permission (it covers the console's test-invoke too, so CDK ignores
@@ -109,10 +114,42 @@ export class RestApiFromRoutes extends Construct {
       ...(size ?? {}),
       sendsTo: queuesSentToBy('api', group).map((name) => props.queues[name]),
     });
-    fn.bindTable(props.table, rows.every((row) => row.method === 'GET') ? 'RO' : 'RW');
+    const readOnly = rows.every((row) => row.method === 'GET');
+    fn.bindTable(props.table, readOnly ? 'RO' : 'RW');
+    // Every keyed request counts against its key's rate limit, a write even on a GET.
+    if (readOnly && rows.some((row) => row.auth === 'api_key' || row.auth === 'optional_api_key')) fn.bindRateLimitWindows(props.table);
+    fn.bindCursorSecret(props.cursorSecret);
     this.functions.set(group, fn);
     return fn;
   }
+}
+
+/**
+ * What API Gateway answers by itself (unknown path or method, throttling, a failed integration)
+ * in the service's error envelope, as the local server does. Unknown paths are 404s, not its
+ * default 403 "Missing Authentication Token".
+ */
+function addErrorEnvelopes(api: RestApi): void {
+  const envelope = (code: string, message: string): string =>
+    `{"error":{"code":"${code}","message":"${message}","request_id":"$context.requestId"}}`;
+  const json = (template: string) => ({ 'application/json': template });
+  api.addGatewayResponse('UnknownRoute', {
+    type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    statusCode: '404',
+    templates: json(envelope('resource_not_found', 'No route $context.httpMethod $context.path.')),
+  });
+  api.addGatewayResponse('Throttled', {
+    type: ResponseType.THROTTLED,
+    statusCode: '429',
+    responseHeaders: { 'Retry-After': "'1'" },
+    templates: json('{"error":{"code":"rate_limit_exceeded","message":"Too many requests.","request_id":"$context.requestId","retry_after":1}}'),
+  });
+  // messageString is already a quoted JSON string.
+  api.addGatewayResponse('Default4xx', {
+    type: ResponseType.DEFAULT_4XX,
+    templates: json('{"error":{"code":"invalid_request","message":$context.error.messageString,"request_id":"$context.requestId"}}'),
+  });
+  api.addGatewayResponse('Default5xx', { type: ResponseType.DEFAULT_5XX, templates: json(envelope('internal_error', 'An unexpected error occurred.')) });
 }
 
 function groupBy(rows: readonly RouteDef[]): Map<string, RouteDef[]> {

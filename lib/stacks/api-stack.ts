@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { ApiName } from '../../functions/api/route-types';
 import type { QueueName } from '../../functions/consumers/queue-definitions';
@@ -16,6 +17,8 @@ export interface ApiStackProps extends StackProps {
   readonly table: ITable;
   /** @default - none; required */
   readonly queues: Readonly<Record<QueueName, QueueHandle>>;
+  /** @default - none; required */
+  readonly cursorSecret: ISecret;
 }
 
 /** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
@@ -29,6 +32,7 @@ export class ApiStack extends Stack {
       stage: props.stage,
       table: props.table,
       queues: props.queues,
+      cursorSecret: props.cursorSecret,
     });
     new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
     acknowledgeApiFindings(this.restApi);

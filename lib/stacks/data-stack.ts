@@ -1,10 +1,11 @@
-import { ArnFormat, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { type QueueName, queueDefinitions } from '../../functions/consumers/queue-definitions';
-import { keepsData, type StageName } from '../config/stages';
+import { keepsData, removalPolicyFor, type StageName } from '../config/stages';
 import { QueueWithDlq } from '../constructs/queue-with-dlq';
 import { SingleTable } from '../constructs/single-table';
 
@@ -21,6 +22,8 @@ export class DataStack extends Stack {
   readonly table: ITable;
   readonly queues: Readonly<Record<QueueName, QueueWithDlq>>;
   readonly alarmTopic: ITopic;
+  /** Signs list cursors, so that every function instance accepts the cursors of the others. */
+  readonly cursorSecret: ISecret;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? keepsData(props.stage) });
@@ -47,5 +50,16 @@ export class DataStack extends Stack {
       queues[definition.name] = new QueueWithDlq(this, `Queue-${definition.name}`, { definition, alarmTopic: topic });
     }
     this.queues = queues;
+
+    const cursorSecret = new Secret(this, 'CursorSigningSecret', {
+      description: 'Recovery service: HMAC key that signs list cursors',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: removalPolicyFor(props.stage),
+    });
+    Validations.of(cursorSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating the cursor key only invalidates outstanding list cursors (clients restart from the first page); it is rotated by hand when needed, with no rotation Lambda to maintain.',
+    });
+    this.cursorSecret = cursorSecret;
   }
 }

@@ -36,6 +36,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
       apiName,
       table: data.table,
       queues: data.queues,
+      cursorSecret: data.cursorSecret,
       description: `Recovery service: ${apiName} API`,
     });
   }

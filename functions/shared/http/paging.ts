@@ -4,6 +4,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../core/errors';
 import { documentClient } from '../../data/client';
+import { readSecret } from '../../adapters/secrets';
 import { env } from '../env';
 
 type Item = Record<string, unknown>;
@@ -49,25 +50,41 @@ export async function queryOffsetPage(input: QueryInput, page: number, perPage: 
   return { items, pagination: { total, page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
 }
 
-/** Signs cursors; on AWS set from a secret, locally a per-process key (cursors do not outlive a restart). */
-const cursorKey = env.CURSOR_SIGNING_SECRET === undefined ? randomBytes(32) : Buffer.from(env.CURSOR_SIGNING_SECRET, 'utf8');
+let cursorKey: Promise<Buffer> | undefined;
 
-const sign = (payload: string): string => createHmac('sha256', cursorKey).update(payload).digest('base64url');
+/**
+ * The key that signs cursors: on AWS the Secrets Manager secret every function shares (read once
+ * per cold start), or CURSOR_SIGNING_SECRET when set; locally a per-process key, so cursors do
+ * not outlive a restart of the local stack.
+ */
+function signingKey(): Promise<Buffer> {
+  cursorKey ??= (async () => {
+    if (env.CURSOR_SIGNING_SECRET !== undefined) return Buffer.from(env.CURSOR_SIGNING_SECRET, 'utf8');
+    if (env.CURSOR_SIGNING_SECRET_ARN !== undefined) return Buffer.from(await readSecret(env.CURSOR_SIGNING_SECRET_ARN), 'utf8');
+    return randomBytes(32);
+  })();
+  cursorKey.catch(() => {
+    cursorKey = undefined;
+  });
+  return cursorKey;
+}
+
+const sign = async (payload: string): Promise<string> => createHmac('sha256', await signingKey()).update(payload).digest('base64url');
 
 /** An opaque cursor: the next start key, tied to the merchant and the list it came from. */
-export function encodeCursor(merchantId: string, list: string, startKey: Item): string {
+export async function encodeCursor(merchantId: string, list: string, startKey: Item): Promise<string> {
   const payload = Buffer.from(JSON.stringify({ v: 1, m: merchantId, l: list, k: startKey }), 'utf8').toString('base64url');
-  return `${payload}.${sign(payload)}`;
+  return `${payload}.${await sign(payload)}`;
 }
 
 /** The start key in a cursor, or 400 `invalid_request` (`param: cursor`) when it was altered or is not this merchant's and this list's. */
-export function decodeCursor(cursor: string, merchantId: string, list: string): Item {
+export async function decodeCursor(cursor: string, merchantId: string, list: string): Promise<Item> {
   const refuse = (): never => {
     throw new InvalidRequestError('The cursor is not valid for this list.', { param: 'cursor' });
   };
   const [payload, signature, extra] = cursor.split('.');
   if (payload === undefined || signature === undefined || extra !== undefined) return refuse();
-  const expected = Buffer.from(sign(payload), 'utf8');
+  const expected = Buffer.from(await sign(payload), 'utf8');
   const given = Buffer.from(signature, 'utf8');
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return refuse();
   const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { v: number; m: string; l: string; k: Item };
@@ -80,7 +97,7 @@ export async function queryCursorPage(
   input: QueryInput,
   options: { readonly merchantId: string; readonly list: string; readonly cursor?: string | undefined; readonly limit: number },
 ): Promise<{ items: Item[]; cursor: { next: string | null } }> {
-  const startKey = options.cursor === undefined ? undefined : decodeCursor(options.cursor, options.merchantId, options.list);
+  const startKey = options.cursor === undefined ? undefined : await decodeCursor(options.cursor, options.merchantId, options.list);
   const items: Item[] = [];
   let lastKey: Item | undefined;
   for await (const result of paginateQuery(
@@ -93,5 +110,5 @@ export async function queryCursorPage(
   }
   // A full page may still be the last: DynamoDB says so only with the next (empty) read, which the
   // next call makes; a null `next` always means the end.
-  return { items, cursor: { next: items.length >= options.limit && lastKey !== undefined ? encodeCursor(options.merchantId, options.list, lastKey) : null } };
+  return { items, cursor: { next: items.length >= options.limit && lastKey !== undefined ? await encodeCursor(options.merchantId, options.list, lastKey) : null } };
 }

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { AppError, InternalError, RateLimitExceededError } from '../../core/errors';
+import type { Pagination } from './paging';
 
 export type Headers = Record<string, string>;
 
@@ -23,6 +24,20 @@ export const meta = (requestId: string, merchantId?: string, now: Date = new Dat
 
 /** DESIGN's success envelope `{ data, meta }`. */
 export const envelope = <T>(data: T, requestId: string, merchantId?: string) => ({ data, meta: meta(requestId, merchantId) });
+
+/** An offset-paged list: `{ data, pagination: { total, page, per_page, total_pages }, meta }`. */
+export const pagedEnvelope = <T>(data: readonly T[], pagination: Pagination, requestId: string, merchantId?: string) => ({
+  data,
+  pagination,
+  meta: meta(requestId, merchantId),
+});
+
+/** A cursor-paged list: `{ data, cursor: { next }, meta }`; `next` is null on the last page. */
+export const cursorEnvelope = <T>(data: readonly T[], cursor: { readonly next: string | null }, requestId: string, merchantId?: string) => ({
+  data,
+  cursor,
+  meta: meta(requestId, merchantId),
+});
 
 /** Renders any thrown value as the error envelope; unknown errors become a 500 that leaks nothing. */
 export function errorResponse(error: unknown, requestId: string, extraHeaders: Headers = {}): APIGatewayProxyResult {

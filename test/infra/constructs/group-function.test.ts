@@ -69,19 +69,40 @@ describe('GroupFunction', () => {
     for (const logGroup of logGroups) expect(logGroup.Properties.RetentionInDays).toEqual(expect.any(Number));
   });
 
-  it('grants no write action when a group serves only GET rows', () => {
+  it('grants no data write when a group serves only GET rows, beyond counting in rate-limit windows', () => {
     // Prepare
     const { template } = synthService();
     const readOnly = apiGroups().filter((entry) => entry.readOnly);
+    const isRateLimitGrant = (statement: Record<string, unknown>): boolean =>
+      JSON.stringify(statement.Action) === '"dynamodb:UpdateItem"' &&
+      JSON.stringify(statement.Condition) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RL#*'] } });
 
     // Act
-    const granted = readOnly.map((entry) => ({ group: entry.group, actions: actionsOfRole(template(entry.stack), roleLogicalIdOf(entry.fn)) }));
+    const granted = readOnly.map((entry) => ({ group: entry.group, statements: policyStatementsOfRole(template(entry.stack), roleLogicalIdOf(entry.fn)) }));
 
     // Assess
     expect(readOnly.filter((entry) => entry.group === 'health')).toHaveLength(API_NAMES.length);
-    for (const { group, actions } of granted) {
-      expect({ group, writes: actions.filter((action) => WRITE_ACTIONS.includes(action)) }).toEqual({ group, writes: [] });
-      expect(actions).toContain('dynamodb:GetItem');
+    for (const { group, statements } of granted) {
+      const writes = statements.filter((statement) => !isRateLimitGrant(statement)).flatMap((statement) => [statement.Action].flat() as string[]);
+      expect({ group, writes: writes.filter((action) => WRITE_ACTIONS.includes(action)) }).toEqual({ group, writes: [] });
+      expect(statements.flatMap((statement) => [statement.Action].flat())).toContain('dynamodb:GetItem');
+      const keyed = routes.some((row) => row.group === group && (row.auth === 'api_key' || row.auth === 'optional_api_key'));
+      expect({ group, countsRequests: statements.some(isRateLimitGrant) }).toEqual({ group, countsRequests: keyed });
+    }
+  });
+
+  it('lets every API function read the cursor signing secret and nothing else of Secrets Manager', () => {
+    // Prepare
+    const { template } = synthService();
+    // Act
+    const grants = apiGroups().map((entry) =>
+      policyStatementsOfRole(template(entry.stack), roleLogicalIdOf(entry.fn)).filter((statement) => JSON.stringify(statement.Action).includes('secretsmanager')),
+    );
+    // Assess
+    for (const statements of grants) {
+      expect(statements).toHaveLength(1);
+      expect([statements[0]?.Action].flat().sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+      expect(JSON.stringify(statements[0]?.Resource)).toContain('CursorSigningSecret');
     }
   });
 

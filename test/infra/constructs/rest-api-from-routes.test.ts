@@ -38,6 +38,24 @@ function methodsOf(apiName: ApiName): Map<string, string> {
 
 describe('RestApiFromRoutes', () => {
   describe.each(API_NAMES)('the %s API', (apiName) => {
+    it("answers API Gateway's own errors in the error envelope, unknown routes with 404", () => {
+      // Prepare
+      const { service, template } = synthService();
+      // Act
+      const responses = Object.values(template(service.apis[apiName]).findResources('AWS::ApiGateway::GatewayResponse') as Resources).map((r) => r.Properties);
+      const byType = new Map(responses.map((r) => [r.ResponseType as string, r]));
+      // Assess
+      expect([...byType.keys()].sort()).toEqual(['DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'THROTTLED']);
+      expect(byType.get('MISSING_AUTHENTICATION_TOKEN')?.StatusCode).toBe('404');
+      expect(byType.get('THROTTLED')?.StatusCode).toBe('429');
+      for (const response of responses) {
+        const body = (response.ResponseTemplates as Record<string, string>)['application/json'] as string;
+        // The templates are JSON once API Gateway substitutes its variables.
+        const filled = body.replace('$context.error.messageString', '"Forbidden"').replace(/\$context\.[A-Za-z]+/g, 'x');
+        expect(JSON.parse(filled)).toEqual({ error: expect.objectContaining({ code: expect.any(String), message: expect.any(String), request_id: 'x' }) });
+      }
+    });
+
     it('creates exactly one method per route row it serves when synthesised', () => {
       // Prepare
       const rows = routes.filter((row) => servesApi(row, apiName));

@@ -15,6 +15,34 @@
  * | rate-limit window of an IP (widget init)  | PK = RL#IP#<ip>, SK = <bucket>#<start>             | table |
  * | record of an Idempotency-Key              | PK = M#<merchant_id>, SK = IDEM#<sha256 of key>    | table |
  *
+ * Payments and recoveries (one item: `pe_<body>` and `rec_<body>` share the body; bodies are
+ * time-ordered, so SK order is creation order):
+ * | GET /payments/{id}, /recoveries/{id}, /invoices/{id} | PK = M#<m>, SK = PAY#<body>  | table |
+ * | GET /payments/{provider charge id}         | PK = M#<m>, SK = PAYREF#<provider id> → body (unique) | table |
+ * | GET /invoices/{invoice id}                 | PK = M#<m>, SK = INVREF#<invoice id> → body  | table |
+ * | GET /payments, newest first (created range)| PK = M#<m>, SK between PAY#<floor(t1)>…PAY#<floor(t2)> | table |
+ * | GET /payments?status=… (and B aliases)     | GSI1PK = M#<m>#PAYS#<status>, GSI1SK = <created_at>#<body> | GSI1 |
+ * | GET /payments?decline_category=…           | GSI3PK = M#<m>#PAYCAT#<category>, GSI3SK = <created_at>#<body> | GSI3 |
+ * | ?psp=… with either of the above            | the index above + filter on psp (documented)  |       |
+ * | GET /customers/{id}/payments, /recoveries  | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with PAY# | GSI2 |
+ * | GET /subscriptions/{id}, failed invoices   | PK = M#<m>, SK begins_with SUBINV#<subscription>#  | table |
+ * | GET /payments/{id}/timeline, invoice timeline | PK = M#<m>, SK begins_with TL#<body>#          | table |
+ * | list totals (pagination.total)             | PK = M#<m>, SK = COUNT#PAY (one counter per filter combination) | table |
+ *
+ * Customers:
+ * | GET /customers/{id}                        | PK = M#<m>, SK = CUST#<body>                  | table |
+ * | GET /customers/by-email/{email}            | PK = M#<m>, SK = CUSTEMAIL#<email> → id (unique) | table |
+ * | GET /customers/{provider customer id}      | PK = M#<m>, SK = CUSTREF#<provider id> → id (unique) | table |
+ * | GET /customers, newest first (created range) | PK = M#<m>, SK between CUST#<floor(t1)>…      | table |
+ * | ?search= email prefix                      | GSI1PK = M#<m>#CUSTEMAIL, GSI1SK begins_with <email> | GSI1 |
+ * | ?search= name prefix                       | GSI3PK = M#<m>#CUSTNAME, GSI3SK begins_with <name> | GSI3 |
+ * | ?has_failed_payment=true                   | GSI4PK = M#<m>#CUSTOPEN, GSI4SK = <created_at>#<body> (sparse) | GSI4 |
+ * | customer totals                            | PK = M#<m>, SK = COUNT#CUST                   | table |
+ * | everything about a customer (erasure)      | GSI2PK = M#<m>#C#<customer>                   | GSI2  |
+ *
+ * Every item about a customer carries GSI2PK = M#<m>#C#<customer>, so erasure finds all of it
+ * with one Query, whatever later features add.
+ *
  * A few kinds of item do not start with `M#`, by necessity: the API-key hash item (the
  * merchant is not known until the key is read), the key-id lookup (the operator CLI revokes
  * by key id), and rate-limit windows. Windows live under their own `RL#` prefix so that IAM can
@@ -37,6 +65,14 @@ export const ENTITY = {
   apiKeyId: 'api_key_id',
   rateLimitWindow: 'rate_limit_window',
   idempotencyRecord: 'idempotency_record',
+  payment: 'payment',
+  paymentRef: 'payment_ref',
+  invoiceRef: 'invoice_ref',
+  subscriptionInvoice: 'subscription_invoice',
+  timelineEntry: 'timeline_entry',
+  counters: 'counters',
+  customer: 'customer',
+  customerRef: 'customer_ref',
 } as const;
 
 export interface ItemKey {
@@ -66,6 +102,47 @@ export const keys = {
 
   idempotencyRecord: (merchantId: string, keyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEM#${keyHash}` }),
 } as const;
+
+/** Payments, recoveries, their timelines and references (access patterns above). */
+export const paymentKeys = {
+  payment: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PAY#${body}` }),
+  providerRef: (merchantId: string, providerPaymentId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PAYREF#${providerPaymentId}` }),
+  invoiceRef: (merchantId: string, invoiceId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `INVREF#${invoiceId}` }),
+  subscriptionInvoice: (merchantId: string, subscriptionId: string, createdAt: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SUBINV#${subscriptionId}#${createdAt}#${body}` }),
+  subscriptionInvoicePrefix: (merchantId: string, subscriptionId: string) => ({ PK: merchantPk(merchantId), SKPrefix: `SUBINV#${subscriptionId}#` }),
+  timelineEntry: (merchantId: string, body: string, at: string, seq: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `TL#${body}#${at}#${seq}` }),
+  timelinePrefix: (merchantId: string, body: string) => ({ PK: merchantPk(merchantId), SKPrefix: `TL#${body}#` }),
+  counters: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#PAY' }),
+  paymentPrefix: 'PAY#',
+  /** GSI attributes of a payment item for its status, category and customer. */
+  indexes: (merchantId: string, p: { status: string; decline_category: string; customer_id: string; created_at: string; body: string }) => ({
+    GSI1PK: `${merchantPk(merchantId)}#PAYS#${p.status}`,
+    GSI1SK: `${p.created_at}#${p.body}`,
+    GSI2PK: customerDataPk(merchantId, p.customer_id),
+    GSI2SK: `PAY#${p.body}`,
+    GSI3PK: `${merchantPk(merchantId)}#PAYCAT#${p.decline_category}`,
+    GSI3SK: `${p.created_at}#${p.body}`,
+  }),
+  statusIndexPk: (merchantId: string, status: string) => `${merchantPk(merchantId)}#PAYS#${status}`,
+  categoryIndexPk: (merchantId: string, category: string) => `${merchantPk(merchantId)}#PAYCAT#${category}`,
+} as const;
+
+/** Customers and their lookups (access patterns above). */
+export const customerKeys = {
+  customer: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUST#${body}` }),
+  byEmail: (merchantId: string, email: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUSTEMAIL#${email}` }),
+  byProviderId: (merchantId: string, providerCustomerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUSTREF#${providerCustomerId}` }),
+  counters: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#CUST' }),
+  customerPrefix: 'CUST#',
+  emailIndexPk: (merchantId: string) => `${merchantPk(merchantId)}#CUSTEMAIL`,
+  nameIndexPk: (merchantId: string) => `${merchantPk(merchantId)}#CUSTNAME`,
+  openIndexPk: (merchantId: string) => `${merchantPk(merchantId)}#CUSTOPEN`,
+  data: (merchantId: string, customerId: string) => customerDataPk(merchantId, customerId),
+} as const;
+
+function customerDataPk(merchantId: string, customerId: string): string {
+  return `${merchantPk(merchantId)}#C#${customerId}`;
+}
 
 /** Conditions on an item's own key: it exists, or it does not yet. */
 export const conditions = {

@@ -34,6 +34,7 @@ export const tableDefinition: TableDefinition = {
     { indexName: 'GSI1', partitionKey: s('GSI1PK'), sortKey: s('GSI1SK') },
     { indexName: 'GSI2', partitionKey: s('GSI2PK'), sortKey: s('GSI2SK') },
     { indexName: 'GSI3', partitionKey: s('GSI3PK'), sortKey: s('GSI3SK') },
+    { indexName: 'GSI4', partitionKey: s('GSI4PK'), sortKey: s('GSI4SK') },
   ],
   timeToLiveAttribute: 'expires_at',
   entityTypeAttribute: 'entity',

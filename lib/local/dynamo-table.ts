@@ -4,6 +4,7 @@ import {
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
@@ -38,7 +39,8 @@ export function createTableInput(tableName: string) {
 /** Creates the table unless it exists (a persistent DATA_DIR keeps it across restarts). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName)));
     return 'existing';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -52,6 +54,22 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     }),
   );
   return 'created';
+}
+
+/** A table kept in DATA_DIR from an older definition gains the indexes added since, one at a time as DynamoDB requires. */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, existing: ReadonlySet<string | undefined>): Promise<void> {
+  const input = createTableInput(tableName);
+  for (const index of input.GlobalSecondaryIndexes) {
+    if (existing.has(index.IndexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: input.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
+  }
 }
 
 export async function deleteTable(client: DynamoDBClient, tableName: string): Promise<void> {

@@ -1,0 +1,169 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type CustomerRecord, customerBodyOf, customerIdFor, normaliseEmail } from '../core/customers';
+import { timeOrderedId } from '../core/ids';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { customerKeys, ENTITY } from './keys';
+
+type Item = Record<string, unknown>;
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const get = async (key: { PK: string; SK: string }): Promise<Item | undefined> =>
+  (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: key, ConsistentRead: true }))).Item;
+
+const bodyOf = (customer: CustomerRecord): string => customerBodyOf(customer.id) as string;
+
+export function customerFromItem(item: Item): CustomerRecord {
+  const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, GSI4PK: _7, GSI4SK: _8, ...record } = item;
+  return record as unknown as CustomerRecord;
+}
+
+/** The customer item with the index attributes its access patterns need (keys.ts). */
+function customerItem(customer: CustomerRecord): Item {
+  const body = bodyOf(customer);
+  return {
+    ...customerKeys.customer(customer.merchant_id, body),
+    entity: ENTITY.customer,
+    ...customer,
+    GSI1PK: customerKeys.emailIndexPk(customer.merchant_id),
+    GSI1SK: `${customer.email}#${body}`,
+    GSI2PK: customerKeys.data(customer.merchant_id, customer.id),
+    GSI2SK: 'CUST',
+    ...(customer.name ? { GSI3PK: customerKeys.nameIndexPk(customer.merchant_id), GSI3SK: `${customer.name.toLowerCase()}#${body}` } : {}),
+    ...(customer.open_payments > 0 ? { GSI4PK: customerKeys.openIndexPk(customer.merchant_id), GSI4SK: `${customer.created_at}#${body}` } : {}),
+  };
+}
+
+export async function getCustomer(merchantId: string, customerId: string): Promise<CustomerRecord | undefined> {
+  const body = customerBodyOf(customerId);
+  if (body === undefined) return undefined;
+  const item = await get(customerKeys.customer(merchantId, body));
+  return item === undefined ? undefined : customerFromItem(item);
+}
+
+/** By the unique email reference (GetItem, consistent), then the customer. */
+export async function getCustomerByEmail(merchantId: string, email: string): Promise<CustomerRecord | undefined> {
+  const ref = await get(customerKeys.byEmail(merchantId, normaliseEmail(email)));
+  return ref === undefined ? undefined : getCustomer(merchantId, ref.customer_id as string);
+}
+
+/** B: the id may be ours (`cust_…`) or the provider's customer id. */
+export async function getCustomerByAnyId(merchantId: string, id: string): Promise<CustomerRecord | undefined> {
+  if (customerBodyOf(id) !== undefined) return getCustomer(merchantId, id);
+  const ref = await get(customerKeys.byProviderId(merchantId, id));
+  return ref === undefined ? undefined : getCustomer(merchantId, ref.customer_id as string);
+}
+
+export interface CustomerIdentity {
+  readonly email: string;
+  readonly name?: string | null | undefined;
+  readonly psp?: string | null | undefined;
+  readonly provider_customer_id?: string | null | undefined;
+}
+
+/**
+ * The customer with this email, or a new one (not yet written). Callers write it with
+ * `putCustomer` inside their transaction: a new customer's email and provider references are
+ * created with it, guarded so that two concurrent first events for one email make one customer.
+ */
+export async function resolveCustomer(merchantId: string, identity: CustomerIdentity, now: Date): Promise<{ customer: CustomerRecord; isNew: boolean }> {
+  const email = normaliseEmail(identity.email);
+  const existing = await getCustomerByEmail(merchantId, email);
+  if (existing !== undefined) {
+    const enriched: CustomerRecord = {
+      ...existing,
+      name: existing.name ?? identity.name ?? null,
+      psp: existing.psp ?? identity.psp ?? null,
+      provider_customer_id: existing.provider_customer_id ?? identity.provider_customer_id ?? null,
+    };
+    return { customer: enriched, isNew: false };
+  }
+  const at = now.toISOString();
+  return {
+    isNew: true,
+    customer: {
+      id: customerIdFor(timeOrderedId(now)),
+      merchant_id: merchantId,
+      email,
+      name: identity.name ?? null,
+      psp: identity.psp ?? null,
+      provider_customer_id: identity.provider_customer_id ?? null,
+      total_payments: 0,
+      failed_payments: 0,
+      recovered_payments: 0,
+      open_payments: 0,
+      total_failed_cents: 0,
+      total_recovered_cents: 0,
+      lifetime_value_cents: 0,
+      created_at: at,
+      updated_at: at,
+      version: 0,
+    },
+  };
+}
+
+/**
+ * The writes that store a customer after a change: the item itself, guarded by the version it
+ * was read at (or by absence when new, with its unique references), and the merchant's customer
+ * counters when the customer is new or gains or loses its last open recovery.
+ */
+export function putCustomer(before: CustomerRecord | undefined, after: CustomerRecord, now: Date): TransactItem[] {
+  const merchantId = after.merchant_id;
+  const next = { ...after, updated_at: now.toISOString(), version: (before?.version ?? 0) + 1 };
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: env.TABLE_NAME,
+        Item: customerItem(next),
+        ...(before === undefined
+          ? { ConditionExpression: 'attribute_not_exists(PK)' }
+          : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } }),
+      },
+    },
+  ];
+  const ref = (key: { PK: string; SK: string }): TransactItem => ({
+    Put: {
+      TableName: env.TABLE_NAME,
+      Item: { ...key, entity: ENTITY.customerRef, customer_id: after.id, GSI2PK: customerKeys.data(merchantId, after.id), GSI2SK: `REF#${key.SK}` },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  });
+  if (before === undefined) items.push(ref(customerKeys.byEmail(merchantId, after.email)));
+  if (after.provider_customer_id !== null && before?.provider_customer_id !== after.provider_customer_id) {
+    items.push(ref(customerKeys.byProviderId(merchantId, after.provider_customer_id)));
+  }
+  const wasOpen = (before?.open_payments ?? 0) > 0;
+  const isOpen = after.open_payments > 0;
+  const deltas: Record<string, number> = {};
+  if (before === undefined) deltas.all = 1;
+  if (wasOpen !== isOpen) deltas.has_failed = isOpen ? 1 : -1;
+  if (Object.keys(deltas).length > 0) items.push(counterUpdate(customerKeys.counters(merchantId), deltas));
+  return items;
+}
+
+/** One UpdateItem adding deltas to named counters of a counter item. */
+export function counterUpdate(key: { PK: string; SK: string }, deltas: Readonly<Record<string, number>>): TransactItem {
+  const names: Record<string, string> = { '#entity': 'entity' };
+  const values: Record<string, unknown> = { ':entity': ENTITY.counters };
+  const adds = Object.entries(deltas).map(([name, delta], index) => {
+    names[`#c${index}`] = name;
+    values[`:c${index}`] = delta;
+    return `#c${index} :c${index}`;
+  });
+  return {
+    Update: {
+      TableName: env.TABLE_NAME,
+      Key: key,
+      UpdateExpression: `SET #entity = :entity ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** The merchant's customer counters: all customers and those with an open recovery. */
+export async function customerCounts(merchantId: string): Promise<{ all: number; has_failed: number }> {
+  const item = await get(customerKeys.counters(merchantId));
+  return { all: Number(item?.all ?? 0), has_failed: Number(item?.has_failed ?? 0) };
+}

@@ -1,0 +1,253 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { CustomerRecord } from '../core/customers';
+import type { DeclineCategory } from '../core/decline-codes/types';
+import { ResourceNotFoundError } from '../core/errors';
+import { timeOrderedId } from '../core/ids';
+import {
+  DEFAULT_MAX_RETRIES,
+  type PaymentEvent,
+  type PaymentRecord,
+  type PaymentStatus,
+  type StateHistoryEntry,
+  type Transition,
+  isOpen,
+  paymentBodyOf,
+  paymentIdFor,
+  recoveryIdFor,
+  transition,
+} from '../core/payments';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { type CustomerIdentity, type TransactItem, counterUpdate, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
+import { customerKeys, ENTITY, paymentKeys } from './keys';
+import { transactOptimistically } from './transact';
+
+type Item = Record<string, unknown>;
+
+const get = async (key: { PK: string; SK: string }): Promise<Item | undefined> =>
+  (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: key, ConsistentRead: true }))).Item;
+
+const bodyOf = (payment: PaymentRecord): string => paymentBodyOf(payment.id) as string;
+
+export function paymentFromItem(item: Item): PaymentRecord {
+  const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, ...record } = item;
+  return record as unknown as PaymentRecord;
+}
+
+function paymentItem(payment: PaymentRecord): Item {
+  const body = bodyOf(payment);
+  return {
+    ...paymentKeys.payment(payment.merchant_id, body),
+    entity: ENTITY.payment,
+    ...payment,
+    ...paymentKeys.indexes(payment.merchant_id, { status: payment.status, decline_category: payment.decline_category, customer_id: payment.customer_id, created_at: payment.created_at, body }),
+  };
+}
+
+/**
+ * The counter names a payment counts under: every combination of status (s), decline
+ * category (c) and psp (p), so any filter of GET /payments has its total in one item.
+ */
+export function paymentCounterNames(p: Pick<PaymentRecord, 'status' | 'decline_category' | 'psp'>): string[] {
+  const s = `s:${p.status}`;
+  const c = `c:${p.decline_category}`;
+  const q = `p:${p.psp}`;
+  return ['all', s, c, q, `${s}|${c}`, `${s}|${q}`, `${c}|${q}`, `${s}|${c}|${q}`];
+}
+
+function counterDeltas(before: PaymentRecord | undefined, after: PaymentRecord): Record<string, number> {
+  const deltas: Record<string, number> = {};
+  for (const name of before === undefined ? [] : paymentCounterNames(before)) deltas[name] = (deltas[name] ?? 0) - 1;
+  for (const name of paymentCounterNames(after)) deltas[name] = (deltas[name] ?? 0) + 1;
+  for (const [name, delta] of Object.entries(deltas)) if (delta === 0) delete deltas[name];
+  return deltas;
+}
+
+function timelineItem(payment: PaymentRecord, at: string, entry: Transition['timeline']): TransactItem {
+  const seq = randomBytes(4).toString('hex');
+  return {
+    Put: {
+      TableName: env.TABLE_NAME,
+      Item: {
+        ...paymentKeys.timelineEntry(payment.merchant_id, bodyOf(payment), at, seq),
+        entity: ENTITY.timelineEntry,
+        payment_id: payment.id,
+        invoice_id: payment.invoice_id,
+        type: entry.type,
+        timestamp: at,
+        detail: entry.detail,
+        details: entry.details,
+        GSI2PK: customerKeys.data(payment.merchant_id, payment.customer_id),
+        GSI2SK: `TL#${bodyOf(payment)}#${at}#${seq}`,
+      },
+    },
+  };
+}
+
+/** How a customer's figures move when one of its payments changes. */
+function customerAfter(customer: CustomerRecord, before: PaymentRecord | undefined, after: PaymentRecord): CustomerRecord {
+  const wasOpen = before !== undefined && isOpen(before.status);
+  const recovered = after.status === 'recovered' && before?.status !== 'recovered';
+  return {
+    ...customer,
+    total_payments: customer.total_payments + (before === undefined ? 1 : 0),
+    failed_payments: customer.failed_payments + (before === undefined ? 1 : 0),
+    total_failed_cents: customer.total_failed_cents + (before === undefined ? after.amount : 0),
+    open_payments: customer.open_payments + (isOpen(after.status) ? 1 : 0) - (wasOpen ? 1 : 0),
+    recovered_payments: customer.recovered_payments + (recovered ? 1 : 0),
+    total_recovered_cents: customer.total_recovered_cents + (recovered ? after.amount : 0),
+    lifetime_value_cents: customer.lifetime_value_cents + (recovered ? after.amount : 0),
+  };
+}
+
+export async function getPayment(merchantId: string, id: string): Promise<PaymentRecord | undefined> {
+  const body = paymentBodyOf(id);
+  if (body === undefined) return undefined;
+  const item = await get(paymentKeys.payment(merchantId, body));
+  return item === undefined ? undefined : paymentFromItem(item);
+}
+
+/** B: the id may be ours (`pe_…`, `rec_…`) or the provider's charge id. */
+export async function getPaymentByAnyId(merchantId: string, id: string): Promise<PaymentRecord | undefined> {
+  if (paymentBodyOf(id) !== undefined) return getPayment(merchantId, id);
+  const ref = await get(paymentKeys.providerRef(merchantId, id));
+  return ref === undefined ? undefined : getPayment(merchantId, ref.payment_id as string);
+}
+
+export async function getPaymentByInvoice(merchantId: string, invoiceId: string): Promise<PaymentRecord | undefined> {
+  const ref = await get(paymentKeys.invoiceRef(merchantId, invoiceId));
+  return ref === undefined ? undefined : getPayment(merchantId, ref.payment_id as string);
+}
+
+export interface NewFailedPayment {
+  readonly merchantId: string;
+  readonly customer: CustomerIdentity;
+  readonly psp: string;
+  readonly providerPaymentId: string | null;
+  readonly amount: number;
+  readonly currency: string;
+  readonly declineCode: string | null;
+  readonly declineCategory: DeclineCategory;
+  readonly declineSubcategory: string;
+  /** False for a do-not-retry decline: the payment is recorded as terminal at once. */
+  readonly retryAllowed: boolean;
+  readonly subscriptionId?: string | null;
+  readonly invoiceId?: string | null;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly maxRetries?: number;
+}
+
+/**
+ * Records a failed payment and opens its recovery, in one transaction with its customer
+ * (created on first sight), references, first timeline entry and counters. A provider payment id
+ * already recorded returns the payment that has it, unchanged (`created: false`), so a redelivered
+ * event changes nothing, however many arrive at once.
+ */
+export async function recordFailedPayment(input: NewFailedPayment, now: Date = new Date()): Promise<{ payment: PaymentRecord; created: boolean }> {
+  return transactOptimistically<{ payment: PaymentRecord; created: boolean }>(async () => {
+    if (input.providerPaymentId !== null) {
+      const existing = await getPaymentByAnyId(input.merchantId, input.providerPaymentId);
+      if (existing !== undefined) return { items: [], result: { payment: existing, created: false } };
+    }
+    const { customer, isNew } = await resolveCustomer(input.merchantId, { ...input.customer, psp: input.customer.psp ?? input.psp }, now);
+    const at = now.toISOString();
+    const body = timeOrderedId(now);
+    const codeText = input.declineCode ?? 'none';
+    const history: StateHistoryEntry[] = [{ status: 'pending', at, reason: `Payment failed: decline code ${codeText} (${input.declineCategory}/${input.declineSubcategory})` }];
+    if (!input.retryAllowed) history.push({ status: 'terminal', at, reason: `Not retried: decline code ${codeText} forbids further attempts` });
+    const status: PaymentStatus = input.retryAllowed ? 'pending' : 'terminal';
+    const payment: PaymentRecord = {
+      id: paymentIdFor(body),
+      recovery_id: recoveryIdFor(body),
+      merchant_id: input.merchantId,
+      customer_id: customer.id,
+      customer_email: customer.email,
+      psp: input.psp,
+      provider_payment_id: input.providerPaymentId,
+      amount: input.amount,
+      currency: input.currency,
+      status,
+      previous_status: null,
+      decline_code: input.declineCode,
+      decline_category: input.declineCategory,
+      decline_subcategory: input.declineSubcategory,
+      retry_count: 0,
+      max_retries: input.maxRetries ?? DEFAULT_MAX_RETRIES,
+      next_retry_at: null,
+      paused_at: null,
+      resumed_at: null,
+      recovered_at: null,
+      terminal_at: status === 'terminal' ? at : null,
+      awaiting_card_update: input.declineCategory === 'hard_customer',
+      subscription_id: input.subscriptionId ?? null,
+      invoice_id: input.invoiceId ?? null,
+      campaign_id: null,
+      metadata: input.metadata ?? {},
+      state_history: history,
+      created_at: at,
+      updated_at: at,
+      version: 1,
+    };
+    const customerData = { GSI2PK: customerKeys.data(input.merchantId, customer.id) };
+    const items: TransactItem[] = [
+      { Put: { TableName: env.TABLE_NAME, Item: paymentItem(payment), ConditionExpression: 'attribute_not_exists(PK)' } },
+      timelineItem(payment, at, { type: 'payment_failed', detail: `Payment of ${input.amount} ${input.currency} failed with ${codeText}`, details: { decline_code: input.declineCode, decline_category: input.declineCategory, amount: input.amount, currency: input.currency } }),
+      counterUpdate(paymentKeys.counters(input.merchantId), counterDeltas(undefined, payment)),
+      ...putCustomer(isNew ? undefined : customer, customerAfter(customer, undefined, payment), now),
+    ];
+    if (input.providerPaymentId !== null) {
+      items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...paymentKeys.providerRef(input.merchantId, input.providerPaymentId), entity: ENTITY.paymentRef, payment_id: payment.id, ...customerData, GSI2SK: `REF#PAYREF#${input.providerPaymentId}` }, ConditionExpression: 'attribute_not_exists(PK)' } });
+    }
+    if (payment.invoice_id !== null) {
+      items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...paymentKeys.invoiceRef(input.merchantId, payment.invoice_id), entity: ENTITY.invoiceRef, payment_id: payment.id, ...customerData, GSI2SK: `REF#INVREF#${payment.invoice_id}` } } });
+    }
+    if (payment.subscription_id !== null) {
+      const key = paymentKeys.subscriptionInvoice(input.merchantId, payment.subscription_id, at, body);
+      items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...key, entity: ENTITY.subscriptionInvoice, payment_id: payment.id, ...customerData, GSI2SK: `REF#${key.SK}` } } });
+    }
+    return { items, result: { payment, created: true } };
+  });
+}
+
+/**
+ * Applies one event of the status machine to a payment (by `pe_`/`rec_` id): reads it
+ * consistently, lets `transition` decide (409 when the table forbids it), and writes the new
+ * state with its state_history entry, timeline entry, counters and customer figures in one
+ * transaction guarded by the version read. Concurrent changes re-run on fresh state, so none is
+ * lost and each successful transition leaves exactly one history entry.
+ */
+export async function applyPaymentEvent(merchantId: string, paymentId: string, event: PaymentEvent, now: Date = new Date()): Promise<{ before: PaymentRecord; after: PaymentRecord }> {
+  return transactOptimistically(async () => {
+    const before = await getPayment(merchantId, paymentId);
+    if (before === undefined) throw new ResourceNotFoundError(`No payment ${paymentId}.`);
+    const change = transition(before, event, now);
+    const at = now.toISOString();
+    const after: PaymentRecord = {
+      ...before,
+      ...change.changes,
+      state_history: change.history === undefined ? before.state_history : [...before.state_history, change.history],
+      updated_at: at,
+      version: before.version + 1,
+    };
+    const items: TransactItem[] = [
+      { Put: { TableName: env.TABLE_NAME, Item: paymentItem(after), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } } },
+      timelineItem(after, at, change.timeline),
+    ];
+    const deltas = counterDeltas(before, after);
+    if (Object.keys(deltas).length > 0) items.push(counterUpdate(paymentKeys.counters(merchantId), deltas));
+    if (before.status !== after.status) {
+      const customer = await getCustomer(merchantId, before.customer_id);
+      if (customer !== undefined) items.push(...putCustomer(customer, customerAfter(customer, before, after), now));
+    }
+    return { items, result: { before, after } };
+  });
+}
+
+/** The merchant's payment counters (names from `paymentCounterNames`). */
+export async function paymentCounters(merchantId: string): Promise<Readonly<Record<string, number>>> {
+  const item = await get(paymentKeys.counters(merchantId));
+  const counters: Record<string, number> = {};
+  for (const [name, value] of Object.entries(item ?? {})) if (typeof value === 'number') counters[name] = value;
+  return counters;
+}

@@ -1,0 +1,32 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { StateConflictError } from '../core/errors';
+import { documentClient } from './client';
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+const MAX_ATTEMPTS = 12;
+
+/**
+ * Optimistic concurrency for a read-decide-write: `attempt` reads what it needs (consistently),
+ * decides, and returns the writes, each guarded by a condition on what it read (a version, an
+ * absent key). When another writer got there first the transaction is cancelled and `attempt`
+ * runs again on fresh state, so no update is lost and a decision is never made on stale data.
+ * `attempt` may throw a domain error (e.g. 409) once fresh state forbids the change.
+ */
+export async function transactOptimistically<T>(attempt: () => Promise<{ items: TransactItems; result: T }>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    const { items, result } = await attempt();
+    if (items.length === 0) return result;
+    try {
+      await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+      return result;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const retryable = (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
+      if (!retryable) throw error;
+      if (tries >= MAX_ATTEMPTS) throw new StateConflictError('The resource is being changed by other requests; retry shortly.', { cause: error });
+      await new Promise((done) => setTimeout(done, Math.random() * 15 * tries));
+    }
+  }
+}

@@ -20,7 +20,7 @@ export interface PaymentFilter {
   readonly createdAfter?: Date;
   /** Exclusive. */
   readonly createdBefore?: Date;
-  /** Only this customer's payments. */
+  /** Only this customer's payments (served by the customer's index; other filters apply on it). */
   readonly customerId?: string;
 }
 
@@ -45,10 +45,17 @@ async function countOf(input: QueryInput): Promise<number> {
 }
 
 /** Filters that no key condition covers, as a FilterExpression. */
-function residualFilter(filter: PaymentFilter, covered: { category: boolean; customer: boolean }) {
+function residualFilter(filter: PaymentFilter, covered: { category: boolean; customer: boolean; status?: boolean }) {
   const clauses: string[] = [];
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
+  if (filter.statuses !== undefined && covered.status === false) {
+    names['#status'] = 'status';
+    clauses.push(`#status IN (${filter.statuses.map((_, i) => `:status${i}`).join(', ')})`);
+    filter.statuses.forEach((status, i) => {
+      values[`:status${i}`] = status;
+    });
+  }
   if (filter.psp !== undefined) {
     clauses.push('#psp = :psp');
     names['#psp'] = 'psp';
@@ -76,7 +83,7 @@ function residualFilter(filter: PaymentFilter, covered: { category: boolean; cus
 function listQueries(merchantId: string, filter: PaymentFilter): QueryInput[] {
   const after = (filter.createdAfter ?? FAR_PAST).toISOString();
   const before = (filter.createdBefore ?? FAR_FUTURE).toISOString();
-  const withFilter = (input: QueryInput, covered: { category: boolean; customer: boolean }): QueryInput => {
+  const withFilter = (input: QueryInput, covered: { category: boolean; customer: boolean; status?: boolean }): QueryInput => {
     const residual = residualFilter(filter, covered);
     const names = { ...input.ExpressionAttributeNames, ...residual.names };
     return {
@@ -94,9 +101,6 @@ function listQueries(merchantId: string, filter: PaymentFilter): QueryInput[] {
     ExpressionAttributeNames: { '#pk': `${index}PK`, '#sk': `${index}SK` },
     ExpressionAttributeValues: { ':pk': pk, ':after': after, ':before': before },
   });
-  if (filter.statuses !== undefined) {
-    return filter.statuses.map((status) => withFilter(byIndex('GSI1', paymentKeys.statusIndexPk(merchantId, status)), { category: false, customer: false }));
-  }
   if (filter.customerId !== undefined) {
     // The customer's index holds its payments under PAY#<time-ordered body>.
     return [
@@ -112,9 +116,12 @@ function listQueries(merchantId: string, filter: PaymentFilter): QueryInput[] {
             ':before': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(filter.createdBefore ?? FAR_FUTURE)}`,
           },
         },
-        { category: false, customer: true },
+        { category: false, customer: true, status: false },
       ),
     ];
+  }
+  if (filter.statuses !== undefined) {
+    return filter.statuses.map((status) => withFilter(byIndex('GSI1', paymentKeys.statusIndexPk(merchantId, status)), { category: false, customer: false }));
   }
   if (filter.declineCategory !== undefined) {
     return [withFilter(byIndex('GSI3', paymentKeys.categoryIndexPk(merchantId, filter.declineCategory)), { category: true, customer: false })];

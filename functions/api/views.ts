@@ -1,0 +1,91 @@
+/**
+ * How records leave the API: A's fields (canonical) plus B's aliases for the same facts, with
+ * the same value (DESIGN §1: `amount` + `amount_cents`, `provider_payment_id` + `external_id`,
+ * `payment_event_id` + `payment_id`). Every group renders records through these, once.
+ */
+import type { CustomerRecord } from '../core/customers';
+import type { PaymentRecord } from '../core/payments';
+import type { TimelineEntry } from '../data/payment-queries';
+
+/** A payment event (A) with B's aliases. */
+export const paymentView = (p: PaymentRecord) => ({
+  id: p.id,
+  recovery_id: p.recovery_id,
+  provider_payment_id: p.provider_payment_id,
+  external_id: p.provider_payment_id,
+  amount: p.amount,
+  amount_cents: p.amount,
+  currency: p.currency,
+  status: p.status,
+  decline_code: p.decline_code,
+  decline_category: p.decline_category,
+  decline_subcategory: p.decline_subcategory,
+  psp: p.psp,
+  customer_id: p.customer_id,
+  customer_email: p.customer_email,
+  retry_count: p.retry_count,
+  max_retries: p.max_retries,
+  next_retry_at: p.next_retry_at,
+  paused_at: p.paused_at,
+  previous_status: p.previous_status,
+  recovered_at: p.recovered_at,
+  subscription_id: p.subscription_id,
+  invoice_id: p.invoice_id,
+  metadata: p.metadata,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+});
+
+/** A recovery (A list and detail fields) with B's aliases. */
+export const recoveryView = (p: PaymentRecord) => ({
+  id: p.recovery_id,
+  payment_event_id: p.id,
+  payment_id: p.id,
+  status: p.status,
+  retry_count: p.retry_count,
+  max_retries: p.max_retries,
+  next_retry_at: p.next_retry_at,
+  recovered_at: p.recovered_at,
+  psp_payment_id: p.provider_payment_id,
+  amount: p.amount,
+  amount_cents: p.amount,
+  currency: p.currency,
+  decline_code: p.decline_code,
+  decline_category: p.decline_category,
+  decline_subcategory: p.decline_subcategory,
+  psp: p.psp,
+  customer_id: p.customer_id,
+  subscription_id: p.subscription_id,
+  campaign_id: p.campaign_id,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+});
+
+/** The recovery detail adds its state history (A). */
+export const recoveryDetailView = (p: PaymentRecord) => ({ ...recoveryView(p), state_history: p.state_history });
+
+/** A customer (A) with B's alias `total_revenue_cents`. */
+export const customerView = (c: CustomerRecord) => ({
+  id: c.id,
+  provider_customer_id: c.provider_customer_id,
+  email: c.email,
+  name: c.name,
+  psp: c.psp,
+  total_payments: c.total_payments,
+  failed_payments: c.failed_payments,
+  recovered_payments: c.recovered_payments,
+  lifetime_value_cents: c.lifetime_value_cents,
+  total_revenue_cents: c.lifetime_value_cents,
+  created_at: c.created_at,
+});
+
+/** B's by-email recovery figures. */
+export const recoveryStatsView = (c: CustomerRecord) => ({
+  total_failed: c.failed_payments,
+  total_recovered: c.recovered_payments,
+  recovery_rate: c.failed_payments === 0 ? 0 : c.recovered_payments / c.failed_payments,
+  total_recovered_cents: c.total_recovered_cents,
+});
+
+/** A timeline event: A's `detail` text and B's `details` object. */
+export const timelineEventView = (e: TimelineEntry) => ({ type: e.type, timestamp: e.timestamp, detail: e.detail, details: e.details });

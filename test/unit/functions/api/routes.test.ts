@@ -1,18 +1,9 @@
 import { type RouteDef, RouteTableError, validateRoutes } from '../../../../functions/api/route-types';
 import { groups, routes } from '../../../../functions/api/routes';
 import { PSPS } from '../../../../functions/core/providers';
+import { routeRow } from '../../../fixtures/route-row';
 
-const row = (overrides: Partial<RouteDef> = {}): RouteDef => ({
-  operationId: 'getThing',
-  group: 'things',
-  api: 'merchant',
-  method: 'GET',
-  path: '/api/v1/things/{id}',
-  auth: 'api_key',
-  scopes: ['read'],
-  summary: 'A thing',
-  ...overrides,
-});
+const row = routeRow;
 
 describe('the route table', () => {
   it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path and the OpenAPI document', () => {

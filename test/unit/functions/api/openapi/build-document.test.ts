@@ -3,18 +3,9 @@ import { buildOpenApiDocument, DEFAULT_SERVICE_VERSION } from '../../../../../fu
 import type { OpenApiDocument, OperationObject, Parameter, PathMethod, Reference, Response } from '../../../../../functions/api/openapi/types';
 import type { RouteDef } from '../../../../../functions/api/route-types';
 import { routes } from '../../../../../functions/api/routes';
+import { routeRow } from '../../../../fixtures/route-row';
 
-const row = (overrides: Partial<RouteDef> = {}): RouteDef => ({
-  operationId: 'getThing',
-  group: 'things',
-  api: 'merchant',
-  method: 'GET',
-  path: '/api/v1/things/{id}',
-  auth: 'api_key',
-  scopes: ['read'],
-  summary: 'A thing',
-  ...overrides,
-});
+const row = routeRow;
 
 const operationOf = (document: OpenApiDocument, route: Pick<RouteDef, 'method' | 'path'>): OperationObject => {
   const operation = document.paths[route.path]?.[route.method.toLowerCase() as PathMethod];
@@ -211,7 +202,7 @@ describe('buildOpenApiDocument', () => {
 
   it('answers rows without response schemas with the generic success envelope and rows with them with their schema', () => {
     // Prepare
-    const unbuilt = operationOf(document, { method: 'GET', path: '/api/v1/payments/{id}' }).responses[200] as Response;
+    const unbuilt = operationOf(document, routes.find((route) => route.method === 'GET' && route.schemas === undefined) as RouteDef).responses[200] as Response;
     const health = operationOf(document, { method: 'GET', path: '/health' }).responses[200] as Response;
     // Assess
     expect(unbuilt.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/SuccessEnvelope' });

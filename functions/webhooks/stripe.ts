@@ -1,0 +1,218 @@
+import { headerOf, hmacHex, safeEqualAny, withinTolerance } from './crypto';
+import {
+  type JsonObject,
+  at,
+  isObject,
+  isoFromUnixSeconds,
+  minorAmount,
+  normalisedEvent,
+  objectAt,
+  parseJsonObject,
+  requiredObject,
+  requiredText,
+  text,
+} from './json-payload';
+import {
+  type InboundWebhook,
+  type NormalisedEventType,
+  type NormalisedWebhookEvent,
+  type ProviderWebhook,
+  TIMESTAMP_TOLERANCE_SECONDS,
+  type Verification,
+  type WebhookCredentials,
+} from './types';
+
+/**
+ * Stripe webhooks (docs.stripe.com/webhooks/signatures; stripe-node `src/Webhooks.ts`).
+ *
+ * **credentials.secret** holds the endpoint's signing secret exactly as the Dashboard shows it,
+ * `whsec_...`, used as UTF-8 text (not base64-decoded).
+ *
+ * Verification: `Stripe-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>...]`; HMAC-SHA256 of
+ * `${t}.${rawBody}`, lowercase hex; any one v1 may match (secret rotation). Unlike the SDK, a `t`
+ * in the future is refused too: ±TIMESTAMP_TOLERANCE_SECONDS around `now`.
+ */
+
+const PSP = 'stripe';
+
+function parseSignatureHeader(header: string): { readonly timestamp: number; readonly signatures: readonly string[] } | undefined {
+  let timestamp: number | undefined;
+  const signatures: string[] = [];
+  for (const item of header.split(',')) {
+    const separator = item.indexOf('=');
+    if (separator <= 0) continue;
+    const key = item.slice(0, separator).trim();
+    const value = item.slice(separator + 1).trim();
+    if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
+    if (key === 'v1' && value !== '') signatures.push(value);
+  }
+  return timestamp === undefined || signatures.length === 0 ? undefined : { timestamp, signatures };
+}
+
+function verify(request: InboundWebhook, credentials: WebhookCredentials, now: Date): Verification {
+  if (!credentials.secret) return { ok: false, reason: 'no Stripe signing secret is configured' };
+  const header = headerOf(request.headers, 'stripe-signature');
+  if (header === undefined) return { ok: false, reason: 'missing Stripe-Signature header' };
+  const parsed = parseSignatureHeader(header);
+  if (parsed === undefined) return { ok: false, reason: 'malformed Stripe-Signature header: needs t= and v1=' };
+  const signedPayload = Buffer.concat([Buffer.from(`${parsed.timestamp}.`, 'utf8'), request.rawBody]);
+  const expected = hmacHex('sha256', credentials.secret, signedPayload);
+  if (!safeEqualAny(parsed.signatures, expected)) return { ok: false, reason: 'no v1 signature matches the body' };
+  if (!withinTolerance(parsed.timestamp, now, TIMESTAMP_TOLERANCE_SECONDS)) {
+    return { ok: false, reason: `signature timestamp is more than ${TIMESTAMP_TOLERANCE_SECONDS} s from now` };
+  }
+  return { ok: true };
+}
+
+/** An id field that may arrive as a string id or as the expanded object. */
+const idOf = (value: unknown, path: string): string | undefined => {
+  const found = at(value, path);
+  return isObject(found) ? text(found, 'id') : text(found);
+};
+
+const lowerCurrency = (object: JsonObject): string | undefined => text(object, 'currency')?.toLowerCase();
+
+type Envelope = { readonly id: string; readonly occurredAt?: string };
+
+function fromInvoice(type: NormalisedEventType, envelope: Envelope, invoice: JsonObject): NormalisedWebhookEvent {
+  const amountField = type === 'payment_failed' ? 'amount_due' : 'amount_paid';
+  return normalisedEvent({
+    psp: PSP,
+    providerEventId: envelope.id,
+    type,
+    occurredAt: envelope.occurredAt,
+    payment: {
+      providerPaymentId: idOf(invoice, 'payment_intent') ?? idOf(invoice, 'charge'),
+      amount: minorAmount(invoice, amountField, PSP),
+      currency: lowerCurrency(invoice),
+      invoiceId: text(invoice, 'id'),
+      subscriptionId: idOf(invoice, 'subscription') ?? idOf(invoice, 'parent.subscription_details.subscription'),
+    },
+    customer: { providerCustomerId: idOf(invoice, 'customer'), email: text(invoice, 'customer_email'), name: text(invoice, 'customer_name') },
+  });
+}
+
+function fromPaymentIntent(type: NormalisedEventType, envelope: Envelope, intent: JsonObject): NormalisedWebhookEvent {
+  const error = objectAt(intent, 'last_payment_error');
+  const failed = type === 'payment_failed';
+  return normalisedEvent({
+    psp: PSP,
+    providerEventId: envelope.id,
+    type,
+    occurredAt: envelope.occurredAt,
+    payment: {
+      providerPaymentId: text(intent, 'id'),
+      amount: minorAmount(intent, 'amount', PSP),
+      currency: lowerCurrency(intent),
+      declineCode: failed ? (text(error, 'decline_code') ?? text(error, 'code')) : undefined,
+      networkCode: failed ? text(error, 'network_decline_code') : undefined,
+      adviceCode: failed ? (text(error, 'network_advice_code') ?? text(error, 'advice_code')) : undefined,
+      network: text(error, 'payment_method.card.brand'),
+      invoiceId: idOf(intent, 'invoice'),
+    },
+    customer: {
+      providerCustomerId: idOf(intent, 'customer'),
+      email: text(error, 'payment_method.billing_details.email') ?? text(intent, 'receipt_email'),
+      name: text(error, 'payment_method.billing_details.name'),
+    },
+  });
+}
+
+function fromCharge(type: NormalisedEventType, envelope: Envelope, charge: JsonObject): NormalisedWebhookEvent {
+  const failed = type === 'payment_failed';
+  return normalisedEvent({
+    psp: PSP,
+    providerEventId: envelope.id,
+    type,
+    occurredAt: envelope.occurredAt,
+    payment: {
+      providerPaymentId: text(charge, 'id'),
+      amount: minorAmount(charge, type === 'charge_refunded' ? 'amount_refunded' : 'amount', PSP),
+      currency: lowerCurrency(charge),
+      declineCode: failed ? (text(charge, 'outcome.reason') ?? text(charge, 'failure_code')) : undefined,
+      networkCode: failed ? text(charge, 'outcome.network_decline_code') : undefined,
+      adviceCode: failed ? (text(charge, 'outcome.network_advice_code') ?? text(charge, 'outcome.advice_code')) : undefined,
+      network: text(charge, 'payment_method_details.card.brand'),
+      invoiceId: idOf(charge, 'invoice'),
+    },
+    customer: {
+      providerCustomerId: idOf(charge, 'customer'),
+      email: text(charge, 'billing_details.email') ?? text(charge, 'receipt_email'),
+      name: text(charge, 'billing_details.name'),
+    },
+  });
+}
+
+function fromSubscription(envelope: Envelope, subscription: JsonObject): NormalisedWebhookEvent {
+  return normalisedEvent({
+    psp: PSP,
+    providerEventId: envelope.id,
+    type: 'subscription_cancelled',
+    occurredAt: envelope.occurredAt,
+    payment: { subscriptionId: text(subscription, 'id'), currency: lowerCurrency(subscription) },
+    customer: { providerCustomerId: idOf(subscription, 'customer') },
+  });
+}
+
+function fromPaymentMethod(envelope: Envelope, method: JsonObject): NormalisedWebhookEvent {
+  return normalisedEvent({
+    psp: PSP,
+    providerEventId: envelope.id,
+    type: 'payment_method_updated',
+    occurredAt: envelope.occurredAt,
+    payment: { network: text(method, 'card.brand') },
+    customer: { providerCustomerId: idOf(method, 'customer'), email: text(method, 'billing_details.email'), name: text(method, 'billing_details.name') },
+  });
+}
+
+function fromCustomer(envelope: Envelope, customer: JsonObject): NormalisedWebhookEvent {
+  return normalisedEvent({
+    psp: PSP,
+    providerEventId: envelope.id,
+    type: 'payment_method_updated',
+    occurredAt: envelope.occurredAt,
+    customer: { providerCustomerId: text(customer, 'id'), email: text(customer, 'email'), name: text(customer, 'name') },
+  });
+}
+
+/** customer.updated matters only when the default payment method for invoices changed. */
+const defaultPaymentMethodChanged = (event: JsonObject): boolean => {
+  const previous = objectAt(event, 'data.previous_attributes.invoice_settings');
+  return previous !== undefined && 'default_payment_method' in previous;
+};
+
+function normalise(request: InboundWebhook): NormalisedWebhookEvent[] {
+  const event = parseJsonObject(request.rawBody, PSP);
+  const envelope: Envelope = { id: requiredText(event, 'id', PSP), occurredAt: isoFromUnixSeconds(at(event, 'created')) };
+  const type = requiredText(event, 'type', PSP);
+  const object = requiredObject(event, 'data.object', PSP);
+  switch (type) {
+    case 'invoice.payment_failed':
+      return [fromInvoice('payment_failed', envelope, object)];
+    case 'invoice.paid':
+    case 'invoice.payment_succeeded':
+      return [fromInvoice('payment_succeeded', envelope, object)];
+    case 'payment_intent.payment_failed':
+      return [fromPaymentIntent('payment_failed', envelope, object)];
+    case 'payment_intent.succeeded':
+      return [fromPaymentIntent('payment_succeeded', envelope, object)];
+    case 'charge.failed':
+      return [fromCharge('payment_failed', envelope, object)];
+    case 'charge.succeeded':
+      return [fromCharge('payment_succeeded', envelope, object)];
+    case 'charge.refunded':
+      return [fromCharge('charge_refunded', envelope, object)];
+    case 'customer.subscription.deleted':
+      return [fromSubscription(envelope, object)];
+    case 'payment_method.automatically_updated':
+    case 'payment_method.updated':
+    case 'payment_method.attached':
+      return [fromPaymentMethod(envelope, object)];
+    case 'customer.updated':
+      return defaultPaymentMethodChanged(event) ? [fromCustomer(envelope, object)] : [];
+    default:
+      return [];
+  }
+}
+
+export const stripeWebhook: ProviderWebhook = { psp: PSP, verify, normalise };

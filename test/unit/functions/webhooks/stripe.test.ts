@@ -1,0 +1,280 @@
+import Stripe from 'stripe';
+import { stripeWebhook } from '../../../../functions/webhooks/stripe';
+import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+
+const SECRET = 'whsec_test_5f0c1e9a7b2d4c6e8f0a1b2c3d4e5f60';
+const NOW = new Date('2026-03-10T12:00:00Z');
+const NOW_SECONDS = Math.floor(NOW.getTime() / 1000);
+// No network: the webhooks helpers only compute HMACs.
+const stripe = new Stripe('sk_test_offline');
+
+const inbound = (payload: string, headers: Record<string, string>): InboundWebhook => ({
+  rawBody: Buffer.from(payload, 'utf8'),
+  headers,
+  url: 'https://recovery.example.com/stripe/merchant_1',
+});
+
+const signed = (payload: string, options: { secret?: string; timestamp?: number } = {}): InboundWebhook =>
+  inbound(payload, {
+    'stripe-signature': stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: options.secret ?? SECRET,
+      timestamp: options.timestamp ?? NOW_SECONDS,
+    }),
+  });
+
+/** payment_intent.payment_failed as docs.stripe.com shows it (trimmed to the fields read). */
+const paymentIntentFailed = JSON.stringify({
+  id: 'evt_3PfXh2LkdIwHu7ix0Kk1yXgL',
+  object: 'event',
+  api_version: '2024-06-20',
+  created: 1773144000,
+  type: 'payment_intent.payment_failed',
+  data: {
+    object: {
+      id: 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq',
+      object: 'payment_intent',
+      amount: 4999,
+      currency: 'usd',
+      customer: 'cus_QWxv3kqYz8N1rT',
+      invoice: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+      receipt_email: null,
+      status: 'requires_payment_method',
+      last_payment_error: {
+        charge: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M',
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        advice_code: 'try_again_later',
+        network_decline_code: '51',
+        doc_url: 'https://stripe.com/docs/error-codes/card-declined',
+        message: 'Your card has insufficient funds.',
+        type: 'card_error',
+        payment_method: {
+          id: 'pm_1PfXgyLkdIwHu7ixBNQ0J8Xa',
+          object: 'payment_method',
+          billing_details: { email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+          card: { brand: 'visa', exp_month: 8, exp_year: 2027, last4: '9995' },
+          type: 'card',
+        },
+      },
+    },
+  },
+});
+
+describe('stripe webhook', () => {
+  it('accepts a delivery when the SDK signed it with the endpoint secret', async () => {
+    // Prepare
+    const request = signed(paymentIntentFailed);
+    // Act
+    const verification = await stripeWebhook.verify(request, { secret: SECRET }, NOW);
+    // Assess
+    expect(verification).toEqual({ ok: true });
+    expect(stripe.webhooks.constructEvent(paymentIntentFailed, request.headers['stripe-signature'] ?? '', SECRET, 300, undefined, NOW_SECONDS).id).toBe(
+      'evt_3PfXh2LkdIwHu7ix0Kk1yXgL',
+    );
+  });
+
+  it('accepts a delivery when any one of several v1 signatures matches during secret rotation', async () => {
+    // Prepare
+    const goodSignature = (signed(paymentIntentFailed).headers['stripe-signature'] ?? '').split('v1=')[1];
+    const header = `t=${NOW_SECONDS},v1=${'f'.repeat(64)},v1=${goodSignature}`;
+    // Act
+    const verification = await stripeWebhook.verify(inbound(paymentIntentFailed, { 'stripe-signature': header }), { secret: SECRET }, NOW);
+    // Assess
+    expect(verification).toEqual({ ok: true });
+  });
+
+  it('refuses a delivery when the body was changed after signing', async () => {
+    // Prepare
+    const request = signed(paymentIntentFailed);
+    const tampered = { ...request, rawBody: Buffer.from(paymentIntentFailed.replace('4999', '1'), 'utf8') };
+    // Act
+    const verification = await stripeWebhook.verify(tampered, { secret: SECRET }, NOW);
+    // Assess
+    expect(verification.ok).toBe(false);
+  });
+
+  it('refuses a delivery when it was signed with another secret', async () => {
+    // Prepare
+    const request = signed(paymentIntentFailed, { secret: 'whsec_someone_else' });
+    // Act
+    const verification = await stripeWebhook.verify(request, { secret: SECRET }, NOW);
+    // Assess
+    expect(verification.ok).toBe(false);
+  });
+
+  it('refuses a delivery when its signed timestamp is older than the tolerance', async () => {
+    // Prepare
+    const request = signed(paymentIntentFailed, { timestamp: NOW_SECONDS - 301 });
+    // Act
+    const verification = await stripeWebhook.verify(request, { secret: SECRET }, NOW);
+    // Assess
+    expect(verification).toEqual({ ok: false, reason: expect.stringContaining('timestamp') });
+  });
+
+  it('refuses a delivery when its signed timestamp lies beyond the tolerance in the future', async () => {
+    // Prepare
+    const request = signed(paymentIntentFailed, { timestamp: NOW_SECONDS + 301 });
+    // Act
+    const verification = await stripeWebhook.verify(request, { secret: SECRET }, NOW);
+    // Assess
+    expect(verification).toEqual({ ok: false, reason: expect.stringContaining('timestamp') });
+  });
+
+  it('refuses a delivery when the Stripe-Signature header is missing', async () => {
+    // Act
+    const verification = await stripeWebhook.verify(inbound(paymentIntentFailed, {}), { secret: SECRET }, NOW);
+    // Assess
+    expect(verification).toEqual({ ok: false, reason: 'missing Stripe-Signature header' });
+  });
+
+  it('refuses without throwing when the header is garbage, truncated or oversized', async () => {
+    // Prepare
+    const headers = ['garbage', 't=,v1=', `t=${NOW_SECONDS},v1=abc`, `t=${NOW_SECONDS},v1=${'a'.repeat(10_000)}`, 'v1=' + 'a'.repeat(64)];
+    // Act
+    const verifications = await Promise.all(headers.map((header) => stripeWebhook.verify(inbound(paymentIntentFailed, { 'stripe-signature': header }), { secret: SECRET }, NOW)));
+    // Assess
+    expect(verifications.map((verification) => verification.ok)).toEqual([false, false, false, false, false]);
+    expect(verifications.map((verification) => ('reason' in verification ? verification.reason : '')).join(' ')).not.toContain(SECRET);
+  });
+
+  it('maps the event to payment_failed with decline, network and advice codes when a payment intent fails', () => {
+    // Act
+    const events = stripeWebhook.normalise(signed(paymentIntentFailed));
+    // Assess
+    expect(events).toEqual([
+      {
+        psp: 'stripe',
+        providerEventId: 'evt_3PfXh2LkdIwHu7ix0Kk1yXgL',
+        type: 'payment_failed',
+        occurredAt: '2026-03-10T12:00:00.000Z',
+        payment: {
+          providerPaymentId: 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq',
+          amount: 4999,
+          currency: 'usd',
+          declineCode: 'insufficient_funds',
+          networkCode: '51',
+          adviceCode: 'try_again_later',
+          network: 'visa',
+          invoiceId: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+        },
+        customer: { providerCustomerId: 'cus_QWxv3kqYz8N1rT', email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+      },
+    ]);
+  });
+
+  it('reads the outcome\'s network codes when a charge fails', () => {
+    // Prepare
+    const payload = JSON.stringify({
+      id: 'evt_1Charge',
+      object: 'event',
+      created: 1773144000,
+      type: 'charge.failed',
+      data: {
+        object: {
+          id: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M',
+          object: 'charge',
+          amount: 120000,
+          currency: 'JPY',
+          customer: 'cus_QWxv3kqYz8N1rT',
+          billing_details: { email: null, name: null },
+          receipt_email: 'kenji@example.jp',
+          failure_code: 'card_declined',
+          outcome: { type: 'issuer_declined', reason: 'do_not_honor', network_decline_code: '05', network_advice_code: '03', advice_code: 'do_not_try_again' },
+          payment_method_details: { type: 'card', card: { brand: 'mastercard', last4: '4444' } },
+        },
+      },
+    });
+    // Act
+    const [event] = stripeWebhook.normalise(signed(payload));
+    // Assess
+    expect(event).toMatchObject({
+      type: 'payment_failed',
+      payment: { providerPaymentId: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M', amount: 120000, currency: 'jpy', declineCode: 'do_not_honor', networkCode: '05', adviceCode: '03', network: 'mastercard' },
+      customer: { providerCustomerId: 'cus_QWxv3kqYz8N1rT', email: 'kenji@example.jp' },
+    });
+  });
+
+  it('takes the subscription id from parent.subscription_details when an invoice payment fails on a 2025+ API version', () => {
+    // Prepare
+    const payload = JSON.stringify({
+      id: 'evt_1Invoice',
+      object: 'event',
+      created: 1773144000,
+      type: 'invoice.payment_failed',
+      data: {
+        object: {
+          id: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+          object: 'invoice',
+          amount_due: 2500,
+          amount_paid: 0,
+          currency: 'eur',
+          customer: 'cus_QWxv3kqYz8N1rT',
+          customer_email: 'jenny.rosen@example.com',
+          customer_name: 'Jenny Rosen',
+          attempt_count: 1,
+          parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_1PfXgxLkdIwHu7ixHj2KcS1o' } },
+        },
+      },
+    });
+    // Act
+    const [event] = stripeWebhook.normalise(signed(payload));
+    // Assess
+    expect(event).toEqual({
+      psp: 'stripe',
+      providerEventId: 'evt_1Invoice',
+      type: 'payment_failed',
+      occurredAt: '2026-03-10T12:00:00.000Z',
+      payment: { amount: 2500, currency: 'eur', invoiceId: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b', subscriptionId: 'sub_1PfXgxLkdIwHu7ixHj2KcS1o' },
+      customer: { providerCustomerId: 'cus_QWxv3kqYz8N1rT', email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+    });
+  });
+
+  it('maps the event to payment_succeeded with the amount paid when an invoice is paid', () => {
+    // Prepare
+    const payload = JSON.stringify({
+      id: 'evt_1Paid',
+      object: 'event',
+      created: 1773144000,
+      type: 'invoice.paid',
+      data: { object: { id: 'in_1', object: 'invoice', amount_due: 2500, amount_paid: 2500, currency: 'eur', customer: 'cus_1', subscription: 'sub_1' } },
+    });
+    // Act
+    const [event] = stripeWebhook.normalise(signed(payload));
+    // Assess
+    expect(event).toMatchObject({ type: 'payment_succeeded', payment: { amount: 2500, currency: 'eur', invoiceId: 'in_1', subscriptionId: 'sub_1' } });
+  });
+
+  it('normalises customer.updated only when the default payment method changed', () => {
+    // Prepare
+    const update = (previous: object): string =>
+      JSON.stringify({ id: 'evt_cu', created: 1773144000, type: 'customer.updated', data: { object: { id: 'cus_1', email: 'a@example.com' }, previous_attributes: previous } });
+    // Act
+    const changed = stripeWebhook.normalise(signed(update({ invoice_settings: { default_payment_method: 'pm_old' } })));
+    const renamed = stripeWebhook.normalise(signed(update({ name: 'Old Name' })));
+    // Assess
+    expect(changed).toEqual([{ psp: 'stripe', providerEventId: 'evt_cu', type: 'payment_method_updated', occurredAt: '2026-03-10T12:00:00.000Z', customer: { providerCustomerId: 'cus_1', email: 'a@example.com' } }]);
+    expect(renamed).toEqual([]);
+  });
+
+  it('returns no events when the event type is one the service does not use', () => {
+    // Prepare
+    const payload = JSON.stringify({ id: 'evt_1Product', object: 'event', created: 1773144000, type: 'product.created', data: { object: { id: 'prod_1' } } });
+    // Act
+    const events = stripeWebhook.normalise(signed(payload));
+    // Assess
+    expect(events).toEqual([]);
+  });
+
+  it('throws WebhookPayloadError when a verified body is not a Stripe event', () => {
+    // Prepare
+    const notAnEvent = signed(JSON.stringify({ hello: 'world' }));
+    const notJson = signed('not json');
+    // Act
+    const readEvent = (): unknown => stripeWebhook.normalise(notAnEvent);
+    const readJson = (): unknown => stripeWebhook.normalise(notJson);
+    // Assess
+    expect(readEvent).toThrow(WebhookPayloadError);
+    expect(readJson).toThrow(WebhookPayloadError);
+  });
+});

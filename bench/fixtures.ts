@@ -17,7 +17,7 @@ const BENCH_LIMIT_PER_MINUTE = 1_000_000;
 const WINDOWS_PER_KEY = 5;
 const CONCURRENCY = 8;
 
-type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: ItemKey } };
+export type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: ItemKey } };
 
 export class BenchData {
   /** Every item of each merchant added after the bench merchant, in order of creation. */
@@ -71,7 +71,7 @@ async function writeWindows(merchantId: string, keyId: string): Promise<ItemKey[
 }
 
 /** BatchWriteItem in batches of 25, retrying what comes back unprocessed, CONCURRENCY batches at a time. */
-async function batchWrite(requests: WriteRequest[]): Promise<void> {
+export async function batchWrite(requests: WriteRequest[]): Promise<void> {
   const send = async (): Promise<void> => {
     for (let batch = requests.splice(0, 25); batch.length > 0; batch = requests.splice(0, 25)) {
       while (batch.length > 0) {

@@ -5,6 +5,7 @@
  */
 import { PSPS } from '../core/providers';
 import { getOpenApiDocumentSchemas } from './openapi/schemas';
+import { getPaymentSchemas, getPaymentTimelineSchemas, listPaymentsSchemas, pausePaymentSchemas, resumePaymentSchemas, retryPaymentSchemas } from './payments/schemas';
 import { getHealthSchemas, getStatusSchemas } from './status/schemas';
 import { type ApiName, type AuthKind, type HttpMethod, type RouteDef, type RouteSchemas, type Scope, validateRoutes } from './route-types';
 
@@ -62,12 +63,12 @@ export const routes: readonly RouteDef[] = [
   v1('ai', 'GET', '/ai/ping', 'pingAi', [], 'AI model liveness', PUBLIC),
 
   // Payments
-  v1('payments', 'GET', '/payments', 'listPayments', ['read', 'read:payments'], 'List failed payments'),
-  v1('payments', 'GET', '/payments/{id}', 'getPayment', ['read', 'read:payments'], 'One payment, by id or provider charge id'),
-  v1('payments', 'GET', '/payments/{id}/timeline', 'getPaymentTimeline', ['read', 'read:payments'], 'Timeline of a payment'),
-  v1('payments', 'POST', '/payments/{id}/retry', 'retryPayment', ['write', 'write:payments'], 'Retry a payment now or at the next allowed time'),
-  v1('payments', 'POST', '/payments/{id}/pause', 'pausePayment', ['write', 'write:payments'], 'Pause recovery of a payment'),
-  v1('payments', 'POST', '/payments/{id}/resume', 'resumePayment', ['write', 'write:payments'], 'Resume recovery of a payment'),
+  v1('payments', 'GET', '/payments', 'listPayments', ['read', 'read:payments'], 'List failed payments', { schemas: listPaymentsSchemas }),
+  v1('payments', 'GET', '/payments/{id}', 'getPayment', ['read', 'read:payments'], 'One payment, by id or provider charge id', { schemas: getPaymentSchemas }),
+  v1('payments', 'GET', '/payments/{id}/timeline', 'getPaymentTimeline', ['read', 'read:payments'], 'Timeline of a payment', { schemas: getPaymentTimelineSchemas }),
+  v1('payments', 'POST', '/payments/{id}/retry', 'retryPayment', ['write', 'write:payments'], 'Retry a payment now or at the next allowed time', { schemas: retryPaymentSchemas }),
+  v1('payments', 'POST', '/payments/{id}/pause', 'pausePayment', ['write', 'write:payments'], 'Pause recovery of a payment', { schemas: pausePaymentSchemas }),
+  v1('payments', 'POST', '/payments/{id}/resume', 'resumePayment', ['write', 'write:payments'], 'Resume recovery of a payment', { schemas: resumePaymentSchemas }),
 
   // Customers
   v1('customers', 'GET', '/customers', 'listCustomers', ['read', 'read:customers'], 'List customers'),

@@ -27,6 +27,18 @@ export interface PaymentFilter {
 const FAR_PAST = new Date('2000-01-01T00:00:00.000Z');
 const FAR_FUTURE = new Date('2999-01-01T00:00:00.000Z');
 
+/**
+ * The created range as key bounds: within [FAR_PAST, FAR_FUTURE] (no payment lies outside, and
+ * time-ordered ids have no floor before 1970), and never upside down, since a BETWEEN whose lower
+ * bound passes its upper is a ValidationException rather than an empty list.
+ */
+function createdRange(filter: PaymentFilter): { after: Date; before: Date } {
+  const clamp = (at: Date): Date => new Date(Math.min(FAR_FUTURE.getTime(), Math.max(FAR_PAST.getTime(), at.getTime())));
+  const after = clamp(filter.createdAfter ?? FAR_PAST);
+  const before = clamp(filter.createdBefore ?? FAR_FUTURE);
+  return { after, before: before < after ? after : before };
+}
+
 /** Reads up to `limit` items of one query, in its order. */
 async function readUpTo(input: QueryInput, limit: number): Promise<Item[]> {
   const items: Item[] = [];
@@ -81,8 +93,9 @@ function residualFilter(filter: PaymentFilter, covered: { category: boolean; cus
  * `created_at#body`-ordered sort value for merging.
  */
 function listQueries(merchantId: string, filter: PaymentFilter): QueryInput[] {
-  const after = (filter.createdAfter ?? FAR_PAST).toISOString();
-  const before = (filter.createdBefore ?? FAR_FUTURE).toISOString();
+  const range = createdRange(filter);
+  const after = range.after.toISOString();
+  const before = range.before.toISOString();
   const withFilter = (input: QueryInput, covered: { category: boolean; customer: boolean; status?: boolean }): QueryInput => {
     const residual = residualFilter(filter, covered);
     const names = { ...input.ExpressionAttributeNames, ...residual.names };
@@ -112,8 +125,8 @@ function listQueries(merchantId: string, filter: PaymentFilter): QueryInput[] {
           ExpressionAttributeNames: { '#pk': 'GSI2PK', '#sk': 'GSI2SK' },
           ExpressionAttributeValues: {
             ':pk': customerKeys.data(merchantId, filter.customerId),
-            ':after': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(filter.createdAfter ?? FAR_PAST)}`,
-            ':before': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(filter.createdBefore ?? FAR_FUTURE)}`,
+            ':after': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(range.after)}`,
+            ':before': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(range.before)}`,
           },
         },
         { category: false, customer: true, status: false },
@@ -133,8 +146,8 @@ function listQueries(merchantId: string, filter: PaymentFilter): QueryInput[] {
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :after AND :before',
         ExpressionAttributeValues: {
           ':pk': paymentKeys.payment(merchantId, '').PK,
-          ':after': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(filter.createdAfter ?? FAR_PAST)}`,
-          ':before': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(filter.createdBefore ?? FAR_FUTURE)}`,
+          ':after': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(range.after)}`,
+          ':before': `${paymentKeys.paymentPrefix}${timeOrderedIdFloor(range.before)}`,
         },
       },
       { category: false, customer: false },

@@ -35,13 +35,25 @@ export function paymentFromItem(item: Item): PaymentRecord {
   return record as unknown as PaymentRecord;
 }
 
-function paymentItem(payment: PaymentRecord): Item {
+/** The stored item of a payment, with the index attributes its list patterns need (keys.ts). */
+export function paymentItem(payment: PaymentRecord): Item {
   const body = bodyOf(payment);
   return {
     ...paymentKeys.payment(payment.merchant_id, body),
     entity: ENTITY.payment,
     ...payment,
     ...paymentKeys.indexes(payment.merchant_id, { status: payment.status, decline_category: payment.decline_category, customer_id: payment.customer_id, created_at: payment.created_at, body }),
+  };
+}
+
+/** The unique reference from the provider's payment id to the payment (GET /payments/{provider charge id}). */
+export function providerRefItem(payment: PaymentRecord, providerPaymentId: string): Item {
+  return {
+    ...paymentKeys.providerRef(payment.merchant_id, providerPaymentId),
+    entity: ENTITY.paymentRef,
+    payment_id: payment.id,
+    GSI2PK: customerKeys.data(payment.merchant_id, payment.customer_id),
+    GSI2SK: `REF#PAYREF#${providerPaymentId}`,
   };
 }
 
@@ -64,7 +76,8 @@ function counterDeltas(before: PaymentRecord | undefined, after: PaymentRecord):
   return deltas;
 }
 
-function timelineItem(payment: PaymentRecord, at: string, entry: Transition['timeline']): TransactItem {
+/** The Put of one timeline entry of a payment (carries the customer's GSI2PK, so erasure removes it); for transactions of other repositories too. */
+export function timelineItem(payment: PaymentRecord, at: string, entry: Transition['timeline']): TransactItem {
   const seq = randomBytes(4).toString('hex');
   return {
     Put: {
@@ -197,7 +210,7 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       ...putCustomer(isNew ? undefined : customer, customerAfter(customer, undefined, payment), now),
     ];
     if (input.providerPaymentId !== null) {
-      items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...paymentKeys.providerRef(input.merchantId, input.providerPaymentId), entity: ENTITY.paymentRef, payment_id: payment.id, ...customerData, GSI2SK: `REF#PAYREF#${input.providerPaymentId}` }, ConditionExpression: 'attribute_not_exists(PK)' } });
+      items.push({ Put: { TableName: env.TABLE_NAME, Item: providerRefItem(payment, input.providerPaymentId), ConditionExpression: 'attribute_not_exists(PK)' } });
     }
     if (payment.invoice_id !== null) {
       items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...paymentKeys.invoiceRef(input.merchantId, payment.invoice_id), entity: ENTITY.invoiceRef, payment_id: payment.id, ...customerData, GSI2SK: `REF#INVREF#${payment.invoice_id}` } } });

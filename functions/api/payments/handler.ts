@@ -1,4 +1,10 @@
 import { createGroupHandler } from '../group-handler';
+import { getPayment } from './get-payment';
+import { getPaymentTimeline } from './get-payment-timeline';
+import { listPayments } from './list-payments';
+import { pausePayment } from './pause-payment';
+import { resumePayment } from './resume-payment';
+import { retryPayment } from './retry-payment';
 
-/** The payments Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('payments', {});
+/** The payments Lambda: list, read and timeline; retry, pause and resume through the status machine. */
+export const handler = createGroupHandler('payments', { listPayments, getPayment, getPaymentTimeline, retryPayment, pausePayment, resumePayment });

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
 import { InvalidRequestError } from '../../core/errors';
 import { documentClient } from '../../data/client';
 import { readSecret } from '../../adapters/secrets';
@@ -10,17 +9,7 @@ import { env } from '../env';
 type Item = Record<string, unknown>;
 type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
 
-/** Query strings of offset-paged lists: `page` (default 1), `per_page` (default 25, at most 100). */
-export const offsetPagingQuery = {
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(25),
-};
-
-/** Query strings of cursor-paged lists: `cursor`, `limit` (default 50, at most 200). */
-export const cursorPagingQuery = {
-  cursor: z.string().min(1).max(2048).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-};
+export { cursorPagingQuery, offsetPagingQuery } from './paging-query';
 
 export interface Pagination {
   readonly total: number;

@@ -5,6 +5,9 @@ import { createApiKey, revokeApiKey } from '../../../functions/data/api-key-repo
 import { createMerchant } from '../../../functions/data/merchant-repository';
 import { originOf, startTestStack } from '../../fixtures/local-stack';
 
+/** A keyed merchant-API GET row without parameters whose operation is not built yet. */
+const unbuilt = routes.find((route) => route.api === 'merchant' && route.auth === 'api_key' && route.method === 'GET' && !route.path.includes('{') && route.schemas === undefined);
+
 describe('the local stack over HTTP', () => {
   let stack: LocalStack;
   let origin: string;
@@ -87,17 +90,17 @@ describe('the local stack over HTTP', () => {
 
   it('answers a route not built yet with 501 not_implemented in the error envelope', async () => {
     // Act
-    const response = await fetch(`${stack.api_url}/payments`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
+    const response = await fetch(`${origin}${unbuilt?.path}`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
     const body = (await response.json()) as { error: Record<string, unknown> };
     // Assess
     expect(response.status).toBe(501);
     expect(body.error).toMatchObject({ code: 'not_implemented', request_id: expect.any(String) });
-    expect(body.error.message).toContain('listPayments');
+    expect(body.error.message).toContain(unbuilt?.operationId);
   });
 
   it('authenticates before answering 501, so an unbuilt route still refuses a missing key', async () => {
     // Act
-    const response = await fetch(`${stack.api_url}/payments`);
+    const response = await fetch(`${origin}${unbuilt?.path}`);
     // Assess
     expect(response.status).toBe(401);
   });
@@ -130,14 +133,15 @@ describe('the local stack over HTTP', () => {
     const statuses = await Promise.all(
       routes.map(async (route) => {
         const response = await fetch(`${origin}${sample(route.path)}`, { method: route.method, headers: { Authorization: `Bearer ${stack.api_key}` } });
-        await response.arrayBuffer();
-        return { operationId: route.operationId, status: response.status };
+        const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+        const message = body.error?.message ?? '';
+        return { operationId: route.operationId, status: response.status, message };
       }),
     );
-    // Assess
-    const broken = statuses.filter(({ status }) => status === 404 || (status >= 500 && status !== 501));
+    // Assess: a built operation may answer 404 for the sample id; only the router's own 404 means the row was not reached.
+    const broken = statuses.filter(({ status, message }) => (status === 404 && message.startsWith('No route')) || (status >= 500 && status !== 501));
     expect(broken).toEqual([]);
-  });
+  }, 30_000);
 
   it('writes the stack file with the URL, endpoint, merchant and key, readable only by its owner', () => {
     // Act
@@ -151,5 +155,5 @@ describe('the local stack over HTTP', () => {
       table_name: process.env.TABLE_NAME,
     });
     expect(statSync(stack.stackFilePath as string).mode & 0o777).toBe(0o600);
-  });
+  }, 60_000);
 });

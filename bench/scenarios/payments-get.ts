@@ -1,0 +1,42 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { handler } from '../../functions/api/payments/handler';
+import { paymentBodyOf } from '../../functions/core/payments';
+import { documentClient } from '../../functions/data/client';
+import { paymentKeys } from '../../functions/data/keys';
+import { env } from '../../functions/shared/env';
+import { benchPayments, PAYMENTS_PER_MERCHANT } from '../payments-data';
+import { rawKeyAndRateLimit, routeInvoker } from '../requests';
+import type { Scenario } from '../scenario';
+
+export const scenario: Scenario = {
+  name: 'GET /api/v1/payments/{id}',
+  notes: [
+    `the bench merchant holds ${PAYMENTS_PER_MERCHANT} payments per merchant in the table: 1,000 at 100 merchants, 10,000 at 1,000 (the data x10 line compares them)`,
+    'raw = the keyed request\'s calls as in the status scenario (API-key hash GetItem, rate-limit UpdateItem, merchant at most every 30 s) + the consistent GetItem of the payment by its pe_ id',
+  ],
+
+  async prepare(fixture) {
+    const { sample } = await benchPayments(fixture);
+    const path = `/api/v1/payments/${sample.id}`;
+    const invoke = routeInvoker(handler, 'GET', path, fixture);
+
+    const first = await invoke();
+    const data = (JSON.parse(first.body) as { data?: { id?: unknown; amount_cents?: unknown } }).data;
+    if (first.statusCode !== 200 || data?.id !== sample.id || data.amount_cents !== sample.amount) {
+      throw new Error(`GET ${path} should answer 200 with the payment, got ${first.statusCode}: ${first.body.slice(0, 300)}`);
+    }
+
+    const keyAndRateLimit = rawKeyAndRateLimit(fixture, 'read');
+    const key = paymentKeys.payment(fixture.merchantId, paymentBodyOf(sample.id) as string);
+    return {
+      async handler() {
+        const response = await invoke();
+        if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+      },
+      async raw() {
+        await keyAndRateLimit();
+        await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: key, ConsistentRead: true }));
+      },
+    };
+  },
+};

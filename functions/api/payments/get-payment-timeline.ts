@@ -1,0 +1,17 @@
+import { paymentTimeline } from '../../data/payment-queries';
+import { envelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { timelineEventView } from '../views';
+import { findPayment } from './find-payment';
+import { getPaymentTimelineSchemas } from './schemas';
+
+/**
+ * GET /api/v1/payments/{id}/timeline, oldest first. One body for both forms: A reads
+ * `data.events[]` with `detail` text, B reads `data.payment_id` and `details` objects.
+ */
+export const getPaymentTimeline = defineOperation(getPaymentTimelineSchemas, async ({ params, caller, requestId }) => {
+  const merchantId = caller?.merchantId as string;
+  const payment = await findPayment(merchantId, params.id);
+  const events = await paymentTimeline(merchantId, payment);
+  return { body: envelope({ payment_id: payment.id, events: events.map(timelineEventView) }, requestId, merchantId) };
+});

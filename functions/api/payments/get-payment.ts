@@ -1,0 +1,11 @@
+import { envelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { paymentView } from '../views';
+import { findPayment } from './find-payment';
+import { getPaymentSchemas } from './schemas';
+
+/** GET /api/v1/payments/{id}: by `pe_`, `rec_` or provider charge id. */
+export const getPayment = defineOperation(getPaymentSchemas, async ({ params, caller, requestId }) => {
+  const merchantId = caller?.merchantId as string;
+  return { body: envelope(paymentView(await findPayment(merchantId, params.id)), requestId, merchantId) };
+});

@@ -1,0 +1,22 @@
+import { applyPaymentEvent } from '../../data/payment-repository';
+import { meta } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { transitionIdOf } from './find-payment';
+import { pausePaymentSchemas } from './schemas';
+
+/**
+ * POST /api/v1/payments/{id}/pause: pending or retrying → paused, keeping the status to resume
+ * to; 409 from any other status. A's `{ ok, data: { id, status, paused_at, previous_status } }`
+ * with B's `payment_id`.
+ */
+export const pausePayment = defineOperation(pausePaymentSchemas, async ({ params, caller, requestId }) => {
+  const merchantId = caller?.merchantId as string;
+  const { after } = await applyPaymentEvent(merchantId, await transitionIdOf(merchantId, params.id), { type: 'pause', reason: 'Paused through the API' });
+  return {
+    body: {
+      ok: true,
+      data: { id: after.id, payment_id: after.id, status: after.status, paused_at: after.paused_at, previous_status: after.previous_status },
+      meta: meta(requestId, merchantId),
+    },
+  };
+});

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
+import { PAYMENT_STATUSES, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '../../core/payments';
+import { PSPS } from '../../core/providers';
+import { offsetPagingQuery } from '../../shared/http/paging-query';
+
+const STATUS_FILTERS = Object.keys(PAYMENT_STATUS_FILTERS) as [PaymentStatusFilter, ...PaymentStatusFilter[]];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A bound of the created range: an ISO 8601 timestamp with its zone (A), or a day `YYYY-MM-DD`
+ * (B), which stands for 00:00 UTC of that day.
+ */
+const CreatedBound = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .transform((value) => new Date(DAY.test(value) ? `${value}T00:00:00.000Z` : value))
+  .refine((at) => !Number.isNaN(at.getTime()), 'not a date')
+  .meta({ description: 'ISO 8601 timestamp with a zone (`2026-10-01T12:00:00Z`) or a day (`2026-10-01`, 00:00 UTC).' });
+
+export const PaymentIdParams = z.object({
+  // Provider charge ids are free-form; 200 characters keeps every key they make under DynamoDB's 1 KB.
+  id: z.string().min(1).max(200).meta({ description: 'The payment (`pe_…`), its recovery (`rec_…`) or the provider charge id.' }),
+});
+
+export const ListPaymentsQuery = z
+  .object({
+    status: z.enum(STATUS_FILTERS).optional().meta({ description: 'A status, or B\'s `failed` (pending, retrying or paused) or `active` (pending or retrying).' }),
+    decline_category: z.enum(DECLINE_CATEGORIES).optional(),
+    psp: z.enum(PSPS).optional(),
+    created_after: CreatedBound.optional().meta({ description: 'Created at or after (inclusive).' }),
+    created_before: CreatedBound.optional().meta({ description: 'Created before (exclusive).' }),
+    ...offsetPagingQuery,
+  })
+  .superRefine((query, context) => {
+    if (query.created_after !== undefined && query.created_before !== undefined && query.created_after >= query.created_before) {
+      context.addIssue({ code: 'custom', path: ['created_before'], message: 'created_before must be later than created_after' });
+    }
+  });
+
+const Timestamp = z.string().meta({ format: 'date-time' });
+const Status = z.enum(PAYMENT_STATUSES);
+const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.string().optional() });
+
+/** `paymentView` (functions/api/views.ts): A's fields and B's aliases. */
+export const PaymentData = z
+  .object({
+    id: z.string(),
+    recovery_id: z.string(),
+    provider_payment_id: z.string().nullable(),
+    external_id: z.string().nullable().meta({ description: 'B: the same value as provider_payment_id.' }),
+    amount: z.number().int(),
+    amount_cents: z.number().int().meta({ description: 'B: the same value as amount.' }),
+    currency: z.string(),
+    status: Status,
+    decline_code: z.string().nullable(),
+    decline_category: z.enum(DECLINE_CATEGORIES),
+    decline_subcategory: z.string(),
+    psp: z.string(),
+    customer_id: z.string(),
+    customer_email: z.string(),
+    retry_count: z.number().int(),
+    max_retries: z.number().int(),
+    next_retry_at: Timestamp.nullable(),
+    paused_at: Timestamp.nullable(),
+    previous_status: Status.nullable(),
+    recovered_at: Timestamp.nullable(),
+    subscription_id: z.string().nullable(),
+    invoice_id: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Payment', description: 'A failed payment and the state of its recovery.' });
+
+export const ListPaymentsResponse = z.object({
+  data: z.array(PaymentData),
+  pagination: z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int() }),
+  meta: Meta,
+});
+
+export const PaymentResponse = z.object({ data: PaymentData, meta: Meta });
+
+export const TimelineEventData = z
+  .object({
+    type: z.string().meta({ description: 'payment_failed, retry_scheduled, retry_succeeded, status_change, payment_method_updated, …' }),
+    timestamp: Timestamp,
+    detail: z.string().meta({ description: 'A: what happened, as text.' }),
+    details: z.record(z.string(), z.unknown()).meta({ description: 'B: what happened, as fields.' }),
+  })
+  .meta({ id: 'TimelineEvent' });
+
+export const PaymentTimelineResponse = z.object({
+  data: z.object({ payment_id: z.string(), events: z.array(TimelineEventData).meta({ description: 'Oldest first.' }) }),
+  meta: Meta,
+});
+
+export const RetryPaymentResponse = z.object({
+  data: z.object({
+    payment_id: z.string(),
+    status: z.literal('retry_initiated'),
+    next_retry_at: Timestamp,
+    retry_scheduled: z.literal(true),
+    retry_number: z.number().int().meta({ description: 'retry_count + 1: the attempt this retry will be.' }),
+    scheduled_at: Timestamp.meta({ description: 'B: the same value as next_retry_at.' }),
+  }),
+  meta: Meta,
+});
+
+export const PausePaymentResponse = z.object({
+  ok: z.literal(true),
+  data: z.object({
+    id: z.string(),
+    payment_id: z.string().meta({ description: 'B: the same value as id.' }),
+    status: z.literal('paused'),
+    paused_at: Timestamp,
+    previous_status: z.enum(['pending', 'retrying']),
+  }),
+  meta: Meta,
+});
+
+export const ResumePaymentResponse = z.object({
+  ok: z.literal(true),
+  data: z.object({
+    id: z.string(),
+    payment_id: z.string().meta({ description: 'B: the same value as id.' }),
+    status: z.enum(['pending', 'retrying']).meta({ description: 'The status held before the pause.' }),
+    resumed_at: Timestamp,
+    next_retry_at: Timestamp.nullable(),
+  }),
+  meta: Meta,
+});
+
+export const listPaymentsSchemas = { query: ListPaymentsQuery, responses: { 200: ListPaymentsResponse } } as const;
+export const getPaymentSchemas = { params: PaymentIdParams, responses: { 200: PaymentResponse } } as const;
+export const getPaymentTimelineSchemas = { params: PaymentIdParams, responses: { 200: PaymentTimelineResponse } } as const;
+export const retryPaymentSchemas = { params: PaymentIdParams, responses: { 202: RetryPaymentResponse } } as const;
+export const pausePaymentSchemas = { params: PaymentIdParams, responses: { 200: PausePaymentResponse } } as const;
+export const resumePaymentSchemas = { params: PaymentIdParams, responses: { 200: ResumePaymentResponse } } as const;

@@ -34,7 +34,8 @@ function refuse(location: Location, input: unknown, error: z.ZodError): never {
   const param = issue.path.map(String).join('.') || undefined;
   const present = valueAt(input, issue.path) !== undefined;
   const options = param === undefined ? {} : { param };
-  if (!present && issue.code === 'invalid_type') {
+  // Whatever zod calls it (invalid_type, or invalid_value for an enum), an absent field is missing.
+  if (!present) {
     throw new InvalidRequestError(`Missing required ${location === 'query' ? 'query parameter' : 'field'}: ${param ?? 'body'}.`, options);
   }
   const what = param === undefined ? `The ${location === 'body' ? 'body' : location}` : `${location === 'query' ? 'Query parameter' : 'Field'} ${param}`;

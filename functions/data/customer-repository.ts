@@ -69,13 +69,21 @@ export interface CustomerIdentity {
  */
 export async function resolveCustomer(merchantId: string, identity: CustomerIdentity, now: Date): Promise<{ customer: CustomerRecord; isNew: boolean }> {
   const email = normaliseEmail(identity.email);
+  // The provider's customer id is the stronger identity: an event for a known provider customer
+  // belongs to that customer even when it shows another email.
+  const providerId = identity.provider_customer_id ?? null;
+  const providerRef = providerId === null ? undefined : await get(customerKeys.byProviderId(merchantId, providerId));
+  if (providerRef !== undefined) {
+    const owner = await getCustomer(merchantId, providerRef.customer_id as string);
+    if (owner !== undefined) return { customer: owner, isNew: false };
+  }
   const existing = await getCustomerByEmail(merchantId, email);
   if (existing !== undefined) {
     const enriched: CustomerRecord = {
       ...existing,
       name: existing.name ?? identity.name ?? null,
       psp: existing.psp ?? identity.psp ?? null,
-      provider_customer_id: existing.provider_customer_id ?? identity.provider_customer_id ?? null,
+      provider_customer_id: existing.provider_customer_id ?? providerId,
     };
     return { customer: enriched, isNew: false };
   }
@@ -88,7 +96,7 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
       email,
       name: identity.name ?? null,
       psp: identity.psp ?? null,
-      provider_customer_id: identity.provider_customer_id ?? null,
+      provider_customer_id: providerId,
       total_payments: 0,
       failed_payments: 0,
       recovered_payments: 0,

@@ -68,6 +68,19 @@ describe('payment repository', () => {
     expect(await getCustomerByEmail(m, 'NEW@example.com')).toMatchObject({ total_payments: 10, open_payments: 10 });
   }, 60_000);
 
+  it('files an event under the customer owning its provider customer id, whatever email it shows', async () => {
+    // Prepare
+    const m = merchant();
+    const first = await recordFailedPayment(failed(m, { customer: { email: 'old@example.com', provider_customer_id: 'cus_1' } }));
+    // Act
+    const second = await recordFailedPayment(failed(m, { customer: { email: 'new@example.com', provider_customer_id: 'cus_1' } }));
+    const third = await recordFailedPayment(failed(m, { customer: { email: 'other@example.com', provider_customer_id: 'cus_2' } }));
+    // Assess
+    expect(second.payment.customer_id).toBe(first.payment.customer_id);
+    expect(third.payment.customer_id).not.toBe(first.payment.customer_id);
+    expect(await customerCounts(m)).toEqual({ all: 2, has_failed: 2 });
+  });
+
   it('records a do-not-retry decline as terminal at once', async () => {
     // Act
     const { payment } = await recordFailedPayment(failed(merchant(), { declineCategory: 'terminal', declineSubcategory: 'fraud', retryAllowed: false }));

@@ -9,7 +9,10 @@ describe('cdk synth with the project CLI', () => {
   it('synthesises every stack offline with no AWS credentials or profile', () => {
     // Prepare: no AWS settings at all; bundle only the data stack (it has no functions), so the
     // CLI, the app, the nag validation and the cloud assembly are checked in seconds.
-    const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && !name.startsWith('CDK_')));
+    // Nor the runtime's variables: synth must not load runtime modules that read them (the route
+    // table and its schemas are pure contract modules).
+    const runtimeVariables = new Set(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'QUEUE_DRIVER', 'LOG_LEVEL']);
+    const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && !name.startsWith('CDK_') && !runtimeVariables.has(name)));
     const output = mkdtempSync(join(tmpdir(), 'cdk-out-'));
     // Act
     const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'aws-cdk', 'bin', 'cdk'), 'synth', '--exclusively', 'Recovery-dev-Data', '--quiet', '--output', output], {

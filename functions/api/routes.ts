@@ -4,9 +4,22 @@
  * only, never handlers. Validated on import.
  */
 import { PSPS } from '../core/providers';
+import { ingestPaymentEventSchemas } from './ingest/schemas';
 import { getOpenApiDocumentSchemas } from './openapi/schemas';
 import { getPaymentSchemas, getPaymentTimelineSchemas, listPaymentsSchemas, pausePaymentSchemas, resumePaymentSchemas, retryPaymentSchemas } from './payments/schemas';
+import { getRecoverySchemas, listRecoveriesSchemas, triggerDunningSchemas } from './recoveries/schemas';
+import {
+  deleteCustomerSchemas,
+  getCustomerByEmailSchemas,
+  getCustomerSchemas,
+  listCustomerPaymentsSchemas,
+  listCustomerRecoveriesSchemas,
+  listCustomersSchemas,
+  pauseAllCustomerPaymentsSchemas,
+  resumeAllCustomerPaymentsSchemas,
+} from './customers/schemas';
 import { getHealthSchemas, getStatusSchemas } from './status/schemas';
+import { getInvoiceRecoveryStatusSchemas, getInvoiceTimelineSchemas, getSubscriptionRecoveryStatusSchemas, listFailedInvoicesSchemas } from './subscriptions/schemas';
 import { type ApiName, type AuthKind, type HttpMethod, type RouteDef, type RouteSchemas, type Scope, validateRoutes } from './route-types';
 
 const MERCHANT_ROOT = '/api/v1';
@@ -71,19 +84,19 @@ export const routes: readonly RouteDef[] = [
   v1('payments', 'POST', '/payments/{id}/resume', 'resumePayment', ['write', 'write:payments'], 'Resume recovery of a payment', { schemas: resumePaymentSchemas }),
 
   // Customers
-  v1('customers', 'GET', '/customers', 'listCustomers', ['read', 'read:customers'], 'List customers'),
-  v1('customers', 'GET', '/customers/by-email/{email}', 'getCustomerByEmail', ['read', 'read:customers'], 'Customer by email with recovery stats'),
-  v1('customers', 'GET', '/customers/{id}', 'getCustomer', ['read', 'read:customers'], 'One customer, by id or provider customer id'),
-  v1('customers', 'GET', '/customers/{id}/payments', 'listCustomerPayments', ['read', 'read:customers'], 'Payments of a customer'),
-  v1('customers', 'GET', '/customers/{id}/recoveries', 'listCustomerRecoveries', ['read', 'read:customers'], 'Recoveries of a customer'),
-  v1('customers', 'POST', '/customers/{id}/pause-all', 'pauseAllCustomerPayments', ['write', 'write:customers'], 'Pause recovery of all active payments of a customer'),
-  v1('customers', 'POST', '/customers/{id}/resume-all', 'resumeAllCustomerPayments', ['write', 'write:customers'], 'Resume recovery of all paused payments of a customer'),
-  v1('customers', 'DELETE', '/customers/{id}', 'deleteCustomer', ['admin', 'admin:customers'], 'Erase all data of a customer (GDPR Art. 17)'),
+  v1('customers', 'GET', '/customers', 'listCustomers', ['read', 'read:customers'], 'List customers', { schemas: listCustomersSchemas }),
+  v1('customers', 'GET', '/customers/by-email/{email}', 'getCustomerByEmail', ['read', 'read:customers'], 'Customer by email with recovery stats', { schemas: getCustomerByEmailSchemas }),
+  v1('customers', 'GET', '/customers/{id}', 'getCustomer', ['read', 'read:customers'], 'One customer, by id or provider customer id', { schemas: getCustomerSchemas }),
+  v1('customers', 'GET', '/customers/{id}/payments', 'listCustomerPayments', ['read', 'read:customers'], 'Payments of a customer', { schemas: listCustomerPaymentsSchemas }),
+  v1('customers', 'GET', '/customers/{id}/recoveries', 'listCustomerRecoveries', ['read', 'read:customers'], 'Recoveries of a customer', { schemas: listCustomerRecoveriesSchemas }),
+  v1('customers', 'POST', '/customers/{id}/pause-all', 'pauseAllCustomerPayments', ['write', 'write:customers'], 'Pause recovery of all active payments of a customer', { schemas: pauseAllCustomerPaymentsSchemas }),
+  v1('customers', 'POST', '/customers/{id}/resume-all', 'resumeAllCustomerPayments', ['write', 'write:customers'], 'Resume recovery of all paused payments of a customer', { schemas: resumeAllCustomerPaymentsSchemas }),
+  v1('customers', 'DELETE', '/customers/{id}', 'deleteCustomer', ['admin', 'admin:customers'], 'Erase all data of a customer (GDPR Art. 17)', { schemas: deleteCustomerSchemas }),
 
   // Recoveries
-  v1('recoveries', 'GET', '/recoveries', 'listRecoveries', READ, 'List recoveries'),
-  v1('recoveries', 'GET', '/recoveries/{id}', 'getRecovery', READ, 'One recovery with its state history'),
-  v1('recoveries', 'POST', '/recoveries/{id}/dunning', 'triggerDunning', WRITE, 'Send a dunning message now'),
+  v1('recoveries', 'GET', '/recoveries', 'listRecoveries', READ, 'List recoveries', { schemas: listRecoveriesSchemas }),
+  v1('recoveries', 'GET', '/recoveries/{id}', 'getRecovery', READ, 'One recovery with its state history', { schemas: getRecoverySchemas }),
+  v1('recoveries', 'POST', '/recoveries/{id}/dunning', 'triggerDunning', WRITE, 'Send a dunning message now', { schemas: triggerDunningSchemas }),
 
   // Campaigns
   v1('campaigns', 'GET', '/campaigns', 'listCampaigns', ['read', 'read:campaigns'], 'List campaigns'),
@@ -99,10 +112,10 @@ export const routes: readonly RouteDef[] = [
   v1('campaigns', 'POST', '/campaigns/{id}/archive', 'archiveCampaign', ['write', 'write:campaigns'], 'Archive a campaign (permanent)'),
 
   // Subscriptions and invoices
-  v1('subscriptions', 'GET', '/subscriptions/{id}', 'getSubscriptionRecoveryStatus', READ, 'Recovery status of a subscription'),
-  v1('subscriptions', 'GET', '/subscriptions/{id}/failed-invoices', 'listFailedInvoices', READ, 'Failed invoices of a subscription'),
-  v1('subscriptions', 'GET', '/invoices/{id}', 'getInvoiceRecoveryStatus', READ, 'Recovery status of an invoice'),
-  v1('subscriptions', 'GET', '/invoices/{id}/timeline', 'getInvoiceTimeline', READ, 'Timeline of an invoice'),
+  v1('subscriptions', 'GET', '/subscriptions/{id}', 'getSubscriptionRecoveryStatus', READ, 'Recovery status of a subscription', { schemas: getSubscriptionRecoveryStatusSchemas }),
+  v1('subscriptions', 'GET', '/subscriptions/{id}/failed-invoices', 'listFailedInvoices', READ, 'Failed invoices of a subscription', { schemas: listFailedInvoicesSchemas }),
+  v1('subscriptions', 'GET', '/invoices/{id}', 'getInvoiceRecoveryStatus', READ, 'Recovery status of an invoice', { schemas: getInvoiceRecoveryStatusSchemas }),
+  v1('subscriptions', 'GET', '/invoices/{id}/timeline', 'getInvoiceTimeline', READ, 'Timeline of an invoice', { schemas: getInvoiceTimelineSchemas }),
 
   // Analytics
   v1('analytics', 'GET', '/analytics/recovery', 'getRecoveryAnalytics', ['read', 'analytics'], 'Recovery analytics'),
@@ -177,7 +190,7 @@ export const routes: readonly RouteDef[] = [
   v1('integrations', 'GET', '/integrations/health', 'listIntegrationHealth', READ, 'Health of all integrations'),
   v1('integrations', 'GET', '/integrations/{id}/health', 'getIntegrationHealth', READ, 'Health of one integration'),
   v1('integrations', 'GET', '/integrations/{id}/errors', 'listIntegrationErrors', READ, 'Recent errors of one integration'),
-  v1('ingest', 'POST', '/ingest/payment-event', 'ingestPaymentEvent', ['write', 'admin'], 'Ingest a payment event'),
+  v1('ingest', 'POST', '/ingest/payment-event', 'ingestPaymentEvent', ['write', 'admin'], 'Ingest a payment event', { schemas: ingestPaymentEventSchemas }),
 
   // CRM and automation
   v1('crm', 'POST', '/crm_a/oauth/callback', 'completeCrmAOauth', [], 'OAuth token exchange for CRM A', PUBLIC),

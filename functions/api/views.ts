@@ -4,7 +4,9 @@
  * `payment_event_id` + `payment_id`). Every group renders records through these, once.
  */
 import type { CustomerRecord } from '../core/customers';
+import type { MessageRecord } from '../core/messages';
 import type { PaymentRecord } from '../core/payments';
+import type { SubscriptionRecoverySummary } from '../core/subscriptions';
 import type { TimelineEntry } from '../data/payment-queries';
 
 /** A payment event (A) with B's aliases. */
@@ -89,3 +91,73 @@ export const recoveryStatsView = (c: CustomerRecord) => ({
 
 /** A timeline event: A's `detail` text and B's `details` object. */
 export const timelineEventView = (e: TimelineEntry) => ({ type: e.type, timestamp: e.timestamp, detail: e.detail, details: e.details });
+
+/** POST /recoveries/{id}/dunning (202): A's acknowledgement and B's `sent` (queued) and message id, one body. */
+export const dunningTriggeredView = (p: PaymentRecord, m: MessageRecord) => ({
+  recovery_id: p.recovery_id,
+  payment_event_id: p.id,
+  payment_id: p.id,
+  status: 'dunning_triggered' as const,
+  sent: true,
+  message_id: m.id,
+});
+
+/** A subscription recovery status (A), plus the counts and currency that explain it. */
+export const subscriptionRecoveryView = (s: SubscriptionRecoverySummary) => ({
+  subscription_id: s.subscriptionId,
+  status: s.status,
+  failed_invoice_count: s.failedCount,
+  total_at_risk: s.atRiskAmount,
+  recovered_amount: s.recoveredAmount,
+  recovery_rate: s.recoveryRate,
+  open_invoice_count: s.openCount,
+  recovered_invoice_count: s.recoveredCount,
+  terminal_invoice_count: s.terminalCount,
+  currency: s.currency,
+});
+
+/** A failed invoice (A list item) with its payment and B's aliases. */
+export const failedInvoiceView = (p: PaymentRecord) => ({
+  invoice_id: p.invoice_id,
+  payment_event_id: p.id,
+  payment_id: p.id,
+  recovery_id: p.recovery_id,
+  amount: p.amount,
+  amount_cents: p.amount,
+  currency: p.currency,
+  decline_code: p.decline_code,
+  decline_category: p.decline_category,
+  status: p.status,
+  created_at: p.created_at,
+});
+
+/** An invoice recovery status (A) with B's aliases. */
+export const invoiceView = (p: PaymentRecord) => ({
+  invoice_id: p.invoice_id,
+  payment_event_id: p.id,
+  payment_id: p.id,
+  recovery_id: p.recovery_id,
+  subscription_id: p.subscription_id,
+  amount: p.amount,
+  amount_cents: p.amount,
+  currency: p.currency,
+  status: p.status,
+  decline_code: p.decline_code,
+  decline_category: p.decline_category,
+  decline_subcategory: p.decline_subcategory,
+  psp: p.psp,
+  retry_count: p.retry_count,
+  max_retries: p.max_retries,
+  next_retry_at: p.next_retry_at,
+  recovered_at: p.recovered_at,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+});
+
+/** An invoice's timeline (A), oldest first. */
+export const invoiceTimelineView = (p: PaymentRecord, events: readonly TimelineEntry[]) => ({
+  invoice_id: p.invoice_id,
+  payment_event_id: p.id,
+  payment_id: p.id,
+  events: events.map(timelineEventView),
+});

@@ -1,4 +1,6 @@
 import { createQueueConsumer } from './consume';
+import { DUNNING_EMAIL_KIND, sendDunningEmail } from './dunning-email';
 
-// The processors (one per message kind) are added by the issues that produce these messages.
-export const handler = createQueueConsumer('notifications', {});
+// One processor per message kind; the issues that produce other kinds (SMS, WhatsApp,
+// pre-dunning) add theirs.
+export const handler = createQueueConsumer('notifications', { [DUNNING_EMAIL_KIND]: sendDunningEmail });

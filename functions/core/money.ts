@@ -5,20 +5,14 @@ export type Currency = (typeof CURRENCIES)[number];
 export const isCurrency = (value: string): value is Currency => (CURRENCIES as readonly string[]).includes(value);
 
 /**
- * Digits after the decimal point of each currency's smallest unit (ISO 4217 minor units): only
- * jpy is zero-decimal among the 20. huf keeps its two ISO digits because amounts arrive in fillér,
- * as providers such as Stripe charge it.
- */
-export const minorUnitDigits = (currency: string): number => (currency.toLowerCase() === 'jpy' ? 0 : 2);
-
-/**
  * An integer amount in the smallest unit, for people to read (emails): `formatMoney(4999, 'usd')`
- * is `$49.99`, `formatMoney(5000, 'jpy')` is `¥5,000`.
+ * is `$49.99`, `formatMoney(5000, 'jpy')` is `¥5,000`. Digits follow `exponentOf` (ISO 4217):
+ * huf keeps its two, as amounts arrive in fillér the way providers such as Stripe charge it.
  *
  * @example formatMoney(1250, 'eur') // '€12.50'
  */
 export function formatMoney(amount: number, currency: string): string {
-  const digits = minorUnitDigits(currency);
+  const digits = exponentOf(currency);
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount / 10 ** digits);
 }
 

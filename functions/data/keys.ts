@@ -14,6 +14,8 @@
  * | rate-limit window of a key's bucket       | PK = RL#M#<merchant_id>, SK = <bucket>#<start>     | table |
  * | rate-limit window of an IP (widget init)  | PK = RL#IP#<ip>, SK = <bucket>#<start>             | table |
  * | record of an Idempotency-Key              | PK = M#<merchant_id>, SK = IDEM#<sha256 of key>    | table |
+ * | ingested event, by its dedupe key         | PK = M#<merchant_id>, SK = INGEST#<sha256 of key>  | table |
+ * | Idempotency-Key records of a merchant (customer erasure only; filtered on the stored body) | PK = M#<merchant_id>, SK begins_with IDEM# | table |
  *
  * Payments and recoveries (one item: `pe_<body>` and `rec_<body>` share the body; bodies are
  * time-ordered, so SK order is creation order):
@@ -39,6 +41,12 @@
  * | ?has_failed_payment=true                   | GSI4PK = M#<m>#CUSTOPEN, GSI4SK = <created_at>#<body> (sparse) | GSI4 |
  * | customer totals                            | PK = M#<m>, SK = COUNT#CUST                   | table |
  * | everything about a customer (erasure)      | GSI2PK = M#<m>#C#<customer>                   | GSI2  |
+ *
+ * Messages (the communication log) and the local email outbox:
+ * | message by id (dunning consumer, callbacks) | PK = M#<m>, SK = MSG#<body> (`msg_<body>`, time-ordered) | table |
+ * | sent emails of the local outbox, oldest first | PK = M#<m>, SK begins_with OUTBOX#             | table |
+ * | one outbox email by its dedupe key          | PK = M#<m>, SK = OUTBOX#<dedupe key>          | table |
+ * | a customer's messages and outbox emails (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with MSG# / OUTBOX# | GSI2 |
  *
  * Every item about a customer carries GSI2PK = M#<m>#C#<customer>, so erasure finds all of it
  * with one Query, whatever later features add.
@@ -73,6 +81,9 @@ export const ENTITY = {
   counters: 'counters',
   customer: 'customer',
   customerRef: 'customer_ref',
+  ingestEvent: 'ingest_event',
+  message: 'message',
+  outboxEmail: 'outbox_email',
 } as const;
 
 export interface ItemKey {
@@ -101,6 +112,7 @@ export const keys = {
   ipRateLimitWindow: (ip: string, bucket: string, windowStart: number): ItemKey => ({ PK: `${RATE_LIMIT_PREFIX}IP#${ip}`, SK: `${bucket}#${windowStart}` }),
 
   idempotencyRecord: (merchantId: string, keyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEM#${keyHash}` }),
+  idempotencyRecordPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'IDEM#' }),
 } as const;
 
 /** Payments, recoveries, their timelines and references (access patterns above). */
@@ -140,9 +152,29 @@ export const customerKeys = {
   data: (merchantId: string, customerId: string) => customerDataPk(merchantId, customerId),
 } as const;
 
+/** Messages of the communication log and emails of the local outbox (access patterns above). */
+export const messageKeys = {
+  message: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `MSG#${body}` }),
+  outboxEmail: (merchantId: string, dedupeKey: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `OUTBOX#${dedupeKey}` }),
+  outboxPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'OUTBOX#' }),
+  /** GSI2 attributes that put an item among the customer's data, so erasure removes it. */
+  customerData: (merchantId: string, customerId: string, sortKey: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: sortKey }),
+} as const;
+
 function customerDataPk(merchantId: string, customerId: string): string {
   return `${merchantPk(merchantId)}#C#${customerId}`;
 }
+
+/**
+ * Ingested payment events (POST /ingest/payment-event, provider webhooks), one item per dedupe
+ * key (the sender's event id, or event type + provider payment id), hashed so any sender id fits
+ * a sort key. Tagged with the customer's GSI2 partition once the customer is known, so erasure
+ * removes it; expires through the TTL attribute.
+ */
+export const ingestKeys = {
+  event: (merchantId: string, dedupeKeyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `INGEST#${dedupeKeyHash}` }),
+  customerTag: (merchantId: string, customerId: string, dedupeKeyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `INGEST#${dedupeKeyHash}` }),
+} as const;
 
 /** Conditions on an item's own key: it exists, or it does not yet. */
 export const conditions = {

@@ -22,6 +22,8 @@ export interface PaymentFilter {
   readonly createdBefore?: Date;
   /** Only this customer's payments (served by the customer's index; other filters apply on it). */
   readonly customerId?: string;
+  /** Only payments enrolled in this campaign: no index covers it, so a residual filter (counted, not from counters). */
+  readonly campaignId?: string;
 }
 
 const FAR_PAST = new Date('2000-01-01T00:00:00.000Z');
@@ -77,6 +79,11 @@ function residualFilter(filter: PaymentFilter, covered: { category: boolean; cus
     clauses.push('#cat = :cat');
     names['#cat'] = 'decline_category';
     values[':cat'] = filter.declineCategory;
+  }
+  if (filter.campaignId !== undefined) {
+    clauses.push('#camp = :camp');
+    names['#camp'] = 'campaign_id';
+    values[':camp'] = filter.campaignId;
   }
   if (filter.customerId !== undefined && !covered.customer) {
     clauses.push('#cust = :cust');
@@ -158,10 +165,11 @@ function listQueries(merchantId: string, filter: PaymentFilter): QueryInput[] {
 /**
  * `pagination.total` without a pass over the payments: from the counter item when no created
  * range or customer narrows the list; otherwise by counting the range's index entries (cost in
- * proportion to the range, which is what the caller asked for).
+ * proportion to the range, which is what the caller asked for). A campaign has no counter yet, so
+ * its filter is counted over the index it is applied to.
  */
 async function totalOf(merchantId: string, filter: PaymentFilter, queries: QueryInput[]): Promise<number> {
-  if (filter.createdAfter !== undefined || filter.createdBefore !== undefined || filter.customerId !== undefined) {
+  if (filter.createdAfter !== undefined || filter.createdBefore !== undefined || filter.customerId !== undefined || filter.campaignId !== undefined) {
     const counts = await Promise.all(queries.map(countOf));
     return counts.reduce((sum, n) => sum + n, 0);
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../core/customers';
 import type { DeclineCategory } from '../core/decline-codes/types';
 import { ResourceNotFoundError } from '../core/errors';
@@ -263,4 +263,20 @@ export async function paymentCounters(merchantId: string): Promise<Readonly<Reco
   const counters: Record<string, number> = {};
   for (const [name, value] of Object.entries(item ?? {})) if (typeof value === 'number') counters[name] = value;
   return counters;
+}
+
+/**
+ * Adds one entry to a payment's timeline without changing the payment (an event that is history,
+ * not a transition: a refund of the charge, for instance). The entry is tagged for the payment's
+ * customer like every other timeline item, so erasure removes it. 404 when there is no payment.
+ *
+ * @example await recordTimelineEvent(merchantId, 'pe_01J…', { type: 'charge_refunded', detail: 'Refunded 500 usd', details: { amount: 500 } });
+ */
+export async function recordTimelineEvent(merchantId: string, paymentId: string, entry: Transition['timeline'], now: Date = new Date()): Promise<PaymentRecord> {
+  const payment = await getPayment(merchantId, paymentId);
+  if (payment === undefined) throw new ResourceNotFoundError(`No payment ${paymentId}.`);
+  const { Put } = timelineItem(payment, now.toISOString(), entry);
+  if (Put === undefined) throw new Error('A timeline item is a Put');
+  await documentClient.send(new PutCommand(Put));
+  return payment;
 }

@@ -1,4 +1,21 @@
 import { createGroupHandler } from '../group-handler';
+import { deleteCustomer } from './delete-customer';
+import { getCustomer } from './get-customer';
+import { getCustomerByEmail } from './get-customer-by-email';
+import { listCustomerPayments } from './list-customer-payments';
+import { listCustomerRecoveries } from './list-customer-recoveries';
+import { listCustomers } from './list-customers';
+import { pauseAllCustomerPayments } from './pause-all-customer-payments';
+import { resumeAllCustomerPayments } from './resume-all-customer-payments';
 
-/** The customers Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('customers', {});
+/** The customers Lambda: lists, lookups, bulk pause/resume and erasure of a merchant's customers. */
+export const handler = createGroupHandler('customers', {
+  listCustomers,
+  getCustomerByEmail,
+  getCustomer,
+  listCustomerPayments,
+  listCustomerRecoveries,
+  pauseAllCustomerPayments,
+  resumeAllCustomerPayments,
+  deleteCustomer,
+});

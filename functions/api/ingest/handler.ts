@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { ingestPaymentEvent } from './ingest-payment-event';
 
-/** The ingest Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('ingest', {});
+/** The ingest Lambda: POST /api/v1/ingest/payment-event. */
+export const handler = createGroupHandler('ingest', { ingestPaymentEvent });

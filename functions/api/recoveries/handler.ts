@@ -1,4 +1,7 @@
 import { createGroupHandler } from '../group-handler';
+import { getRecovery } from './get-recovery';
+import { listRecoveries } from './list-recoveries';
+import { triggerDunning } from './trigger-dunning';
 
-/** The recoveries Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('recoveries', {});
+/** The recoveries Lambda: GET /recoveries, GET /recoveries/{id}, POST /recoveries/{id}/dunning. */
+export const handler = createGroupHandler('recoveries', { listRecoveries, getRecovery, triggerDunning });

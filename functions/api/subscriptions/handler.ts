@@ -1,4 +1,8 @@
 import { createGroupHandler } from '../group-handler';
+import { getInvoiceRecoveryStatus } from './get-invoice-recovery-status';
+import { getInvoiceTimeline } from './get-invoice-timeline';
+import { getSubscriptionRecoveryStatus } from './get-subscription-recovery-status';
+import { listFailedInvoices } from './list-failed-invoices';
 
-/** The subscriptions Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('subscriptions', {});
+/** The subscriptions Lambda: subscription and invoice recovery status, failed invoices, invoice timelines. */
+export const handler = createGroupHandler('subscriptions', { getSubscriptionRecoveryStatus, listFailedInvoices, getInvoiceRecoveryStatus, getInvoiceTimeline });

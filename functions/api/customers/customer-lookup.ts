@@ -1,0 +1,20 @@
+import type { CustomerRecord } from '../../core/customers';
+import { InvalidApiKeyError, ResourceNotFoundError } from '../../core/errors';
+import { getCustomerByAnyId } from '../../data/customer-repository';
+import type { Caller } from '../operation';
+
+/** The tenant of a keyed route (the pipeline has authenticated it; absent only if a row is misconfigured). */
+export function merchantIdOf(caller: Caller | undefined): string {
+  if (caller === undefined) throw new InvalidApiKeyError('An API key is required.');
+  return caller.merchantId;
+}
+
+/**
+ * The customer in the path, under the caller's merchant only: our `cust_…` id or the provider's
+ * customer id. 404 alike for an unknown id and another merchant's, so neither is revealed.
+ */
+export async function customerInPath(merchantId: string, id: string): Promise<CustomerRecord> {
+  const customer = await getCustomerByAnyId(merchantId, id);
+  if (customer === undefined) throw new ResourceNotFoundError(`No customer ${id}.`);
+  return customer;
+}

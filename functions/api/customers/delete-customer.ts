@@ -1,0 +1,22 @@
+import { ResourceNotFoundError } from '../../core/errors';
+import { eraseCustomer } from '../../data/customer-erasure';
+import { envelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { customerInPath, merchantIdOf } from './customer-lookup';
+import { deleteCustomerSchemas } from './schemas';
+
+/**
+ * DELETE /api/v1/customers/{id}: irreversible erasure of everything about the customer (GDPR
+ * Art. 17), see `eraseCustomer`. A's answer `{ deleted, customer_id, records_deleted }` (B's is
+ * its first two fields). A second DELETE finds nothing: 404.
+ *
+ * Sent with an Idempotency-Key, this response is itself kept 24 h for replay, and so is the
+ * customer's (opaque) id in it; nothing else about the customer is.
+ */
+export const deleteCustomer = defineOperation(deleteCustomerSchemas, async ({ params, caller, requestId }) => {
+  const merchantId = merchantIdOf(caller);
+  const customer = await customerInPath(merchantId, params.id);
+  const erased = await eraseCustomer(merchantId, customer.id);
+  if (erased === undefined) throw new ResourceNotFoundError(`No customer ${params.id}.`);
+  return { body: envelope({ deleted: true, customer_id: customer.id, records_deleted: erased.recordsDeleted }, requestId, merchantId) };
+});

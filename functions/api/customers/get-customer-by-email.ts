@@ -1,0 +1,19 @@
+import { ResourceNotFoundError } from '../../core/errors';
+import { getCustomerByEmail as findByEmail } from '../../data/customer-repository';
+import { envelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { customerView, recoveryStatsView } from '../views';
+import { merchantIdOf } from './customer-lookup';
+import { getCustomerByEmailSchemas } from './schemas';
+
+/**
+ * GET /api/v1/customers/by-email/{email} (B): the customer with this email (URL-encoded in the
+ * path, compared case-insensitively) and its recovery_stats. Two GetItems: the email reference,
+ * then the customer.
+ */
+export const getCustomerByEmail = defineOperation(getCustomerByEmailSchemas, async ({ params, caller, requestId }) => {
+  const merchantId = merchantIdOf(caller);
+  const customer = await findByEmail(merchantId, params.email);
+  if (customer === undefined) throw new ResourceNotFoundError('No customer with this email.');
+  return { body: envelope({ ...customerView(customer), recovery_stats: recoveryStatsView(customer) }, requestId, merchantId) };
+});

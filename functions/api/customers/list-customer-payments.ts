@@ -1,0 +1,19 @@
+import { PAYMENT_STATUS_FILTERS } from '../../core/payments';
+import { listPayments } from '../../data/payment-queries';
+import { pagedEnvelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { paymentView } from '../views';
+import { customerInPath, merchantIdOf } from './customer-lookup';
+import { listCustomerPaymentsSchemas } from './schemas';
+
+/**
+ * GET /api/v1/customers/{id}/payments: the customer's payments, newest first, paged (A), with
+ * A's status filter or B's aliases (failed, active). Served by the customer's index.
+ */
+export const listCustomerPayments = defineOperation(listCustomerPaymentsSchemas, async ({ params, query, caller, requestId }) => {
+  const merchantId = merchantIdOf(caller);
+  const customer = await customerInPath(merchantId, params.id);
+  const statuses = query.status === undefined ? undefined : PAYMENT_STATUS_FILTERS[query.status];
+  const { payments, pagination } = await listPayments(merchantId, { customerId: customer.id, ...(statuses === undefined ? {} : { statuses }) }, query.page, query.per_page);
+  return { body: pagedEnvelope(payments.map(paymentView), pagination, requestId, merchantId) };
+});

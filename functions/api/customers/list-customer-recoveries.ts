@@ -1,0 +1,19 @@
+import { PAYMENT_STATUS_FILTERS } from '../../core/payments';
+import { listPayments } from '../../data/payment-queries';
+import { pagedEnvelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { recoveryView } from '../views';
+import { customerInPath, merchantIdOf } from './customer-lookup';
+import { listCustomerRecoveriesSchemas } from './schemas';
+
+/**
+ * GET /api/v1/customers/{id}/recoveries: the customer's recoveries (one per failed payment, the
+ * same item), newest first, paged, with A's status filter or B's `active` (pending or retrying).
+ */
+export const listCustomerRecoveries = defineOperation(listCustomerRecoveriesSchemas, async ({ params, query, caller, requestId }) => {
+  const merchantId = merchantIdOf(caller);
+  const customer = await customerInPath(merchantId, params.id);
+  const statuses = query.status === undefined ? undefined : PAYMENT_STATUS_FILTERS[query.status];
+  const { payments, pagination } = await listPayments(merchantId, { customerId: customer.id, ...(statuses === undefined ? {} : { statuses }) }, query.page, query.per_page);
+  return { body: pagedEnvelope(payments.map(recoveryView), pagination, requestId, merchantId) };
+});

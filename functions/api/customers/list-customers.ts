@@ -1,0 +1,29 @@
+import { listCustomers as listCustomerRecords } from '../../data/customer-queries';
+import { pagedEnvelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { customerView } from '../views';
+import { merchantIdOf } from './customer-lookup';
+import { listCustomersSchemas } from './schemas';
+
+/**
+ * GET /api/v1/customers: the merchant's customers, newest first. Filters (A): has_failed_payment,
+ * search (email prefix, name prefix or exact provider customer id), created_after (inclusive),
+ * created_before (exclusive). See `listCustomers` in data/customer-queries.ts for how each is served
+ * and where pagination.total comes from.
+ */
+export const listCustomers = defineOperation(listCustomersSchemas, async ({ query, caller, requestId }) => {
+  const merchantId = merchantIdOf(caller);
+  const search = query.search === undefined || query.search === '' ? undefined : query.search;
+  const { customers, pagination } = await listCustomerRecords(
+    merchantId,
+    {
+      ...(query.has_failed_payment === undefined ? {} : { hasFailedPayment: query.has_failed_payment }),
+      ...(search === undefined ? {} : { search }),
+      ...(query.created_after === undefined ? {} : { createdAfter: query.created_after }),
+      ...(query.created_before === undefined ? {} : { createdBefore: query.created_before }),
+    },
+    query.page,
+    query.per_page,
+  );
+  return { body: pagedEnvelope(customers.map(customerView), pagination, requestId, merchantId) };
+});

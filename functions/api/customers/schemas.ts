@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { PAYMENT_STATUS_FILTERS } from '../../core/payments';
+import { offsetPagingQuery } from '../../shared/http/paging-query';
+import { PaymentData } from '../payments/schemas';
+import { RECOVERY_STATUS_FILTERS, Recovery } from '../recoveries/schemas';
+
+// ---- Request parts ----
+
+/** `true` / `false` only (README, API conventions). */
+const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+/** A created bound: ISO 8601 with an offset (A) or YYYY-MM-DD (B, midnight UTC). */
+const createdBound = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'expected an ISO 8601 date-time with offset (2026-01-31T12:00:00Z) or a date (2026-01-31)' })
+  .transform((value) => new Date(value))
+  .refine((at) => !Number.isNaN(at.getTime()), 'not a real date');
+
+/** The customer in the path: our `cust_…` id or the provider's customer id (bounded: it becomes a key). */
+const customerIdParams = z.object({ id: z.string().min(1).max(255) });
+
+export const listCustomersQuery = z.object({
+  has_failed_payment: booleanQuery.optional().meta({ description: 'true: only customers with an open recovery (pending, retrying or paused); false: only those without.' }),
+  search: z
+    .string()
+    .max(200)
+    .transform((value) => value.trim())
+    .optional()
+    .meta({ description: 'Email prefix, name prefix (both case-insensitive) or exact provider customer id; matches of any form, newest first. A search reads every match, and pagination.total is their exact number.' }),
+  created_after: createdBound.optional().meta({ description: 'Inclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.' }),
+  created_before: createdBound.optional().meta({ description: 'Exclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.' }),
+  ...offsetPagingQuery,
+}).superRefine((query, context) => {
+  // As GET /payments: an empty or inverted range is a mistake worth naming, not an empty list.
+  if (query.created_after !== undefined && query.created_before !== undefined && query.created_after >= query.created_before) {
+    context.addIssue({ code: 'custom', path: ['created_before'], message: 'created_before must be later than created_after' });
+  }
+});
+
+const customerPaymentsQuery = z.object({
+  status: z.enum(Object.keys(PAYMENT_STATUS_FILTERS) as [keyof typeof PAYMENT_STATUS_FILTERS, ...(keyof typeof PAYMENT_STATUS_FILTERS)[]]).optional().meta({
+    description: "A's statuses, or B's aliases failed (pending, retrying or paused) and active (pending or retrying).",
+  }),
+  ...offsetPagingQuery,
+});
+
+const customerRecoveriesQuery = z.object({
+  status: z.enum(RECOVERY_STATUS_FILTERS).optional().meta({ description: "A's statuses, or B's active (pending or retrying)." }),
+  ...offsetPagingQuery,
+});
+
+// ---- Responses ----
+
+const Meta = z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() });
+const Pagination = z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int() });
+
+export const Customer = z
+  .object({
+    id: z.string(),
+    provider_customer_id: z.string().nullable(),
+    email: z.string(),
+    name: z.string().nullable(),
+    psp: z.string().nullable(),
+    total_payments: z.number().int(),
+    failed_payments: z.number().int(),
+    recovered_payments: z.number().int(),
+    lifetime_value_cents: z.number().int(),
+    total_revenue_cents: z.number().int().meta({ description: 'B alias of lifetime_value_cents.' }),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Customer' });
+
+export const RecoveryStats = z
+  .object({ total_failed: z.number().int(), total_recovered: z.number().int(), recovery_rate: z.number(), total_recovered_cents: z.number().int() })
+  .meta({ id: 'CustomerRecoveryStats' });
+
+const paged = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: Pagination, meta: Meta });
+const single = <T extends z.ZodType>(data: T) => z.object({ data, meta: Meta });
+
+const PausedAll = single(z.object({ customer_id: z.string(), status: z.literal('paused'), paused_count: z.number().int(), payment_ids: z.array(z.string()) }));
+const ResumedAll = single(z.object({ customer_id: z.string(), status: z.literal('active'), resumed_count: z.number().int(), payment_ids: z.array(z.string()) }));
+
+// ---- One schemas object per operation (attached to its row in routes.ts) ----
+
+export const listCustomersSchemas = { query: listCustomersQuery, responses: { 200: paged(Customer) } } as const;
+export const getCustomerByEmailSchemas = {
+  params: z.object({
+    email: z
+      .string()
+      .trim()
+      .max(320)
+      .regex(/^[^\s@]+@[^\s@]+$/, 'expected an email address'),
+  }),
+  responses: { 200: single(Customer.extend({ recovery_stats: RecoveryStats })) },
+} as const;
+export const getCustomerSchemas = { params: customerIdParams, responses: { 200: single(Customer) } } as const;
+export const listCustomerPaymentsSchemas = { params: customerIdParams, query: customerPaymentsQuery, responses: { 200: paged(PaymentData) } } as const;
+export const listCustomerRecoveriesSchemas = { params: customerIdParams, query: customerRecoveriesQuery, responses: { 200: paged(Recovery) } } as const;
+export const pauseAllCustomerPaymentsSchemas = { params: customerIdParams, responses: { 200: PausedAll } } as const;
+export const resumeAllCustomerPaymentsSchemas = { params: customerIdParams, responses: { 200: ResumedAll } } as const;
+export const deleteCustomerSchemas = {
+  params: customerIdParams,
+  responses: { 200: single(z.object({ deleted: z.literal(true), customer_id: z.string(), records_deleted: z.number().int().meta({ description: 'Items erased (A).' }) })) },
+} as const;

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import { InvalidApiKeyError } from '../../core/errors';
+import type { IngestEvent } from '../../core/ingest/ingest-event';
+import { ingestPaymentEvent as ingest } from '../../data/ingest-payment-event';
+import { meta } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { type IngestPaymentEventBody, ingestPaymentEventSchemas } from './schemas';
+
+/** The body, as the ingest logic takes it: B's amount_cents or A's amount, recognised metadata keys lifted out. */
+function eventOf(body: z.output<typeof IngestPaymentEventBody>): IngestEvent {
+  const metadata = body.metadata ?? {};
+  return {
+    type: body.event_type,
+    // The schema refuses a body with neither.
+    amount: (body.amount_cents ?? body.amount) as number,
+    currency: body.currency,
+    customerEmail: body.customer_email,
+    declineCode: body.decline_code ?? null,
+    eventId: metadata.event_id,
+    providerPaymentId: metadata.payment_id ?? metadata.provider_payment_id ?? metadata.charge_id,
+    psp: metadata.psp,
+    customerName: metadata.customer_name,
+    providerCustomerId: metadata.provider_customer_id,
+    subscriptionId: metadata.subscription_id,
+    invoiceId: metadata.invoice_id,
+    networkCode: metadata.network_code,
+    network: metadata.network,
+    adviceCode: metadata.advice_code,
+    metadata,
+  };
+}
+
+/**
+ * POST /api/v1/ingest/payment-event: a payment event from a platform without native webhooks.
+ * Answers 200 with `{ event_id, event_type, status, recovery_initiated, payment_event_id,
+ * recovery_id, affected_payment_ids }`; what each event type does is `ingestPaymentEvent`'s.
+ */
+export const ingestPaymentEvent = defineOperation(ingestPaymentEventSchemas, async ({ body, caller, requestId }) => {
+  if (caller === undefined) throw new InvalidApiKeyError('An API key is required.');
+  const now = new Date();
+  const result = await ingest(caller.merchantId, eventOf(body), now);
+  return { body: { data: result, meta: meta(requestId, caller.merchantId, now) } };
+});

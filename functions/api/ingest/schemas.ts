@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { INGEST_EVENT_TYPES } from '../../core/ingest/ingest-event';
+import { CURRENCIES } from '../../core/money';
+import { PSPS } from '../../core/providers';
+
+/** Largest amount accepted, in the smallest unit (far above any single subscription charge). */
+export const MAX_AMOUNT = 999_999_999_999;
+
+/** Bounds of free-form metadata (Stripe-like), so every accepted value can be stored as sent. */
+export const METADATA_LIMITS = { keys: 50, keyLength: 40, stringLength: 500, depth: 3, bytes: 16 * 1024 } as const;
+
+const Amount = z.number().int().min(0).max(MAX_AMOUNT);
+const Id = z.string().trim().min(1).max(255);
+
+/** What a free-form metadata value may be, or a message saying why not (DynamoDB's limits included). */
+function metadataProblem(value: unknown, depth: number): string | undefined {
+  if (value === null || typeof value === 'boolean') return undefined;
+  if (typeof value === 'string') return value.length > METADATA_LIMITS.stringLength ? `strings are at most ${METADATA_LIMITS.stringLength} characters` : undefined;
+  if (typeof value === 'number') {
+    const size = Math.abs(value);
+    // The SDK stores no unsafe integer (beyond 2^53) and DynamoDB nothing below 1e-130 in size.
+    return size === 0 || (size >= 1e-130 && size <= Number.MAX_SAFE_INTEGER) ? undefined : `numbers are 0 or between 1e-130 and ${Number.MAX_SAFE_INTEGER} in size`;
+  }
+  if (depth >= METADATA_LIMITS.depth) return `values nest at most ${METADATA_LIMITS.depth} levels`;
+  const entries = Array.isArray(value) ? value.map((inner, index) => [String(index), inner] as const) : Object.entries(value as Record<string, unknown>);
+  if (entries.length > METADATA_LIMITS.keys) return `objects and arrays hold at most ${METADATA_LIMITS.keys} entries`;
+  for (const [key, inner] of entries) {
+    if (key.length === 0 || key.length > METADATA_LIMITS.keyLength) return `keys are 1 to ${METADATA_LIMITS.keyLength} characters`;
+    const problem = metadataProblem(inner, depth + 1);
+    if (problem !== undefined) return `${key}: ${problem}`;
+  }
+  return undefined;
+}
+
+const MetadataValue = z.unknown().superRefine((value, ctx) => {
+  const problem = metadataProblem(value, 1);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/**
+ * Free-form metadata, kept on a payment the event records. Recognised keys (all strings):
+ * - `event_id`: the sender's id of this event; a second delivery with it is a duplicate.
+ * - `payment_id`, `provider_payment_id`, `charge_id`: the provider's payment id (aliases: when
+ *   several are given they must agree); dedupes payment_failed and finds the payment other events are about.
+ * - `psp`: the provider; one of the 13 psp ids is recorded as the payment's psp, anything else as `ingest`.
+ * - `customer_name`, `provider_customer_id`: stored on a customer the event creates.
+ * - `subscription_id`, `invoice_id`: link the payment; subscription_cancelled ends only that
+ *   subscription's recoveries; invoice_id finds the payment of payment_succeeded and charge_refunded.
+ * - `network_code`, `network`, `advice_code`: card-network signals for classification.
+ */
+export const IngestMetadata = z
+  .object({
+    event_id: Id.optional().describe("The sender's id of this event; a second delivery with the same id changes nothing and answers `duplicate`."),
+    payment_id: Id.optional().describe("The provider's payment id (alias of provider_payment_id and charge_id)."),
+    provider_payment_id: Id.optional().describe('Alias of payment_id.'),
+    charge_id: Id.optional().describe('Alias of payment_id.'),
+    psp: z.string().max(50).optional().describe(`The provider: one of ${PSPS.join(', ')} is recorded as the payment's psp; anything else is recorded as \`ingest\`.`),
+    customer_name: z.string().max(200).optional().describe('Name of a customer the event creates.'),
+    provider_customer_id: Id.optional().describe("The provider's customer id, stored on a customer the event creates."),
+    subscription_id: Id.optional().describe('The subscription of the payment; subscription_cancelled ends only its recoveries.'),
+    invoice_id: Id.optional().describe('The invoice of the payment; payment_succeeded and charge_refunded find the payment by it.'),
+    network_code: z.string().trim().min(1).max(10).optional().describe('Raw card-network response code (Visa category 1 codes forbid retries).'),
+    network: z.string().max(30).optional().describe('Card network: visa, mastercard, ...'),
+    advice_code: z.string().trim().min(1).max(40).optional().describe('Mastercard merchant advice code, Visa advice code or Stripe advice_code.'),
+  })
+  .catchall(MetadataValue)
+  .superRefine((metadata, ctx) => {
+    const keys = Object.keys(metadata);
+    const badKey = keys.find((key) => key.length === 0 || key.length > METADATA_LIMITS.keyLength);
+    if (keys.length > METADATA_LIMITS.keys) ctx.addIssue({ code: 'custom', message: `metadata holds at most ${METADATA_LIMITS.keys} keys` });
+    else if (badKey !== undefined) ctx.addIssue({ code: 'custom', path: [badKey], message: `metadata keys are 1 to ${METADATA_LIMITS.keyLength} characters` });
+    else if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_LIMITS.bytes) ctx.addIssue({ code: 'custom', message: `metadata is at most ${METADATA_LIMITS.bytes / 1024} KB as JSON` });
+    const ids = (['payment_id', 'provider_payment_id', 'charge_id'] as const).filter((key) => metadata[key] !== undefined);
+    const [first, ...others] = ids;
+    const disagreeing = others.find((key) => first !== undefined && metadata[key] !== metadata[first]);
+    if (disagreeing !== undefined) ctx.addIssue({ code: 'custom', path: [disagreeing], message: `${disagreeing} must agree with ${first}` });
+  })
+  .describe('Free-form metadata (at most 50 keys of 1-40 characters, 16 KB as JSON, nesting 3 levels), kept on a recorded payment; the keys described here are recognised.');
+
+export const IngestPaymentEventBody = z
+  .object({
+    // A string piped into the enum, so that a missing event_type is a missing field (400), not a bad value.
+    event_type: z.string().meta({ enum: [...INGEST_EVENT_TYPES] }).pipe(z.enum(INGEST_EVENT_TYPES)),
+    amount_cents: Amount.optional().describe('Smallest currency unit (B); required unless `amount` is given.'),
+    amount: Amount.optional().describe('Alias of amount_cents (A); when both are given they must agree.'),
+    currency: z
+      .string()
+      .describe(`One of ${CURRENCIES.join(', ')}; upper case is accepted and stored lowercase.`)
+      .transform((value) => value.toLowerCase())
+      .pipe(z.enum(CURRENCIES)),
+    customer_email: z.email().max(254),
+    decline_code: z.string().trim().min(1).max(100).nullish().describe("The provider's decline code (payment_failed)."),
+    metadata: IngestMetadata.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.amount_cents === undefined && body.amount === undefined) {
+      ctx.addIssue({ code: 'invalid_type', expected: 'number', path: ['amount_cents'], message: 'Required' });
+    } else if (body.amount_cents !== undefined && body.amount !== undefined && body.amount !== body.amount_cents) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount and amount_cents must agree' });
+    } else if (body.event_type === 'payment_failed' && (body.amount_cents ?? body.amount) === 0) {
+      ctx.addIssue({ code: 'custom', path: [body.amount_cents === undefined ? 'amount' : 'amount_cents'], message: 'a failed payment has a positive amount' });
+    }
+  });
+
+export const IngestPaymentEventData = z.object({
+  event_id: z.string().describe('Our id of this ingested event (`evt_…`); a duplicate answers with the first delivery\'s.'),
+  event_type: z.enum(INGEST_EVENT_TYPES),
+  status: z.enum(['processed', 'duplicate']).describe('`processed`: handled by this delivery (possibly changing nothing, when no customer or payment matched). `duplicate`: the event was already ingested (same metadata.event_id, or same type and provider payment id) or its payment already recorded; nothing changed and the other fields are the first delivery\'s.'),
+  recovery_initiated: z.boolean().describe('A payment_failed opened a recovery that is open (not ended at once by a do-not-retry decline).'),
+  payment_event_id: z.string().nullable().describe('The payment the event was about (recorded, recovered or refunded), else null.'),
+  recovery_id: z.string().nullable().describe('Its recovery, else null.'),
+  affected_payment_ids: z.array(z.string()).describe('Every payment the event changed.'),
+});
+
+export const IngestPaymentEventResponse = z.object({
+  data: IngestPaymentEventData,
+  meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() }),
+});
+
+export const ingestPaymentEventSchemas = { body: IngestPaymentEventBody, responses: { 200: IngestPaymentEventResponse } } as const;

@@ -1,0 +1,26 @@
+import { PAYMENT_STATUS_FILTERS } from '../../core/payments';
+import { listPayments } from '../../data/payment-queries';
+import { pagedEnvelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { recoveryView } from '../views';
+import { listRecoveriesSchemas } from './schemas';
+
+/**
+ * GET /api/v1/recoveries: the merchant's recoveries, newest first, offset-paged. `status` takes
+ * A's values and B's `active` (pending or retrying); `campaign_id` (B) keeps those enrolled in
+ * one campaign. A recovery and its payment are one record, so this is the payment list rendered
+ * as recoveries.
+ */
+export const listRecoveries = defineOperation(listRecoveriesSchemas, async ({ query, caller, requestId }) => {
+  const merchantId = caller?.merchantId as string;
+  const { payments, pagination } = await listPayments(
+    merchantId,
+    {
+      ...(query.status === undefined ? {} : { statuses: PAYMENT_STATUS_FILTERS[query.status] }),
+      ...(query.campaign_id === undefined ? {} : { campaignId: query.campaign_id }),
+    },
+    query.page,
+    query.per_page,
+  );
+  return { body: pagedEnvelope(payments.map(recoveryView), pagination, requestId, merchantId) };
+});

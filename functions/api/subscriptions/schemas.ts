@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
+import { PAYMENT_STATUSES } from '../../core/payments';
+import { SUBSCRIPTION_RECOVERY_STATUSES } from '../../core/subscriptions';
+import { offsetPagingQuery } from '../../shared/http/paging-query';
+
+const Id = z.string().min(1).max(255);
+const Timestamp = z.string();
+const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.string().optional() });
+const Pagination = z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int() });
+
+export const SubscriptionRecoveryStatus = z.object({
+  subscription_id: z.string(),
+  status: z.enum(SUBSCRIPTION_RECOVERY_STATUSES),
+  failed_invoice_count: z.number().int(),
+  total_at_risk: z.number().int(),
+  recovered_amount: z.number().int(),
+  recovery_rate: z.number().min(0).max(1),
+  open_invoice_count: z.number().int(),
+  recovered_invoice_count: z.number().int(),
+  terminal_invoice_count: z.number().int(),
+  currency: z.string().nullable(),
+});
+
+export const FailedInvoice = z.object({
+  invoice_id: z.string(),
+  payment_event_id: z.string(),
+  payment_id: z.string(),
+  recovery_id: z.string(),
+  amount: z.number().int(),
+  amount_cents: z.number().int(),
+  currency: z.string(),
+  decline_code: z.string().nullable(),
+  decline_category: z.enum(DECLINE_CATEGORIES),
+  status: z.enum(PAYMENT_STATUSES),
+  created_at: Timestamp,
+});
+
+export const InvoiceRecoveryStatus = z.object({
+  invoice_id: z.string(),
+  payment_event_id: z.string(),
+  payment_id: z.string(),
+  recovery_id: z.string(),
+  subscription_id: z.string().nullable(),
+  amount: z.number().int(),
+  amount_cents: z.number().int(),
+  currency: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  decline_code: z.string().nullable(),
+  decline_category: z.enum(DECLINE_CATEGORIES),
+  decline_subcategory: z.string(),
+  psp: z.string(),
+  retry_count: z.number().int(),
+  max_retries: z.number().int(),
+  next_retry_at: Timestamp.nullable(),
+  recovered_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const InvoiceTimeline = z.object({
+  invoice_id: z.string(),
+  payment_event_id: z.string(),
+  payment_id: z.string(),
+  events: z.array(z.object({ timestamp: Timestamp, type: z.string(), detail: z.string(), details: z.record(z.string(), z.unknown()) })),
+});
+
+export const getSubscriptionRecoveryStatusSchemas = {
+  params: z.object({ id: Id }),
+  responses: { 200: z.object({ data: SubscriptionRecoveryStatus, meta: Meta }) },
+} as const;
+
+export const listFailedInvoicesSchemas = {
+  params: z.object({ id: Id }),
+  query: z.object(offsetPagingQuery),
+  responses: { 200: z.object({ data: z.array(FailedInvoice), pagination: Pagination, meta: Meta }) },
+} as const;
+
+export const getInvoiceRecoveryStatusSchemas = {
+  params: z.object({ id: Id }),
+  responses: { 200: z.object({ data: InvoiceRecoveryStatus, meta: Meta }) },
+} as const;
+
+export const getInvoiceTimelineSchemas = {
+  params: z.object({ id: Id }),
+  responses: { 200: z.object({ data: InvoiceTimeline, meta: Meta }) },
+} as const;

@@ -1,0 +1,210 @@
+import { BatchWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { type CustomerRecord, customerBodyOf } from '../core/customers';
+import { StateConflictError } from '../core/errors';
+import { paymentBodyOf } from '../core/payments';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { counterUpdate, getCustomer } from './customer-repository';
+import { customerKeys, ENTITY, type ItemKey, keys, paymentKeys } from './keys';
+import { getPayment, paymentCounterNames } from './payment-repository';
+import { transactOptimistically } from './transact';
+
+type Item = Record<string, unknown>;
+
+/** BatchWriteItem's own limit. */
+const BATCH_SIZE = 25;
+/** Items of the customer's index read per Query page, each page deleted before the next is read. */
+const PAGE_SIZE = 100;
+/** Passes over the customer's index before the customer item itself is deleted. */
+const MAX_PASSES = 8;
+/** Attempts at the final, version-guarded delete of the customer (a concurrent write bumps it). */
+const MAX_ROUNDS = 5;
+/** Pause when a pass saw only entries already deleted: the index (eventually consistent) lags. */
+const INDEX_SETTLE_MS = 250;
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+const keyId = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
+
+/** What erasure deleted, by key, so an entry seen twice (a lagging index) is counted once. */
+class Deleted {
+  private readonly keys = new Set<string>();
+  add(key: ItemKey): void {
+    this.keys.add(keyId(key));
+  }
+  has(key: ItemKey): boolean {
+    return this.keys.has(keyId(key));
+  }
+  get size(): number {
+    return this.keys.size;
+  }
+}
+
+/** Deletes keys with BatchWriteItem, 25 at a time, re-sending what comes back unprocessed. */
+async function batchDelete(keysToDelete: readonly ItemKey[], deleted: Deleted): Promise<void> {
+  for (let start = 0; start < keysToDelete.length; start += BATCH_SIZE) {
+    let requests = keysToDelete.slice(start, start + BATCH_SIZE).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt += 1) {
+      if (attempt > 0) await sleep(Math.min(1000, 20 * 2 ** attempt) * Math.random());
+      const { UnprocessedItems } = await documentClient.send(new BatchWriteCommand({ RequestItems: { [env.TABLE_NAME]: requests } }));
+      requests = (UnprocessedItems?.[env.TABLE_NAME] ?? []) as typeof requests;
+    }
+    for (const key of keysToDelete.slice(start, start + BATCH_SIZE)) deleted.add(key);
+  }
+}
+
+/**
+ * Deletes one payment and takes it out of every payment counter it counts under, in one
+ * transaction guarded by the version read (consistently), so a concurrent transition cannot make
+ * the counters subtract the wrong status. False when the payment was already gone.
+ */
+async function erasePayment(merchantId: string, paymentId: string): Promise<boolean> {
+  return transactOptimistically(async () => {
+    const payment = await getPayment(merchantId, paymentId);
+    if (payment === undefined) return { items: [], result: false };
+    const deltas = Object.fromEntries(paymentCounterNames(payment).map((name) => [name, -1]));
+    return {
+      result: true,
+      items: [
+        {
+          Delete: {
+            TableName: env.TABLE_NAME,
+            Key: paymentKeys.payment(merchantId, paymentBodyOf(payment.id) as string),
+            ConditionExpression: 'version = :version',
+            ExpressionAttributeValues: { ':version': payment.version },
+          },
+        },
+        counterUpdate(paymentKeys.counters(merchantId), deltas),
+      ],
+    };
+  });
+}
+
+/** One pass over the customer's index: every entry but the customer item is deleted. */
+async function sweepOnce(merchantId: string, customerId: string, deleted: Deleted): Promise<{ seen: number; fresh: number }> {
+  let seen = 0;
+  let fresh = 0;
+  const pages = paginateQuery(
+    { client: documentClient, pageSize: PAGE_SIZE },
+    {
+      TableName: env.TABLE_NAME,
+      IndexName: 'GSI2',
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': 'GSI2PK' },
+      ExpressionAttributeValues: { ':pk': customerKeys.data(merchantId, customerId) },
+    },
+  );
+  for await (const page of pages) {
+    const others: ItemKey[] = [];
+    for (const item of (page.Items ?? []) as Item[]) {
+      if (item.entity === ENTITY.customer) continue;
+      const key: ItemKey = { PK: item.PK as string, SK: item.SK as string };
+      seen += 1;
+      if (item.entity === ENTITY.payment) {
+        if (await erasePayment(merchantId, item.id as string)) {
+          deleted.add(key);
+          fresh += 1;
+        }
+      } else {
+        if (!deleted.has(key)) fresh += 1;
+        others.push(key);
+      }
+    }
+    await batchDelete(others, deleted);
+  }
+  return { seen, fresh };
+}
+
+/** Queries the customer's index again and again, deleting what it finds, until it finds nothing. */
+async function sweep(merchantId: string, customerId: string, deleted: Deleted): Promise<void> {
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    const { seen, fresh } = await sweepOnce(merchantId, customerId, deleted);
+    if (seen === 0) return;
+    if (fresh === 0) await sleep(INDEX_SETTLE_MS);
+  }
+}
+
+/**
+ * The customer item, last, with the customer counters (all -1; has_failed -1 when it still had
+ * an open recovery), guarded by the version read: false when a concurrent write (a new payment
+ * of the customer) changed it, so that the caller sweeps again.
+ */
+async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): Promise<boolean> {
+  const key = customerKeys.customer(customer.merchant_id, customerBodyOf(customer.id) as string);
+  const removed = await transactOptimistically(async () => {
+    const current = await getCustomer(customer.merchant_id, customer.id);
+    if (current === undefined || current.version !== customer.version) return { items: [], result: false };
+    return {
+      result: true,
+      items: [
+        { Delete: { TableName: env.TABLE_NAME, Key: key, ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': current.version } } },
+        counterUpdate(customerKeys.counters(customer.merchant_id), { all: -1, ...(current.open_payments > 0 ? { has_failed: -1 } : {}) }),
+      ],
+    };
+  });
+  if (removed) deleted.add(key);
+  return removed;
+}
+
+/**
+ * Idempotency records whose stored response mentions the customer. They are not tagged with the
+ * customer (the pipeline stores them for any route), so this is a Query over the merchant's IDEM#
+ * items with a contains() filter: it reads every record of the merchant, which is acceptable here
+ * because records live 24 hours, are few per merchant, and erasure is rare.
+ */
+async function eraseIdempotencyRecords(merchantId: string, mentions: readonly string[], deleted: Deleted): Promise<void> {
+  const { PK, SKPrefix } = keys.idempotencyRecordPrefix(merchantId);
+  const values: Record<string, unknown> = { ':pk': PK, ':prefix': SKPrefix };
+  mentions.forEach((text, i) => {
+    values[`:m${i}`] = text;
+  });
+  const found: ItemKey[] = [];
+  for await (const page of paginateQuery(
+    { client: documentClient, pageSize: 1000 },
+    {
+      TableName: env.TABLE_NAME,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      FilterExpression: mentions.map((_, i) => `contains(#response.#body, :m${i})`).join(' OR '),
+      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#response': 'response', '#body': 'body' },
+      ExpressionAttributeValues: values,
+      ProjectionExpression: '#pk, #sk',
+    },
+  )) {
+    for (const item of (page.Items ?? []) as Item[]) found.push({ PK: item.PK as string, SK: item.SK as string });
+  }
+  await batchDelete(found, deleted);
+}
+
+/**
+ * Erases a customer (GDPR Art. 17): every item tagged with the customer's data key (GSI2PK =
+ * customerKeys.data: its references, payments, their references and timelines, and whatever later
+ * features tag the same way), then the customer item, then idempotency records that mention the
+ * customer's id or email. Counters move with what is deleted: each payment leaves its payment
+ * counters in the transaction that deletes it, the customer its customer counters.
+ *
+ * The customer item goes last, so an erasure cut short (a timeout) is finished by repeating the
+ * request. Entries are deleted in Query pages of 100 (BatchWriteItem, 25 a time), and the index
+ * is queried again until it is empty, since it is eventually consistent. A write that lands in
+ * the index after the last pass (a payment recorded during the erasure) is not seen.
+ *
+ * @returns how many items were deleted (each counted once), or undefined when the customer is
+ * unknown.
+ * @example const { recordsDeleted } = await eraseCustomer('merch_1', 'cust_01J…');
+ */
+export async function eraseCustomer(merchantId: string, customerId: string): Promise<{ recordsDeleted: number } | undefined> {
+  const deleted = new Deleted();
+  const mentions = new Set<string>([customerId]);
+  let found = false;
+  for (let round = 0; ; round += 1) {
+    const customer = await getCustomer(merchantId, customerId);
+    if (customer === undefined) break;
+    found = true;
+    mentions.add(customer.email);
+    if (round >= MAX_ROUNDS) throw new StateConflictError(`Customer ${customerId} keeps changing during erasure; retry the request to finish it.`);
+    await sweep(merchantId, customerId, deleted);
+    if (await deleteCustomerItem(customer, deleted)) break;
+  }
+  if (!found) return undefined;
+  await sweep(merchantId, customerId, deleted);
+  await eraseIdempotencyRecords(merchantId, [...mentions], deleted);
+  return { recordsDeleted: deleted.size };
+}

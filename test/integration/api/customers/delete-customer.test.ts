@@ -1,0 +1,253 @@
+/**
+ * DELETE /api/v1/customers/{id} over HTTP: GDPR erasure. A Scan of the whole table, before and
+ * after, proves that nothing mentions the customer afterwards, that another customer of the same
+ * merchant is untouched, and that the counters behind list totals moved with what was deleted.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteCustomerSchemas } from '../../../../functions/api/customers/schemas';
+import type { PaymentRecord } from '../../../../functions/core/payments';
+import { documentClient } from '../../../../functions/data/client';
+import { customerCounts, getCustomer } from '../../../../functions/data/customer-repository';
+import { claimIdempotencyKey, completeIdempotencyKey } from '../../../../functions/data/idempotency-repository';
+import { getPayment, paymentCounterNames, paymentCounters } from '../../../../functions/data/payment-repository';
+import type { LocalStack } from '../../../../lib/local/local-stack';
+import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
+import { call } from '../../../fixtures/http';
+import { startTestStack } from '../../../fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+
+type Item = Record<string, unknown>;
+
+interface Body {
+  data: { deleted: boolean; customer_id: string; records_deleted: number };
+  error?: { code: string; param?: string };
+}
+
+/** Every item of the table (this file's own table), read with a Scan: tests may, request paths never do. */
+async function scanTable(): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await documentClient.send(new ScanCommand({ TableName: process.env.TABLE_NAME, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
+    items.push(...((page.Items ?? []) as Item[]));
+    startKey = page.LastEvaluatedKey as Item | undefined;
+  } while (startKey !== undefined);
+  return items;
+}
+
+/** Items whose stored form mentions any of the texts, case-insensitively, keyed by PK and SK. */
+async function itemsMentioning(...texts: string[]): Promise<Map<string, Item>> {
+  const found = new Map<string, Item>();
+  for (const item of await scanTable()) {
+    const text = JSON.stringify(item).toLowerCase();
+    if (texts.some((needle) => text.includes(needle.toLowerCase()))) found.set(`${item.PK as string} ${item.SK as string}`, item);
+  }
+  return found;
+}
+
+/** An Idempotency-Key record whose stored response mentions `text`, as any POST answering with it would leave. */
+async function idempotencyRecordMentioning(merchantId: string, keyHash: string, text: string): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  await claimIdempotencyKey({ merchantId, keyHash, fingerprint: 'f', now, lockSeconds: 60, retentionSeconds: 86_400 });
+  await completeIdempotencyKey(merchantId, keyHash, 'f', { statusCode: 200, headers: {}, body: JSON.stringify({ data: { note: `about ${text}` } }) });
+}
+
+/** The payment counters a set of payments should leave: each counts once under each of its names. */
+function expectedCounters(payments: readonly PaymentRecord[]): Record<string, number> {
+  const counters: Record<string, number> = {};
+  for (const payment of payments) for (const name of paymentCounterNames(payment)) counters[name] = (counters[name] ?? 0) + 1;
+  return counters;
+}
+const nonZero = (counters: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(counters).filter(([, value]) => value !== 0));
+
+describe('DELETE /api/v1/customers/{id}', () => {
+  let stack: LocalStack;
+
+  const erase = (tenant: Tenant, id: string, key = tenant.key) => call<Body>(`${stack.api_url}/customers/${encodeURIComponent(id)}`, { method: 'DELETE', key });
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+
+  afterAll(async () => {
+    await stack.stop();
+  });
+
+  describe('erasing a customer with payments in every state', () => {
+    let tenant: Tenant;
+    let victim: PaymentRecord[];
+    let other: PaymentRecord[];
+    const VICTIM = { email: 'Victim.Person+gdpr@Example.com', name: 'Victim Person', provider_customer_id: 'cus_VICTIM_7' };
+    const VICTIM_EMAIL = 'victim.person+gdpr@example.com';
+    let otherBefore: Map<string, Item>;
+    let victimBefore: Map<string, Item>;
+    let totalsBefore: { payments: number; customers: number };
+    let response: Awaited<ReturnType<typeof erase>>;
+
+    const victimId = () => victim[0]?.customer_id as string;
+    const otherId = () => other[0]?.customer_id as string;
+
+    beforeAll(async () => {
+      // Prepare
+      tenant = await newTenant(['admin'], UNLIMITED);
+      const m = tenant.merchant.id;
+      victim = [
+        await seedCustomerPayment(m, VICTIM, { subscriptionId: 'sub_victim', invoiceId: 'in_victim_1' }),
+        await moveThrough(m, await seedCustomerPayment(m, VICTIM, { psp: 'adyen' }), ['retry', 'pause']),
+        await moveThrough(m, await seedCustomerPayment(m, VICTIM, { declineCategory: 'hard_customer', declineSubcategory: 'expired', invoiceId: 'in_victim_2' }), ['recover']),
+        await moveThrough(m, await seedCustomerPayment(m, VICTIM), ['terminate']),
+      ];
+      other = [
+        await seedCustomerPayment(m, { email: 'other@example.com', name: 'Other Person' }, { subscriptionId: 'sub_other', invoiceId: 'in_other_1' }),
+        await moveThrough(m, await seedCustomerPayment(m, { email: 'other@example.com' }), ['retry', 'recover']),
+      ];
+      // Responses kept for Idempotency-Keys: a real pause-all of each customer, and stored answers naming the victim's email.
+      const pausedVictim = await call(`${stack.api_url}/customers/${victimId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-victim' } });
+      const pausedOther = await call(`${stack.api_url}/customers/${otherId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-other' } });
+      expect([pausedVictim.status, pausedOther.status]).toEqual([200, 200]);
+      await idempotencyRecordMentioning(m, 'a'.repeat(64), VICTIM_EMAIL);
+      await idempotencyRecordMentioning(m, 'b'.repeat(64), 'other@example.com');
+      victim = (await Promise.all(victim.map((payment) => getPayment(m, payment.id)))) as PaymentRecord[];
+      other = (await Promise.all(other.map((payment) => getPayment(m, payment.id)))) as PaymentRecord[];
+
+      victimBefore = await itemsMentioning(victimId(), VICTIM_EMAIL);
+      otherBefore = await itemsMentioning(otherId(), 'other@example.com');
+      const payments = await call<{ pagination: { total: number } }>(`${stack.api_url}/payments`, { key: tenant.key });
+      const customers = await call<{ pagination: { total: number } }>(`${stack.api_url}/customers`, { key: tenant.key });
+      totalsBefore = { payments: payments.body.pagination.total, customers: customers.body.pagination.total };
+      // Act
+      response = await erase(tenant, victimId());
+    }, 60_000);
+
+    it('answers A fields (B fields a subset) with the number of records erased', async () => {
+      // Assess
+      expect(response.status).toBe(200);
+      expect(deleteCustomerSchemas.responses[200].safeParse(response.body).success).toBe(true);
+      expect(response.body.data).toEqual({ deleted: true, customer_id: victimId(), records_deleted: victimBefore.size });
+      // The seed did leave the kinds of items erasure must find: customer, references, payments, timelines, idempotency records.
+      expect(new Set([...victimBefore.values()].map((item) => item.entity))).toEqual(
+        new Set(['customer', 'customer_ref', 'payment', 'payment_ref', 'invoice_ref', 'subscription_invoice', 'timeline_entry', 'idempotency_record']),
+      );
+    });
+
+    it("leaves no item anywhere in the table that mentions the customer's id, email, name or provider id", async () => {
+      // Assess
+      expect([...(await itemsMentioning(victimId(), VICTIM_EMAIL, VICTIM.name, VICTIM.provider_customer_id)).keys()]).toEqual([]);
+    });
+
+    it('leaves every item of another customer of the same merchant exactly as it was', async () => {
+      // Assess
+      expect(otherBefore.size).toBeGreaterThan(8);
+      expect(await itemsMentioning(otherId(), 'other@example.com')).toEqual(otherBefore);
+      expect(await getCustomer(tenant.merchant.id, otherId())).toMatchObject({ total_payments: 2, open_payments: 1 });
+    });
+
+    it('takes the erased payments and customer out of the counters behind list totals', async () => {
+      // Act
+      const payments = await call<{ data: Array<{ id: string }>; pagination: { total: number } }>(`${stack.api_url}/payments`, { key: tenant.key });
+      const customers = await call<{ data: Array<{ id: string }>; pagination: { total: number } }>(`${stack.api_url}/customers`, { key: tenant.key });
+      const openCustomers = await call<{ pagination: { total: number } }>(`${stack.api_url}/customers?has_failed_payment=true`, { key: tenant.key });
+      // Assess
+      expect(totalsBefore).toEqual({ payments: 6, customers: 2 });
+      expect(payments.body.pagination.total).toBe(2);
+      expect(payments.body.data.map((payment) => payment.id).sort()).toEqual(other.map((payment) => payment.id).sort());
+      expect(customers.body.pagination.total).toBe(1);
+      expect(customers.body.data.map((customer) => customer.id)).toEqual([otherId()]);
+      expect(openCustomers.body.pagination.total).toBe(1);
+      expect(await customerCounts(tenant.merchant.id)).toEqual({ all: 1, has_failed: 1 });
+      expect(nonZero(await paymentCounters(tenant.merchant.id))).toEqual(expectedCounters(other));
+    });
+
+    it('answers 404 to a second DELETE and to every read of the erased customer', async () => {
+      // Act
+      const again = await erase(tenant, victimId());
+      const reads = await Promise.all(
+        [
+          `/customers/${victimId()}`,
+          `/customers/${VICTIM.provider_customer_id}`,
+          `/customers/by-email/${encodeURIComponent(VICTIM_EMAIL)}`,
+          `/customers/${victimId()}/payments`,
+          `/payments/${victim[0]?.id}`,
+          `/payments/${victim[0]?.provider_payment_id}`,
+        ].map((path) => call(`${stack.api_url}${path}`, { key: tenant.key })),
+      );
+      // Assess
+      expect(again.status).toBe(404);
+      expect(again.body.error?.code).toBe('resource_not_found');
+      expect(reads.map((read) => read.status)).toEqual([404, 404, 404, 404, 404, 404]);
+    });
+  });
+
+  it('erases a customer with more items than one Query page and many write batches', async () => {
+    // Prepare
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    const m = tenant.merchant.id;
+    const who = { email: 'prolific@example.com', provider_customer_id: 'cus_PROLIFIC' };
+    for (let i = 0; i < 45; i += 1) await moveThrough(m, await seedCustomerPayment(m, who, { invoiceId: `in_prolific_${i}` }), i % 2 === 0 ? ['pause'] : ['retry']);
+    const customerId = (await call<{ data: { id: string } }>(`${stack.api_url}/customers/cus_PROLIFIC`, { key: tenant.key })).body.data.id;
+    const before = await itemsMentioning(customerId, who.email);
+    // Act
+    const response = await erase(tenant, 'cus_PROLIFIC');
+    // Assess
+    expect(before.size).toBeGreaterThan(200);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({ deleted: true, customer_id: customerId, records_deleted: before.size });
+    expect((await itemsMentioning(customerId, who.email)).size).toBe(0);
+    expect(await customerCounts(m)).toEqual({ all: 0, has_failed: 0 });
+    expect(nonZero(await paymentCounters(m))).toEqual({});
+  }, 60_000);
+
+  it("answers 404 to another merchant and leaves the customer's data in place", async () => {
+    // Prepare
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    const payment = await seedCustomerPayment(tenant.merchant.id, { email: 'kept@example.com' });
+    const before = await itemsMentioning(payment.customer_id);
+    // Act
+    await expectOtherMerchantGets404(`${stack.api_url}/customers/${payment.customer_id}`, { method: 'DELETE' });
+    // Assess
+    expect(await itemsMentioning(payment.customer_id)).toEqual(before);
+  });
+
+  it('answers 404 for an unknown customer id or provider id', async () => {
+    // Prepare
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    // Act
+    const unknown = await erase(tenant, 'cust_01JZZZZZZZZZZZZZZZZZZZZZZZ');
+    const unknownRef = await erase(tenant, 'cus_nobody');
+    // Assess
+    expect([unknown.status, unknownRef.status]).toEqual([404, 404]);
+    expect(unknown.body.error?.code).toBe('resource_not_found');
+  });
+
+  it('refuses an id over 255 characters with 422 naming id', async () => {
+    // Prepare
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    // Act
+    const response = await erase(tenant, 'x'.repeat(256));
+    // Assess
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'id' });
+  });
+
+  it.each([
+    [['admin:customers'], 200],
+    [['admin'], 200],
+    [['write'], 403],
+    [['write:customers'], 403],
+    [['read:customers'], 403],
+  ] as const)('answers a key with scopes %j with %i', async (scopes, status) => {
+    // Prepare
+    const tenant = await newTenant([...scopes]);
+    const payment = await seedCustomerPayment(tenant.merchant.id, { email: 'scoped@example.com' });
+    // Act
+    const response = await erase(tenant, payment.customer_id);
+    // Assess
+    expect(response.status).toBe(status);
+    const left = await getCustomer(tenant.merchant.id, payment.customer_id);
+    if (status === 200) expect(left).toBeUndefined();
+    else {
+      expect(response.body.error?.code).toBe('insufficient_scope');
+      expect(left?.id).toBe(payment.customer_id);
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { listOutboxEmails } from '../../../functions/adapters/email/outbox';
+import { handler } from '../../../functions/consumers/notifications';
+import { documentClient } from '../../../functions/data/client';
+import { customerKeys } from '../../../functions/data/keys';
+import { claimMessage, createDunningMessage, getMessage } from '../../../functions/data/message-repository';
+import { createMerchant } from '../../../functions/data/merchant-repository';
+import { seedPaymentThrough } from '../../fixtures/payments';
+import { sqsEventOf } from '../../fixtures/recoveries';
+
+describe('the dunning_email processor of the notifications consumer', () => {
+  const recordOf = (merchantId: string, messageId: string) => ({ kind: 'dunning_email', merchant_id: merchantId, message_id: messageId });
+
+  it('fails the record, for the DLQ, when the message lacks its ids', async () => {
+    // Act
+    const result = await handler(sqsEventOf({ kind: 'dunning_email', merchant_id: 'merch_x' }, 'bad-1'));
+    // Assess
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'bad-1' }]);
+  });
+
+  it('acknowledges and sends nothing when the message no longer exists', async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Gone Ltd' });
+    // Act
+    const result = await handler(sqsEventOf(recordOf(merchant.id, 'msg_01J0000000000000000000000Z')));
+    // Assess
+    expect(result.batchItemFailures).toEqual([]);
+    expect(await listOutboxEmails(merchant.id)).toEqual([]);
+  });
+
+  it('fails the record for redelivery when another consumer holds a fresh claim, and sends once after the claim goes stale', async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Busy Co' });
+    const payment = await seedPaymentThrough(merchant.id, []);
+    const message = await createDunningMessage(payment, { templateId: null, subject: null });
+    await claimMessage(merchant.id, message.id, new Date(), 60_000);
+    // Act
+    const whileHeld = await handler(sqsEventOf(recordOf(merchant.id, message.id), 'held'));
+    const emailsWhileHeld = await listOutboxEmails(merchant.id);
+    const stale = await createDunningMessage(payment, { templateId: null, subject: null });
+    await claimMessage(merchant.id, stale.id, new Date(Date.now() - 120_000), 60_000);
+    const afterStale = await handler(sqsEventOf(recordOf(merchant.id, stale.id), 'stale'));
+    // Assess
+    expect(whileHeld.batchItemFailures).toEqual([{ itemIdentifier: 'held' }]);
+    expect(emailsWhileHeld).toEqual([]);
+    expect(afterStale.batchItemFailures).toEqual([]);
+    expect(await getMessage(merchant.id, stale.id)).toMatchObject({ status: 'sent' });
+    expect((await listOutboxEmails(merchant.id)).map((email) => email.message_id)).toEqual([stale.id]);
+  });
+
+  it("files the message and its outbox email among the customer's data, so erasure finds them", async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Erase Inc' });
+    const payment = await seedPaymentThrough(merchant.id, []);
+    const message = await createDunningMessage(payment, { templateId: null, subject: null });
+    // Act
+    await handler(sqsEventOf(recordOf(merchant.id, message.id)));
+    const { Items } = await documentClient.send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME as string,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': customerKeys.data(merchant.id, payment.customer_id) },
+      }),
+    );
+    // Assess
+    const entities = (Items ?? []).map((item) => item.entity as string);
+    expect(entities).toEqual(expect.arrayContaining(['message', 'outbox_email']));
+    expect((Items ?? []).filter((item) => item.entity === 'timeline_entry' && item.type === 'dunning_sent')).toHaveLength(1);
+  });
+});

@@ -6,21 +6,10 @@ import { type NewFailedPayment, applyPaymentEvent, getPayment, getPaymentByAnyId
 import { listPayments, paymentTimeline } from '../../../functions/data/payment-queries';
 import { StateConflictError } from '../../../functions/core/errors';
 import type { PaymentEvent } from '../../../functions/core/payments';
+import { failedPaymentInput } from '../../fixtures/payments';
 
-let seq = 0;
-const failed = (merchantId: string, overrides: Partial<NewFailedPayment> = {}): NewFailedPayment => ({
-  merchantId,
-  customer: { email: 'Jane@Example.com', name: 'Jane Doe' },
-  psp: 'stripe',
-  providerPaymentId: `ch_${(seq += 1)}_${Math.random().toString(36).slice(2)}`,
-  amount: 4999,
-  currency: 'usd',
-  declineCode: 'insufficient_funds',
-  declineCategory: 'soft_retry',
-  declineSubcategory: 'balance',
-  retryAllowed: true,
-  ...overrides,
-});
+const failed = (merchantId: string, overrides: Partial<NewFailedPayment> = {}): NewFailedPayment =>
+  failedPaymentInput(merchantId, { customer: { email: 'Jane@Example.com', name: 'Jane Doe' }, ...overrides });
 const merchant = (): string => `merch_test${Math.random().toString(36).slice(2, 10)}`;
 const reason = 'test';
 

@@ -5,6 +5,7 @@
  */
 import { PSPS } from '../core/providers';
 import { ingestPaymentEventSchemas } from './ingest/schemas';
+import { getDeclineCodeSchemas, listDeclineCategoriesSchemas, listDeclineCodesSchemas } from './decline-codes/schemas';
 import { getOpenApiDocumentSchemas } from './openapi/schemas';
 import { getPaymentSchemas, getPaymentTimelineSchemas, listPaymentsSchemas, pausePaymentSchemas, resumePaymentSchemas, retryPaymentSchemas } from './payments/schemas';
 import { getRecoverySchemas, listRecoveriesSchemas, triggerDunningSchemas } from './recoveries/schemas';
@@ -131,9 +132,9 @@ export const routes: readonly RouteDef[] = [
   v1('analytics', 'GET', '/analytics/email-engagement', 'getEmailEngagement', ['read', 'analytics', 'email'], 'Open, click and unsubscribe rates'),
 
   // Decline codes
-  v1('decline-codes', 'GET', '/decline-codes', 'listDeclineCodes', READ, 'The decline-code catalogue'),
-  v1('decline-codes', 'GET', '/decline-codes/categories', 'listDeclineCategories', READ, 'The decline category taxonomy'),
-  v1('decline-codes', 'GET', '/decline-codes/{code}', 'getDeclineCode', READ, 'One decline code with provider variations'),
+  v1('decline-codes', 'GET', '/decline-codes', 'listDeclineCodes', READ, 'The decline-code catalogue', { schemas: listDeclineCodesSchemas }),
+  v1('decline-codes', 'GET', '/decline-codes/categories', 'listDeclineCategories', READ, 'The decline category taxonomy', { schemas: listDeclineCategoriesSchemas }),
+  v1('decline-codes', 'GET', '/decline-codes/{code}', 'getDeclineCode', READ, 'One decline code with provider variations', { schemas: getDeclineCodeSchemas }),
 
   // Outbound webhook endpoints
   v1('webhook-endpoints', 'GET', '/webhooks/endpoints', 'listWebhookEndpoints', ['webhooks', 'read'], 'List webhook endpoints'),

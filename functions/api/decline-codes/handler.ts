@@ -1,4 +1,7 @@
 import { createGroupHandler } from '../group-handler';
+import { getDeclineCode } from './get-decline-code';
+import { listDeclineCategories } from './list-decline-categories';
+import { listDeclineCodes } from './list-decline-codes';
 
-/** The decline-codes Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('decline-codes', {});
+/** The decline-codes Lambda: the catalogue list (cursor paged), the category taxonomy and one code with its provider variations. */
+export const handler = createGroupHandler('decline-codes', { listDeclineCodes, listDeclineCategories, getDeclineCode });

@@ -1,0 +1,16 @@
+import { listCategories } from '../../core/decline-codes';
+import { envelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { listDeclineCategoriesSchemas } from './schemas';
+
+/** GET /api/v1/decline-codes/categories: the four categories with their subcategories (the literal path wins over /{code}). */
+export const listDeclineCategories = defineOperation(listDeclineCategoriesSchemas, async ({ caller, requestId }) => {
+  const data = listCategories().map((record) => ({
+    category: record.category,
+    description: record.description,
+    recommended_strategy: record.recommended_strategy,
+    expected_recovery_rate: record.expected_recovery_rate,
+    subcategories: [...record.subcategories],
+  }));
+  return { body: envelope(data, requestId, caller?.merchantId) };
+});

@@ -51,7 +51,7 @@ export const scenario: Scenario = {
       return handler(toApiGatewayEvent(request, match, randomUUID()), createLambdaContext('recovery-ingest'));
     };
 
-    const first = await invoke(`ch_bench_${(sequence += 1)}`);
+    const first = await invoke(`ch_bench_${randomUUID()}`);
     const data = (JSON.parse(first.body) as { data?: { status?: unknown; recovery_initiated?: unknown } }).data;
     if (first.statusCode !== 200 || data?.status !== 'processed' || data.recovery_initiated !== true) {
       throw new Error(`POST ${PATH} should answer 200 processed with a recovery initiated, got ${first.statusCode}: ${first.body.slice(0, 300)}`);
@@ -63,14 +63,14 @@ export const scenario: Scenario = {
 
     return {
       async handler() {
-        const response = await invoke(`ch_bench_${(sequence += 1)}`);
+        const response = await invoke(`ch_bench_${randomUUID()}`);
         if (response.statusCode !== 200) throw new Error(`POST ${PATH} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
       },
 
       async raw() {
         const now = new Date();
         const at = now.toISOString();
-        const providerPaymentId = `ch_bench_${(sequence += 1)}`;
+        const providerPaymentId = `ch_bench_${randomUUID()}`;
         await documentClient.send(new GetCommand({ TableName: table, Key: hashItem, ConsistentRead: true }));
         const nowSeconds = Math.floor(now.getTime() / 1000);
         const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);

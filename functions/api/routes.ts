@@ -7,6 +7,7 @@ import { PSPS } from '../core/providers';
 import { ingestPaymentEventSchemas } from './ingest/schemas';
 import { getDeclineCodeSchemas, listDeclineCategoriesSchemas, listDeclineCodesSchemas } from './decline-codes/schemas';
 import { getOpenApiDocumentSchemas } from './openapi/schemas';
+import { receiveProviderWebhookSchemas } from './provider-webhooks/schemas';
 import { getPaymentSchemas, getPaymentTimelineSchemas, listPaymentsSchemas, pausePaymentSchemas, resumePaymentSchemas, retryPaymentSchemas } from './payments/schemas';
 import { getRecoverySchemas, listRecoveriesSchemas, triggerDunningSchemas } from './recoveries/schemas';
 import {
@@ -241,9 +242,9 @@ export const routes: readonly RouteDef[] = [
 
   // Inbound provider webhooks (webhook host)
   ...PSPS.map((psp) =>
-    at('webhook', 'provider-webhooks', 'POST', `/${psp}/{merchant_id}`, `receive${capitalised(psp)}Webhook`, 'provider_signature', [], `Webhook from ${psp}`),
+    at('webhook', 'provider-webhooks', 'POST', `/${psp}/{merchant_id}`, `receive${capitalised(psp)}Webhook`, 'provider_signature', [], `Webhook from ${psp}`, receiveProviderWebhookSchemas),
   ),
-  at('webhook', 'provider-webhooks', 'POST', '/square/{merchant_id}/invoice', 'receiveSquareInvoiceWebhook', 'provider_signature', [], 'Invoice webhook from square'),
+  at('webhook', 'provider-webhooks', 'POST', '/square/{merchant_id}/invoice', 'receiveSquareInvoiceWebhook', 'provider_signature', [], 'Invoice webhook from square', receiveProviderWebhookSchemas),
 ];
 
 validateRoutes(routes);

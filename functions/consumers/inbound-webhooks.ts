@@ -1,4 +1,6 @@
 import { createQueueConsumer } from './consume';
+import { processProviderWebhook } from './provider-webhook';
+import { PROVIDER_WEBHOOK_KIND } from '../data/webhook-log-repository';
 
-// The processors (one per message kind) are added by the issues that produce these messages.
-export const handler = createQueueConsumer('inbound-webhooks', {});
+// One processor per message kind: verified provider deliveries stored by the webhook intake.
+export const handler = createQueueConsumer('inbound-webhooks', { [PROVIDER_WEBHOOK_KIND]: processProviderWebhook });

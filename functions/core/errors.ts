@@ -41,6 +41,12 @@ export class InvalidApiKeyError extends AppError {
   readonly code = 'invalid_api_key';
 }
 
+/** A provider webhook whose signature is missing, wrong or stale (nothing of it is stored). */
+export class InvalidSignatureError extends AppError {
+  readonly statusCode = 401;
+  readonly code = 'invalid_signature';
+}
+
 export class InsufficientScopeError extends AppError {
   readonly statusCode = 403;
   readonly code = 'insufficient_scope';

@@ -48,6 +48,10 @@
  * | one outbox email by its dedupe key          | PK = M#<m>, SK = OUTBOX#<dedupe key>          | table |
  * | a customer's messages and outbox emails (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with MSG# / OUTBOX# | GSI2 |
  *
+ * Provider webhook deliveries (raw payloads, 30-day TTL):
+ * | one stored delivery (inbound consumer)      | PK = M#<m>, SK = WHK#<body> (`whk_<body>`, time-ordered) | table |
+ * | a customer's stored deliveries (erasure)    | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with WHK# | GSI2 |
+ *
  * Every item about a customer carries GSI2PK = M#<m>#C#<customer>, so erasure finds all of it
  * with one Query, whatever later features add.
  *
@@ -84,6 +88,7 @@ export const ENTITY = {
   ingestEvent: 'ingest_event',
   message: 'message',
   outboxEmail: 'outbox_email',
+  webhookLog: 'webhook_log',
 } as const;
 
 export interface ItemKey {
@@ -159,6 +164,13 @@ export const messageKeys = {
   outboxPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'OUTBOX#' }),
   /** GSI2 attributes that put an item among the customer's data, so erasure removes it. */
   customerData: (merchantId: string, customerId: string, sortKey: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: sortKey }),
+} as const;
+
+/** Raw provider webhook deliveries (access patterns above). */
+export const webhookLogKeys = {
+  delivery: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WHK#${body}` }),
+  /** GSI2 attributes that file a delivery among the customer's data, so erasure removes it. */
+  customerTag: (merchantId: string, customerId: string, body: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `WHK#${body}` }),
 } as const;
 
 function customerDataPk(merchantId: string, customerId: string): string {

@@ -17,6 +17,11 @@ const EnvSchema = z.object({
   INBOUND_WEBHOOK_QUEUE_URL: z.string().optional(),
   OUTBOUND_DELIVERY_QUEUE_URL: z.string().optional(),
   NOTIFICATION_QUEUE_URL: z.string().optional(),
+  /**
+   * Public origin of the webhook API (`https://hooks.example.com`, no trailing slash), used to
+   * rebuild the URL a provider posted to (Square signs it). Unset: scheme and host of the request.
+   */
+  WEBHOOK_PUBLIC_BASE_URL: z.string().url().optional(),
   /** Key that signs list cursors; unset locally, where each process makes its own. */
   CURSOR_SIGNING_SECRET: z.string().min(32).optional(),
   /** On AWS: the Secrets Manager secret holding that key (set by CDK). */

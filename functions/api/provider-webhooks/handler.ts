@@ -1,4 +1,11 @@
+import { routes } from '../routes';
 import { createGroupHandler } from '../group-handler';
+import { receiveProviderWebhook } from './receive-provider-webhook';
 
-/** The provider-webhooks Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('provider-webhooks', {});
+/**
+ * The provider-webhooks Lambda: one operation serves its 14 rows (13 providers and Square's
+ * invoice path), registered under each row's operationId; the provider comes from the row's path.
+ */
+const operations = Object.fromEntries(routes.filter((route) => route.group === 'provider-webhooks').map((route) => [route.operationId, receiveProviderWebhook]));
+
+export const handler = createGroupHandler('provider-webhooks', operations);

@@ -1,0 +1,122 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { idBody, timeOrderedId } from '../core/ids';
+import type { Psp } from '../core/providers';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { conditions, ENTITY, webhookLogKeys } from './keys';
+
+/**
+ * Raw provider webhook deliveries, stored by the intake once verified and read by the
+ * inbound-webhooks consumer. Each lives 30 days (the table's TTL attribute `expires_at`), and is
+ * filed among its customer's data (GSI2) once the consumer knows the customer, so erasure removes
+ * it with the customer.
+ */
+/** The `kind` of the message the intake enqueues on `inbound-webhooks` for each stored delivery. */
+export const PROVIDER_WEBHOOK_KIND = 'provider_webhook';
+
+export const WEBHOOK_LOG_RETENTION_SECONDS = 30 * 24 * 3600;
+
+/** `default` for `/{psp}/{merchant_id}`, `invoice` for `/square/{merchant_id}/invoice`. */
+export type WebhookRouteVariant = 'default' | 'invoice';
+
+export interface WebhookLogRecord {
+  /** `whk_<time-ordered body>`. */
+  readonly id: string;
+  readonly merchant_id: string;
+  readonly psp: Psp;
+  readonly route_variant: WebhookRouteVariant;
+  /** The body as received: UTF-8 text, or base64 when `body_base64` (bytes that are not valid UTF-8). */
+  readonly body: string;
+  readonly body_base64: boolean;
+  readonly content_type: string | null;
+  /** The URL the provider posted to, as the intake derived it (Square signs it). */
+  readonly url: string;
+  readonly received_at: string;
+  /** Epoch seconds: the table's TTL attribute. */
+  readonly expires_at: number;
+  /** Set once the consumer has filed the delivery under a customer. */
+  readonly customer_id?: string;
+}
+
+export interface NewWebhookLog {
+  readonly merchantId: string;
+  readonly psp: Psp;
+  readonly routeVariant: WebhookRouteVariant;
+  readonly rawBody: Buffer;
+  /** Only this header is kept: the others carry signatures and credentials (Basic auth). */
+  readonly contentType: string | null;
+  readonly url: string;
+}
+
+export const webhookLogIdFor = (body: string): string => `whk_${body}`;
+export const webhookLogBodyOf = (id: string): string | undefined => idBody(id, 'whk');
+
+/** Whether the bytes are valid UTF-8 (a round trip keeps them). */
+const isUtf8 = (bytes: Buffer): boolean => Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
+
+/** The body bytes of a stored delivery, exactly as received. */
+export const rawBodyOf = (record: WebhookLogRecord): Buffer => Buffer.from(record.body, record.body_base64 ? 'base64' : 'utf8');
+
+/**
+ * Stores a verified delivery with its 30-day expiry; returns the record (its id goes on the queue).
+ *
+ * @example const log = await putWebhookLog({ merchantId, psp: 'stripe', routeVariant: 'default', rawBody, contentType, url }, new Date());
+ */
+export async function putWebhookLog(input: NewWebhookLog, now: Date = new Date()): Promise<WebhookLogRecord> {
+  const body = timeOrderedId(now);
+  const utf8 = isUtf8(input.rawBody);
+  const record: WebhookLogRecord = {
+    id: webhookLogIdFor(body),
+    merchant_id: input.merchantId,
+    psp: input.psp,
+    route_variant: input.routeVariant,
+    body: utf8 ? input.rawBody.toString('utf8') : input.rawBody.toString('base64'),
+    body_base64: !utf8,
+    content_type: input.contentType,
+    url: input.url,
+    received_at: now.toISOString(),
+    expires_at: Math.floor(now.getTime() / 1000) + WEBHOOK_LOG_RETENTION_SECONDS,
+  };
+  await documentClient.send(
+    new PutCommand({
+      TableName: env.TABLE_NAME,
+      Item: { ...webhookLogKeys.delivery(input.merchantId, body), entity: ENTITY.webhookLog, ...record },
+      ConditionExpression: conditions.absent,
+    }),
+  );
+  return record;
+}
+
+/** A stored delivery, or undefined when it expired, was erased with its customer, or never existed. */
+export async function getWebhookLog(merchantId: string, id: string): Promise<WebhookLogRecord | undefined> {
+  const body = webhookLogBodyOf(id);
+  if (body === undefined) return undefined;
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: webhookLogKeys.delivery(merchantId, body), ConsistentRead: true }));
+  if (Item === undefined) return undefined;
+  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _gsi2pk, GSI2SK: _gsi2sk, ...record } = Item;
+  return record as WebhookLogRecord;
+}
+
+/**
+ * Files a stored delivery among the customer's data (GSI2), so erasing the customer removes it.
+ * Nothing happens when the delivery is gone (expired or already erased).
+ */
+export async function tagWebhookLogWithCustomer(merchantId: string, id: string, customerId: string): Promise<void> {
+  const body = webhookLogBodyOf(id);
+  if (body === undefined) return;
+  const tag = webhookLogKeys.customerTag(merchantId, customerId, body);
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: webhookLogKeys.delivery(merchantId, body),
+        UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk, customer_id = :customer',
+        ConditionExpression: conditions.exists,
+        ExpressionAttributeValues: { ':pk': tag.GSI2PK, ':sk': tag.GSI2SK, ':customer': customerId },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * The inbound provider-webhook path over real HTTP and DynamoDB Local: POST /{psp}/{merchant_id}
+ * (13 providers) and /square/{merchant_id}/invoice verify and store a delivery, and the
+ * inbound-webhooks consumer (driven by `drain()`) turns it into payment events through the ingest
+ * logic. Deliveries are signed with each provider's SDK or documented scheme
+ * (test/fixtures/provider-webhooks.ts).
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
+import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
+import { processProviderWebhook, ProviderFetchNotImplementedError, UnknownWebhookCustomerError } from '../../../../functions/consumers/provider-webhook';
+import { queueDefinitions } from '../../../../functions/consumers/queue-definitions';
+import { documentClient } from '../../../../functions/data/client';
+import { recordFailedPayment } from '../../../../functions/data/payment-repository';
+import { setProviderSecret } from '../../../../functions/data/provider-secret-repository';
+import { getWebhookLog, WEBHOOK_LOG_RETENTION_SECONDS } from '../../../../functions/data/webhook-log-repository';
+import { registerPaypalWebhookModule } from '../../../../functions/webhooks/registry';
+import type { LocalStack } from '../../../../lib/local/local-stack';
+import { LocalQueues } from '../../../../lib/local/queue-hub';
+import { call } from '../../../fixtures/http';
+import { originOf, startTestStack } from '../../../fixtures/local-stack';
+import { failedPaymentInput } from '../../../fixtures/payments';
+import {
+  type Delivery,
+  installPaypalTestCertificate,
+  mollieClassic,
+  type ProviderCase,
+  providerCases,
+  stripeFailedFor,
+  stripePoisonEvent,
+  stripeUnusedEvent,
+  thinCases,
+} from '../../../fixtures/provider-webhooks';
+import { newTenant, type Tenant } from '../../../fixtures/tenants';
+
+interface Received {
+  data: { received: true; id: string };
+  meta: { merchant_id: string };
+}
+interface ErrorBody {
+  error: { code: string; message: string };
+}
+interface Payment {
+  id: string;
+  provider_payment_id: string | null;
+  amount: number;
+  currency: string;
+  decline_code: string | null;
+  psp: string;
+  customer_id: string;
+  customer_email: string;
+}
+
+const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
+
+describe('receiveProviderWebhook', () => {
+  let stack: LocalStack;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    await installPaypalTestCertificate();
+  });
+  afterAll(async () => {
+    registerPaypalWebhookModule(undefined);
+    await stack?.stop();
+  });
+
+  const hostOf = (): string => new URL(originOf(stack)).host;
+  /** The URL the server derives for a request to `path` (no X-Forwarded-Proto: https, the Host header). */
+  const publicUrl = (path: string): string => `https://${hostOf()}${path}`;
+  const post = (path: string, delivery: Delivery) => call<Received & ErrorBody>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+  const paymentsOf = async (tenant: Tenant, psp: string): Promise<Payment[]> =>
+    (await call<{ data: Payment[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
+  const deadLetters = () => stack.runtime.queues.deadLetters('inbound-webhooks');
+  const tenantFor = async (psp: string, secret: string): Promise<Tenant> => {
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    await setProviderSecret(tenant.merchant.id, psp, secret);
+    return tenant;
+  };
+  const gsi2Of = async (merchantId: string, customerId: string) =>
+    (
+      await documentClient.send(
+        new QueryCommand({
+          TableName: process.env.TABLE_NAME as string,
+          IndexName: 'GSI2',
+          KeyConditionExpression: 'GSI2PK = :pk',
+          ExpressionAttributeValues: { ':pk': `M#${merchantId}#C#${customerId}` },
+        }),
+      )
+    ).Items ?? [];
+  const MAX_RECEIVES = queueDefinitions.find((queue) => queue.name === 'inbound-webhooks')?.maxReceiveCount ?? 0;
+  /**
+   * Posts through queues with an injected clock (the stack's run on the real one, where a failed
+   * message waits 60 s to come back), delivers until each message has been received
+   * maxReceiveCount times, and returns its dead letters and the response.
+   */
+  const postUntilDeadLettered = async (path: string, delivery: Delivery) => {
+    let clock = Date.now();
+    const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock });
+    try {
+      const response = await post(path, delivery);
+      for (let receive = 0; receive <= MAX_RECEIVES; receive += 1) {
+        await queues.drain();
+        clock += 61_000;
+      }
+      await queues.drain();
+      return { response, letters: queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(response.body.data.id)) };
+    } finally {
+      registerLocalQueueTransport(stack.runtime.queues);
+    }
+  };
+  const labelOf = (c: ProviderCase): string => (c.path('m').endsWith('/invoice') ? 'square invoice' : c.psp);
+
+  describe.each(providerCases.map((c) => [labelOf(c), c] as const))('for %s', (_label, c) => {
+    it('records the failed payment in minor units with a lowercase currency when a signed delivery is drained', async () => {
+      // Prepare
+      const tenant = await tenantFor(c.psp, c.secret);
+      const path = c.path(tenant.merchant.id);
+      if (c.expected.email === null) {
+        // The provider sends no email: the customer is known from an earlier event with its provider customer id.
+        await recordFailedPayment(
+          failedPaymentInput(tenant.merchant.id, { customer: { email: `known-${c.psp}@example.com`, name: null, provider_customer_id: c.expected.providerCustomerId ?? null }, psp: c.psp, providerPaymentId: `earlier-${c.psp}` }),
+        );
+      }
+      const startedAt = Math.floor(Date.now() / 1000);
+      // Act
+      const response = await post(path, c.failed(publicUrl(path)));
+      const stored = await getWebhookLog(tenant.merchant.id, response.body.data.id);
+      await stack.runtime.queues.drain();
+      // Assess
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual({ received: true, id: expect.stringMatching(/^whk_/) });
+      expect(stored).toMatchObject({ psp: c.psp, route_variant: path.endsWith('/invoice') ? 'invoice' : 'default' });
+      expect(stored?.expires_at).toBeGreaterThanOrEqual(startedAt + WEBHOOK_LOG_RETENTION_SECONDS);
+      expect(stored?.expires_at).toBeLessThanOrEqual(startedAt + WEBHOOK_LOG_RETENTION_SECONDS + 60);
+      const recorded = (await paymentsOf(tenant, c.psp)).filter((p) => p.provider_payment_id !== `earlier-${c.psp}`);
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]).toMatchObject({
+        psp: c.psp,
+        provider_payment_id: c.expected.providerPaymentId,
+        amount: c.expected.amount,
+        currency: c.expected.currency,
+        decline_code: c.expected.declineCode,
+        customer_email: c.expected.email ?? `known-${c.psp}@example.com`,
+      });
+      expect(deadLetters().filter((letter) => letter.body.includes(tenant.merchant.id))).toEqual([]);
+    });
+
+    const tamper = c.tamper;
+    if (tamper !== undefined) it('answers 401 invalid_signature and stores nothing when the body was changed after signing', async () => {
+      // Prepare
+      const tenant = await tenantFor(c.psp, c.secret);
+      const path = c.path(tenant.merchant.id);
+      const delivery = c.failed(publicUrl(path));
+      const tampered = { ...delivery, body: tamper(delivery.body) };
+      // Act
+      const response = await post(path, tampered);
+      await stack.runtime.queues.drain();
+      // Assess
+      expect(tampered.body).not.toBe(delivery.body);
+      expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 401, code: 'invalid_signature' });
+      expect(await paymentsOf(tenant, c.psp)).toEqual([]);
+      expect(await webhookLogsOf(tenant.merchant.id)).toEqual([]);
+    });
+
+    it('answers 401 when the delivery was signed with another secret', async () => {
+      // Prepare
+      const tenant = await tenantFor(c.psp, c.secret);
+      const path = c.path(tenant.merchant.id);
+      const other = c.psp === 'braintree' ? 'k8x2fz7p4r9dq3wm:ffffffffffffffffffffffffffffffff' : c.psp === 'adyen' ? '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF' : c.psp === 'chargebee' ? 'recovery-hooks:wrong' : `${c.secret}-other`;
+      // Act
+      const response = await post(path, c.failed(publicUrl(path), other));
+      // Assess
+      expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 401, code: 'invalid_signature' });
+      expect(await webhookLogsOf(tenant.merchant.id)).toEqual([]);
+    });
+
+    it('answers 401 when the signature is missing', async () => {
+      // Prepare
+      const tenant = await tenantFor(c.psp, c.secret);
+      const path = c.path(tenant.merchant.id);
+      const signed = c.failed(publicUrl(path));
+      const unsigned = c.unsigned?.() ?? { ...signed, headers: Object.fromEntries(Object.entries(signed.headers).filter(([name]) => !c.signatureHeaders.includes(name))) };
+      // Act
+      const response = await post(path, unsigned);
+      // Assess
+      expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 401, code: 'invalid_signature' });
+      expect(await webhookLogsOf(tenant.merchant.id)).toEqual([]);
+    });
+
+    it('answers 404 when the merchant does not exist or has no secret for the provider', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const unknownPath = c.path('merch_unknown_0000');
+      const unconfiguredPath = c.path(tenant.merchant.id);
+      // Act
+      const unknown = await post(unknownPath, c.failed(publicUrl(unknownPath)));
+      const unconfigured = await post(unconfiguredPath, c.failed(publicUrl(unconfiguredPath)));
+      // Assess
+      expect({ status: unknown.status, code: unknown.body.error?.code }).toEqual({ status: 404, code: 'resource_not_found' });
+      expect({ status: unconfigured.status, code: unconfigured.body.error?.code }).toEqual({ status: 404, code: 'resource_not_found' });
+      expect(unknown.body.error.message).toBe(unconfigured.body.error.message);
+    });
+
+    it('answers 400 and stores nothing when the body is over 256 KB', async () => {
+      // Prepare
+      const tenant = await tenantFor(c.psp, c.secret);
+      const path = c.path(tenant.merchant.id);
+      const big = { body: `{"padding":"${'x'.repeat(256 * 1024)}"}`, headers: { 'content-type': 'application/json' } };
+      // Act
+      const response = await post(path, big);
+      // Assess
+      expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 400, code: 'invalid_request' });
+      expect(await webhookLogsOf(tenant.merchant.id)).toEqual([]);
+    });
+
+    if (c.stale !== undefined) {
+      const stale = c.stale;
+      it('answers 401 when the signed timestamp is older than the tolerance', async () => {
+        // Prepare
+        const tenant = await tenantFor(c.psp, c.secret);
+        const path = c.path(tenant.merchant.id);
+        // Act
+        const response = await post(path, stale(publicUrl(path), 600));
+        // Assess
+        expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 401, code: 'invalid_signature' });
+        expect(await webhookLogsOf(tenant.merchant.id)).toEqual([]);
+      });
+    }
+  });
+
+  describe.each(thinCases.map((c) => [c.psp, c] as const))('for %s (thin events)', (_label, c) => {
+    it('stores the delivery but dead-letters it with ProviderFetchNotImplementedError, recording nothing, until the provider API exists', async () => {
+      // Prepare
+      const tenant = await tenantFor(c.psp, c.secret);
+      const path = `/${c.psp}/${tenant.merchant.id}`;
+      // Act
+      const { response, letters } = await postUntilDeadLettered(path, c.failed(publicUrl(path)));
+      const unsigned = await post(path, { ...c.failed(publicUrl(path)), headers: { 'content-type': 'application/json' } });
+      // Assess
+      expect(response.status).toBe(200);
+      expect(unsigned.status).toBe(401);
+      expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+      expect(await paymentsOf(tenant, c.psp)).toEqual([]);
+    });
+  });
+
+  it('records one payment when the same delivery is posted twice', async () => {
+    // Prepare
+    const secret = 'whsec_twice_0000000000000000000000';
+    const tenant = await tenantFor('stripe', secret);
+    const path = `/stripe/${tenant.merchant.id}`;
+    // Act
+    const first = await post(path, stripeFailedFor(secret));
+    await stack.runtime.queues.drain();
+    const second = await post(path, stripeFailedFor(secret));
+    await stack.runtime.queues.drain();
+    // Assess
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.body.data.id).not.toBe(second.body.data.id);
+    expect(await paymentsOf(tenant, 'stripe')).toHaveLength(1);
+  });
+
+  it('acknowledges an event type the service does not use and records nothing', async () => {
+    // Prepare
+    const secret = 'whsec_unused_000000000000000000000';
+    const tenant = await tenantFor('stripe', secret);
+    // Act
+    const response = await post(`/stripe/${tenant.merchant.id}`, stripeUnusedEvent(secret));
+    await stack.runtime.queues.drain();
+    // Assess
+    expect(response.status).toBe(200);
+    expect(await paymentsOf(tenant, 'stripe')).toEqual([]);
+    expect(deadLetters().filter((letter) => letter.body.includes(response.body.data.id))).toEqual([]);
+  });
+
+  it('dead-letters a verified body that is not what the provider documents after maxReceiveCount, writing no payment or customer', async () => {
+    // Prepare
+    const secret = 'whsec_poison_000000000000000000000';
+    const tenant = await tenantFor('stripe', secret);
+    // Act
+    const { response, letters } = await postUntilDeadLettered(`/stripe/${tenant.merchant.id}`, stripePoisonEvent(secret));
+    // Assess
+    expect(response.status).toBe(200);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+    expect(await paymentsOf(tenant, 'stripe')).toEqual([]);
+    const customers = await call<{ data: unknown[] }>(`${stack.api_url}/customers`, { key: tenant.key });
+    expect(customers.body.data).toEqual([]);
+  });
+
+  it('dead-letters a thin Mollie classic webhook with ProviderFetchNotImplementedError until the provider API exists', async () => {
+    // Prepare
+    const tenant = await tenantFor('mollie', 'mollie-next-gen-signing-secret-3x9');
+    // Act
+    const { response, letters } = await postUntilDeadLettered(`/mollie/${tenant.merchant.id}`, mollieClassic());
+    const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'mollie', webhook_log_id: response.body.data.id };
+    // Assess
+    expect(response.status).toBe(200);
+    await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderFetchNotImplementedError);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+    expect(await paymentsOf(tenant, 'mollie')).toEqual([]);
+  });
+
+  it('dead-letters a failed payment whose provider sends no email when no customer is known', async () => {
+    // Prepare
+    const paddle = providerCases.find((c) => c.psp === 'paddle') as ProviderCase;
+    const tenant = await tenantFor('paddle', paddle.secret);
+    const path = `/paddle/${tenant.merchant.id}`;
+    // Act
+    const { response, letters } = await postUntilDeadLettered(path, paddle.failed(publicUrl(path)));
+    const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'paddle', webhook_log_id: response.body.data.id };
+    // Assess
+    expect(response.status).toBe(200);
+    await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(UnknownWebhookCustomerError);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+    expect(await paymentsOf(tenant, 'paddle')).toEqual([]);
+  });
+
+  it("files the stored delivery among the customer's data, and erasing the customer removes it", async () => {
+    // Prepare
+    const secret = 'whsec_erase_0000000000000000000000';
+    const tenant = await tenantFor('stripe', secret);
+    const response = await post(`/stripe/${tenant.merchant.id}`, stripeFailedFor(secret));
+    await stack.runtime.queues.drain();
+    const [payment] = await paymentsOf(tenant, 'stripe');
+    const customerId = payment?.customer_id as string;
+    const filed = (await gsi2Of(tenant.merchant.id, customerId)).filter((item) => item.entity === 'webhook_log');
+    // Act
+    const erased = await call(`${stack.api_url}/customers/${customerId}`, { method: 'DELETE', key: tenant.key });
+    // Assess
+    expect(filed.map((item) => item.id)).toEqual([response.body.data.id]);
+    expect(erased.status).toBe(200);
+    expect(await getWebhookLog(tenant.merchant.id, response.body.data.id)).toBeUndefined();
+  });
+
+  async function webhookLogsOf(merchantId: string): Promise<unknown[]> {
+    const { Items } = await documentClient.send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME as string,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': `M#${merchantId}`, ':sk': 'WHK#' },
+      }),
+    );
+    return Items ?? [];
+  }
+});

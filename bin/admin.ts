@@ -9,6 +9,7 @@
  *   npm run --silent admin -- keys revoke <key id>
  *   npm run --silent admin -- keys list --merchant <id>
  *   npm run --silent admin -- providers set-secret --merchant <id> --psp stripe --secret whsec_...
+ *   npm run --silent admin -- providers set-api-key --merchant <id> --psp mollie --key live_...
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -39,7 +40,7 @@ type Command = {
   readonly prepare: (values: Values, positionals: string[]) => (repos: Repositories) => Promise<unknown>;
 };
 
-const COMMAND_NAMES = 'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret';
+const COMMAND_NAMES = 'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key';
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
   'merchants list',
@@ -47,6 +48,7 @@ const USAGE = [
   'keys revoke <key id>',
   'keys list --merchant <id>',
   `providers set-secret --merchant <id> --psp <${PSPS.join('|')}> --secret <secret>`,
+  `providers set-api-key --merchant <id> --psp <${PSPS.join('|')}> --key <provider API key>`,
 ];
 
 function required(values: Values, name: string): string {
@@ -117,6 +119,18 @@ const commands: Record<string, Command> = {
       if (!isPsp(psp)) throw new UsageError(`unknown --psp "${psp}"; one of ${PSPS.join(', ')}`);
       const secret = required(values, 'secret');
       return (repos) => repos.setProviderSecret(merchantId, psp, secret);
+    },
+  },
+  /** The merchant's key for the provider's API (thin webhook events are fetched with it); never printed. */
+  'providers set-api-key': {
+    options: { merchant: { type: 'string' }, psp: { type: 'string' }, key: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const psp = required(values, 'psp');
+      if (!isPsp(psp)) throw new UsageError(`unknown --psp "${psp}"; one of ${PSPS.join(', ')}`);
+      const key = required(values, 'key');
+      return (repos) => repos.setProviderApiKey(merchantId, psp, key);
     },
   },
 };

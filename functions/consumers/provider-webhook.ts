@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { providerApiFor } from '../adapters/provider-api';
 import type { IngestEvent } from '../core/ingest/ingest-event';
 import { type Currency, isCurrency } from '../core/money';
+import { type FetchedPayment, ProviderApiError } from '../core/provider-api';
 import { PSPS, type Psp } from '../core/providers';
 import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '../data/customer-repository';
 import { ingestPaymentEvent } from '../data/ingest-payment-event';
 import { getPaymentByAnyId } from '../data/payment-repository';
+import { getProviderApiKey } from '../data/provider-secret-repository';
 import { getWebhookLog, PROVIDER_WEBHOOK_KIND, rawBodyOf, tagWebhookLogWithCustomer, type WebhookLogRecord } from '../data/webhook-log-repository';
 import { logger } from '../shared/logger';
 import { webhookModuleFor } from '../webhooks/registry';
@@ -21,15 +24,28 @@ export const ProviderWebhookMessageSchema = z.object({
 export type ProviderWebhookMessage = z.infer<typeof ProviderWebhookMessageSchema>;
 
 /**
- * A thin event (Mollie classic, GoCardless, Authorize.Net, thin Recurly) carries ids only: its
- * amount, status and customer must be fetched from the provider's API, which the service does not
- * call yet. The message fails on every delivery and ends in the DLQ, where it waits for that
- * client (a redrive then processes it); nothing of it is recorded meanwhile.
+ * A thin event carries ids only: its amount, status and customer must be fetched from the
+ * provider's API. The service fetches Mollie and GoCardless payments
+ * (functions/adapters/provider-api); every other thin event (Authorize.Net, thin Recurly,
+ * GoCardless mandates, subscriptions and refunds, Mollie chargebacks and refunds) fails on every
+ * delivery and ends in the DLQ, where it waits for that client (a redrive then processes it);
+ * nothing of it is recorded meanwhile.
  */
 export class ProviderFetchNotImplementedError extends Error {
   constructor(psp: Psp, resource: string) {
     super(`${psp} sent a thin event (${resource}) whose details must be fetched from the provider's API, which is not implemented yet`);
     this.name = 'ProviderFetchNotImplementedError';
+  }
+}
+
+/**
+ * A thin event the service could fetch, but the merchant has no API key for the provider
+ * (`providers set-api-key`). Ends in the DLQ; a redrive after the key is set processes it.
+ */
+export class ProviderApiKeyMissingError extends Error {
+  constructor(psp: Psp) {
+    super(`${psp} sent a thin event whose details must be fetched from the provider's API, but the merchant has no ${psp} API key (set it with: providers set-api-key)`);
+    this.name = 'ProviderApiKeyMissingError';
   }
 }
 
@@ -122,6 +138,109 @@ function ingestEventOf(psp: Psp, event: NormalisedWebhookEvent, identity: Identi
   };
 }
 
+/**
+ * Providers whose thin event's type is only provisional: Mollie's classic body (`id=tr_…`) states
+ * nothing, so the fetched payment's status decides the type, and since Mollie calls again with the
+ * same body on every status change, the dedupe id is `mollie:<payment id>:<status>`. GoCardless
+ * events are signed facts (`payments.failed`): their type stands (a failed payment GoCardless
+ * already retries reads `pending_submission` when fetched), and the fetch adds amount, currency
+ * and customer; the event's `details.cause` stays the decline code.
+ */
+const TYPE_FROM_FETCHED_STATUS: ReadonlySet<Psp> = new Set<Psp>(['mollie']);
+
+const TYPE_OF_STATUS: Readonly<Record<Exclude<FetchedPayment['status'], 'other'>, NormalisedWebhookEvent['type']>> = {
+  failed: 'payment_failed',
+  succeeded: 'payment_succeeded',
+  refunded: 'charge_refunded',
+};
+
+/** The thin event completed with the fetched payment, or undefined when there is nothing to ingest. */
+function enriched(psp: Psp, event: NormalisedWebhookEvent, fetched: FetchedPayment): NormalisedWebhookEvent | undefined {
+  let type = event.type;
+  let providerEventId = event.providerEventId;
+  if (TYPE_FROM_FETCHED_STATUS.has(psp)) {
+    if (fetched.status === 'other') return undefined;
+    type = TYPE_OF_STATUS[fetched.status];
+    providerEventId = `${fetched.providerPaymentId}:${fetched.status}`;
+  }
+  const declineCode = type === 'payment_failed' ? (fetched.declineCode ?? event.payment?.declineCode) : undefined;
+  return {
+    psp,
+    providerEventId,
+    type,
+    occurredAt: event.occurredAt,
+    payment: {
+      ...event.payment,
+      providerPaymentId: fetched.providerPaymentId,
+      amount: fetched.amount,
+      currency: fetched.currency,
+      declineCode,
+      subscriptionId: fetched.subscriptionId ?? event.payment?.subscriptionId,
+      invoiceId: fetched.invoiceId ?? event.payment?.invoiceId,
+    },
+    customer: {
+      email: fetched.customer.email ?? event.customer?.email,
+      name: fetched.customer.name ?? event.customer?.name,
+      providerCustomerId: fetched.customer.providerCustomerId ?? event.customer?.providerCustomerId,
+    },
+  };
+}
+
+/**
+ * Completes thin events from the provider's API, before anything is written:
+ * - a resource no adapter fetches → ProviderFetchNotImplementedError (DLQ);
+ * - no API key for the psp → ProviderApiKeyMissingError (DLQ);
+ * - ProviderApiError `not_found` (404) → the event names nothing: logged and dropped;
+ *   `unavailable` (5xx, 429, timeout) and the others are thrown (redelivered, then the DLQ);
+ * - a fetched status the service does not use (open, pending, cancelled …) → dropped.
+ * Events that were not thin pass through unchanged.
+ */
+async function withFetched(merchantId: string, psp: Psp, events: NormalisedWebhookEvent[], log: typeof logger): Promise<NormalisedWebhookEvent[]> {
+  if (events.every((event) => event.fetch === undefined)) return events;
+  for (const event of events) {
+    if (event.fetch !== undefined && providerApiFor(psp, event.fetch.resource) === undefined) {
+      const error = new ProviderFetchNotImplementedError(psp, event.fetch.resource);
+      log.warn('thin webhook needs a provider API call that is not implemented; failing it for the DLQ', { error_name: error.name, event_type: event.type, resource: event.fetch.resource });
+      throw error;
+    }
+  }
+  const credential = await getProviderApiKey(merchantId, psp);
+  if (credential === undefined) {
+    const error = new ProviderApiKeyMissingError(psp);
+    log.warn('thin webhook needs the provider API but the merchant has no API key for it; failing it for the DLQ', { error_name: error.name });
+    throw error;
+  }
+  const completed: NormalisedWebhookEvent[] = [];
+  for (const event of events) {
+    const { fetch } = event;
+    const api = fetch === undefined ? undefined : providerApiFor(psp, fetch.resource);
+    if (fetch === undefined || api === undefined) {
+      completed.push(event);
+      continue;
+    }
+    let fetched: FetchedPayment;
+    try {
+      fetched = await api.fetchPayment({ apiKey: credential.api_key }, fetch.id);
+    } catch (error) {
+      if (error instanceof ProviderApiError && error.notFound) {
+        log.info('thin webhook names a resource the provider does not know; dropped', { resource: fetch.resource });
+        continue;
+      }
+      if (error instanceof ProviderApiError) {
+        log.warn(error.retryable ? 'provider API unavailable; the message will be retried' : 'provider API refused the fetch; failing it', { error_name: error.name, failure: error.failure, status: error.status });
+      }
+      throw error;
+    }
+    const completedEvent = enriched(psp, event, fetched);
+    if (completedEvent === undefined) {
+      log.info('fetched payment is in a state the service does not use; dropped', { resource: fetch.resource });
+      continue;
+    }
+    completed.push(completedEvent);
+  }
+  return completed;
+}
+
 function normalised(record: WebhookLogRecord): NormalisedWebhookEvent[] {
   return webhookModuleFor(record.psp).normalise({
     rawBody: rawBodyOf(record),
@@ -136,7 +255,8 @@ function normalised(record: WebhookLogRecord): NormalisedWebhookEvent[] {
  * - normalised by the provider's module; a body that is not what the provider documents
  *   (WebhookPayloadError) is poison: the message fails until it is dead-lettered;
  * - events the service does not use normalise to nothing → acknowledged;
- * - a thin event (to be fetched from the provider's API) → ProviderFetchNotImplementedError, DLQ;
+ * - a thin event is completed from the provider's API (withFetched): Mollie and GoCardless
+ *   payments; any other thin resource → ProviderFetchNotImplementedError, DLQ;
  * - each event is ingested with event id `${psp}:${providerEventId}`, so a redelivery is a
  *   duplicate that changes nothing; the customer is the event's email, else the customer or
  *   payment the provider names; a payment_failed with neither → UnknownWebhookCustomerError (DLQ);
@@ -164,11 +284,10 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
     log.info('webhook carries no event the service uses; acknowledged');
     return;
   }
-  const thin = events.find((event) => event.fetch !== undefined);
-  if (thin?.fetch !== undefined) {
-    const error = new ProviderFetchNotImplementedError(psp, thin.fetch.resource);
-    log.warn('thin webhook needs the provider API, which is not implemented; failing it for the DLQ', { error_name: error.name, event_type: thin.type });
-    throw error;
+  events = await withFetched(merchantId, psp, events, log);
+  if (events.length === 0) {
+    log.info('thin webhook left no event to ingest after the fetch; acknowledged');
+    return;
   }
 
   const planned: Array<{ event: NormalisedWebhookEvent; identity: Identity }> = [];

@@ -10,6 +10,7 @@
  * | API key by id (revoke)                    | PK = KEYID#<key_id>, SK = APIKEY                   | table |
  * | provider webhook secret of a merchant     | PK = M#<merchant_id>, SK = PSP#<psp>               | table |
  * | provider secrets of a merchant            | PK = M#<merchant_id>, SK begins_with PSP#          | table |
+ * | provider API key of a merchant (fetches)  | PK = M#<merchant_id>, SK = PSPAPI#<psp>            | table |
  * | merchants (operator listing, offline)     | GSI1PK = MERCHANTS, GSI1SK = <created_at>#<id>     | GSI1  |
  * | rate-limit window of a key's bucket       | PK = RL#M#<merchant_id>, SK = <bucket>#<start>     | table |
  * | rate-limit window of an IP (widget init)  | PK = RL#IP#<ip>, SK = <bucket>#<start>             | table |
@@ -47,6 +48,9 @@
  * | sent emails of the local outbox, oldest first | PK = M#<m>, SK begins_with OUTBOX#             | table |
  * | one outbox email by its dedupe key          | PK = M#<m>, SK = OUTBOX#<dedupe key>          | table |
  * | a customer's messages and outbox emails (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with MSG# / OUTBOX# | GSI2 |
+ * | message by the provider's message id (delivery callbacks) | PK = MSGREF#<provider message id>, SK = MSGREF → merchant + message id | table |
+ * | a recipient on the merchant's suppression list (dunning consumer) | PK = M#<m>, SK = SUPP#<lowercased email> | table |
+ * | a customer's message refs and suppressions (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with MSGREF# / SUPP# | GSI2 |
  *
  * Provider webhook deliveries (raw payloads, 30-day TTL):
  * | one stored delivery (inbound consumer)      | PK = M#<m>, SK = WHK#<body> (`whk_<body>`, time-ordered) | table |
@@ -67,6 +71,12 @@
  * The key-id lookup is an item of the table rather than a GSI1 key so that revoking a key right
  * after creating it reads it with a strongly consistent GetItem (a GSI is eventually consistent),
  * and so that its `attribute_not_exists` condition keeps key ids unique.
+ *
+ * The message reference (`MSGREF#<provider message id>`) cannot start with the merchant either: a
+ * delivery callback comes from the service's own messaging/email provider, to one service-wide
+ * URL, and names only the provider's message id, so the merchant is what the reference finds. It
+ * is written in the transaction that marks the message sent, carries the merchant id and message
+ * id as attributes, and is tagged with the customer's GSI2 partition so erasure removes it.
  */
 
 export const ENTITY = {
@@ -74,6 +84,7 @@ export const ENTITY = {
   apiKey: 'api_key',
   apiKeyHash: 'api_key_hash',
   providerSecret: 'provider_secret',
+  providerApiKey: 'provider_api_key',
   apiKeyId: 'api_key_id',
   rateLimitWindow: 'rate_limit_window',
   idempotencyRecord: 'idempotency_record',
@@ -89,6 +100,8 @@ export const ENTITY = {
   message: 'message',
   outboxEmail: 'outbox_email',
   webhookLog: 'webhook_log',
+  messageRef: 'message_ref',
+  suppression: 'suppression',
 } as const;
 
 export interface ItemKey {
@@ -112,6 +125,8 @@ export const keys = {
 
   providerSecret: (merchantId: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PSP#${psp}` }),
   providerSecretPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'PSP#' }),
+  /** `PSPAPI#` does not begin with `PSP#`, so the secrets' prefix never lists these. */
+  providerApiKey: (merchantId: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PSPAPI#${psp}` }),
 
   rateLimitWindow: (merchantId: string, bucket: string, windowStart: number): ItemKey => ({ PK: `${RATE_LIMIT_PREFIX}M#${merchantId}`, SK: `${bucket}#${windowStart}` }),
   ipRateLimitWindow: (ip: string, bucket: string, windowStart: number): ItemKey => ({ PK: `${RATE_LIMIT_PREFIX}IP#${ip}`, SK: `${bucket}#${windowStart}` }),
@@ -164,6 +179,13 @@ export const messageKeys = {
   outboxPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'OUTBOX#' }),
   /** GSI2 attributes that put an item among the customer's data, so erasure removes it. */
   customerData: (merchantId: string, customerId: string, sortKey: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: sortKey }),
+  /** The global reference from a provider's message id to the merchant's message (not under M#: see above). */
+  providerRef: (providerMessageId: string): ItemKey => ({ PK: `MSGREF#${providerMessageId}`, SK: 'MSGREF' }),
+} as const;
+
+/** The merchant's email suppression list: one item per (lowercased) address. */
+export const suppressionKeys = {
+  entry: (merchantId: string, email: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SUPP#${email}` }),
 } as const;
 
 /** Raw provider webhook deliveries (access patterns above). */

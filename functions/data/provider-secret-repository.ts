@@ -83,3 +83,68 @@ export async function getProviderSecret(merchantId: string, psp: string): Promis
 }
 
 export const providerSecretRepository: ProviderSecretRepository = { setProviderSecret, getProviderSecret };
+
+/**
+ * Providers' API credentials, one item per merchant and psp (`PSPAPI#<psp>`), apart from the
+ * webhook secret: the consumer uses them to fetch what thin webhook events only name (a Mollie
+ * API key `live_…`/`test_…`, a GoCardless access token …). Stored and guarded like the secrets:
+ * never returned by a writer, never logged.
+ */
+export interface ProviderApiKey extends ProviderSecretSummary {
+  readonly api_key: string;
+}
+
+/**
+ * Stores (or replaces) a merchant's API key for one provider. Throws UnknownPspError,
+ * InvalidProviderSecretError (param `key`), or MerchantNotFoundError when the merchant does not exist.
+ *
+ * @example await setProviderApiKey('merch_…', 'mollie', 'live_…') // { merchant_id, psp: 'mollie', updated_at }
+ */
+export async function setProviderApiKey(merchantId: string, psp: string, apiKey: string): Promise<ProviderSecretSummary> {
+  const provider = checkedPsp(psp);
+  if (apiKey.length === 0 || apiKey.length > MAX_SECRET_LENGTH || apiKey.trim() !== apiKey || /[\r\n]/.test(apiKey)) {
+    throw new InvalidProviderSecretError(`key must be 1 to ${MAX_SECRET_LENGTH} characters on one line without surrounding spaces`, { param: 'key' });
+  }
+  const now = new Date().toISOString();
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: env.TABLE_NAME, Key: keys.merchant(merchantId), ConditionExpression: conditions.exists } },
+          {
+            Update: {
+              TableName: env.TABLE_NAME,
+              Key: keys.providerApiKey(merchantId, provider),
+              UpdateExpression:
+                'SET #entity = :entity, #merchant = :merchant, #psp = :psp, #key = :key, #updated = :now, #created = if_not_exists(#created, :now)',
+              ExpressionAttributeNames: {
+                '#entity': 'entity',
+                '#merchant': 'merchant_id',
+                '#psp': 'psp',
+                '#key': 'api_key',
+                '#updated': 'updated_at',
+                '#created': 'created_at',
+              },
+              ExpressionAttributeValues: { ':entity': ENTITY.providerApiKey, ':merchant': merchantId, ':psp': provider, ':key': apiKey, ':now': now },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const reasons = error instanceof TransactionCanceledException ? error.CancellationReasons : undefined;
+    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new MerchantNotFoundError(merchantId, { cause: error });
+    throw error;
+  }
+  return { merchant_id: merchantId, psp: provider, updated_at: now };
+}
+
+/** The stored API key, for the provider API adapters only; undefined when none is set. */
+export async function getProviderApiKey(merchantId: string, psp: string): Promise<ProviderApiKey | undefined> {
+  const provider = checkedPsp(psp);
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.providerApiKey(merchantId, provider), ConsistentRead: true }),
+  );
+  if (Item === undefined) return undefined;
+  return { merchant_id: merchantId, psp: provider, api_key: Item.api_key as string, updated_at: Item.updated_at as string };
+}

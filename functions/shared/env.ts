@@ -26,8 +26,24 @@ const EnvSchema = z.object({
   CURSOR_SIGNING_SECRET: z.string().min(32).optional(),
   /** On AWS: the Secrets Manager secret holding that key (set by CDK). */
   CURSOR_SIGNING_SECRET_ARN: z.string().min(1).optional(),
+  /**
+   * Delivery callbacks from the service's own senders (service-wide, not per merchant); a callback
+   * whose secret is unset is refused (401 invalid_signature) and the missing secret logged.
+   * MESSAGING_AUTH_TOKEN: the SMS/WhatsApp provider's auth token (Twilio-style X-Twilio-Signature).
+   */
+  MESSAGING_AUTH_TOKEN: z.string().min(1).optional(),
+  /** The legacy email provider's webhook signing key (Mailgun-style signature in the body). */
+  LEGACY_EMAIL_SIGNING_KEY: z.string().min(1).optional(),
+  /** The mailer's endpoint secret, `whsec_<base64>` (Standard Webhooks / Svix). */
+  MAILER_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Reported by GET /api/v1/status. */
   SERVICE_VERSION: z.string().min(1).default('0.1.0'),
+  /**
+   * Providers' API origins for fetching thin webhook events (functions/adapters/provider-api).
+   * Checked here at start; the adapters read them again at call time (see provider-api/http.ts).
+   */
+  MOLLIE_API_BASE_URL: z.string().url().default('https://api.mollie.com'),
+  GOCARDLESS_API_BASE_URL: z.string().url().default('https://api.gocardless.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

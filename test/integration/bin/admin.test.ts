@@ -5,7 +5,7 @@ import type { ApiKeyRecord, Merchant } from '../../../functions/core/merchants';
 import { findApiKeyByHash } from '../../../functions/data/api-key-repository';
 import { dynamo } from '../../../functions/data/client';
 import { createMerchant } from '../../../functions/data/merchant-repository';
-import { getProviderSecret } from '../../../functions/data/provider-secret-repository';
+import { getProviderApiKey, getProviderSecret } from '../../../functions/data/provider-secret-repository';
 
 jest.setTimeout(30_000);
 
@@ -107,6 +107,17 @@ describe('admin CLI', () => {
     expect((await getProviderSecret(merchant.id, 'stripe'))?.secret).toBe('whsec_cli_test_secret');
   });
 
+  it('stores the API key and prints only merchant, psp and time when running providers set-api-key', async () => {
+    // Act
+    const run = await admin(['providers', 'set-api-key', '--merchant', merchant.id, '--psp', 'mollie', '--key', 'test_cli_mollie_api_key_0001']);
+    // Assess
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({ merchant_id: merchant.id, psp: 'mollie', updated_at: expect.any(String) });
+    expect(run.stdout).not.toContain('test_cli_mollie_api_key_0001');
+    expect((await getProviderApiKey(merchant.id, 'mollie'))?.api_key).toBe('test_cli_mollie_api_key_0001');
+    expect(await getProviderSecret(merchant.id, 'mollie')).toBeUndefined();
+  });
+
   it.each<[string, () => string[], RegExp]>([
     ['no command', () => [], /missing command/],
     ['an unknown command', () => ['merchants', 'delete'], /unknown command "merchants delete"/],
@@ -125,6 +136,9 @@ describe('admin CLI', () => {
     ['an unknown key id', () => ['keys', 'revoke', 'key_nope'], /key_nope/],
     ['an unknown psp', () => ['providers', 'set-secret', '--merchant', merchant.id, '--psp', 'venmo', '--secret', 'x'], /unknown --psp "venmo"/],
     ['a missing --secret', () => ['providers', 'set-secret', '--merchant', merchant.id, '--psp', 'stripe'], /missing --secret/],
+    ['an unknown psp for set-api-key', () => ['providers', 'set-api-key', '--merchant', merchant.id, '--psp', 'venmo', '--key', 'x'], /unknown --psp "venmo"/],
+    ['a missing --key', () => ['providers', 'set-api-key', '--merchant', merchant.id, '--psp', 'mollie'], /missing --key/],
+    ['an unknown merchant for set-api-key', () => ['providers', 'set-api-key', '--merchant', 'merch_nope', '--psp', 'mollie', '--key', 'test_x'], /merch_nope/],
     ['an unknown merchant for set-secret', () => ['providers', 'set-secret', '--merchant', 'merch_nope', '--psp', 'stripe', '--secret', 'whsec_x'], /merch_nope/],
   ])('exits 2 with a one-line error and no output when given %s', async (_case, args, message) => {
     // Act
@@ -153,5 +167,13 @@ describe('admin CLI', () => {
     // Assess
     expect(run.code).toBe(2);
     expect(run.stderr).not.toContain('whsec_never_echoed');
+  });
+
+  it('writes no API key to stderr when refusing a key for an unknown merchant', async () => {
+    // Act
+    const run = await admin(['providers', 'set-api-key', '--merchant', 'merch_nope', '--psp', 'mollie', '--key', 'live_never_echoed_key']);
+    // Assess
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toContain('live_never_echoed_key');
   });
 });

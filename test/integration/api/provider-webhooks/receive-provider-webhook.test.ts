@@ -23,7 +23,7 @@ import { failedPaymentInput } from '../../../fixtures/payments';
 import {
   type Delivery,
   installPaypalTestCertificate,
-  mollieClassic,
+  mollieThinRefund,
   type ProviderCase,
   providerCases,
   stripeFailedFor,
@@ -229,7 +229,8 @@ describe('receiveProviderWebhook', () => {
     }
   });
 
-  describe.each(thinCases.map((c) => [c.psp, c] as const))('for %s (thin events)', (_label, c) => {
+  // GoCardless payment events are fetched from its API now (thin-events.test.ts); the others still wait for theirs.
+  describe.each(thinCases.filter((c) => c.psp !== 'gocardless').map((c) => [c.psp, c] as const))('for %s (thin events)', (_label, c) => {
     it('stores the delivery but dead-letters it with ProviderFetchNotImplementedError, recording nothing, until the provider API exists', async () => {
       // Prepare
       const tenant = await tenantFor(c.psp, c.secret);
@@ -237,9 +238,11 @@ describe('receiveProviderWebhook', () => {
       // Act
       const { response, letters } = await postUntilDeadLettered(path, c.failed(publicUrl(path)));
       const unsigned = await post(path, { ...c.failed(publicUrl(path)), headers: { 'content-type': 'application/json' } });
+      const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: c.psp, webhook_log_id: response.body.data.id };
       // Assess
       expect(response.status).toBe(200);
       expect(unsigned.status).toBe(401);
+      await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderFetchNotImplementedError);
       expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
       expect(await paymentsOf(tenant, c.psp)).toEqual([]);
     });
@@ -288,11 +291,13 @@ describe('receiveProviderWebhook', () => {
     expect(customers.body.data).toEqual([]);
   });
 
-  it('dead-letters a thin Mollie classic webhook with ProviderFetchNotImplementedError until the provider API exists', async () => {
+  // Mollie classic payment webhooks are fetched from Mollie's API now (thin-events.test.ts); a
+  // next-gen "simple" refund event still needs a refund fetch, which does not exist yet.
+  it('dead-letters a thin Mollie next-gen refund event with ProviderFetchNotImplementedError until the refund fetch exists', async () => {
     // Prepare
     const tenant = await tenantFor('mollie', 'mollie-next-gen-signing-secret-3x9');
     // Act
-    const { response, letters } = await postUntilDeadLettered(`/mollie/${tenant.merchant.id}`, mollieClassic());
+    const { response, letters } = await postUntilDeadLettered(`/mollie/${tenant.merchant.id}`, mollieThinRefund('mollie-next-gen-signing-secret-3x9'));
     const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'mollie', webhook_log_id: response.body.data.id };
     // Assess
     expect(response.status).toBe(200);

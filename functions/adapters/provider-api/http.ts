@@ -1,0 +1,53 @@
+import { ProviderApiError } from '../../core/provider-api';
+import { type Env, env } from '../../shared/env';
+import { isObject, type JsonObject } from '../../webhooks/json-payload';
+
+/** Every provider API call gives up after this long (a retryable ProviderApiError). */
+export const PROVIDER_API_TIMEOUT_MS = 5_000;
+
+type BaseUrlVariable = 'MOLLIE_API_BASE_URL' | 'GOCARDLESS_API_BASE_URL';
+
+/**
+ * The provider's API origin, read at call time: `process.env[variable]` when set (so a test can
+ * point the adapter at a loopback fake it started after the stack loaded), else the value
+ * functions/shared/env.ts checked at start (its default: the provider's live API). A trailing
+ * slash is dropped.
+ */
+export function baseUrlOf(variable: BaseUrlVariable): string {
+  const configured = process.env[variable];
+  const value = configured === undefined || configured === '' ? (env as Env)[variable] : configured;
+  if (!URL.canParse(value)) throw new Error(`Invalid environment: ${variable} is not a URL`);
+  return value.replace(/\/+$/, '');
+}
+
+/**
+ * GET `url` and return its JSON object body. Maps outcomes to ProviderApiError: 404 → not_found,
+ * 401/403 → unauthorized, 429 and 5xx, timeouts and network errors → unavailable (retryable),
+ * any other non-2xx or a body that is not a JSON object → bad_response. Error messages name the
+ * status only: never the URL's credentials, headers or the body.
+ */
+export async function getJson(provider: string, url: string, headers: Readonly<Record<string, string>>): Promise<JsonObject> {
+  let response: Response;
+  try {
+    response = await fetch(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(PROVIDER_API_TIMEOUT_MS) });
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new ProviderApiError(provider, 'unavailable', timedOut ? `no answer within ${PROVIDER_API_TIMEOUT_MS} ms` : 'request failed before an answer', { cause: error });
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    const { status } = response;
+    if (status === 404) throw new ProviderApiError(provider, 'not_found', 'answered 404 (no such resource)', { status });
+    if (status === 401 || status === 403) throw new ProviderApiError(provider, 'unauthorized', `answered ${status} (the merchant's API key was refused)`, { status });
+    if (status === 429 || status >= 500) throw new ProviderApiError(provider, 'unavailable', `answered ${status}`, { status });
+    throw new ProviderApiError(provider, 'bad_response', `answered ${status}`, { status });
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch (error) {
+    throw new ProviderApiError(provider, 'bad_response', 'answered with a body that is not JSON', { cause: error, status: response.status });
+  }
+  if (!isObject(body)) throw new ProviderApiError(provider, 'bad_response', 'answered with a body that is not a JSON object', { status: response.status });
+  return body;
+}

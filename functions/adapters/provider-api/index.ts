@@ -1,0 +1,21 @@
+import type { ProviderApi } from '../../core/provider-api';
+import type { Psp } from '../../core/providers';
+import { gocardlessApi } from './gocardless';
+import { mollieApi } from './mollie';
+
+/**
+ * The provider API adapters by psp, for the thin webhook events the service can fetch:
+ * Mollie payments (classic `id=tr_…` webhooks and next-gen "simple" payment events) and
+ * GoCardless payments. Providers and resources not listed here still end in the DLQ with
+ * ProviderFetchNotImplementedError.
+ */
+const ADAPTERS: Partial<Record<Psp, { readonly api: ProviderApi; readonly resources: ReadonlySet<string> }>> = {
+  mollie: { api: mollieApi, resources: new Set(['payment']) },
+  gocardless: { api: gocardlessApi, resources: new Set(['payment']) },
+};
+
+/** The adapter that fetches `resource` for `psp`, or undefined when the service cannot fetch it yet. */
+export function providerApiFor(psp: Psp, resource: string): ProviderApi | undefined {
+  const adapter = ADAPTERS[psp];
+  return adapter !== undefined && adapter.resources.has(resource) ? adapter.api : undefined;
+}

@@ -1,0 +1,106 @@
+/**
+ * The Mollie provider API adapter against a loopback fake of Mollie's API (test/fakes): the base
+ * URL comes from MOLLIE_API_BASE_URL, read at call time.
+ */
+import { mollieApi } from '../../../../functions/adapters/provider-api/mollie';
+import { ProviderApiError } from '../../../../functions/core/provider-api';
+import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '../../../fakes/mollie-api';
+
+describe('mollieApi', () => {
+  let fake: FakeMollieApi;
+  const credentials = { apiKey: MOLLIE_TEST_API_KEY };
+
+  beforeAll(async () => {
+    fake = await startFakeMollieApi();
+    process.env.MOLLIE_API_BASE_URL = fake.url;
+  });
+  afterAll(async () => {
+    delete process.env.MOLLIE_API_BASE_URL;
+    await fake.stop();
+  });
+
+  it('maps a failed card payment to minor units, a lowercase currency, its failureReason and the customer it fetches when the payment has no billing email', async () => {
+    // Prepare
+    fake.seedPayment({ id: 'tr_unitFailed1', status: 'failed', amount: { value: '12.50', currency: 'EUR' }, customerId: 'cst_unit1', subscriptionId: 'sub_unit1', details: { failureReason: 'card_expired' } });
+    fake.seedCustomer({ id: 'cst_unit1', name: 'Jan de Vries', email: 'jan@example.nl' });
+    // Act
+    const payment = await mollieApi.fetchPayment(credentials, 'tr_unitFailed1');
+    // Assess
+    expect(payment).toEqual({
+      status: 'failed',
+      providerPaymentId: 'tr_unitFailed1',
+      amount: 1250,
+      currency: 'eur',
+      declineCode: 'card_expired',
+      customer: { email: 'jan@example.nl', name: 'Jan de Vries', providerCustomerId: 'cst_unit1' },
+      subscriptionId: 'sub_unit1',
+    });
+    expect(fake.requests.filter((r) => r.path.endsWith('tr_unitFailed1') || r.path.endsWith('cst_unit1')).map((r) => r.headers.authorization)).toEqual([`Bearer ${MOLLIE_TEST_API_KEY}`, `Bearer ${MOLLIE_TEST_API_KEY}`]);
+  });
+
+  it('takes the SEPA bankReasonCode as decline code when a direct debit failed, without fetching a customer when the billing address has the email', async () => {
+    // Prepare
+    fake.seedPayment({ id: 'tr_unitSepa1', status: 'failed', amount: { value: '5.00', currency: 'EUR' }, customerId: 'cst_unused', details: { bankReasonCode: 'AM04', consumerName: 'A. Jansen' }, billingAddress: { email: 'a.jansen@example.nl' } });
+    // Act
+    const payment = await mollieApi.fetchPayment(credentials, 'tr_unitSepa1');
+    // Assess
+    expect(payment).toMatchObject({ status: 'failed', amount: 500, declineCode: 'AM04', customer: { email: 'a.jansen@example.nl', name: 'A. Jansen', providerCustomerId: 'cst_unused' } });
+    expect(fake.requests.some((r) => r.path === '/v2/customers/cst_unused')).toBe(false);
+  });
+
+  it.each([
+    ['paid', undefined, 'succeeded'],
+    ['paid', { value: '2.00', currency: 'EUR' }, 'refunded'],
+    ['paid', { value: '0.00', currency: 'EUR' }, 'succeeded'],
+    ['open', undefined, 'other'],
+    ['expired', undefined, 'other'],
+  ] as const)('maps status %s (amountRefunded %j) to %s when fetching the payment', async (status, amountRefunded, expected) => {
+    // Prepare
+    const id = `tr_unit${status}${amountRefunded?.value.replace('.', '') ?? 'none'}`;
+    fake.seedPayment({ id, status, amount: { value: '10.00', currency: 'EUR' }, amountRefunded, billingAddress: { email: 'x@example.nl' }, details: { failureReason: 'ignored_when_not_failed' } });
+    // Act
+    const payment = await mollieApi.fetchPayment(credentials, id);
+    // Assess
+    expect(payment.status).toBe(expected);
+    expect(payment.declineCode).toBeUndefined();
+  });
+
+  it('throws a not_found ProviderApiError when the payment is unknown', async () => {
+    // Act
+    const fetching = mollieApi.fetchPayment(credentials, 'tr_unknown0001');
+    // Assess
+    await expect(fetching).rejects.toMatchObject({ name: 'ProviderApiError', failure: 'not_found', notFound: true, retryable: false, status: 404 });
+  });
+
+  it('throws a retryable ProviderApiError when Mollie answers 503', async () => {
+    // Prepare
+    fake.seedPayment({ id: 'tr_unit503', status: 'failed', amount: { value: '1.00', currency: 'EUR' }, billingAddress: { email: 'x@example.nl' } });
+    fake.failNextWith(503);
+    // Act
+    const fetching = mollieApi.fetchPayment(credentials, 'tr_unit503');
+    // Assess
+    await expect(fetching).rejects.toBeInstanceOf(ProviderApiError);
+    await expect(mollieApi.fetchPayment(credentials, 'tr_unit503')).resolves.toMatchObject({ status: 'failed', amount: 100 });
+  });
+
+  it('throws an unauthorized ProviderApiError whose message does not contain the key when the key is refused', async () => {
+    // Act
+    const error = (await mollieApi.fetchPayment({ apiKey: 'test_wrong_key_000000000000000' }, 'tr_unit503').catch((caught: unknown) => caught)) as ProviderApiError;
+    // Assess
+    expect(error).toMatchObject({ failure: 'unauthorized', retryable: false, status: 401 });
+    expect(error.message).not.toContain('test_wrong_key');
+  });
+
+  it('throws a retryable ProviderApiError when nothing listens at the base URL', async () => {
+    // Prepare
+    process.env.MOLLIE_API_BASE_URL = 'http://127.0.0.1:9';
+    // Act
+    const fetching = mollieApi.fetchPayment(credentials, 'tr_unit503');
+    // Assess
+    try {
+      await expect(fetching).rejects.toMatchObject({ failure: 'unavailable', retryable: true });
+    } finally {
+      process.env.MOLLIE_API_BASE_URL = fake.url;
+    }
+  });
+});

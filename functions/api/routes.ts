@@ -8,6 +8,7 @@ import { ingestPaymentEventSchemas } from './ingest/schemas';
 import { getDeclineCodeSchemas, listDeclineCategoriesSchemas, listDeclineCodesSchemas } from './decline-codes/schemas';
 import { getOpenApiDocumentSchemas } from './openapi/schemas';
 import { receiveProviderWebhookSchemas } from './provider-webhooks/schemas';
+import { receiveLegacyEmailStatusSchemas, receiveMailerEventSchemas, receiveMessagingStatusSchemas } from './delivery-callbacks/schemas';
 import { getPaymentSchemas, getPaymentTimelineSchemas, listPaymentsSchemas, pausePaymentSchemas, resumePaymentSchemas, retryPaymentSchemas } from './payments/schemas';
 import { getRecoverySchemas, listRecoveriesSchemas, triggerDunningSchemas } from './recoveries/schemas';
 import {
@@ -211,9 +212,9 @@ export const routes: readonly RouteDef[] = [
   v1('internal', 'GET', '/internal/exports/{merchantId}/{jobId}', 'downloadExport', [], 'Download a data export file', CRON),
 
   // Delivery callbacks (webhook host)
-  v1('delivery-callbacks', 'POST', '/messaging/status', 'receiveMessagingStatus', [], 'SMS and WhatsApp delivery status', { auth: 'provider_signature', api: 'webhook' }),
-  v1('delivery-callbacks', 'POST', '/messaging/email/status', 'receiveLegacyEmailStatus', [], 'Legacy email delivery status', { auth: 'provider_signature', api: 'webhook' }),
-  v1('delivery-callbacks', 'POST', '/mailer/webhook', 'receiveMailerEvent', [], 'Email delivery events', { auth: 'provider_signature', api: 'webhook' }),
+  v1('delivery-callbacks', 'POST', '/messaging/status', 'receiveMessagingStatus', [], 'SMS and WhatsApp delivery status', { auth: 'provider_signature', api: 'webhook', schemas: receiveMessagingStatusSchemas }),
+  v1('delivery-callbacks', 'POST', '/messaging/email/status', 'receiveLegacyEmailStatus', [], 'Legacy email delivery status', { auth: 'provider_signature', api: 'webhook', schemas: receiveLegacyEmailStatusSchemas }),
+  v1('delivery-callbacks', 'POST', '/mailer/webhook', 'receiveMailerEvent', [], 'Email delivery events', { auth: 'provider_signature', api: 'webhook', schemas: receiveMailerEventSchemas }),
 
   // Edge host: cancel sessions, widget, white label, email domains, internal, session proxy
   at('edge', 'cancel-sessions', 'POST', '/api/cancel-session/start', 'startCancelSession', 'public', [], 'Start a cancel session'),

@@ -6,6 +6,7 @@ import { getCustomer } from '../data/customer-repository';
 import { getMerchantCached } from '../data/merchant-repository';
 import { claimMessage, closeMessage, markMessageSent } from '../data/message-repository';
 import { getPayment, timelineItem } from '../data/payment-repository';
+import { getSuppression } from '../data/suppression-repository';
 import { logger } from '../shared/logger';
 import type { MessageProcessor } from './consume';
 import { queueDefinitions } from './queue-definitions';
@@ -34,7 +35,8 @@ class MessageBusyError extends Error {
  * Sends one queued dunning email, at most once however often SQS delivers it: claims the message
  * (`queued` → `sending`, a conditional write), re-checks the recovery (it may have been recovered,
  * ended or paused since it was queued: then the message is `cancelled` and nothing is sent),
- * renders the email, sends it through the EmailSender port (which deduplicates by message id),
+ * skips a recipient on the merchant's suppression list (a hard bounce or a complaint: the message
+ * is `suppressed` and nothing is sent), renders the email, sends it through the EmailSender port (which deduplicates by message id),
  * then marks the message `sent` with the sender's id and adds the payment's `dunning_sent`
  * timeline entry in one transaction. A message already sent or cancelled, or erased with its
  * customer, is acknowledged without doing anything; one claimed by another live consumer is
@@ -60,6 +62,12 @@ export const sendDunningEmail: MessageProcessor = async (raw) => {
   if (payment === undefined || refusal !== undefined) {
     await closeMessage(message, 'cancelled', `Not sent: recovery ${message.recovery_id}: ${refusal}`, new Date());
     log.info('dunning message cancelled', { reason: refusal });
+    return;
+  }
+  const suppression = await getSuppression(merchantId, message.to);
+  if (suppression !== undefined) {
+    await closeMessage(message, 'suppressed', `Not sent: the recipient is on the suppression list (${suppression.reason})`, new Date());
+    log.info('dunning message suppressed', { reason: suppression.reason });
     return;
   }
   const [merchant, customer] = await Promise.all([getMerchantCached(merchantId), getCustomer(merchantId, payment.customer_id)]);

@@ -6,9 +6,10 @@ import { idBody } from './ids';
  * redelivered queue message can never send it twice:
  * `queued` → `sending` (claimed by one consumer) → `sent`; or `cancelled` when, at send time, the
  * recovery no longer takes dunning (recovered, terminal, paused); or `failed` when it could not
- * even be queued.
+ * even be queued; or `suppressed` when, at send time, the recipient is on the merchant's
+ * suppression list (a hard bounce or a complaint): nothing is sent.
  */
-export const MESSAGE_STATUSES = ['queued', 'sending', 'sent', 'cancelled', 'failed'] as const;
+export const MESSAGE_STATUSES = ['queued', 'sending', 'sent', 'cancelled', 'failed', 'suppressed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export interface MessageRecord {
@@ -37,6 +38,46 @@ export interface MessageRecord {
   readonly status_reason: string | null;
   readonly created_at: string;
   readonly updated_at: string;
+  /** What the provider reported after sending (delivery callbacks): the furthest state reached; absent until a first callback. */
+  readonly delivery_status?: DeliveryStatus;
+  /** When each delivery state was first reported (the provider's time of the event). */
+  readonly delivered_at?: string;
+  readonly opened_at?: string;
+  readonly clicked_at?: string;
+  readonly bounced_at?: string;
+  readonly complained_at?: string;
+  /** Every distinct delivery callback event, in arrival order (at most {@link MAX_DELIVERY_EVENTS}). */
+  readonly delivery_events?: readonly DeliveryEvent[];
+}
+
+/**
+ * Delivery states a provider reports after a send, in the order of "furthest": a later state is
+ * never replaced by an earlier one, so duplicate and out-of-order callbacks are harmless
+ * (`delivered` < `opened` < `clicked` < `bounced` < `complained`; a bounce or a complaint is the
+ * last word on a message).
+ */
+export const DELIVERY_STATUSES = ['delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The rank of a delivery state (1 = delivered … 5 = complained); higher is further. */
+export const deliveryRank = (status: DeliveryStatus): number => DELIVERY_STATUSES.indexOf(status) + 1;
+
+/** Events kept on one message; further ones still move its status but are not appended. */
+export const MAX_DELIVERY_EVENTS = 100;
+
+/** One delivery callback as the message keeps it. */
+export interface DeliveryEvent {
+  /** The provider's event id (or a stable one derived from the callback): the dedupe key. */
+  readonly id: string;
+  /** A delivery state, or `deferred` (a soft bounce: the provider retries; the status does not move). */
+  readonly type: DeliveryStatus | 'deferred';
+  /** Which callback reported it: `messaging`, `legacy_email` or `mailer`. */
+  readonly source: string;
+  /** When the provider says it happened. */
+  readonly occurred_at: string;
+  readonly received_at: string;
+  /** The provider's own event name or error (`undelivered`, `Permanent/General`), for support. */
+  readonly detail: string | null;
 }
 
 export const messageIdFor = (body: string): string => `msg_${body}`;

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { timeOrderedId } from '../core/ids';
-import { type MessageRecord, type MessageStatus, messageBodyOf, messageIdFor } from '../core/messages';
+import { type DeliveryEvent, type DeliveryStatus, deliveryRank, MAX_DELIVERY_EVENTS, type MessageRecord, type MessageStatus, messageBodyOf, messageIdFor } from '../core/messages';
 import type { PaymentRecord } from '../core/payments';
 import { env } from '../shared/env';
 import { documentClient } from './client';
@@ -18,7 +18,7 @@ type Item = Record<string, unknown>;
 const bodyOf = (message: MessageRecord): string => messageBodyOf(message.id) as string;
 
 function messageFromItem(item: Item): MessageRecord {
-  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, ...record } = item;
+  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, delivery_event_ids: _ids, delivery_rank: _rank, ...record } = item;
   return record as unknown as MessageRecord;
 }
 
@@ -110,9 +110,30 @@ export async function claimMessage(merchantId: string, messageId: string, now: D
   }
 }
 
+/** The global reference from the sender's message id to the message (see keys.ts), put with the `sent` transition. */
+function providerRefPut(message: MessageRecord, sent: { readonly provider: string; readonly providerMessageId: string }, at: string): TransactItem {
+  const key = messageKeys.providerRef(sent.providerMessageId);
+  return {
+    Put: {
+      TableName: env.TABLE_NAME,
+      Item: {
+        ...key,
+        entity: ENTITY.messageRef,
+        merchant_id: message.merchant_id,
+        message_id: message.id,
+        provider: sent.provider,
+        provider_message_id: sent.providerMessageId,
+        created_at: at,
+        ...messageKeys.customerData(message.merchant_id, message.customer_id, `MSGREF#${sent.providerMessageId}`),
+      },
+    },
+  };
+}
+
 /**
  * `sending` → `sent`, with the sender's id, and `alsoWrite` (the payment's `dunning_sent`
- * timeline entry) in the same transaction. Guarded by this consumer's own claim, so when a claim
+ * timeline entry) in the same transaction, with the `MSGREF#<provider message id>` reference
+ * that delivery callbacks find the message by. Guarded by this consumer's own claim, so when a claim
  * was taken over only one completes; false when this claim no longer holds (nothing written).
  */
 export async function markMessageSent(
@@ -133,7 +154,7 @@ export async function markMessageSent(
     },
   };
   try {
-    await documentClient.send(new TransactWriteCommand({ TransactItems: [update, ...alsoWrite] }));
+    await documentClient.send(new TransactWriteCommand({ TransactItems: [update, providerRefPut(message, sent, at), ...alsoWrite] }));
     return true;
   } catch (error) {
     if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
@@ -142,13 +163,13 @@ export async function markMessageSent(
 }
 
 /**
- * Ends a message without sending it: `cancelled` (from this consumer's `sending` claim) or
- * `failed` (from `queued`, when it could not be enqueued). False when it was no longer in
- * the expected state.
+ * Ends a message without sending it: `cancelled` or `suppressed` (from this consumer's `sending`
+ * claim) or `failed` (from `queued`, when it could not be enqueued). False when it was no longer
+ * in the expected state.
  */
-export async function closeMessage(message: MessageRecord, status: Extract<MessageStatus, 'cancelled' | 'failed'>, reason: string, now: Date): Promise<boolean> {
+export async function closeMessage(message: MessageRecord, status: Extract<MessageStatus, 'cancelled' | 'failed' | 'suppressed'>, reason: string, now: Date): Promise<boolean> {
   const at = now.toISOString();
-  const fromClaim = status === 'cancelled';
+  const fromClaim = status !== 'failed';
   try {
     await documentClient.send(
       new UpdateCommand({
@@ -165,4 +186,91 @@ export async function closeMessage(message: MessageRecord, status: Extract<Messa
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+}
+
+/** Where a provider's message id points: the merchant and our message id. */
+export interface MessageRef {
+  readonly merchant_id: string;
+  readonly message_id: string;
+  readonly provider: string;
+}
+
+/** The message a provider's message id names (delivery callbacks), or undefined when unknown. */
+export async function getMessageByProviderId(providerMessageId: string): Promise<MessageRecord | undefined> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: messageKeys.providerRef(providerMessageId), ConsistentRead: true }));
+  if (Item === undefined) return undefined;
+  const ref = Item as unknown as MessageRef;
+  return getMessage(ref.merchant_id, ref.message_id);
+}
+
+export type DeliveryEventOutcome = 'recorded' | 'duplicate' | 'missing';
+
+const DELIVERY_AT: Readonly<Record<DeliveryStatus, string>> = {
+  delivered: 'delivered_at',
+  opened: 'opened_at',
+  clicked: 'clicked_at',
+  bounced: 'bounced_at',
+  complained: 'complained_at',
+};
+
+/**
+ * Records one delivery callback on a message, idempotently and whatever the order:
+ * 1. appends the event and sets its state's timestamp (`opened_at`, first report wins), unless
+ *    the event id was already recorded (a conditional write on the set of event ids);
+ * 2. moves `delivery_status` only forward (a conditional write on the stored rank), so a late
+ *    `delivered` after `clicked` changes nothing.
+ * Step 2 runs even for a duplicate, so a callback retried after a failure between the two
+ * completes it. `deferred` (soft bounce) events are kept but move nothing.
+ */
+export async function recordDeliveryEvent(message: MessageRecord, event: DeliveryEvent): Promise<DeliveryEventOutcome> {
+  const key = messageKeys.message(message.merchant_id, bodyOf(message));
+  const status = event.type === 'deferred' ? undefined : event.type;
+  let outcome: DeliveryEventOutcome = 'recorded';
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: key,
+        UpdateExpression: `SET delivery_events = list_append(if_not_exists(delivery_events, :empty), :event), updated_at = :now${status === undefined ? '' : ', #at = if_not_exists(#at, :occurred)'} ADD delivery_event_ids :ids`,
+        ConditionExpression: 'attribute_exists(PK) AND NOT contains(delivery_event_ids, :id) AND (attribute_not_exists(delivery_events) OR size(delivery_events) < :max)',
+        ...(status === undefined ? {} : { ExpressionAttributeNames: { '#at': DELIVERY_AT[status] } }),
+        ExpressionAttributeValues: {
+          ':empty': [],
+          ':event': [event],
+          ':now': event.received_at,
+          ':ids': new Set([event.id]),
+          ':id': event.id,
+          ':max': MAX_DELIVERY_EVENTS,
+          ...(status === undefined ? {} : { ':occurred': event.occurred_at }),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const current = await getMessage(message.merchant_id, message.id);
+    if (current === undefined) return 'missing';
+    outcome = 'duplicate';
+    // A full event list still lets the state and its timestamp move (below, and here).
+    if (status !== undefined && (current.delivery_events?.length ?? 0) >= MAX_DELIVERY_EVENTS && !current.delivery_events?.some((kept) => kept.id === event.id)) {
+      await documentClient.send(
+        new UpdateCommand({ TableName: env.TABLE_NAME, Key: key, ConditionExpression: 'attribute_exists(PK)', UpdateExpression: 'SET #at = if_not_exists(#at, :occurred)', ExpressionAttributeNames: { '#at': DELIVERY_AT[status] }, ExpressionAttributeValues: { ':occurred': event.occurred_at } }),
+      );
+    }
+  }
+  if (status !== undefined) {
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: env.TABLE_NAME,
+          Key: key,
+          UpdateExpression: 'SET delivery_status = :status, delivery_rank = :rank',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(delivery_rank) OR delivery_rank < :rank)',
+          ExpressionAttributeValues: { ':status': status, ':rank': deliveryRank(status) },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+  return outcome;
 }

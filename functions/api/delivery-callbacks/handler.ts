@@ -1,4 +1,11 @@
 import { createGroupHandler } from '../group-handler';
+import { receiveLegacyEmailStatus } from './receive-legacy-email-status';
+import { receiveMailerEvent } from './receive-mailer-event';
+import { receiveMessagingStatus } from './receive-messaging-status';
 
-/** The delivery-callbacks Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('delivery-callbacks', {});
+/**
+ * The delivery-callbacks Lambda: delivery status from the service's own messaging and email
+ * providers. Each operation verifies its provider's signature itself (auth kind
+ * `provider_signature`), with a service-wide secret from the environment.
+ */
+export const handler = createGroupHandler('delivery-callbacks', { receiveMessagingStatus, receiveLegacyEmailStatus, receiveMailerEvent });

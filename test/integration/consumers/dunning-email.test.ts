@@ -1,9 +1,11 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { listOutboxEmails } from '../../../functions/adapters/email/outbox';
 import { handler } from '../../../functions/consumers/notifications';
 import { documentClient } from '../../../functions/data/client';
-import { customerKeys } from '../../../functions/data/keys';
-import { claimMessage, createDunningMessage, getMessage } from '../../../functions/data/message-repository';
+import { customerKeys, messageKeys } from '../../../functions/data/keys';
+import { claimMessage, createDunningMessage, getMessage, getMessageByProviderId } from '../../../functions/data/message-repository';
+import { paymentTimeline } from '../../../functions/data/payment-queries';
+import { suppressEmail } from '../../../functions/data/suppression-repository';
 import { createMerchant } from '../../../functions/data/merchant-repository';
 import { seedPaymentThrough } from '../../fixtures/payments';
 import { sqsEventOf } from '../../fixtures/recoveries';
@@ -67,5 +69,35 @@ describe('the dunning_email processor of the notifications consumer', () => {
     const entities = (Items ?? []).map((item) => item.entity as string);
     expect(entities).toEqual(expect.arrayContaining(['message', 'outbox_email']));
     expect((Items ?? []).filter((item) => item.entity === 'timeline_entry' && item.type === 'dunning_sent')).toHaveLength(1);
+  });
+
+  it('marks the message suppressed and sends nothing when the recipient is on the suppression list', async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Bounced Co' });
+    const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'Gone@Example.com', name: 'Gone Away' } });
+    const message = await createDunningMessage(payment, { templateId: null, subject: null });
+    await suppressEmail({ merchant_id: merchant.id, email: 'gone@example.com', customer_id: payment.customer_id, reason: 'hard_bounce', source_message_id: 'msg_01J0000000000000000000000A' });
+    // Act
+    const result = await handler(sqsEventOf(recordOf(merchant.id, message.id)));
+    // Assess
+    expect(result.batchItemFailures).toEqual([]);
+    expect(await getMessage(merchant.id, message.id)).toMatchObject({ status: 'suppressed', status_reason: expect.stringContaining('hard_bounce'), provider_message_id: null });
+    expect(await listOutboxEmails(merchant.id)).toEqual([]);
+    expect((await paymentTimeline(merchant.id, payment)).filter((entry) => entry.type === 'dunning_sent')).toHaveLength(0);
+  });
+
+  it("writes the provider message id's global reference to the message when it sends", async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Ref Ltd' });
+    const payment = await seedPaymentThrough(merchant.id, []);
+    const message = await createDunningMessage(payment, { templateId: null, subject: null });
+    // Act
+    await handler(sqsEventOf(recordOf(merchant.id, message.id)));
+    // Assess
+    const sent = await getMessage(merchant.id, message.id);
+    const providerMessageId = sent?.provider_message_id as string;
+    const { Item } = await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME as string, Key: messageKeys.providerRef(providerMessageId) }));
+    expect(Item).toMatchObject({ entity: 'message_ref', merchant_id: merchant.id, message_id: message.id, provider: 'outbox', GSI2PK: customerKeys.data(merchant.id, payment.customer_id) });
+    expect(await getMessageByProviderId(providerMessageId)).toMatchObject({ id: message.id, merchant_id: merchant.id, status: 'sent' });
   });
 });

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { InvalidRequestError } from '../../core/errors';
+import { rawBody } from '../../shared/http/parse-request';
+import { env } from '../../shared/env';
+import { logger } from '../../shared/logger';
+import { defineOperation } from '../operation';
+import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, received } from './record-callback';
+import { receiveLegacyEmailStatusSchemas } from './schemas';
+import { verifyMailgunSignature } from './signatures';
+
+const SignedBody = z.object({
+  signature: z.object({ timestamp: z.union([z.string(), z.number()]).transform(String), token: z.string(), signature: z.string() }),
+});
+
+/** The part of Mailgun's `event-data` we read; anything else is ignored. */
+const EventData = z.object({
+  id: z.string().min(1).optional(),
+  event: z.string(),
+  timestamp: z.number().optional(),
+  severity: z.string().optional(),
+  reason: z.string().optional(),
+  message: z.object({ headers: z.object({ 'message-id': z.string().min(1) }) }),
+});
+
+const stripBrackets = (id: string): string => id.trim().replace(/^<(.*)>$/, '$1');
+
+/**
+ * POST /api/v1/messaging/email/status: legacy email delivery callbacks, Mailgun-style: a JSON
+ * body with `signature: { timestamp, token, signature }` (hex HMAC-SHA256 of timestamp+token
+ * keyed by LEGACY_EMAIL_SIGNING_KEY, timestamp within ±300 s) and `event-data` (`event`,
+ * `severity`, `message.headers.message-id`, `id`).
+ *
+ * `delivered`, `opened`, `clicked`, `complained` map to themselves; `failed` with severity
+ * `permanent` is a hard bounce (the recipient is suppressed), `temporary` a deferral (kept as an
+ * event, status unchanged); a complaint suppresses the recipient too; other events are
+ * acknowledged and ignored. The event id is `event-data.id` (else the signature token). A body
+ * that is not JSON or has no signature, a bad or stale signature, or no LEGACY_EMAIL_SIGNING_KEY
+ * is 401 `invalid_signature` with nothing changed; a signed body without readable event-data is
+ * 400 `invalid_request`; an unknown message id is 200 with nothing changed.
+ */
+export const receiveLegacyEmailStatus = defineOperation(receiveLegacyEmailStatusSchemas, async ({ event, requestId }) => {
+  const log = logger.child({ request_id: requestId, callback: 'legacy_email' });
+  const now = new Date();
+  const body = rawBody(event) ?? Buffer.alloc(0);
+  const key = env.LEGACY_EMAIL_SIGNING_KEY;
+  if (key === undefined) {
+    log.warn('legacy email callback refused: LEGACY_EMAIL_SIGNING_KEY is not configured');
+    throw invalidSignature();
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  const signed = SignedBody.safeParse(json);
+  const verification = verifyMailgunSignature(signed.success ? signed.data.signature : undefined, key, now);
+  if (!verification.ok) {
+    log.info('legacy email callback refused', { reason: verification.reason });
+    throw invalidSignature();
+  }
+
+  const parsed = EventData.safeParse((json as Record<string, unknown>)['event-data']);
+  if (!parsed.success) throw new InvalidRequestError('The body has no readable event-data (event and message.headers.message-id).', { param: 'event-data' });
+  const data = parsed.data;
+  const at = now.toISOString();
+  let type: DeliveryCallback['event']['type'] | undefined;
+  let suppress: DeliveryCallback['suppress'];
+  if (data.event === 'delivered' || data.event === 'opened' || data.event === 'clicked') type = data.event;
+  else if (data.event === 'complained') [type, suppress] = ['complained', 'complaint'];
+  else if (data.event === 'failed') [type, suppress] = data.severity === 'temporary' ? ['deferred', undefined] : ['bounced', 'hard_bounce'];
+  if (type === undefined) {
+    log.info('legacy email callback for an event we do not track; ignored', { event: data.event });
+    return received(requestId, now);
+  }
+  const detail = [data.event, data.severity, data.reason].filter((part) => part !== undefined && part !== '').join('/');
+  await applyDeliveryCallback(
+    {
+      source: 'legacy_email',
+      providerMessageId: stripBrackets(data.message.headers['message-id']),
+      event: { id: data.id ?? (signed.success ? signed.data.signature.token : ''), type, source: 'legacy_email', occurred_at: isoOr(data.timestamp, at), received_at: at, detail },
+      ...(suppress === undefined ? {} : { suppress }),
+    },
+    log,
+  );
+  return received(requestId, now);
+});

@@ -1,0 +1,63 @@
+import { rawBody } from '../../shared/http/parse-request';
+import { env } from '../../shared/env';
+import { logger } from '../../shared/logger';
+import type { DeliveryEvent } from '../../core/messages';
+import { publicUrlOf } from '../provider-webhooks/receive-provider-webhook';
+import { defineOperation } from '../operation';
+import { applyDeliveryCallback, invalidSignature, lowercasedHeaders, received } from './record-callback';
+import { receiveMessagingStatusSchemas } from './schemas';
+import { verifyTwilioSignature } from './signatures';
+
+/** Twilio `MessageStatus` values we act on; the others (queued, sending, sent, accepted, …) are acknowledged and ignored. */
+const STATUS_MAP: Readonly<Record<string, DeliveryEvent['type']>> = {
+  delivered: 'delivered',
+  read: 'opened',
+  undelivered: 'bounced',
+  failed: 'bounced',
+};
+
+/**
+ * POST /api/v1/messaging/status: SMS and WhatsApp delivery status from the service's messaging
+ * provider, Twilio-style: a form-encoded body (`MessageSid`, `MessageStatus`, `ErrorCode`) signed
+ * in `X-Twilio-Signature` (base64 HMAC-SHA1 of the full URL followed by the POST parameters
+ * sorted by name, each name+value, keyed by MESSAGING_AUTH_TOKEN; the URL is rebuilt as for the
+ * provider webhooks: WEBHOOK_PUBLIC_BASE_URL, else the Host header). No timestamp is signed.
+ *
+ * `delivered` → delivered, `read` → opened, `undelivered`/`failed` → bounced (no email
+ * suppression: the address is a phone number); the event id is `MessageSid:MessageStatus`, as
+ * Twilio sends one callback per status. A bad or missing signature, or no MESSAGING_AUTH_TOKEN
+ * configured, is 401 `invalid_signature` with nothing changed; an unknown MessageSid is 200 with
+ * nothing changed. Answers 200 `{ data: { received: true }, meta }`.
+ */
+export const receiveMessagingStatus = defineOperation(receiveMessagingStatusSchemas, async ({ event, requestId }) => {
+  const log = logger.child({ request_id: requestId, callback: 'messaging' });
+  const now = new Date();
+  const body = rawBody(event) ?? Buffer.alloc(0);
+  const token = env.MESSAGING_AUTH_TOKEN;
+  if (token === undefined) {
+    log.warn('messaging status callback refused: MESSAGING_AUTH_TOKEN is not configured');
+    throw invalidSignature();
+  }
+  const headers = lowercasedHeaders(event);
+  const params = new URLSearchParams(body.toString('utf8'));
+  const verification = verifyTwilioSignature(publicUrlOf(event, headers), params, headers['x-twilio-signature'], token);
+  if (!verification.ok) {
+    log.info('messaging status callback refused', { reason: verification.reason });
+    throw invalidSignature();
+  }
+
+  const sid = params.get('MessageSid') ?? params.get('SmsSid');
+  const status = params.get('MessageStatus') ?? params.get('SmsStatus');
+  const type = status === null ? undefined : STATUS_MAP[status];
+  if (sid === null || sid === '' || status === null || type === undefined) {
+    log.info('messaging status callback without an actionable status; ignored', { status });
+    return received(requestId, now);
+  }
+  const errorCode = params.get('ErrorCode');
+  const at = now.toISOString();
+  await applyDeliveryCallback(
+    { source: 'messaging', providerMessageId: sid, event: { id: `${sid}:${status}`, type, source: 'messaging', occurred_at: at, received_at: at, detail: errorCode === null || errorCode === '' ? status : `${status} (${errorCode})` } },
+    log,
+  );
+  return received(requestId, now);
+});

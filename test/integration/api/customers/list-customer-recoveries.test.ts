@@ -6,7 +6,7 @@
 import { listCustomerRecoveriesSchemas } from '../../../../functions/api/customers/schemas';
 import type { PaymentRecord } from '../../../../functions/core/payments';
 import type { LocalStack } from '../../../../lib/local/local-stack';
-import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
+import { seedCustomerInEveryStatus, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
@@ -31,17 +31,8 @@ describe('GET /api/v1/customers/{id}/recoveries', () => {
     stack = await startTestStack();
     tenant = await newTenant(['admin'], UNLIMITED);
     const m = tenant.merchant.id;
-    const customer = { email: 'rita@example.com', provider_customer_id: 'cus_RITA' };
-    const day = (n: number) => new Date(`2026-10-0${n}T00:00:00.000Z`);
-    p = [
-      await seedCustomerPayment(m, customer, {}, day(1)),
-      await moveThrough(m, await seedCustomerPayment(m, customer, {}, day(2)), ['retry']),
-      await moveThrough(m, await seedCustomerPayment(m, customer, {}, day(3)), ['pause']),
-      await moveThrough(m, await seedCustomerPayment(m, customer, { amount: 888 }, day(4)), ['retry', 'recover']),
-      await moveThrough(m, await seedCustomerPayment(m, customer, {}, day(5)), ['terminate']),
-    ];
+    p = await seedCustomerInEveryStatus(m, { email: 'rita@example.com', provider_customer_id: 'cus_RITA' }, 888);
     customerId = p[0]?.customer_id as string;
-    await seedCustomerPayment(m, { email: 'someone@example.com' }, {}, day(3));
   }, 60_000);
 
   afterAll(async () => {

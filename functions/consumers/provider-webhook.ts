@@ -25,8 +25,9 @@ export type ProviderWebhookMessage = z.infer<typeof ProviderWebhookMessageSchema
 
 /**
  * A thin event carries ids only: its amount, status and customer must be fetched from the
- * provider's API. The service fetches Mollie and GoCardless payments
- * (functions/adapters/provider-api); every other thin event (Authorize.Net, thin Recurly,
+ * provider's API. The service fetches Mollie and GoCardless payments, Authorize.Net transactions
+ * and thin Recurly transactions (functions/adapters/provider-api); every other thin event
+ * (Authorize.Net subscriptions and payment profiles, thin Recurly subscriptions and accounts,
  * GoCardless mandates, subscriptions and refunds, Mollie chargebacks and refunds) fails on every
  * delivery and ends in the DLQ, where it waits for that client (a redrive then processes it);
  * nothing of it is recorded meanwhile.
@@ -256,7 +257,8 @@ function normalised(record: WebhookLogRecord): NormalisedWebhookEvent[] {
  *   (WebhookPayloadError) is poison: the message fails until it is dead-lettered;
  * - events the service does not use normalise to nothing → acknowledged;
  * - a thin event is completed from the provider's API (withFetched): Mollie and GoCardless
- *   payments; any other thin resource → ProviderFetchNotImplementedError, DLQ;
+ *   payments, Authorize.Net and Recurly transactions; any other thin resource →
+ *   ProviderFetchNotImplementedError, DLQ;
  * - each event is ingested with event id `${psp}:${providerEventId}`, so a redelivery is a
  *   duplicate that changes nothing; the customer is the event's email, else the customer or
  *   payment the provider names; a payment_failed with neither → UnknownWebhookCustomerError (DLQ);

@@ -44,6 +44,10 @@ const EnvSchema = z.object({
    */
   MOLLIE_API_BASE_URL: z.string().url().default('https://api.mollie.com'),
   GOCARDLESS_API_BASE_URL: z.string().url().default('https://api.gocardless.com'),
+  /** Authorize.Net's JSON API origin; the sandbox is https://apitest.authorize.net. */
+  AUTHORIZE_NET_API_BASE_URL: z.string().url().default('https://api.authorize.net'),
+  /** Recurly's v3 API origin (https://v3.eu.recurly.com for EU sites). */
+  RECURLY_API_BASE_URL: z.string().url().default('https://v3.recurly.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

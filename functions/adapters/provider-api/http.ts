@@ -5,7 +5,7 @@ import { isObject, type JsonObject } from '../../webhooks/json-payload';
 /** Every provider API call gives up after this long (a retryable ProviderApiError). */
 export const PROVIDER_API_TIMEOUT_MS = 5_000;
 
-type BaseUrlVariable = 'MOLLIE_API_BASE_URL' | 'GOCARDLESS_API_BASE_URL';
+type BaseUrlVariable = 'MOLLIE_API_BASE_URL' | 'GOCARDLESS_API_BASE_URL' | 'AUTHORIZE_NET_API_BASE_URL' | 'RECURLY_API_BASE_URL';
 
 /**
  * The provider's API origin, read at call time: `process.env[variable]` when set (so a test can
@@ -50,4 +50,41 @@ export async function getJson(provider: string, url: string, headers: Readonly<R
   }
   if (!isObject(body)) throw new ProviderApiError(provider, 'bad_response', 'answered with a body that is not a JSON object', { status: response.status });
   return body;
+}
+
+/**
+ * POST `body` as JSON to `url` and return the JSON object answered, with the same mapping of
+ * statuses, timeouts and bodies to ProviderApiError as getJson. A byte order mark before the JSON
+ * (Authorize.Net's API sends one) is dropped before parsing. Error messages never carry the
+ * request body (it may hold credentials) nor the answer.
+ */
+export async function postJson(provider: string, url: string, body: unknown, headers: Readonly<Record<string, string>> = {}): Promise<JsonObject> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(PROVIDER_API_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new ProviderApiError(provider, 'unavailable', timedOut ? `no answer within ${PROVIDER_API_TIMEOUT_MS} ms` : 'request failed before an answer', { cause: error });
+  }
+  const { status } = response;
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    if (status === 404) throw new ProviderApiError(provider, 'not_found', 'answered 404 (no such resource)', { status });
+    if (status === 401 || status === 403) throw new ProviderApiError(provider, 'unauthorized', `answered ${status} (the merchant's API key was refused)`, { status });
+    if (status === 429 || status >= 500) throw new ProviderApiError(provider, 'unavailable', `answered ${status}`, { status });
+    throw new ProviderApiError(provider, 'bad_response', `answered ${status}`, { status });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse((await response.text()).replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ProviderApiError(provider, 'bad_response', 'answered with a body that is not JSON', { cause: error, status });
+  }
+  if (!isObject(parsed)) throw new ProviderApiError(provider, 'bad_response', 'answered with a body that is not a JSON object', { status });
+  return parsed;
 }

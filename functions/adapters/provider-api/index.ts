@@ -1,17 +1,22 @@
 import type { ProviderApi } from '../../core/provider-api';
 import type { Psp } from '../../core/providers';
+import { authorizeNetApi } from './authorize-net';
 import { gocardlessApi } from './gocardless';
 import { mollieApi } from './mollie';
+import { recurlyApi } from './recurly';
 
 /**
  * The provider API adapters by psp, for the thin webhook events the service can fetch:
- * Mollie payments (classic `id=tr_…` webhooks and next-gen "simple" payment events) and
- * GoCardless payments. Providers and resources not listed here still end in the DLQ with
- * ProviderFetchNotImplementedError.
+ * Mollie payments (classic `id=tr_…` webhooks and next-gen "simple" payment events), GoCardless
+ * payments, Authorize.Net transactions (getTransactionDetails; also the transaction a failed ARB
+ * subscription event names) and thin Recurly transactions. Providers and resources not listed
+ * here still end in the DLQ with ProviderFetchNotImplementedError.
  */
 const ADAPTERS: Partial<Record<Psp, { readonly api: ProviderApi; readonly resources: ReadonlySet<string> }>> = {
   mollie: { api: mollieApi, resources: new Set(['payment']) },
   gocardless: { api: gocardlessApi, resources: new Set(['payment']) },
+  authorize_net: { api: authorizeNetApi, resources: new Set(['transaction']) },
+  recurly: { api: recurlyApi, resources: new Set(['transaction']) },
 };
 
 /** The adapter that fetches `resource` for `psp`, or undefined when the service cannot fetch it yet. */

@@ -1,9 +1,10 @@
 /**
  * Thin provider webhooks end to end over real HTTP and DynamoDB Local: the inbound-webhooks
  * consumer fetches what the event only names from the provider's API (loopback fakes in
- * test/fakes, reached through MOLLIE_API_BASE_URL / GOCARDLESS_API_BASE_URL, which the adapters
- * read at call time) with the merchant's API key (`setProviderApiKey`), then ingests it.
+ * test/fakes, reached through MOLLIE_API_BASE_URL / GOCARDLESS_API_BASE_URL /
+ * AUTHORIZE_NET_API_BASE_URL / RECURLY_API_BASE_URL, which the adapters read at call time) with the merchant's API key (`setProviderApiKey`), then ingests it.
  */
+import { createHmac } from 'node:crypto';
 import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
 import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
 import { processProviderWebhook, ProviderApiKeyMissingError } from '../../../../functions/consumers/provider-webhook';
@@ -11,8 +12,10 @@ import { queueDefinitions } from '../../../../functions/consumers/queue-definiti
 import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { LocalQueues } from '../../../../lib/local/queue-hub';
+import { AUTHORIZE_NET_TEST_API_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '../../../fakes/authorize-net-api';
 import { type FakeGoCardlessApi, GOCARDLESS_TEST_ACCESS_TOKEN, startFakeGoCardlessApi } from '../../../fakes/gocardless-api';
 import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '../../../fakes/mollie-api';
+import { type FakeRecurlyApi, RECURLY_TEST_API_KEY, startFakeRecurlyApi } from '../../../fakes/recurly-api';
 import { call } from '../../../fixtures/http';
 import { originOf, startTestStack } from '../../../fixtures/local-stack';
 import { type Delivery, thinCases } from '../../../fixtures/provider-webhooks';
@@ -37,28 +40,41 @@ const MAX_RECEIVES = queueDefinitions.find((queue) => queue.name === 'inbound-we
 /** The merchant's next-gen signing secret: the webhook endpoint exists once a secret is set, though classic bodies are unsigned. */
 const MOLLIE_SECRET = 'mollie-next-gen-signing-secret-3x9';
 const mollieClassicFor = (paymentId: string): Delivery => ({ body: `id=${paymentId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+const RECURLY_SECRET = 'recurly-endpoint-secret-thin-8c2f';
+/** A thin Recurly JSON notification, signed as Recurly does (`recurly-signature: <ms>,<hex HMAC-SHA256 of "ms.body">`). */
+const recurlyThinFor = (notification: Readonly<Record<string, string>>, secret = RECURLY_SECRET): Delivery => {
+  const body = JSON.stringify(notification);
+  const at = Date.now();
+  return { body, headers: { 'content-type': 'application/json', 'recurly-signature': `${at},${createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')}` } };
+};
 
 describe('thin provider webhooks', () => {
   let stack: LocalStack;
   let mollie: FakeMollieApi;
   let gocardless: FakeGoCardlessApi;
+  let authorizeNet: FakeAuthorizeNetApi;
+  let recurly: FakeRecurlyApi;
 
   beforeAll(async () => {
-    [stack, mollie, gocardless] = await Promise.all([startTestStack(), startFakeMollieApi(), startFakeGoCardlessApi()]);
+    [stack, mollie, gocardless, authorizeNet, recurly] = await Promise.all([startTestStack(), startFakeMollieApi(), startFakeGoCardlessApi(), startFakeAuthorizeNetApi(), startFakeRecurlyApi()]);
     process.env.MOLLIE_API_BASE_URL = mollie.url;
     process.env.GOCARDLESS_API_BASE_URL = gocardless.url;
+    process.env.AUTHORIZE_NET_API_BASE_URL = authorizeNet.url;
+    process.env.RECURLY_API_BASE_URL = recurly.url;
   });
   afterAll(async () => {
     delete process.env.MOLLIE_API_BASE_URL;
     delete process.env.GOCARDLESS_API_BASE_URL;
-    await Promise.all([stack?.stop(), mollie?.stop(), gocardless?.stop()]);
+    delete process.env.AUTHORIZE_NET_API_BASE_URL;
+    delete process.env.RECURLY_API_BASE_URL;
+    await Promise.all([stack?.stop(), mollie?.stop(), gocardless?.stop(), authorizeNet?.stop(), recurly?.stop()]);
   });
 
   const post = (path: string, delivery: Delivery) => call<Received>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
   const paymentsOf = async (tenant: Tenant, psp: string): Promise<Payment[]> =>
     (await call<{ data: Payment[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
   const lettersOf = (id: string) => stack.runtime.queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(id));
-  const tenantWith = async (psp: 'mollie' | 'gocardless', options: { secret?: string; apiKey?: string }): Promise<Tenant> => {
+  const tenantWith = async (psp: 'mollie' | 'gocardless' | 'authorize_net' | 'recurly', options: { secret?: string; apiKey?: string }): Promise<Tenant> => {
     const tenant = await newTenant(['admin'], UNLIMITED);
     if (options.secret !== undefined) await setProviderSecret(tenant.merchant.id, psp, options.secret);
     if (options.apiKey !== undefined) await setProviderApiKey(tenant.merchant.id, psp, options.apiKey);
@@ -207,6 +223,92 @@ describe('thin provider webhooks', () => {
       expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
       await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderApiKeyMissingError);
       expect(await paymentsOf(tenant, 'gocardless')).toEqual([]);
+    });
+  });
+
+  describe('for authorize_net (transaction events)', () => {
+    const authorizeNetCase = thinCases.find((c) => c.psp === 'authorize_net');
+
+    it('records the declined payment with the fetched amount in cents, usd, customer email and response reason code as decline code when an authcapture.created event is drained', async () => {
+      // Prepare
+      if (authorizeNetCase === undefined) throw new Error('no authorize_net thin case in the fixtures');
+      const tenant = await tenantWith('authorize_net', { secret: authorizeNetCase.secret, apiKey: AUTHORIZE_NET_TEST_API_KEY });
+      authorizeNet.seedTransaction({
+        transId: '60020981676',
+        responseCode: 2,
+        responseReasonCode: 27,
+        authAmount: 45.0,
+        customer: { id: 'CUST-4410', email: 'dana.whitfield@example.com' },
+        billTo: { firstName: 'Dana', lastName: 'Whitfield' },
+        order: { invoiceNumber: 'INV-7781' },
+      });
+      const requestsBefore = authorizeNet.requests.length;
+      // Act
+      const response = await post(`/authorize_net/${tenant.merchant.id}`, authorizeNetCase.failed(''));
+      await stack.runtime.queues.drain();
+      // Assess
+      expect(response.status).toBe(200);
+      expect(await paymentsOf(tenant, 'authorize_net')).toEqual([
+        expect.objectContaining({ psp: 'authorize_net', status: 'pending', provider_payment_id: '60020981676', amount: 4500, currency: 'usd', decline_code: '27', customer_email: 'dana.whitfield@example.com' }),
+      ]);
+      expect(authorizeNet.requests.slice(requestsBefore).map((r) => r.path)).toEqual(['/xml/v1/request.api']);
+      expect(lettersOf(response.body.data.id)).toEqual([]);
+    });
+
+    it('dead-letters the event with ProviderApiKeyMissingError when the merchant has no Authorize.Net API credentials', async () => {
+      // Prepare
+      if (authorizeNetCase === undefined) throw new Error('no authorize_net thin case in the fixtures');
+      const tenant = await tenantWith('authorize_net', { secret: authorizeNetCase.secret });
+      // Act
+      const { response, letters } = await postWithRedeliveries(`/authorize_net/${tenant.merchant.id}`, authorizeNetCase.failed(''));
+      const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'authorize_net', webhook_log_id: response.body.data.id };
+      // Assess
+      expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+      await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderApiKeyMissingError);
+      expect(await paymentsOf(tenant, 'authorize_net')).toEqual([]);
+    });
+  });
+
+  describe('for recurly (thin JSON notifications)', () => {
+    it('records the failed payment with the fetched amount in cents, currency, account email and status code as decline code when a payment.failed notification is drained', async () => {
+      // Prepare
+      const tenant = await tenantWith('recurly', { secret: RECURLY_SECRET, apiKey: RECURLY_TEST_API_KEY });
+      recurly.seedTransaction({
+        id: 'rtthin0001',
+        uuid: '5f3e2d1c0b9a48776655443322110011',
+        status: 'declined',
+        status_code: 'insufficient_funds',
+        gateway_response_code: '51',
+        amount: 49.0,
+        currency: 'USD',
+        account: { id: 'racct0001', code: 'acct-thin-01', email: 'lena.ortiz@example.com', first_name: 'Lena', last_name: 'Ortiz' },
+        invoice: { id: 'rinvthin01', number: '2201' },
+        subscription_ids: ['rsubthin01'],
+      });
+      const notification = { id: 'nthin0001', object_type: 'payment', event_type: 'failed', event_time: '2026-03-11T08:00:05Z', uuid: '5f3e2d1c0b9a48776655443322110011', account_code: 'acct-thin-01' };
+      // Act
+      const response = await post(`/recurly/${tenant.merchant.id}`, recurlyThinFor(notification));
+      await stack.runtime.queues.drain();
+      // Assess
+      expect(response.status).toBe(200);
+      expect(await paymentsOf(tenant, 'recurly')).toEqual([
+        expect.objectContaining({ psp: 'recurly', status: 'pending', provider_payment_id: '5f3e2d1c0b9a48776655443322110011', amount: 4900, currency: 'usd', decline_code: 'insufficient_funds', customer_email: 'lena.ortiz@example.com' }),
+      ]);
+      expect(recurly.requests.at(-1)?.path).toBe('/transactions/uuid-5f3e2d1c0b9a48776655443322110011');
+      expect(lettersOf(response.body.data.id)).toEqual([]);
+    });
+
+    it('acknowledges and records nothing when Recurly does not know the transaction', async () => {
+      // Prepare
+      const tenant = await tenantWith('recurly', { secret: RECURLY_SECRET, apiKey: RECURLY_TEST_API_KEY });
+      const notification = { id: 'nthin0002', object_type: 'payment', event_type: 'failed', event_time: '2026-03-11T08:10:00Z', uuid: '0000000000000000000000000000dead', account_code: 'acct-thin-02' };
+      // Act
+      const response = await post(`/recurly/${tenant.merchant.id}`, recurlyThinFor(notification));
+      await stack.runtime.queues.drain();
+      // Assess
+      expect(response.status).toBe(200);
+      expect(await paymentsOf(tenant, 'recurly')).toEqual([]);
+      expect(lettersOf(response.body.data.id)).toEqual([]);
     });
   });
 });

@@ -21,8 +21,9 @@ import {
  * `${PAYPAL-TRANSMISSION-ID}|${PAYPAL-TRANSMISSION-TIME}|${webhook id}|${crc32(raw body)}` (unsigned
  * decimal CRC-32), checked with the public key of the X.509 certificate at `PAYPAL-CERT-URL`. That
  * URL must be https on one of PayPal's API hosts (PAYPAL_CERT_HOSTS), under PayPal's certificate
- * path `/v1/notifications/certs/`, or the delivery is refused
- * before anything is fetched; the certificate must be valid at `now`. The transmission time is
+ * path `/v1/notifications/certs/` (a fetcher built by createCertificateFetcher with `allowedOrigins`,
+ * which only tests do, admits those origins instead), or the delivery is refused before anything
+ * is fetched; the certificate must be valid at `now`. The transmission time is
  * signed, so it must lie within ±TIMESTAMP_TOLERANCE_SECONDS of `now` (PayPal signs each retry
  * afresh).
  */
@@ -32,8 +33,12 @@ const PSP = 'paypal';
 /** PayPal's own API hosts, the only places a signing certificate is fetched from. */
 export const PAYPAL_CERT_HOSTS: readonly string[] = ['api.paypal.com', 'api.sandbox.paypal.com', 'api-m.paypal.com', 'api-m.sandbox.paypal.com'];
 
-/** Port: the PEM text of the certificate at an (already allow-listed) https URL. */
-export type CertificateFetcher = (url: string) => Promise<string>;
+/**
+ * Port: the PEM text of the certificate at an (already allow-listed) URL. A fetcher may carry the
+ * rule it fetches under (`admits`, as createCertificateFetcher's do), which verification then
+ * applies before fetching; without one, only PayPal certificate URLs (isPaypalCertUrl) are admitted.
+ */
+export type CertificateFetcher = ((url: string) => Promise<string>) & { readonly admits?: (url: string) => boolean };
 
 /** Whether a PAYPAL-CERT-URL may be fetched at all: https, default port, no credentials, a PayPal API host, PayPal's certificate path. */
 export function isPaypalCertUrl(value: string): boolean {
@@ -69,14 +74,32 @@ export function crc32(bytes: Uint8Array): number {
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The production certificate fetcher: https URLs on PAYPAL_CERT_HOSTS only, no redirects, a 5 s
- * timeout, and a cache per URL (a PayPal certificate URL names one certificate, so a copy is
- * reused for a day; failed downloads are not cached, so the next delivery tries again).
+ * Whether `value` is a certificate URL on one of `allowedOrigins` (exact origins, e.g.
+ * `http://127.0.0.1:40123`): same origin, no credentials, PayPal's certificate path.
  */
-export function createPaypalCertificateFetcher(fetchImpl: typeof fetch = fetch): CertificateFetcher {
+function isCertUrlOn(allowedOrigins: readonly string[], value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return url.username === '' && url.password === '' && allowedOrigins.includes(url.origin) && url.pathname.startsWith('/v1/notifications/certs/');
+}
+
+/**
+ * A certificate fetcher: no redirects, a 5 s timeout, and a cache per URL (a PayPal certificate
+ * URL names one certificate, so a copy is reused for a day; failed downloads are not cached, so the
+ * next delivery tries again). It fetches only URLs its rule admits, and carries that rule as
+ * `admits`: by default isPaypalCertUrl (https on PAYPAL_CERT_HOSTS); `allowedOrigins` replaces it
+ * with those exact origins, which only tests pass (a loopback server serving a test certificate).
+ */
+export function createCertificateFetcher({ allowedOrigins, fetchImpl = fetch }: { readonly allowedOrigins?: readonly string[]; readonly fetchImpl?: typeof fetch } = {}): CertificateFetcher {
+  const admits = allowedOrigins === undefined ? isPaypalCertUrl : (url: string) => isCertUrlOn(allowedOrigins, url);
+  const refusal = allowedOrigins === undefined ? 'certificate URL is not on a PayPal API host' : 'certificate URL is not on an allowed origin';
   const cache = new Map<string, { readonly pem: Promise<string>; readonly at: number }>();
-  return (url) => {
-    if (!isPaypalCertUrl(url)) return Promise.reject(new Error('certificate URL is not on a PayPal API host'));
+  const fetchCertificate = (url: string): Promise<string> => {
+    if (!admits(url)) return Promise.reject(new Error(refusal));
     const cached = cache.get(url);
     if (cached && Date.now() - cached.at < ONE_DAY_MS) return cached.pem;
     const pem = fetchImpl(url, { redirect: 'error', signal: AbortSignal.timeout(5000) }).then(async (response) => {
@@ -89,6 +112,12 @@ export function createPaypalCertificateFetcher(fetchImpl: typeof fetch = fetch):
     pem.catch(() => cache.delete(url));
     return pem;
   };
+  return Object.assign(fetchCertificate, { admits });
+}
+
+/** The production certificate fetcher: https URLs on PAYPAL_CERT_HOSTS only (createCertificateFetcher without allowedOrigins). */
+export function createPaypalCertificateFetcher(fetchImpl: typeof fetch = fetch): CertificateFetcher {
+  return createCertificateFetcher({ fetchImpl });
 }
 
 async function verifyWith(fetchCertificate: CertificateFetcher, request: InboundWebhook, credentials: WebhookCredentials, now: Date): Promise<Verification> {
@@ -100,7 +129,7 @@ async function verifyWith(fetchCertificate: CertificateFetcher, request: Inbound
   if (!transmissionId || !transmissionTime || !signature || !certUrl) return { ok: false, reason: 'missing PAYPAL-TRANSMISSION-* or PAYPAL-CERT-URL header' };
   const algorithm = headerOf(request.headers, 'paypal-auth-algo');
   if (algorithm !== undefined && algorithm !== 'SHA256withRSA') return { ok: false, reason: 'unsupported PAYPAL-AUTH-ALGO' };
-  if (!isPaypalCertUrl(certUrl)) return { ok: false, reason: 'PAYPAL-CERT-URL is not an https URL on a PayPal API host' };
+  if (!(fetchCertificate.admits ?? isPaypalCertUrl)(certUrl)) return { ok: false, reason: 'PAYPAL-CERT-URL is not an https URL on a PayPal API host' };
   const sentAt = Date.parse(transmissionTime);
   if (Number.isNaN(sentAt)) return { ok: false, reason: 'PAYPAL-TRANSMISSION-TIME is not a date' };
   if (Math.abs(now.getTime() - sentAt) > TIMESTAMP_TOLERANCE_SECONDS * 1000) {

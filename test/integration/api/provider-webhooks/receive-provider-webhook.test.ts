@@ -12,17 +12,18 @@ import { processProviderWebhook, ProviderFetchNotImplementedError, UnknownWebhoo
 import { queueDefinitions } from '../../../../functions/consumers/queue-definitions';
 import { documentClient } from '../../../../functions/data/client';
 import { recordFailedPayment } from '../../../../functions/data/payment-repository';
-import { setProviderSecret } from '../../../../functions/data/provider-secret-repository';
+import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';
 import { getWebhookLog, WEBHOOK_LOG_RETENTION_SECONDS } from '../../../../functions/data/webhook-log-repository';
-import { registerPaypalWebhookModule } from '../../../../functions/webhooks/registry';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { LocalQueues } from '../../../../lib/local/queue-hub';
+import { AUTHORIZE_NET_TEST_API_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '../../../fakes/authorize-net-api';
 import { call } from '../../../fixtures/http';
 import { originOf, startTestStack } from '../../../fixtures/local-stack';
 import { failedPaymentInput } from '../../../fixtures/payments';
 import {
   type Delivery,
   installPaypalTestCertificate,
+  paypalCertificateRequests,
   mollieThinRefund,
   type ProviderCase,
   providerCases,
@@ -30,6 +31,7 @@ import {
   stripePoisonEvent,
   stripeUnusedEvent,
   thinCases,
+  uninstallPaypalTestCertificate,
 } from '../../../fixtures/provider-webhooks';
 import { newTenant, type Tenant } from '../../../fixtures/tenants';
 
@@ -61,7 +63,7 @@ describe('receiveProviderWebhook', () => {
     await installPaypalTestCertificate();
   });
   afterAll(async () => {
-    registerPaypalWebhookModule(undefined);
+    await uninstallPaypalTestCertificate();
     await stack?.stop();
   });
 
@@ -229,22 +231,38 @@ describe('receiveProviderWebhook', () => {
     }
   });
 
-  // GoCardless payment events are fetched from its API now (thin-events.test.ts); the others still wait for theirs.
-  describe.each(thinCases.filter((c) => c.psp !== 'gocardless').map((c) => [c.psp, c] as const))('for %s (thin events)', (_label, c) => {
-    it('stores the delivery but dead-letters it with ProviderFetchNotImplementedError, recording nothing, until the provider API exists', async () => {
+  // GoCardless and Authorize.Net transaction events are fetched from their APIs now (more in thin-events.test.ts).
+  describe('for authorize_net (thin events)', () => {
+    const c = thinCases.find((thin) => thin.psp === 'authorize_net');
+    let authorizeNet: FakeAuthorizeNetApi;
+
+    beforeAll(async () => {
+      authorizeNet = await startFakeAuthorizeNetApi();
+      process.env.AUTHORIZE_NET_API_BASE_URL = authorizeNet.url;
+    });
+    afterAll(async () => {
+      delete process.env.AUTHORIZE_NET_API_BASE_URL;
+      await authorizeNet?.stop();
+    });
+
+    it('stores the delivery and records the payment fetched from Authorize.Net, refusing it unsigned', async () => {
       // Prepare
+      if (c === undefined) throw new Error('no authorize_net thin case in the fixtures');
       const tenant = await tenantFor(c.psp, c.secret);
+      await setProviderApiKey(tenant.merchant.id, c.psp, AUTHORIZE_NET_TEST_API_KEY);
+      authorizeNet.seedTransaction({ transId: '60020981676', responseCode: 2, responseReasonCode: 2, authAmount: 45.0, customer: { email: 'anet.customer@example.com' } });
       const path = `/${c.psp}/${tenant.merchant.id}`;
       // Act
-      const { response, letters } = await postUntilDeadLettered(path, c.failed(publicUrl(path)));
+      const response = await post(path, c.failed(publicUrl(path)));
       const unsigned = await post(path, { ...c.failed(publicUrl(path)), headers: { 'content-type': 'application/json' } });
-      const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: c.psp, webhook_log_id: response.body.data.id };
+      await stack.runtime.queues.drain();
       // Assess
       expect(response.status).toBe(200);
       expect(unsigned.status).toBe(401);
-      await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderFetchNotImplementedError);
-      expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
-      expect(await paymentsOf(tenant, c.psp)).toEqual([]);
+      expect(await paymentsOf(tenant, c.psp)).toEqual([
+        expect.objectContaining({ psp: 'authorize_net', provider_payment_id: '60020981676', amount: 4500, currency: 'usd', decline_code: '2', customer_email: 'anet.customer@example.com' }),
+      ]);
+      expect(deadLetters().filter((letter) => letter.body.includes(response.body.data.id))).toEqual([]);
     });
   });
 

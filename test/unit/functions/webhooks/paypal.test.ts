@@ -1,7 +1,7 @@
 import { sign as rsaSign } from 'node:crypto';
 import * as CRC32 from 'crc-32';
 import * as selfsigned from 'selfsigned';
-import { type CertificateFetcher, crc32, createPaypalCertificateFetcher, createPaypalWebhook } from '../../../../functions/webhooks/paypal';
+import { type CertificateFetcher, crc32, createCertificateFetcher, createPaypalCertificateFetcher, createPaypalWebhook, paypalWebhook } from '../../../../functions/webhooks/paypal';
 import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
 
 // PayPal has no offline signing helper: these tests make an RSA key pair and self-signed certificate
@@ -264,6 +264,46 @@ describe('paypal certificate fetcher', () => {
     // Assess
     await expect(fetching).rejects.toThrow('not on a PayPal API host');
     expect(fetchImpl).not.toHaveBeenCalled();
+  });
+
+  it.each(['http://127.0.0.1:40123/v1/notifications/certs/CERT-1', 'https://127.0.0.1/v1/notifications/certs/CERT-1', 'http://localhost:40123/v1/notifications/certs/CERT-1'])(
+    'refuses a loopback certificate URL without fetching, as the production fetcher: %s',
+    async (url) => {
+      // Prepare
+      const fetchImpl = jest.fn(async () => okResponse(signer.cert));
+      const fetchCertificate = createPaypalCertificateFetcher(fetchImpl as unknown as typeof fetch);
+      // Act
+      const fetching = fetchCertificate(url);
+      // Assess
+      await expect(fetching).rejects.toThrow('not on a PayPal API host');
+      expect(fetchCertificate.admits?.(url)).toBe(false);
+      expect(fetchImpl).not.toHaveBeenCalled();
+    },
+  );
+
+  it('refuses a delivery naming a loopback certificate URL in the production module', async () => {
+    // Prepare
+    const request = deliver({ body: paymentFailed, certUrl: 'http://127.0.0.1:40123/v1/notifications/certs/CERT-1' });
+    // Act
+    const verification = await paypalWebhook.verify(request, { secret: WEBHOOK_ID }, NOW);
+    // Assess
+    expect(verification).toEqual({ ok: false, reason: 'PAYPAL-CERT-URL is not an https URL on a PayPal API host' });
+  });
+
+  it('admits only the exact origins it is given when built with allowedOrigins, and no PayPal host', async () => {
+    // Prepare
+    const fetchImpl = jest.fn(async (_input: string | URL | Request, _init?: RequestInit) => okResponse(signer.cert));
+    const fetchCertificate = createCertificateFetcher({ allowedOrigins: ['http://127.0.0.1:40123'], fetchImpl: fetchImpl as unknown as typeof fetch });
+    const allowed = 'http://127.0.0.1:40123/v1/notifications/certs/CERT-1';
+    // Act
+    const pem = await fetchCertificate(allowed);
+    const refused = ['http://127.0.0.1:40124/v1/notifications/certs/CERT-1', 'http://127.0.0.1:40123/v1/oauth2/token', CERT_URL];
+    const outcomes = await Promise.allSettled(refused.map((url) => fetchCertificate(url)));
+    // Assess
+    expect(pem).toBe(signer.cert);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(fetchImpl).toHaveBeenCalledWith(allowed, expect.objectContaining({ redirect: 'error' }));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
   });
 
   it('fetches again when the previous download failed', async () => {

@@ -282,6 +282,21 @@ describe('receiveProviderWebhook', () => {
     expect(await paymentsOf(tenant, 'stripe')).toHaveLength(1);
   });
 
+  it('records exactly one payment event when 200 duplicate deliveries of one event arrive at once', async () => {
+    // Prepare
+    const secret = 'whsec_burst_00000000000000000000000';
+    const tenant = await tenantFor('stripe', secret);
+    const path = `/stripe/${tenant.merchant.id}`;
+    const delivery = stripeFailedFor(secret);
+    // Act
+    const responses = await Promise.all(Array.from({ length: 200 }, () => post(path, delivery)));
+    await stack.runtime.queues.drain();
+    // Assess
+    expect(responses.map((response) => response.status)).toEqual(Array(200).fill(200));
+    expect(await paymentsOf(tenant, 'stripe')).toHaveLength(1);
+    expect(deadLetters().filter((letter) => responses.some((response) => letter.body.includes(response.body.data.id)))).toEqual([]);
+  }, 120_000);
+
   it('acknowledges an event type the service does not use and records nothing', async () => {
     // Prepare
     const secret = 'whsec_unused_000000000000000000000';

@@ -13,7 +13,7 @@ import type { Scenario } from '../scenario';
 
 /** Deliveries drained in the throughput measurement (BENCH_DRAIN_EVENTS overrides, e.g. 1000 on a slow machine). */
 // 10,000 took over 2 minutes to seed and drain on the 2-core dev machine, so 1,000 by default.
-const EVENTS = Number(process.env.BENCH_DRAIN_EVENTS ?? 1_000);
+const EVENTS = Number(process.env.BENCH_DRAIN_EVENTS ?? 10_000);
 let sequence = 0;
 
 /** A verified Stripe invoice.payment_failed, unique event, invoice and customer each time. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { providerApiFor } from '../adapters/provider-api';
+import { customerFetcherFor, providerApiFor } from '../adapters/provider-api';
 import type { IngestEvent } from '../core/ingest/ingest-event';
 import { type Currency, isCurrency } from '../core/money';
-import { type FetchedPayment, ProviderApiError } from '../core/provider-api';
+import { type FetchedCustomer, type FetchedPayment, ProviderApiError } from '../core/provider-api';
 import { PSPS, type Psp } from '../core/providers';
 import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '../data/customer-repository';
 import { ingestPaymentEvent } from '../data/ingest-payment-event';
@@ -51,14 +51,14 @@ export class ProviderApiKeyMissingError extends Error {
 }
 
 /**
- * A failed payment the service cannot file: the provider sent no customer email and no customer
- * or payment it names is known here. Looking the customer up through the provider's API is the
- * gap ("customer lookup through the provider's API") left to the next issue; until then such
- * messages end in the DLQ.
+ * A failed payment the service cannot file: the provider sent no customer email, no customer or
+ * payment it names is known here, and the provider's API gave no email for the customer (no API
+ * key for the psp, no customer lookup for it, the customer unknown to the provider (404) or
+ * without email). Such messages end in the DLQ; a redrive after the key is set processes them.
  */
 export class UnknownWebhookCustomerError extends Error {
   constructor(psp: Psp) {
-    super(`${psp} sent a payment_failed with no customer email and no known customer or payment (customer lookup through the provider's API is not implemented yet)`);
+    super(`${psp} sent a payment_failed with no customer email and no known customer or payment, and the customer could not be looked up through the provider's API`);
     this.name = 'UnknownWebhookCustomerError';
   }
 }
@@ -96,6 +96,43 @@ async function identityOf(merchantId: string, event: NormalisedWebhookEvent): Pr
     }
   }
   return undefined;
+}
+
+/**
+ * The customer the event names, looked up through the provider's API (for a payment_failed whose
+ * event carries no email and whose customer is unknown here): undefined when there is no
+ * provider customer id, no lookup for the psp, no API key for it, the provider answers 404 or the
+ * customer has no email. A 5xx, 429 or timeout (and a refused key or an unexpected answer) is
+ * thrown, so the message is redelivered, then dead-lettered, as on the thin-event path.
+ */
+async function lookedUpCustomer(merchantId: string, psp: Psp, event: NormalisedWebhookEvent, log: typeof logger): Promise<FetchedCustomer | undefined> {
+  const providerCustomerId = event.customer?.providerCustomerId;
+  const fetcher = customerFetcherFor(psp);
+  if (providerCustomerId === undefined || fetcher === undefined) return undefined;
+  const credential = await getProviderApiKey(merchantId, psp);
+  if (credential === undefined) {
+    log.info('no provider API key to look the customer up with', { event_type: event.type });
+    return undefined;
+  }
+  let customer: FetchedCustomer | undefined;
+  try {
+    customer = await fetcher.fetchCustomer({ apiKey: credential.api_key }, providerCustomerId);
+  } catch (error) {
+    if (error instanceof ProviderApiError && error.notFound) {
+      log.info('provider does not know the customer the event names', { event_type: event.type });
+      return undefined;
+    }
+    if (error instanceof ProviderApiError) {
+      log.warn(error.retryable ? 'provider API unavailable for the customer lookup; the message will be retried' : 'provider API refused the customer lookup; failing it', { error_name: error.name, failure: error.failure, status: error.status });
+    }
+    throw error;
+  }
+  const email = customer?.email?.trim();
+  if (email === undefined || email === '') {
+    log.info('provider holds no email for the customer the event names', { event_type: event.type });
+    return undefined;
+  }
+  return { email, name: customer?.name };
 }
 
 /**
@@ -261,7 +298,9 @@ function normalised(record: WebhookLogRecord): NormalisedWebhookEvent[] {
  *   ProviderFetchNotImplementedError, DLQ;
  * - each event is ingested with event id `${psp}:${providerEventId}`, so a redelivery is a
  *   duplicate that changes nothing; the customer is the event's email, else the customer or
- *   payment the provider names; a payment_failed with neither → UnknownWebhookCustomerError (DLQ);
+ *   payment the provider names, else (payment_failed) the customer looked up through the
+ *   provider's API (Paddle, Mollie; with the merchant's API key); a payment_failed with none of
+ *   these → UnknownWebhookCustomerError (DLQ); a 5xx or timeout of that lookup → retried;
  *   other types with no known customer are dropped (nothing to update);
  * - the stored delivery is filed under the customer (GSI2), so erasure removes it.
  * Every check runs before the first write, so a message that fails writes nothing. Logs name
@@ -298,8 +337,15 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
     if (identity !== undefined) {
       planned.push({ event, identity });
     } else if (event.type === 'payment_failed') {
+      const customer = await lookedUpCustomer(merchantId, psp, event, log);
+      if (customer?.email !== undefined) {
+        // As if the event had carried the email (and the name, when it had none).
+        const withCustomer: NormalisedWebhookEvent = { ...event, customer: { ...event.customer, email: customer.email, name: event.customer?.name ?? customer.name } };
+        planned.push({ event: withCustomer, identity: { email: customer.email } });
+        continue;
+      }
       const error = new UnknownWebhookCustomerError(psp);
-      log.warn('provider sent no customer email and no known customer; failing it for the DLQ (customer lookup through the provider API is not implemented)', { error_name: error.name });
+      log.warn('provider sent no customer email and no known customer, and the provider API gave none; failing it for the DLQ', { error_name: error.name });
       throw error;
     } else {
       log.info('webhook event concerns no known customer; nothing to update', { event_type: event.type });

@@ -38,7 +38,22 @@ export interface ProviderApi {
    * event refers to nothing the credential can see), `retryable` for a 5xx, a 429 or a timeout.
    */
   fetchPayment(credentials: ProviderApiCredentials, id: string): Promise<FetchedPayment>;
+  /**
+   * The customer with the provider's id `providerCustomerId` (optional per adapter): its email and
+   * name, or undefined when the provider holds no email for it. Throws ProviderApiError as
+   * fetchPayment does (`notFound` for a 404, `retryable` for a 5xx, a 429 or a timeout).
+   */
+  fetchCustomer?(credentials: ProviderApiCredentials, providerCustomerId: string): Promise<FetchedCustomer | undefined>;
 }
+
+/** A provider's customer reduced to what the ingest logic uses. */
+export interface FetchedCustomer {
+  readonly email?: string;
+  readonly name?: string;
+}
+
+/** An adapter that can look a customer up (some providers' adapters do only that). */
+export type ProviderCustomerFetcher = Required<Pick<ProviderApi, 'fetchCustomer'>>;
 
 export type ProviderApiFailure = 'not_found' | 'unavailable' | 'unauthorized' | 'bad_response';
 

@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   AUTHORIZE_NET_API_BASE_URL: z.string().url().default('https://api.authorize.net'),
   /** Recurly's v3 API origin (https://v3.eu.recurly.com for EU sites). */
   RECURLY_API_BASE_URL: z.string().url().default('https://v3.recurly.com'),
+  /** Paddle Billing's API origin (https://sandbox-api.paddle.com for the sandbox); customers are looked up there. */
+  PADDLE_API_BASE_URL: z.string().url().default('https://api.paddle.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

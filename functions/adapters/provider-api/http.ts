@@ -5,7 +5,7 @@ import { isObject, type JsonObject } from '../../webhooks/json-payload';
 /** Every provider API call gives up after this long (a retryable ProviderApiError). */
 export const PROVIDER_API_TIMEOUT_MS = 5_000;
 
-type BaseUrlVariable = 'MOLLIE_API_BASE_URL' | 'GOCARDLESS_API_BASE_URL' | 'AUTHORIZE_NET_API_BASE_URL' | 'RECURLY_API_BASE_URL';
+type BaseUrlVariable = 'MOLLIE_API_BASE_URL' | 'GOCARDLESS_API_BASE_URL' | 'AUTHORIZE_NET_API_BASE_URL' | 'RECURLY_API_BASE_URL' | 'PADDLE_API_BASE_URL';
 
 /**
  * The provider's API origin, read at call time: `process.env[variable]` when set (so a test can

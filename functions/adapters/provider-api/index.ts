@@ -1,8 +1,9 @@
-import type { ProviderApi } from '../../core/provider-api';
+import type { ProviderApi, ProviderCustomerFetcher } from '../../core/provider-api';
 import type { Psp } from '../../core/providers';
 import { authorizeNetApi } from './authorize-net';
 import { gocardlessApi } from './gocardless';
 import { mollieApi } from './mollie';
+import { paddleApi } from './paddle';
 import { recurlyApi } from './recurly';
 
 /**
@@ -23,4 +24,19 @@ const ADAPTERS: Partial<Record<Psp, { readonly api: ProviderApi; readonly resour
 export function providerApiFor(psp: Psp, resource: string): ProviderApi | undefined {
   const adapter = ADAPTERS[psp];
   return adapter !== undefined && adapter.resources.has(resource) ? adapter.api : undefined;
+}
+
+/**
+ * The adapters that look a customer up by the provider's customer id, for failed payments whose
+ * event carries no email and whose customer is unknown here: Paddle (`GET /customers/ctm_…`) and
+ * Mollie (`GET /v2/customers/cst_…`).
+ */
+const CUSTOMER_FETCHERS: Partial<Record<Psp, ProviderCustomerFetcher>> = {
+  paddle: paddleApi,
+  mollie: mollieApi,
+};
+
+/** The adapter that looks up `psp`'s customers, or undefined when the service cannot yet. */
+export function customerFetcherFor(psp: Psp): ProviderCustomerFetcher | undefined {
+  return CUSTOMER_FETCHERS[psp];
 }

@@ -1,4 +1,4 @@
-import { type FetchedPayment, type ProviderApi, type ProviderApiCredentials, ProviderApiError } from '../../core/provider-api';
+import { type FetchedCustomer, type FetchedPayment, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '../../core/provider-api';
 import { toMinorUnits } from '../../core/money';
 import { type JsonObject, joinName, text } from '../../webhooks/json-payload';
 import { baseUrlOf, getJson } from './http';
@@ -66,4 +66,11 @@ async function fetchPayment(credentials: ProviderApiCredentials, id: string): Pr
   };
 }
 
-export const mollieApi: ProviderApi = { fetchPayment };
+/** `GET /v2/customers/{id}`: `email` and `name`; undefined when the customer has no email. */
+async function fetchCustomer(credentials: ProviderApiCredentials, providerCustomerId: string): Promise<FetchedCustomer | undefined> {
+  const customer = await getJson(PROVIDER, `${baseUrlOf('MOLLIE_API_BASE_URL')}/v2/customers/${encodeURIComponent(providerCustomerId)}`, headers(credentials));
+  const email = text(customer, 'email');
+  return email === undefined ? undefined : { email, name: text(customer, 'name') };
+}
+
+export const mollieApi: ProviderApi & ProviderCustomerFetcher = { fetchPayment, fetchCustomer };

@@ -103,4 +103,19 @@ describe('mollieApi', () => {
       process.env.MOLLIE_API_BASE_URL = fake.url;
     }
   });
+
+  it('looks a customer up by id: its email and name, undefined without email, not_found for an unknown one', async () => {
+    // Prepare
+    fake.seedCustomer({ id: 'cst_lookup1', name: 'Piet Hein', email: 'piet@example.nl' });
+    fake.seedCustomer({ id: 'cst_lookup2', name: 'Zonder Email' });
+    // Act
+    const found = await mollieApi.fetchCustomer(credentials, 'cst_lookup1');
+    const emailless = await mollieApi.fetchCustomer(credentials, 'cst_lookup2');
+    const unknown = await mollieApi.fetchCustomer(credentials, 'cst_unknown').catch((caught: unknown) => caught);
+    // Assess
+    expect(found).toEqual({ email: 'piet@example.nl', name: 'Piet Hein' });
+    expect(emailless).toBeUndefined();
+    expect(unknown).toBeInstanceOf(ProviderApiError);
+    expect(unknown).toMatchObject({ failure: 'not_found', status: 404 });
+  });
 });

@@ -8,9 +8,8 @@ import { DECLINE_CODE_CATALOGUE, getDeclineCodeVariations } from '../../../../fu
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
 
 interface Variation {
   code: string;

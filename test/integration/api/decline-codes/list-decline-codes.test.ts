@@ -7,9 +7,8 @@ import { DECLINE_CATALOGUE_SIZE, DECLINE_PSPS, listDeclineCodes } from '../../..
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
 
 interface Item {
   code: string;

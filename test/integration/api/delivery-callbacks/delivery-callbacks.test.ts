@@ -20,7 +20,7 @@ import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { originOf, startTestStack } from '../../../fixtures/local-stack';
 import { seedPaymentThrough } from '../../../fixtures/payments';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
 type Item = Record<string, unknown>;
 
@@ -38,7 +38,6 @@ interface Sent {
   readonly email: string;
 }
 
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
 const MESSAGING = '/api/v1/messaging/status';
 const LEGACY = '/api/v1/messaging/email/status';
 const MAILER = '/api/v1/mailer/webhook';

@@ -10,9 +10,8 @@ import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
 import { seedPayment } from '../../../fixtures/payments';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
 
 interface TimelineBody {
   data: { payment_id: string; events: Array<{ type: string; timestamp: string; detail: string; details: Record<string, unknown> }> };

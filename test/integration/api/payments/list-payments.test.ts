@@ -9,9 +9,8 @@ import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
 import { seedPayment, seedPaymentThrough } from '../../../fixtures/payments';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
 
 interface ListBody {
   data: Array<{ id: string; amount: number; amount_cents: number; provider_payment_id: string | null; external_id: string | null }>;

@@ -17,9 +17,8 @@ import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
 import { type SeedStep, seedPayment, seedPaymentThrough } from '../../../fixtures/payments';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
 const HARD: Partial<NewFailedPayment> = { declineCode: 'expired_card', declineCategory: 'hard_customer', declineSubcategory: 'expired' };
 /** The next_retry_at seedPaymentThrough's `retry` step schedules. */
 const SEEDED_RETRY_AT = '2026-12-01T10:00:00.000Z';

@@ -8,7 +8,6 @@ import { createHmac } from 'node:crypto';
 import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
 import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
 import { processProviderWebhook, UnknownWebhookCustomerError } from '../../../../functions/consumers/provider-webhook';
-import { queueDefinitions } from '../../../../functions/consumers/queue-definitions';
 import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { LocalQueues } from '../../../../lib/local/queue-hub';
@@ -16,25 +15,9 @@ import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '../
 import { type FakePaddleApi, PADDLE_TEST_API_KEY, startFakePaddleApi } from '../../../fakes/paddle-api';
 import { call } from '../../../fixtures/http';
 import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { type Delivery, providerCases } from '../../../fixtures/provider-webhooks';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { type Delivery, INBOUND_MAX_RECEIVES, type PaymentBody, type ReceivedBody, providerCases } from '../../../fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
-interface Received {
-  data: { received: true; id: string };
-}
-interface Payment {
-  id: string;
-  status: string;
-  provider_payment_id: string | null;
-  amount: number;
-  currency: string;
-  decline_code: string | null;
-  psp: string;
-  customer_email: string;
-}
-
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
-const MAX_RECEIVES = queueDefinitions.find((queue) => queue.name === 'inbound-webhooks')?.maxReceiveCount ?? 0;
 const PADDLE_CUSTOMER_ID = 'ctm_01h8e18bxp9hby49dnm8ewf0m0';
 
 describe('customer lookup through the provider API for failed payments without email', () => {
@@ -65,9 +48,9 @@ describe('customer lookup through the provider API for failed payments without e
     await Promise.all([stack?.stop(), paddle?.stop(), mollie?.stop()]);
   });
 
-  const post = (path: string, delivery: Delivery) => call<Received>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
-  const paymentsOf = async (tenant: Tenant, psp: string): Promise<Payment[]> =>
-    (await call<{ data: Payment[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
+  const post = (path: string, delivery: Delivery) => call<ReceivedBody>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+  const paymentsOf = async (tenant: Tenant, psp: string): Promise<PaymentBody[]> =>
+    (await call<{ data: PaymentBody[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
   const lettersOf = (id: string) => stack.runtime.queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(id));
   const paddleTenant = async (options: { apiKey?: string } = {}): Promise<Tenant> => {
     const tenant = await newTenant(['admin'], UNLIMITED);
@@ -81,7 +64,7 @@ describe('customer lookup through the provider API for failed payments without e
     const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock });
     try {
       const response = await post(path, delivery);
-      for (let receive = 0; receive <= MAX_RECEIVES; receive += 1) {
+      for (let receive = 0; receive <= INBOUND_MAX_RECEIVES; receive += 1) {
         await queues.drain();
         clock += 61_000;
       }
@@ -117,7 +100,7 @@ describe('customer lookup through the provider API for failed payments without e
     const { response, letters } = await postWithRedeliveries(`/paddle/${tenant.merchant.id}`, paddleFailed());
     // Assess
     expect(response.status).toBe(200);
-    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
     await expect(processProviderWebhook(messageOf(tenant, response.body.data.id), {} as never)).rejects.toThrow(UnknownWebhookCustomerError);
     expect(paddle.requests.length).toBe(requestsBefore);
     expect(await paymentsOf(tenant, 'paddle')).toEqual([]);
@@ -130,7 +113,7 @@ describe('customer lookup through the provider API for failed payments without e
     const { response, letters } = await postWithRedeliveries(`/paddle/${tenant.merchant.id}`, paddleFailed('ctm_unknown00000000000000000000'));
     // Assess
     expect(response.status).toBe(200);
-    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
     await expect(processProviderWebhook(messageOf(tenant, response.body.data.id), {} as never)).rejects.toThrow(UnknownWebhookCustomerError);
     expect(await paymentsOf(tenant, 'paddle')).toEqual([]);
   });
@@ -141,7 +124,7 @@ describe('customer lookup through the provider API for failed payments without e
     // Act
     const { response, letters } = await postWithRedeliveries(`/paddle/${tenant.merchant.id}`, paddleFailed('ctm_noemail000000000000000000'));
     // Assess
-    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
     await expect(processProviderWebhook(messageOf(tenant, response.body.data.id), {} as never)).rejects.toThrow(UnknownWebhookCustomerError);
     expect(await paymentsOf(tenant, 'paddle')).toEqual([]);
   });

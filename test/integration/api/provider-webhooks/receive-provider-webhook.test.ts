@@ -33,7 +33,7 @@ import {
   thinCases,
   uninstallPaypalTestCertificate,
 } from '../../../fixtures/provider-webhooks';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
 interface Received {
   data: { received: true; id: string };
@@ -53,7 +53,6 @@ interface Payment {
   customer_email: string;
 }
 
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
 
 describe('receiveProviderWebhook', () => {
   let stack: LocalStack;
@@ -264,6 +263,25 @@ describe('receiveProviderWebhook', () => {
       ]);
       expect(deadLetters().filter((letter) => letter.body.includes(response.body.data.id))).toEqual([]);
     });
+  });
+
+  it('verifies PayPal against the certificate its loopback cert URL serves, and refuses a cert URL elsewhere', async () => {
+    // Prepare
+    const paypal = providerCases.find((c) => c.psp === 'paypal') as ProviderCase;
+    const tenant = await tenantFor('paypal', paypal.secret);
+    const path = `/paypal/${tenant.merchant.id}`;
+    const delivery = paypal.failed(publicUrl(path));
+    const certUrl = new URL(delivery.headers['paypal-cert-url'] as string);
+    const elsewhere = { ...delivery, headers: { ...delivery.headers, 'paypal-cert-url': `http://127.0.0.1:1${certUrl.pathname}` } };
+    // Act
+    const accepted = await post(path, delivery);
+    const refused = await post(path, elsewhere);
+    // Assess
+    expect(certUrl.hostname).toBe('127.0.0.1');
+    expect(accepted.status).toBe(200);
+    expect(refused.status).toBe(401);
+    // The fetcher caches per URL, so the server may have answered an earlier PayPal test's fetch.
+    expect(paypalCertificateRequests).toContain(certUrl.pathname);
   });
 
   it('records one payment when the same delivery is posted twice', async () => {

@@ -8,7 +8,6 @@ import { createHmac } from 'node:crypto';
 import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
 import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
 import { processProviderWebhook, ProviderApiKeyMissingError } from '../../../../functions/consumers/provider-webhook';
-import { queueDefinitions } from '../../../../functions/consumers/queue-definitions';
 import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { LocalQueues } from '../../../../lib/local/queue-hub';
@@ -18,25 +17,9 @@ import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '../
 import { type FakeRecurlyApi, RECURLY_TEST_API_KEY, startFakeRecurlyApi } from '../../../fakes/recurly-api';
 import { call } from '../../../fixtures/http';
 import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { type Delivery, thinCases } from '../../../fixtures/provider-webhooks';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { type Delivery, INBOUND_MAX_RECEIVES, type PaymentBody, type ReceivedBody, thinCases } from '../../../fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
-interface Received {
-  data: { received: true; id: string };
-}
-interface Payment {
-  id: string;
-  status: string;
-  provider_payment_id: string | null;
-  amount: number;
-  currency: string;
-  decline_code: string | null;
-  psp: string;
-  customer_email: string;
-}
-
-const UNLIMITED = { read_per_minute: 1_000_000, write_per_minute: 1_000_000 };
-const MAX_RECEIVES = queueDefinitions.find((queue) => queue.name === 'inbound-webhooks')?.maxReceiveCount ?? 0;
 /** The merchant's next-gen signing secret: the webhook endpoint exists once a secret is set, though classic bodies are unsigned. */
 const MOLLIE_SECRET = 'mollie-next-gen-signing-secret-3x9';
 const mollieClassicFor = (paymentId: string): Delivery => ({ body: `id=${paymentId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
@@ -70,9 +53,9 @@ describe('thin provider webhooks', () => {
     await Promise.all([stack?.stop(), mollie?.stop(), gocardless?.stop(), authorizeNet?.stop(), recurly?.stop()]);
   });
 
-  const post = (path: string, delivery: Delivery) => call<Received>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
-  const paymentsOf = async (tenant: Tenant, psp: string): Promise<Payment[]> =>
-    (await call<{ data: Payment[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
+  const post = (path: string, delivery: Delivery) => call<ReceivedBody>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+  const paymentsOf = async (tenant: Tenant, psp: string): Promise<PaymentBody[]> =>
+    (await call<{ data: PaymentBody[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
   const lettersOf = (id: string) => stack.runtime.queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(id));
   const tenantWith = async (psp: 'mollie' | 'gocardless' | 'authorize_net' | 'recurly', options: { secret?: string; apiKey?: string }): Promise<Tenant> => {
     const tenant = await newTenant(['admin'], UNLIMITED);
@@ -86,7 +69,7 @@ describe('thin provider webhooks', () => {
     const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock });
     try {
       const response = await post(path, delivery);
-      for (let receive = 0; receive <= MAX_RECEIVES; receive += 1) {
+      for (let receive = 0; receive <= INBOUND_MAX_RECEIVES; receive += 1) {
         await queues.drain();
         clock += 61_000;
       }
@@ -156,7 +139,7 @@ describe('thin provider webhooks', () => {
       const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'mollie', webhook_log_id: response.body.data.id };
       // Assess
       expect(response.status).toBe(200);
-      expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+      expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
       await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderApiKeyMissingError);
       expect(await paymentsOf(tenant, 'mollie')).toEqual([]);
     });
@@ -220,7 +203,7 @@ describe('thin provider webhooks', () => {
       const { response, letters } = await postWithRedeliveries(`/gocardless/${tenant.merchant.id}`, gocardlessCase.failed(''));
       const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'gocardless', webhook_log_id: response.body.data.id };
       // Assess
-      expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+      expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
       await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderApiKeyMissingError);
       expect(await paymentsOf(tenant, 'gocardless')).toEqual([]);
     });
@@ -263,7 +246,7 @@ describe('thin provider webhooks', () => {
       const { response, letters } = await postWithRedeliveries(`/authorize_net/${tenant.merchant.id}`, authorizeNetCase.failed(''));
       const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'authorize_net', webhook_log_id: response.body.data.id };
       // Assess
-      expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+      expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
       await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderApiKeyMissingError);
       expect(await paymentsOf(tenant, 'authorize_net')).toEqual([]);
     });

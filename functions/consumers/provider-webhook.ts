@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { customerFetcherFor, providerApiFor } from '../adapters/provider-api';
 import type { IngestEvent } from '../core/ingest/ingest-event';
 import { type Currency, isCurrency } from '../core/money';
-import { type FetchedCustomer, type FetchedPayment, ProviderApiError } from '../core/provider-api';
+import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, type FetchedSubscription, ProviderApiError, type ThinResource } from '../core/provider-api';
 import { PSPS, type Psp } from '../core/providers';
 import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '../data/customer-repository';
 import { ingestPaymentEvent } from '../data/ingest-payment-event';
 import { getPaymentByAnyId } from '../data/payment-repository';
 import { getProviderApiKey } from '../data/provider-secret-repository';
-import { getWebhookLog, PROVIDER_WEBHOOK_KIND, rawBodyOf, tagWebhookLogWithCustomer, type WebhookLogRecord } from '../data/webhook-log-repository';
+import { fileWebhookLogUnderCustomers, getWebhookLog, PROVIDER_WEBHOOK_KIND, rawBodyOf, type WebhookLogRecord } from '../data/webhook-log-repository';
 import { logger } from '../shared/logger';
 import { webhookModuleFor } from '../webhooks/registry';
 import { type NormalisedWebhookEvent, WebhookPayloadError } from '../webhooks/types';
@@ -24,17 +24,14 @@ export const ProviderWebhookMessageSchema = z.object({
 export type ProviderWebhookMessage = z.infer<typeof ProviderWebhookMessageSchema>;
 
 /**
- * A thin event carries ids only: its amount, status and customer must be fetched from the
- * provider's API. The service fetches Mollie and GoCardless payments, Authorize.Net transactions
- * and thin Recurly transactions (functions/adapters/provider-api); every other thin event
- * (Authorize.Net subscriptions and payment profiles, thin Recurly subscriptions and accounts,
- * GoCardless mandates, subscriptions and refunds, Mollie chargebacks and refunds) fails on every
- * delivery and ends in the DLQ, where it waits for that client (a redrive then processes it);
- * nothing of it is recorded meanwhile.
+ * A thin event names a resource no provider API adapter fetches. Every resource the webhook
+ * modules put in `fetch` has an adapter (functions/adapters/provider-api/index.ts), so this is a
+ * programming error (a module naming a new resource before its adapter exists): the message fails
+ * until the DLQ, and a redrive after the fix processes it; nothing of it is recorded meanwhile.
  */
 export class ProviderFetchNotImplementedError extends Error {
   constructor(psp: Psp, resource: string) {
-    super(`${psp} sent a thin event (${resource}) whose details must be fetched from the provider's API, which is not implemented yet`);
+    super(`${psp} sent a thin event naming a resource (${resource}) that no provider API adapter fetches`);
     this.name = 'ProviderFetchNotImplementedError';
   }
 }
@@ -177,14 +174,15 @@ function ingestEventOf(psp: Psp, event: NormalisedWebhookEvent, identity: Identi
 }
 
 /**
- * Providers whose thin event's type is only provisional: Mollie's classic body (`id=tr_…`) states
- * nothing, so the fetched payment's status decides the type, and since Mollie calls again with the
- * same body on every status change, the dedupe id is `mollie:<payment id>:<status>`. GoCardless
- * events are signed facts (`payments.failed`): their type stands (a failed payment GoCardless
- * already retries reads `pending_submission` when fetched), and the fetch adds amount, currency
- * and customer; the event's `details.cause` stays the decline code.
+ * Mollie's payment resource is the one thin resource whose event type is only provisional: the
+ * classic body (`id=tr_…`) states nothing, so the fetched payment's status decides the type, and
+ * since Mollie calls again with the same body on every status change, the dedupe id is
+ * `mollie:<payment id>:<status>`. Every other thin event is a signed fact (GoCardless
+ * `payments.failed`, a Mollie `chargeback.received` …): its type stands (a failed payment
+ * GoCardless already retries reads `pending_submission` when fetched), and the fetch adds amount,
+ * currency and customer; the event's own decline code stays when the fetch has none.
  */
-const TYPE_FROM_FETCHED_STATUS: ReadonlySet<Psp> = new Set<Psp>(['mollie']);
+const typeFromFetchedStatus = (psp: Psp, thin: ThinResource): boolean => psp === 'mollie' && thin.resource === 'payment';
 
 const TYPE_OF_STATUS: Readonly<Record<Exclude<FetchedPayment['status'], 'other'>, NormalisedWebhookEvent['type']>> = {
   failed: 'payment_failed',
@@ -192,29 +190,22 @@ const TYPE_OF_STATUS: Readonly<Record<Exclude<FetchedPayment['status'], 'other'>
   refunded: 'charge_refunded',
 };
 
-/** The thin event completed with the fetched payment, or undefined when there is nothing to ingest. */
-function enriched(psp: Psp, event: NormalisedWebhookEvent, fetched: FetchedPayment): NormalisedWebhookEvent | undefined {
-  let type = event.type;
-  let providerEventId = event.providerEventId;
-  if (TYPE_FROM_FETCHED_STATUS.has(psp)) {
-    if (fetched.status === 'other') return undefined;
-    type = TYPE_OF_STATUS[fetched.status];
-    providerEventId = `${fetched.providerPaymentId}:${fetched.status}`;
-  }
-  const declineCode = type === 'payment_failed' ? (fetched.declineCode ?? event.payment?.declineCode) : undefined;
+/** The event completed with what was fetched: the fetched values first, the event's where the fetch has none. */
+function completedEvent(event: NormalisedWebhookEvent, fetched: { payment?: NonNullable<NormalisedWebhookEvent['payment']>; customer: FetchedOwner }, overrides: Pick<NormalisedWebhookEvent, 'type' | 'providerEventId'> = event): NormalisedWebhookEvent {
+  const payment = fetched.payment ?? {};
   return {
-    psp,
-    providerEventId,
-    type,
+    psp: event.psp,
+    providerEventId: overrides.providerEventId,
+    type: overrides.type,
     occurredAt: event.occurredAt,
     payment: {
       ...event.payment,
-      providerPaymentId: fetched.providerPaymentId,
-      amount: fetched.amount,
-      currency: fetched.currency,
-      declineCode,
-      subscriptionId: fetched.subscriptionId ?? event.payment?.subscriptionId,
-      invoiceId: fetched.invoiceId ?? event.payment?.invoiceId,
+      providerPaymentId: payment.providerPaymentId ?? event.payment?.providerPaymentId,
+      amount: payment.amount ?? event.payment?.amount,
+      currency: payment.currency ?? event.payment?.currency,
+      declineCode: overrides.type === 'payment_failed' ? (payment.declineCode ?? event.payment?.declineCode) : undefined,
+      subscriptionId: payment.subscriptionId ?? event.payment?.subscriptionId,
+      invoiceId: payment.invoiceId ?? event.payment?.invoiceId,
     },
     customer: {
       email: fetched.customer.email ?? event.customer?.email,
@@ -224,13 +215,53 @@ function enriched(psp: Psp, event: NormalisedWebhookEvent, fetched: FetchedPayme
   };
 }
 
+/** A payment completes the event with its amount, currency, decline code, ids and customer. */
+function withPayment(psp: Psp, event: NormalisedWebhookEvent, thin: ThinResource, fetched: FetchedPayment): NormalisedWebhookEvent | undefined {
+  const { customer, status, ...payment } = fetched;
+  if (!typeFromFetchedStatus(psp, thin)) return completedEvent(event, { payment, customer });
+  if (status === 'other') return undefined;
+  return completedEvent(event, { payment, customer }, { type: TYPE_OF_STATUS[status], providerEventId: `${fetched.providerPaymentId}:${status}` });
+}
+
 /**
- * Completes thin events from the provider's API, before anything is written:
- * - a resource no adapter fetches → ProviderFetchNotImplementedError (DLQ);
+ * A subscription completes the event with its id (as the provider's payments name it, which is
+ * what recoveries are filed under) and its customer; a subscription_cancelled whose subscription
+ * has not ended (reactivated since) is dropped, since ending recoveries cannot be undone. Only a
+ * failed renewal that names no transaction (Authorize.Net ARB) uses the subscription's recurring
+ * amount and currency, for the amount it does not carry.
+ */
+function withSubscription(event: NormalisedWebhookEvent, fetched: FetchedSubscription): NormalisedWebhookEvent | undefined {
+  if (event.type === 'subscription_cancelled' && !fetched.ended) return undefined;
+  const { customer, subscriptionId } = fetched;
+  if (event.type !== 'payment_failed') return completedEvent(event, { payment: { subscriptionId }, customer });
+  return completedEvent(event, { payment: { subscriptionId, amount: event.payment?.amount ?? fetched.amount, currency: fetched.currency }, customer });
+}
+
+/** The thin event completed with its fetched resource, or undefined when there is nothing to ingest. */
+function enriched(psp: Psp, event: NormalisedWebhookEvent, thin: ThinResource, fetched: FetchedResource): NormalisedWebhookEvent | undefined {
+  switch (fetched.kind) {
+    case 'payment':
+      return withPayment(psp, event, thin, fetched.payment);
+    case 'refund': {
+      const { customer, ...refund } = fetched.refund;
+      return completedEvent(event, { payment: refund, customer });
+    }
+    case 'subscription':
+      return withSubscription(event, fetched.subscription);
+    case 'payment_method':
+      return completedEvent(event, { customer: fetched.paymentMethod.customer });
+  }
+}
+
+/**
+ * Completes thin events from the provider's API, before anything is written, each through the
+ * adapter for its (psp, resource) (functions/adapters/provider-api):
+ * - a resource no adapter fetches → ProviderFetchNotImplementedError (DLQ; a programming error);
  * - no API key for the psp → ProviderApiKeyMissingError (DLQ);
  * - ProviderApiError `not_found` (404) → the event names nothing: logged and dropped;
  *   `unavailable` (5xx, 429, timeout) and the others are thrown (redelivered, then the DLQ);
- * - a fetched status the service does not use (open, pending, cancelled …) → dropped.
+ * - a fetched state the service does not use (a payment still open, a cancelled subscription
+ *   reactivated since …) → dropped.
  * Events that were not thin pass through unchanged.
  */
 async function withFetched(merchantId: string, psp: Psp, events: NormalisedWebhookEvent[], log: typeof logger): Promise<NormalisedWebhookEvent[]> {
@@ -238,7 +269,7 @@ async function withFetched(merchantId: string, psp: Psp, events: NormalisedWebho
   for (const event of events) {
     if (event.fetch !== undefined && providerApiFor(psp, event.fetch.resource) === undefined) {
       const error = new ProviderFetchNotImplementedError(psp, event.fetch.resource);
-      log.warn('thin webhook needs a provider API call that is not implemented; failing it for the DLQ', { error_name: error.name, event_type: event.type, resource: event.fetch.resource });
+      log.error('thin webhook names a resource no provider API adapter fetches; failing it for the DLQ', { error_name: error.name, event_type: event.type, resource: event.fetch.resource });
       throw error;
     }
   }
@@ -250,18 +281,18 @@ async function withFetched(merchantId: string, psp: Psp, events: NormalisedWebho
   }
   const completed: NormalisedWebhookEvent[] = [];
   for (const event of events) {
-    const { fetch } = event;
-    const api = fetch === undefined ? undefined : providerApiFor(psp, fetch.resource);
-    if (fetch === undefined || api === undefined) {
+    const { fetch: thin } = event;
+    const api = thin === undefined ? undefined : providerApiFor(psp, thin.resource);
+    if (thin === undefined || api === undefined) {
       completed.push(event);
       continue;
     }
-    let fetched: FetchedPayment;
+    let fetched: FetchedResource;
     try {
-      fetched = await api.fetchPayment({ apiKey: credential.api_key }, fetch.id);
+      fetched = await api.fetchResource({ apiKey: credential.api_key }, thin);
     } catch (error) {
       if (error instanceof ProviderApiError && error.notFound) {
-        log.info('thin webhook names a resource the provider does not know; dropped', { resource: fetch.resource });
+        log.info('thin webhook names a resource the provider does not know; dropped', { resource: thin.resource });
         continue;
       }
       if (error instanceof ProviderApiError) {
@@ -269,12 +300,12 @@ async function withFetched(merchantId: string, psp: Psp, events: NormalisedWebho
       }
       throw error;
     }
-    const completedEvent = enriched(psp, event, fetched);
-    if (completedEvent === undefined) {
-      log.info('fetched payment is in a state the service does not use; dropped', { resource: fetch.resource });
+    const completedOne = enriched(psp, event, thin, fetched);
+    if (completedOne === undefined) {
+      log.info('fetched resource is in a state the service does not use; dropped', { resource: thin.resource, event_type: event.type });
       continue;
     }
-    completed.push(completedEvent);
+    completed.push(completedOne);
   }
   return completed;
 }
@@ -293,16 +324,18 @@ function normalised(record: WebhookLogRecord): NormalisedWebhookEvent[] {
  * - normalised by the provider's module; a body that is not what the provider documents
  *   (WebhookPayloadError) is poison: the message fails until it is dead-lettered;
  * - events the service does not use normalise to nothing → acknowledged;
- * - a thin event is completed from the provider's API (withFetched): Mollie and GoCardless
- *   payments, Authorize.Net and Recurly transactions; any other thin resource →
- *   ProviderFetchNotImplementedError, DLQ;
+ * - a thin event is completed from the provider's API (withFetched), whatever it names: Mollie
+ *   payments, chargebacks and refunds; GoCardless payments, mandates, subscriptions and refunds;
+ *   Authorize.Net transactions, ARB subscriptions and payment profiles; Recurly transactions,
+ *   subscriptions and accounts;
  * - each event is ingested with event id `${psp}:${providerEventId}`, so a redelivery is a
  *   duplicate that changes nothing; the customer is the event's email, else the customer or
  *   payment the provider names, else (payment_failed) the customer looked up through the
- *   provider's API (Paddle, Mollie; with the merchant's API key); a payment_failed with none of
- *   these → UnknownWebhookCustomerError (DLQ); a 5xx or timeout of that lookup → retried;
+ *   provider's API (customerFetcherFor; with the merchant's API key); a payment_failed with none
+ *   of these → UnknownWebhookCustomerError (DLQ); a 5xx or timeout of that lookup → retried;
  *   other types with no known customer are dropped (nothing to update);
- * - the stored delivery is filed under the customer (GSI2), so erasure removes it.
+ * - the stored delivery is filed under every customer it concerns (GSI2: a tag for the first, a
+ *   link item for each further one of a batch), so erasing any of them removes it.
  * Every check runs before the first write, so a message that fails writes nothing. Logs name
  * the psp, the stored delivery and error names only, never the payload.
  */
@@ -360,7 +393,6 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
     if (customer !== undefined) customers.add(customer.id);
     log.info('webhook event ingested', { event_type: event.type, status: result.status, payment_event_id: result.payment_event_id });
   }
-  // One delivery normally concerns one customer; a batch of several (Adyen) is filed under the first.
-  const [customerId] = customers;
-  if (customerId !== undefined) await tagWebhookLogWithCustomer(merchantId, logId, customerId);
+  // One delivery normally concerns one customer; a batch (Adyen) is filed under each it names.
+  await fileWebhookLogUnderCustomers(merchantId, record, [...customers]);
 };

@@ -7,6 +7,7 @@ import { documentClient } from './client';
 import { counterUpdate, getCustomer } from './customer-repository';
 import { customerKeys, ENTITY, type ItemKey, keys, paymentKeys } from './keys';
 import { getPayment, paymentCounterNames } from './payment-repository';
+import { linkedWebhookLogKey } from './webhook-log-repository';
 import { transactOptimistically } from './transact';
 
 type Item = Record<string, unknown>;
@@ -105,8 +106,13 @@ async function sweepOnce(merchantId: string, customerId: string, deleted: Delete
           fresh += 1;
         }
       } else {
-        if (!deleted.has(key)) fresh += 1;
-        others.push(key);
+        // A link to a batch delivery filed under another customer goes with the delivery it names.
+        const linked = item.entity === ENTITY.webhookLogLink ? await linkedWebhookLogKey(merchantId, item) : undefined;
+        for (const entry of linked === undefined ? [key] : [key, linked]) {
+          if (others.some((other) => keyId(other) === keyId(entry))) continue;
+          if (!deleted.has(entry)) fresh += 1;
+          others.push(entry);
+        }
       }
     }
     await batchDelete(others, deleted);
@@ -177,9 +183,11 @@ async function eraseIdempotencyRecords(merchantId: string, mentions: readonly st
 /**
  * Erases a customer (GDPR Art. 17): every item tagged with the customer's data key (GSI2PK =
  * customerKeys.data: its references, payments, their references and timelines, and whatever later
- * features tag the same way), then the customer item, then idempotency records that mention the
- * customer's id or email. Counters move with what is deleted: each payment leaves its payment
- * counters in the transaction that deletes it, the customer its customer counters.
+ * features tag the same way; a link to a batch webhook delivery filed under another customer is
+ * deleted with that delivery, which names this customer too), then the customer item, then
+ * idempotency records that mention the customer's id or email. Counters move with what is
+ * deleted: each payment leaves its payment counters in the transaction that deletes it, the
+ * customer its customer counters.
  *
  * The customer item goes last, so an erasure cut short (a timeout) is finished by repeating the
  * request. Entries are deleted in Query pages of 100 (BatchWriteItem, 25 a time), and the index

@@ -4,13 +4,13 @@ import { idBody, timeOrderedId } from '../core/ids';
 import type { Psp } from '../core/providers';
 import { env } from '../shared/env';
 import { documentClient } from './client';
-import { conditions, ENTITY, webhookLogKeys } from './keys';
+import { conditions, ENTITY, type ItemKey, webhookLogKeys } from './keys';
 
 /**
  * Raw provider webhook deliveries, stored by the intake once verified and read by the
  * inbound-webhooks consumer. Each lives 30 days (the table's TTL attribute `expires_at`), and is
- * filed among its customer's data (GSI2) once the consumer knows the customer, so erasure removes
- * it with the customer.
+ * filed among the data (GSI2) of every customer it concerns once the consumer knows them, so
+ * erasing any of them removes it.
  */
 /** The `kind` of the message the intake enqueues on `inbound-webhooks` for each stored delivery. */
 export const PROVIDER_WEBHOOK_KIND = 'provider_webhook';
@@ -119,4 +119,50 @@ export async function tagWebhookLogWithCustomer(merchantId: string, id: string, 
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
+}
+
+/**
+ * Files a stored delivery among the data of every customer it concerns, so that erasing any one
+ * of them removes it. The first customer's tag goes on the delivery itself
+ * (tagWebhookLogWithCustomer); each further customer (a batch, such as Adyen's) gets a small link
+ * item, ids only, tagged with that customer's data key: erasing that customer deletes the link and
+ * the delivery it names (functions/data/customer-erasure.ts). Links expire with the delivery, and a
+ * redelivery writes the same items again.
+ *
+ * @example await fileWebhookLogUnderCustomers('merch_1', record, ['cust_01J…', 'cust_01K…']);
+ */
+export async function fileWebhookLogUnderCustomers(merchantId: string, record: WebhookLogRecord, customerIds: readonly string[]): Promise<void> {
+  const body = webhookLogBodyOf(record.id);
+  const [first, ...others] = new Set(customerIds);
+  if (body === undefined || first === undefined) return;
+  await Promise.all(
+    others.map((customerId) =>
+      documentClient.send(
+        new PutCommand({
+          TableName: env.TABLE_NAME,
+          Item: {
+            ...webhookLogKeys.customerLink(merchantId, body, customerId),
+            ...webhookLogKeys.customerLinkTag(merchantId, customerId, body),
+            entity: ENTITY.webhookLogLink,
+            webhook_log_id: record.id,
+            customer_id: customerId,
+            expires_at: record.expires_at,
+          },
+        }),
+      ),
+    ),
+  );
+  await tagWebhookLogWithCustomer(merchantId, record.id, first);
+}
+
+/**
+ * The key of the stored delivery a link item (ENTITY.webhookLogLink) names, for erasure; undefined
+ * when it is already gone (expired, or erased with another customer it concerns).
+ */
+export async function linkedWebhookLogKey(merchantId: string, link: { readonly webhook_log_id?: unknown }): Promise<ItemKey | undefined> {
+  const body = typeof link.webhook_log_id === 'string' ? webhookLogBodyOf(link.webhook_log_id) : undefined;
+  if (body === undefined) return undefined;
+  const key = webhookLogKeys.delivery(merchantId, body);
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }));
+  return Item === undefined ? undefined : key;
 }

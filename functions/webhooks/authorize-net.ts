@@ -14,7 +14,8 @@ import type { InboundWebhook, NormalisedEventType, NormalisedWebhookEvent, Provi
  * so there is no tolerance; replays are caught by deduplicating on notificationId.
  *
  * Events are thin: no currency, email or response reason code. Every event sets `fetch` (the
- * transaction or subscription to read with getTransactionDetails / ARBGetSubscription). Amounts
+ * transaction, subscription or customer payment profile to read with getTransactionDetails /
+ * ARBGetSubscription / getCustomerProfile, functions/adapters/provider-api/authorize-net.ts). Amounts
  * are major-unit numbers; every currency Authorize.Net settles in (USD, CAD, GBP, EUR, AUD, NZD,
  * CHF, DKK, NOK, PLN, SEK) has two decimals, so they convert to minor units without knowing which.
  */
@@ -78,14 +79,20 @@ function fromSubscription(type: NormalisedEventType, notification: JsonObject, p
   });
 }
 
+/**
+ * The payment profile payload is `{ customerProfileId, entityName: "customerPaymentProfile", id,
+ * customerType }`; Authorize.Net reads a payment profile only with its customer profile, so the
+ * fetch id is `<customerProfileId>/<id>`.
+ */
 function fromPaymentProfile(notification: JsonObject, payload: JsonObject): NormalisedWebhookEvent {
+  const customerProfileId = requiredText(payload, 'customerProfileId', PSP);
   return normalisedEvent({
     psp: PSP,
     providerEventId: requiredText(notification, 'notificationId', PSP),
     type: 'payment_method_updated',
     occurredAt: text(notification, 'eventDate'),
-    customer: { providerCustomerId: text(payload, 'customerProfileId') },
-    fetch: { resource: 'customerPaymentProfile', id: requiredText(payload, 'id', PSP) },
+    customer: { providerCustomerId: customerProfileId },
+    fetch: { resource: 'customerPaymentProfile', id: `${customerProfileId}/${requiredText(payload, 'id', PSP)}` },
   });
 }
 

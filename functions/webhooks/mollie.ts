@@ -1,7 +1,7 @@
 import { headerOf, hmacHex, safeEqualAny, sha256Hex } from './crypto';
 import { type JsonObject, joinName, majorAmount, normalisedEvent, objectAt, parseJsonObject, requiredText, text } from './json-payload';
 import { lowercaseCurrency } from './provider-fields';
-import { type InboundWebhook, type NormalisedWebhookEvent, type ProviderWebhook, type Verification, type WebhookCredentials, WebhookPayloadError } from './types';
+import { type InboundWebhook, type NormalisedEventType, type NormalisedWebhookEvent, type ProviderWebhook, type Verification, type WebhookCredentials, WebhookPayloadError } from './types';
 
 /**
  * Mollie webhooks. Mollie runs two systems side by side, and this module takes both.
@@ -31,12 +31,20 @@ import { type InboundWebhook, type NormalisedWebhookEvent, type ProviderWebhook,
  *
  * **Events** (next-gen): `payment.failed` → payment_failed (decline code
  * `details.failureReason` for cards, `details.bankReasonCode` for SEPA Direct Debit),
- * `chargeback.received` → payment_failed (a reversed direct debit; decline code its
- * `reason.code`), `payment.paid` → payment_succeeded, `refund.refunded` → charge_refunded;
- * everything else → []. With the "simple" payload (no `_embedded.entity`) the event is thin and
- * `fetch` names the entity. Amounts are major-unit strings (`"10.00"`) converted to minor units.
- * Mollie has no webhook for cancelled subscriptions or changed mandates, so this module never
- * emits subscription_cancelled or payment_method_updated.
+ * `chargeback.received` → payment_failed (https://docs.mollie.com/reference/chargebacks-api-webhooks:
+ * a collected payment taken back, a reversed direct debit or a card dispute, so for recovery the
+ * payment failed after all; decline code its `reason.code`), `payment.paid` → payment_succeeded,
+ * `refund.refunded` → charge_refunded (https://docs.mollie.com/reference/refunds-api-webhooks: the
+ * money went back to the customer); everything else → []. With the "simple" payload (no
+ * `_embedded.entity`) the event is thin and `fetch` names the entity. Mollie's API fetches a
+ * chargeback or refund only under its payment (`GET /v2/payments/{paymentId}/refunds/{id}`), and a
+ * simple event carries only `entityId` and `_links.entity.href`, the entity's API URL
+ * (`…/v2/payments/tr_…/refunds/re_…`, https://docs.mollie.com/reference/get-webhook-event), so
+ * their `fetch.id` is `<paymentId>/<entityId>` with the payment taken from that link; a simple
+ * chargeback or refund event without it cannot be fetched and is a WebhookPayloadError. Amounts
+ * are major-unit strings (`"10.00"`) converted to minor units. Mollie has no webhook for cancelled
+ * subscriptions or changed mandates, so this module never emits subscription_cancelled or
+ * payment_method_updated.
  */
 export const mollieWebhook: ProviderWebhook = {
   psp: 'mollie',
@@ -111,16 +119,28 @@ function normaliseMollie(request: InboundWebhook): NormalisedWebhookEvent[] {
       ];
     }
     case 'chargeback.received': {
-      if (entity === undefined) return [normalisedEvent({ ...base, type: 'payment_failed', fetch: { resource: 'chargeback', id: entityId } })];
+      if (entity === undefined) return [thinUnderPayment(base, 'payment_failed', 'chargeback', body, entityId)];
       return [normalisedEvent({ ...base, type: 'payment_failed', payment: { ...amountOf(entity), providerPaymentId: text(entity, 'paymentId'), declineCode: text(entity, 'reason.code') } })];
     }
     case 'refund.refunded': {
-      if (entity === undefined) return [normalisedEvent({ ...base, type: 'charge_refunded', fetch: { resource: 'refund', id: entityId } })];
+      if (entity === undefined) return [thinUnderPayment(base, 'charge_refunded', 'refund', body, entityId)];
       return [normalisedEvent({ ...base, type: 'charge_refunded', payment: { ...amountOf(entity), providerPaymentId: text(entity, 'paymentId') } })];
     }
     default:
       return [];
   }
+}
+
+/** The payment (`tr_…`) a chargeback's or refund's `_links.entity.href` names it under. */
+const ENTITY_UNDER_PAYMENT = /\/v2\/payments\/(tr_[A-Za-z0-9]+)\/(?:chargebacks|refunds)\/[A-Za-z0-9_]+\/?$/;
+
+/** A thin chargeback or refund event: fetched as `<paymentId>/<entityId>` (see above). */
+function thinUnderPayment(base: Pick<NormalisedWebhookEvent, 'psp' | 'providerEventId' | 'occurredAt'>, type: NormalisedEventType, resource: 'chargeback' | 'refund', body: JsonObject, entityId: string): NormalisedWebhookEvent {
+  const href = text(body, '_links.entity.href');
+  const path = href !== undefined && URL.canParse(href) ? new URL(href).pathname : undefined;
+  const paymentId = path === undefined ? undefined : ENTITY_UNDER_PAYMENT.exec(path)?.[1];
+  if (paymentId === undefined) throw new WebhookPayloadError(`mollie ${resource} event without embedded entity names no payment in _links.entity`);
+  return normalisedEvent({ ...base, type, payment: { providerPaymentId: paymentId }, fetch: { resource, id: `${paymentId}/${entityId}` } });
 }
 
 function paymentFields(payment: JsonObject, entityId: string): NonNullable<NormalisedWebhookEvent['payment']> {

@@ -13,6 +13,16 @@ import type { InboundWebhook, NormalisedEventType, NormalisedWebhookEvent, Provi
  * notification URL exactly as registered (here `request.url`, so the route must see the public
  * URL Square posted to) followed by the raw body. No time is signed, so there is no tolerance;
  * replays are caught by deduplicating on event_id.
+ *
+ * **One charge, one payment id.** A failed invoice charge can arrive twice: as
+ * `invoice.scheduled_charge_failed` (the invoice subscription, POST …/invoice) and as
+ * `payment.created` / `payment.updated` with status FAILED (the payment subscription). Ingest
+ * deduplicates failures by provider payment id, and the invoice names no payment, only its order
+ * (Invoice `order_id`, https://developer.squareup.com/reference/square/objects/Invoice), which the
+ * payment names too (Payment `order_id`, https://developer.squareup.com/reference/square/objects/Payment).
+ * So the provider payment id is the order id whenever the object has one, else the payment id;
+ * successes and refunds (Refund `order_id`) use the same rule, so they find the recovery. Square
+ * retries of one order are then one recovery, as the order is owed once.
  */
 
 const PSP = 'square';
@@ -30,6 +40,9 @@ type Envelope = { readonly id: string; readonly occurredAt?: string };
 
 const currencyOf = (money: unknown): string | undefined => text(money, 'currency')?.toLowerCase();
 
+/** The id a charge is recorded under: the order it pays when it names one, else `fallback` (see above). */
+const orderOr = (object: JsonObject, fallback: string): string | undefined => text(object, 'order_id') ?? text(object, fallback);
+
 function fromPayment(type: NormalisedEventType, envelope: Envelope, payment: JsonObject): NormalisedWebhookEvent {
   const failed = type === 'payment_failed';
   const error = listAt(payment, 'card_details.errors').find(isObject);
@@ -39,7 +52,7 @@ function fromPayment(type: NormalisedEventType, envelope: Envelope, payment: Jso
     type,
     occurredAt: envelope.occurredAt,
     payment: {
-      providerPaymentId: text(payment, 'id'),
+      providerPaymentId: orderOr(payment, 'id'),
       amount: minorAmount(payment, 'amount_money.amount', PSP),
       currency: currencyOf(objectAt(payment, 'amount_money')),
       declineCode: failed ? text(error, 'code') : undefined,
@@ -58,6 +71,7 @@ function fromInvoice(type: NormalisedEventType, envelope: Envelope, invoice: Jso
     type,
     occurredAt: envelope.occurredAt,
     payment: {
+      providerPaymentId: text(invoice, 'order_id'),
       amount: minorAmount(request, 'computed_amount_money.amount', PSP),
       currency: currencyOf(objectAt(request, 'computed_amount_money')),
       invoiceId: text(invoice, 'id'),
@@ -78,7 +92,7 @@ function fromRefund(envelope: Envelope, refund: JsonObject): NormalisedWebhookEv
     type: 'charge_refunded',
     occurredAt: envelope.occurredAt,
     payment: {
-      providerPaymentId: text(refund, 'payment_id'),
+      providerPaymentId: orderOr(refund, 'payment_id'),
       amount: minorAmount(refund, 'amount_money.amount', PSP),
       currency: currencyOf(objectAt(refund, 'amount_money')),
     },

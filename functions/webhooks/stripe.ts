@@ -31,6 +31,19 @@ import {
  * Verification: `Stripe-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>...]`; HMAC-SHA256 of
  * `${t}.${rawBody}`, lowercase hex; any one v1 may match (secret rotation). Unlike the SDK, a `t`
  * in the future is refused too: ±TIMESTAMP_TOLERANCE_SECONDS around `now`.
+ *
+ * **One charge, one payment id.** A failed renewal arrives as three events, `invoice.payment_failed`,
+ * `payment_intent.payment_failed` and `charge.failed`, and ingest deduplicates failures by provider
+ * payment id: were they to name different ids, one failed charge would become two or three
+ * recoveries, each retried. So every event names the charge by the same id, the one Stripe's
+ * InvoicePayment names too (https://docs.stripe.com/api/invoice-payment/object: a charge "is only
+ * surfaced if the charge object is not associated with a payment intent"): the PaymentIntent
+ * (`pi_…`) when there is one, else the charge (`ch_…`). The invoice gives them as `payment_intent`
+ * / `charge`, the charge as `payment_intent`; refunds and successes use the same id, so they find
+ * the recovery. From API version 2025-03-31.basil on, invoices no longer carry `payment_intent` or
+ * `charge` (https://docs.stripe.com/changelog/basil/2025-03-31/add-support-for-multiple-partial-payments-on-invoices),
+ * so a basil `invoice.payment_failed` names no payment at all and cannot be matched to its
+ * PaymentIntent's event from the payload alone.
  */
 
 const PSP = 'stripe';
@@ -71,6 +84,9 @@ const idOf = (value: unknown, path: string): string | undefined => {
 };
 
 const lowerCurrency = (object: JsonObject): string | undefined => text(object, 'currency')?.toLowerCase();
+
+/** The id one failed charge is recorded under: its PaymentIntent's when it has one, else its own (see above). */
+const chargePaymentId = (charge: JsonObject): string | undefined => idOf(charge, 'payment_intent') ?? text(charge, 'id');
 
 type Envelope = { readonly id: string; readonly occurredAt?: string };
 
@@ -126,7 +142,7 @@ function fromCharge(type: NormalisedEventType, envelope: Envelope, charge: JsonO
     type,
     occurredAt: envelope.occurredAt,
     payment: {
-      providerPaymentId: text(charge, 'id'),
+      providerPaymentId: chargePaymentId(charge),
       amount: minorAmount(charge, type === 'charge_refunded' ? 'amount_refunded' : 'amount', PSP),
       currency: lowerCurrency(charge),
       declineCode: failed ? (text(charge, 'outcome.reason') ?? text(charge, 'failure_code')) : undefined,

@@ -1,9 +1,10 @@
 import { type JsonApiServer, startJsonApiServer } from './json-api-server';
 
 /**
- * Mollie's API on loopback (https://docs.mollie.com/reference/get-payment): GET /v2/payments/{id}
- * and GET /v2/customers/{id} answer the seeded objects in Mollie's JSON; only
- * `Authorization: Bearer <apiKey>` with the fake's test key (`test_…`) is let in.
+ * Mollie's API on loopback (https://docs.mollie.com/reference/get-payment): GET /v2/payments/{id},
+ * /v2/payments/{id}/chargebacks/{id}, /v2/payments/{id}/refunds/{id} and /v2/customers/{id}
+ * answer the seeded objects in Mollie's JSON (a chargeback or refund only under its own payment);
+ * only `Authorization: Bearer <apiKey>` with the fake's test key (`test_…`) is let in.
  */
 export const MOLLIE_TEST_API_KEY = 'test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM';
 
@@ -24,18 +25,46 @@ export interface MollieCustomerSeed {
   readonly email?: string;
 }
 
+export interface MollieChargebackSeed {
+  readonly id: string;
+  readonly paymentId: string;
+  readonly amount: { readonly value: string; readonly currency: string };
+  readonly reason?: { readonly code: string; readonly description: string };
+}
+
+export interface MollieRefundSeed {
+  readonly id: string;
+  readonly paymentId: string;
+  readonly amount: { readonly value: string; readonly currency: string };
+  readonly status?: 'queued' | 'pending' | 'processing' | 'refunded' | 'failed' | 'canceled';
+}
+
 export interface FakeMollieApi extends JsonApiServer {
   /** Adds or replaces a payment (a status change is a new seed with the same id). */
   seedPayment(payment: MolliePaymentSeed): void;
   seedCustomer(customer: MollieCustomerSeed): void;
+  seedChargeback(chargeback: MollieChargebackSeed): void;
+  seedRefund(refund: MollieRefundSeed): void;
 }
+
+const selfLink = (path: string) => ({ self: { href: `https://api.mollie.com${path}`, type: 'application/hal+json' } });
 
 export async function startFakeMollieApi(apiKey = MOLLIE_TEST_API_KEY): Promise<FakeMollieApi> {
   const payments = new Map<string, MolliePaymentSeed>();
   const customers = new Map<string, MollieCustomerSeed>();
+  const chargebacks = new Map<string, MollieChargebackSeed>();
+  const refunds = new Map<string, MollieRefundSeed>();
   const server = await startJsonApiServer({
     authorised: (headers) => headers.authorization === `Bearer ${apiKey}`,
     route: (path) => {
+      const [, rawPaymentId, kind, rawId] = /^\/v2\/payments\/([^/]+)\/(chargebacks|refunds)\/([^/]+)$/.exec(path) ?? [];
+      if (rawPaymentId !== undefined && kind !== undefined && rawId !== undefined) {
+        const paymentId = decodeURIComponent(rawPaymentId);
+        const seeded = (kind === 'chargebacks' ? chargebacks : refunds).get(decodeURIComponent(rawId));
+        if (seeded === undefined || seeded.paymentId !== paymentId) return undefined;
+        const resource = kind === 'chargebacks' ? { resource: 'chargeback', reason: null, reversedAt: null } : { resource: 'refund', mode: 'test', status: 'refunded', description: 'Refund', metadata: null };
+        return { body: { ...resource, createdAt: '2026-03-03T07:59:00+00:00', ...seeded, _links: { ...selfLink(path), payment: selfLink(`/v2/payments/${paymentId}`).self } } };
+      }
       const payment = /^\/v2\/payments\/([^/]+)$/.exec(path);
       const found = payment?.[1] === undefined ? undefined : payments.get(decodeURIComponent(payment[1]));
       if (found !== undefined) {
@@ -61,5 +90,7 @@ export async function startFakeMollieApi(apiKey = MOLLIE_TEST_API_KEY): Promise<
     ...server,
     seedPayment: (payment) => void payments.set(payment.id, payment),
     seedCustomer: (customer) => void customers.set(customer.id, customer),
+    seedChargeback: (chargeback) => void chargebacks.set(chargeback.id, chargeback),
+    seedRefund: (refund) => void refunds.set(refund.id, refund),
   };
 }

@@ -5,7 +5,18 @@ import { isObject, type JsonObject } from '../../webhooks/json-payload';
 /** Every provider API call gives up after this long (a retryable ProviderApiError). */
 export const PROVIDER_API_TIMEOUT_MS = 5_000;
 
-type BaseUrlVariable = 'MOLLIE_API_BASE_URL' | 'GOCARDLESS_API_BASE_URL' | 'AUTHORIZE_NET_API_BASE_URL' | 'RECURLY_API_BASE_URL' | 'PADDLE_API_BASE_URL';
+type BaseUrlVariable =
+  | 'MOLLIE_API_BASE_URL'
+  | 'GOCARDLESS_API_BASE_URL'
+  | 'AUTHORIZE_NET_API_BASE_URL'
+  | 'RECURLY_API_BASE_URL'
+  | 'PADDLE_API_BASE_URL'
+  | 'STRIPE_API_BASE_URL'
+  | 'CHECKOUT_API_BASE_URL'
+  | 'SQUARE_API_BASE_URL'
+  | 'RAZORPAY_API_BASE_URL'
+  | 'CHARGEBEE_API_BASE_URL'
+  | 'BRAINTREE_API_BASE_URL';
 
 /**
  * The provider's API origin, read at call time: `process.env[variable]` when set (so a test can
@@ -18,6 +29,18 @@ export function baseUrlOf(variable: BaseUrlVariable): string {
   const value = configured === undefined || configured === '' ? (env as Env)[variable] : configured;
   if (!URL.canParse(value)) throw new Error(`Invalid environment: ${variable} is not a URL`);
   return value.replace(/\/+$/, '');
+}
+
+/**
+ * The ProviderApiError of a non-2xx answer: 404 → not_found, 401/403 → unauthorized, 429 and 5xx
+ * → unavailable (retryable), any other → bad_response. The message names the status only. Also
+ * for adapters that call through a provider's SDK, which report the status of the answer.
+ */
+export function providerApiErrorOfStatus(provider: string, status: number, options?: ErrorOptions): ProviderApiError {
+  if (status === 404) return new ProviderApiError(provider, 'not_found', 'answered 404 (no such resource)', { ...options, status });
+  if (status === 401 || status === 403) return new ProviderApiError(provider, 'unauthorized', `answered ${status} (the merchant's API key was refused)`, { ...options, status });
+  if (status === 429 || status >= 500) return new ProviderApiError(provider, 'unavailable', `answered ${status}`, { ...options, status });
+  return new ProviderApiError(provider, 'bad_response', `answered ${status}`, { ...options, status });
 }
 
 /**
@@ -36,11 +59,7 @@ export async function getJson(provider: string, url: string, headers: Readonly<R
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    const { status } = response;
-    if (status === 404) throw new ProviderApiError(provider, 'not_found', 'answered 404 (no such resource)', { status });
-    if (status === 401 || status === 403) throw new ProviderApiError(provider, 'unauthorized', `answered ${status} (the merchant's API key was refused)`, { status });
-    if (status === 429 || status >= 500) throw new ProviderApiError(provider, 'unavailable', `answered ${status}`, { status });
-    throw new ProviderApiError(provider, 'bad_response', `answered ${status}`, { status });
+    throw providerApiErrorOfStatus(provider, response.status);
   }
   let body: unknown;
   try {
@@ -74,10 +93,7 @@ export async function postJson(provider: string, url: string, body: unknown, hea
   const { status } = response;
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    if (status === 404) throw new ProviderApiError(provider, 'not_found', 'answered 404 (no such resource)', { status });
-    if (status === 401 || status === 403) throw new ProviderApiError(provider, 'unauthorized', `answered ${status} (the merchant's API key was refused)`, { status });
-    if (status === 429 || status >= 500) throw new ProviderApiError(provider, 'unavailable', `answered ${status}`, { status });
-    throw new ProviderApiError(provider, 'bad_response', `answered ${status}`, { status });
+    throw providerApiErrorOfStatus(provider, status);
   }
   let parsed: unknown;
   try {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { InvalidRequestError } from '../../core/errors';
+import { claimCallbackToken } from '../../data/callback-token-repository';
 import { rawBody } from '../../shared/http/parse-request';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
 import { defineOperation } from '../operation';
 import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, received } from './record-callback';
 import { receiveLegacyEmailStatusSchemas } from './schemas';
-import { verifyMailgunSignature } from './signatures';
+import { CALLBACK_TOLERANCE_SECONDS, verifyMailgunSignature } from './signatures';
 
 const SignedBody = z.object({
   signature: z.object({ timestamp: z.union([z.string(), z.number()]).transform(String), token: z.string(), signature: z.string() }),
@@ -37,6 +38,24 @@ const stripBrackets = (id: string): string => id.trim().replace(/^<(.*)>$/, '$1'
  * that is not JSON or has no signature, a bad or stale signature, or no LEGACY_EMAIL_SIGNING_KEY
  * is 401 `invalid_signature` with nothing changed; a signed body without readable event-data is
  * 400 `invalid_request`; an unknown message id is 200 with nothing changed.
+ *
+ * Tokens are single use. The signature covers only timestamp+token, so once it verifies, and
+ * before event-data is even read, the token is spent (its SHA-256 is recorded with a conditional
+ * put, functions/data/callback-token-repository.ts); a token seen before is 401
+ * `invalid_signature` with nothing else written, whatever event-data it carries. That is what
+ * Mailgun suggests (https://documentation.mailgun.com/docs/mailgun/user-manual/webhooks/securing-webhooks).
+ *
+ * Provider retries. Mailgun retries a POST not answered 200 (or 406) after 5 min, 10 min, 15 min,
+ * 1 h, 2 h and 4 h (https://documentation.mailgun.com/docs/mailgun/user-manual/webhooks/webhook-retries).
+ * Its documentation does not say whether a retry is signed anew; third-party references say the
+ * signature block is resent unchanged. Either way the token cache refuses no retry the timestamp
+ * check would accept: a re-signed retry carries a new token and is accepted (and, carrying the
+ * same `event-data.id`, records nothing twice), while an unchanged one arrives at least 5 min
+ * (= the ±300 s window) after it was signed and is refused as stale before its token is looked
+ * at. A second delivery of one token inside the window is therefore a replay (or a duplicate of
+ * a delivery already received), so refusing it loses nothing. (If Mailgun does resend blocks
+ * unchanged, a delivery that fails here with a 5xx is never accepted again: that follows from the
+ * ±300 s window, with or without the token cache.)
  */
 export const receiveLegacyEmailStatus = defineOperation(receiveLegacyEmailStatusSchemas, async ({ event, requestId }) => {
   const log = logger.child({ request_id: requestId, callback: 'legacy_email' });
@@ -54,9 +73,15 @@ export const receiveLegacyEmailStatus = defineOperation(receiveLegacyEmailStatus
     json = undefined;
   }
   const signed = SignedBody.safeParse(json);
-  const verification = verifyMailgunSignature(signed.success ? signed.data.signature : undefined, key, now);
-  if (!verification.ok) {
-    log.info('legacy email callback refused', { reason: verification.reason });
+  const signature = signed.success ? signed.data.signature : undefined;
+  const verification = verifyMailgunSignature(signature, key, now);
+  if (!verification.ok || signature === undefined) {
+    log.info('legacy email callback refused', { reason: verification.ok ? 'missing signature object' : verification.reason });
+    throw invalidSignature();
+  }
+  const firstUse = await claimCallbackToken({ source: 'legacy_email', token: signature.token, acceptableUntil: Number(signature.timestamp) + CALLBACK_TOLERANCE_SECONDS }, now);
+  if (!firstUse) {
+    log.info('legacy email callback refused', { reason: 'token already used' });
     throw invalidSignature();
   }
 
@@ -78,7 +103,7 @@ export const receiveLegacyEmailStatus = defineOperation(receiveLegacyEmailStatus
     {
       source: 'legacy_email',
       providerMessageId: stripBrackets(data.message.headers['message-id']),
-      event: { id: data.id ?? (signed.success ? signed.data.signature.token : ''), type, source: 'legacy_email', occurred_at: isoOr(data.timestamp, at), received_at: at, detail },
+      event: { id: data.id ?? signature.token, type, source: 'legacy_email', occurred_at: isoOr(data.timestamp, at), received_at: at, detail },
       ...(suppress === undefined ? {} : { suppress }),
     },
     log,

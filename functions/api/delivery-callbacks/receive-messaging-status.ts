@@ -21,7 +21,10 @@ const STATUS_MAP: Readonly<Record<string, DeliveryEvent['type']>> = {
  * provider, Twilio-style: a form-encoded body (`MessageSid`, `MessageStatus`, `ErrorCode`) signed
  * in `X-Twilio-Signature` (base64 HMAC-SHA1 of the full URL followed by the POST parameters
  * sorted by name, each name+value, keyed by MESSAGING_AUTH_TOKEN; the URL is rebuilt as for the
- * provider webhooks: WEBHOOK_PUBLIC_BASE_URL, else the Host header). No timestamp is signed.
+ * provider webhooks: WEBHOOK_PUBLIC_BASE_URL, else the Host header). As Twilio's own validator
+ * does, a signature over that URL with the scheme's default port added (none in the URL) or
+ * removed (`:443` on https, `:80` on http) is accepted too, since Twilio may sign either form
+ * (signatures.ts `twilioUrlVariants`). No timestamp is signed.
  *
  * `delivered` → delivered, `read` → opened, `undelivered`/`failed` → bounced (no email
  * suppression: the address is a phone number); the event id is `MessageSid:MessageStatus`, as

@@ -1,13 +1,15 @@
 /**
  * eraseCustomer (functions/data/customer-erasure.ts) against DynamoDB Local, racing the writes
  * that can land while it runs: whatever the interleaving, no payment is left without its customer
- * and every counter agrees with the items that remain.
+ * and every counter agrees with the items that remain. A stored webhook delivery that concerns
+ * several customers (an Adyen batch) goes with whichever of them is erased.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../../functions/data/client';
 import { eraseCustomer } from '../../../functions/data/customer-erasure';
 import { customerCounts, customerFromItem } from '../../../functions/data/customer-repository';
 import { paymentCounterNames, paymentCounters, paymentFromItem } from '../../../functions/data/payment-repository';
+import { fileWebhookLogUnderCustomers, getWebhookLog, putWebhookLog } from '../../../functions/data/webhook-log-repository';
 import { moveThrough, seedCustomerPayment } from '../../fixtures/customers';
 
 const merchant = (): string => `merch_erase${Math.random().toString(36).slice(2, 10)}`;
@@ -55,4 +57,47 @@ describe('eraseCustomer', () => {
     for (const payment of payments) for (const name of paymentCounterNames(payment)) expected[name] = (expected[name] ?? 0) + 1;
     expect(Object.fromEntries(Object.entries(await paymentCounters(m)).filter(([, value]) => value !== 0))).toEqual(expected);
   }, 60_000);
+
+  it('removes a batch delivery filed under three customers when any of them is erased, and each further customer\'s link with that customer', async () => {
+    // Prepare
+    const m = merchant();
+    const [first, second, third, control] = await Promise.all(['first', 'second', 'third', 'control'].map((name) => seedCustomerPayment(m, { email: `${name}@batch.example` })));
+    const delivery = await putWebhookLog({
+      merchantId: m,
+      psp: 'adyen',
+      routeVariant: 'default',
+      rawBody: Buffer.from(JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: { shopperEmail: 'second@batch.example' } }] })),
+      contentType: 'application/json',
+      url: `https://hooks.example.com/adyen/${m}`,
+    });
+    await fileWebhookLogUnderCustomers(m, delivery, [first?.customer_id ?? '', second?.customer_id ?? '', third?.customer_id ?? '']);
+    const linksBefore = (await partition(m, 'WHKLINK#')).map((link) => link.customer_id);
+    // Act
+    const alone = await eraseCustomer(m, control?.customer_id ?? '');
+    const bySecond = await eraseCustomer(m, second?.customer_id ?? '');
+    const deliveryAfterSecond = await getWebhookLog(m, delivery.id);
+    const byThird = await eraseCustomer(m, third?.customer_id ?? '');
+    // Assess
+    expect(linksBefore.sort()).toEqual([second?.customer_id, third?.customer_id].sort());
+    expect(deliveryAfterSecond).toBeUndefined();
+    expect(bySecond?.recordsDeleted).toBe((alone?.recordsDeleted ?? 0) + 2);
+    expect(byThird?.recordsDeleted).toBe((alone?.recordsDeleted ?? 0) + 1);
+    expect(await partition(m, 'WHKLINK#')).toEqual([]);
+    expect((await partition(m, 'CUST#')).map((item) => item.id)).toEqual([first?.customer_id]);
+  });
+
+  it('removes a batch delivery with its first customer, as a delivery filed under one customer', async () => {
+    // Prepare
+    const m = merchant();
+    const [first, second] = await Promise.all(['lead', 'other'].map((name) => seedCustomerPayment(m, { email: `${name}@batch.example` })));
+    const delivery = await putWebhookLog({ merchantId: m, psp: 'adyen', routeVariant: 'default', rawBody: Buffer.from('{"live":"false","notificationItems":[]}'), contentType: 'application/json', url: `https://hooks.example.com/adyen/${m}` });
+    await fileWebhookLogUnderCustomers(m, delivery, [first?.customer_id ?? '', second?.customer_id ?? '']);
+    const filed = await getWebhookLog(m, delivery.id);
+    // Act
+    await eraseCustomer(m, first?.customer_id ?? '');
+    // Assess
+    expect(filed?.customer_id).toBe(first?.customer_id);
+    expect(await getWebhookLog(m, delivery.id)).toBeUndefined();
+    expect((await partition(m, 'WHKLINK#')).map((link) => link.customer_id)).toEqual([second?.customer_id]);
+  });
 });

@@ -6,13 +6,16 @@
  * Webhooks). Callbacks are signed as each provider documents (test/fixtures/delivery-callbacks.ts,
  * imported first: it sets the service-wide secrets before the runtime reads its environment).
  */
-import { LEGACY_EMAIL_SIGNING_KEY, mailerPayload, mailgunData, mailgunEvent, type SignedCallback, standardWebhook, twilioStatus } from '../../../fixtures/delivery-callbacks';
+import { LEGACY_EMAIL_SIGNING_KEY, mailerPayload, mailgunData, mailgunEvent, type SignedCallback, standardWebhook, twilioStatus, twilioStatusBySdk, withMailgunSignature } from '../../../fixtures/delivery-callbacks';
+import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { CALLBACK_TOLERANCE_SECONDS } from '../../../../functions/api/delivery-callbacks/signatures';
+import { CALLBACK_TOKEN_RETENTION_MARGIN_SECONDS } from '../../../../functions/data/callback-token-repository';
 import { receiveMailerEventSchemas } from '../../../../functions/api/delivery-callbacks/schemas';
 import { listOutboxEmails } from '../../../../functions/adapters/email/outbox';
 import type { MessageRecord } from '../../../../functions/core/messages';
 import { documentClient } from '../../../../functions/data/client';
-import { customerKeys } from '../../../../functions/data/keys';
+import { customerKeys, ENTITY } from '../../../../functions/data/keys';
 import { getMessage } from '../../../../functions/data/message-repository';
 import { getSuppression } from '../../../../functions/data/suppression-repository';
 import { env } from '../../../../functions/shared/env';
@@ -52,6 +55,11 @@ async function scanTable(): Promise<Item[]> {
   } while (startKey !== undefined);
   return items;
 }
+
+/** The spent callback tokens among the items (single-use Mailgun tokens). */
+const spentTokens = (items: Item[]): Item[] => items.filter((item) => item.entity === ENTITY.callbackToken);
+const withoutSpentTokens = (items: Item[]): Item[] => items.filter((item) => item.entity !== ENTITY.callbackToken);
+const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('delivery callbacks', () => {
   let stack: LocalStack;
@@ -200,6 +208,112 @@ describe('delivery callbacks', () => {
       expect(await messageOf(hard)).toMatchObject({ delivery_status: 'bounced' });
       expect(await getSuppression(tenant.merchant.id, hard.email)).toMatchObject({ reason: 'hard_bounce' });
     });
+
+    it('spends the token as a SHA-256-keyed item that expires a little after the signature window, and never stores the raw token', async () => {
+      // Prepare
+      const sent = await sendDunning();
+      const callback = mailgunEvent(mailgunData(sent.providerMessageId, 'delivered'));
+      const before = spentTokens(await scanTable());
+      // Act
+      const response = await post(LEGACY, callback);
+      // Assess
+      expect(response.status).toBe(200);
+      const after = await scanTable();
+      const added = spentTokens(after).filter((item) => !before.some((old) => old.PK === item.PK));
+      const { timestamp, token } = callback.signatureBlock;
+      expect(added).toEqual([
+        {
+          PK: `CBTOKEN#${sha256Hex(token)}`,
+          SK: 'CBTOKEN#legacy_email',
+          entity: 'callback_token',
+          source: 'legacy_email',
+          created_at: expect.any(String),
+          expires_at: Number(timestamp) + CALLBACK_TOLERANCE_SECONDS + CALLBACK_TOKEN_RETENTION_MARGIN_SECONDS,
+        },
+      ]);
+      expect(JSON.stringify(after)).not.toContain(token);
+    });
+
+    it('refuses a captured signature replayed with other event-data: 401 invalid_signature and nothing written', async () => {
+      // Prepare
+      const sent = await sendDunning();
+      const genuine = mailgunEvent(mailgunData(sent.providerMessageId, 'delivered'));
+      expect((await post(LEGACY, genuine)).status).toBe(200);
+      const before = await scanTable();
+      const replay = withMailgunSignature(genuine.signatureBlock, mailgunData(sent.providerMessageId, 'complained'));
+      // Act
+      const response = await post(LEGACY, replay);
+      // Assess
+      expect(response.status).toBe(401);
+      expect(response.body.error?.code).toBe('invalid_signature');
+      expect(await scanTable()).toEqual(before);
+      expect(await messageOf(sent)).toMatchObject({ delivery_status: 'delivered' });
+      expect(await getSuppression(tenant.merchant.id, sent.email)).toBeUndefined();
+    });
+
+    // Provider retries: a resend of the unchanged signature block inside the window is refused (its
+    // first copy was handled); a retry Mailgun signs anew carries a new token and is accepted, and
+    // its event (same event-data.id) is recorded once. An unchanged block resent after Mailgun's
+    // first retry delay (5 min) is stale: see the refusals below.
+    it('refuses the same signed delivery sent twice, having recorded its event once', async () => {
+      // Prepare
+      const sent = await sendDunning();
+      const callback = mailgunEvent(mailgunData(sent.providerMessageId, 'opened'));
+      // Act
+      const first = await post(LEGACY, callback);
+      const afterFirst = await scanTable();
+      const second = await post(LEGACY, callback);
+      // Assess
+      expect([first.status, second.status]).toEqual([200, 401]);
+      expect(second.body.error?.code).toBe('invalid_signature');
+      expect(await scanTable()).toEqual(afterFirst);
+      const message = await messageOf(sent);
+      expect(message?.delivery_status).toBe('opened');
+      expect(message?.delivery_events).toHaveLength(1);
+    });
+
+    it('accepts a retry of the same event signed anew with a new token, recording the event once', async () => {
+      // Prepare
+      const sent = await sendDunning();
+      const data = mailgunData(sent.providerMessageId, 'delivered');
+      const first = mailgunEvent(data);
+      const retry = mailgunEvent(data);
+      const before = spentTokens(await scanTable()).length;
+      // Act
+      const answers = [await post(LEGACY, first), await post(LEGACY, retry)];
+      // Assess
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(spentTokens(await scanTable())).toHaveLength(before + 2);
+      expect((await messageOf(sent))?.delivery_events).toEqual([expect.objectContaining({ id: data.id, type: 'delivered', source: 'legacy_email' })]);
+    });
+
+    it('accepts exactly one of several concurrent deliveries with the same token', async () => {
+      // Prepare
+      const sent = await sendDunning();
+      const callback = mailgunEvent(mailgunData(sent.providerMessageId, 'clicked'));
+      // Act
+      const answers = await Promise.all(Array.from({ length: 5 }, () => post(LEGACY, callback)));
+      // Assess
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401, 401, 401, 401]);
+      expect((await messageOf(sent))?.delivery_events).toHaveLength(1);
+    });
+
+    it('spends the token of a signed body without readable event-data (400), so its signature cannot be reused with readable event-data', async () => {
+      // Prepare
+      const sent = await sendDunning();
+      const unreadable = mailgunEvent({ event: 'delivered' });
+      const before = await messageOf(sent);
+      // Act
+      const refused = await post(LEGACY, unreadable);
+      const reused = await post(LEGACY, withMailgunSignature(unreadable.signatureBlock, mailgunData(sent.providerMessageId, 'complained')));
+      // Assess
+      expect(refused.status).toBe(400);
+      expect(refused.body.error?.code).toBe('invalid_request');
+      expect(reused.status).toBe(401);
+      expect(reused.body.error?.code).toBe('invalid_signature');
+      expect(await messageOf(sent)).toEqual(before);
+      expect(await getSuppression(tenant.merchant.id, sent.email)).toBeUndefined();
+    });
   });
 
   describe('POST /api/v1/messaging/status', () => {
@@ -217,6 +331,47 @@ describe('delivery callbacks', () => {
       expect(message).toMatchObject({ delivery_status: 'opened', opened_at: expect.any(String), delivered_at: expect.any(String) });
       expect(message?.delivery_events?.map((event) => event.id)).toEqual([`${sent.providerMessageId}:read`, `${sent.providerMessageId}:delivered`]);
     });
+
+    // [WEBHOOK_PUBLIC_BASE_URL, origin the twilio SDK signs]: Twilio may sign the URL with or without its default port.
+    it.each([
+      ['https://hooks.example.com', 'https://hooks.example.com:443'],
+      ['https://hooks.example.com:443', 'https://hooks.example.com'],
+      ['http://hooks.example.com', 'http://hooks.example.com:80'],
+      ['http://hooks.example.com:80', 'http://hooks.example.com'],
+      ['https://hooks.example.com', 'https://hooks.example.com'],
+    ])('records a status callback when the public URL is %s and the twilio SDK signed it over %s', async (publicBase, signedOrigin) => {
+      // Prepare
+      const sent = await sendDunning();
+      const callback = twilioStatusBySdk(`${signedOrigin}${MESSAGING}`, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered', AccountSid: 'AC123', To: '+15550001111' });
+      const configured = env.WEBHOOK_PUBLIC_BASE_URL;
+      env.WEBHOOK_PUBLIC_BASE_URL = publicBase;
+      // Act
+      const response = await post(MESSAGING, callback).finally(() => {
+        env.WEBHOOK_PUBLIC_BASE_URL = configured;
+      });
+      // Assess
+      expect(response.status).toBe(200);
+      const message = await messageOf(sent);
+      expect(message).toMatchObject({ delivery_status: 'delivered', delivered_at: expect.any(String) });
+      expect(message?.delivery_events?.map((event) => event.id)).toEqual([`${sent.providerMessageId}:delivered`]);
+    });
+
+    it('refuses a status callback signed over the public URL on another port, which is another endpoint', async () => {
+      // Prepare
+      const sent = await sendDunning();
+      const before = await messageOf(sent);
+      const callback = twilioStatusBySdk(`https://hooks.example.com:8443${MESSAGING}`, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' });
+      const configured = env.WEBHOOK_PUBLIC_BASE_URL;
+      env.WEBHOOK_PUBLIC_BASE_URL = 'https://hooks.example.com';
+      // Act
+      const response = await post(MESSAGING, callback).finally(() => {
+        env.WEBHOOK_PUBLIC_BASE_URL = configured;
+      });
+      // Assess
+      expect(response.status).toBe(401);
+      expect(response.body.error?.code).toBe('invalid_signature');
+      expect(await messageOf(sent)).toEqual(before);
+    });
   });
 
   describe('refusals', () => {
@@ -231,6 +386,8 @@ describe('delivery callbacks', () => {
         return { body: signed.body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
       }],
       ['messaging: signed for another URL', MESSAGING, (sent) => twilioStatus('https://elsewhere.example.com/api/v1/messaging/status', { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' })],
+      // The local server's URL has a non-default port, which is never dropped (twilio-node would drop it).
+      ['messaging: signed over the URL without its non-default port', MESSAGING, (sent, url) => twilioStatusBySdk(url.replace(/:\d+\//, '/'), { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' })],
       // Mailgun signs only timestamp+token, not event-data: the tampering it detects is of the signed fields.
       ['legacy email: tampered signed token', LEGACY, (sent) => {
         const signed = mailgunEvent(mailgunData(sent.providerMessageId, 'delivered'));
@@ -259,6 +416,7 @@ describe('delivery callbacks', () => {
       // Prepare
       const sent = await sendDunning();
       const before = await messageOf(sent);
+      const tokensBefore = spentTokens(await scanTable());
       // Act
       const response = await post(path, build(sent, publicUrl(path)));
       // Assess
@@ -266,6 +424,7 @@ describe('delivery callbacks', () => {
       expect(response.body.error?.code).toBe('invalid_signature');
       expect(await messageOf(sent)).toEqual(before);
       expect(await getSuppression(tenant.merchant.id, sent.email)).toBeUndefined();
+      expect(spentTokens(await scanTable())).toEqual(tokensBefore);
     });
 
     it('answers 401 invalid_signature when the secret of the callback is not configured', async () => {
@@ -313,7 +472,10 @@ describe('delivery callbacks', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ received: true });
-    expect(await scanTable()).toEqual(before);
+    const after = await scanTable();
+    expect(withoutSpentTokens(after)).toEqual(withoutSpentTokens(before));
+    // A legacy email callback's token is spent before its event data is read, known message or not.
+    expect(spentTokens(after)).toHaveLength(spentTokens(before).length + (path === LEGACY ? 1 : 0));
   });
 
   it('removes the suppression with the customer when the customer is erased', async () => {

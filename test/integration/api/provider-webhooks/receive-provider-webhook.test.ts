@@ -8,7 +8,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
 import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
-import { processProviderWebhook, ProviderFetchNotImplementedError, UnknownWebhookCustomerError } from '../../../../functions/consumers/provider-webhook';
+import { processProviderWebhook, UnknownWebhookCustomerError } from '../../../../functions/consumers/provider-webhook';
 import { queueDefinitions } from '../../../../functions/consumers/queue-definitions';
 import { documentClient } from '../../../../functions/data/client';
 import { recordFailedPayment } from '../../../../functions/data/payment-repository';
@@ -24,7 +24,6 @@ import {
   type Delivery,
   installPaypalTestCertificate,
   paypalCertificateRequests,
-  mollieThinRefund,
   type ProviderCase,
   providerCases,
   stripeFailedFor,
@@ -340,21 +339,6 @@ describe('receiveProviderWebhook', () => {
     expect(await paymentsOf(tenant, 'stripe')).toEqual([]);
     const customers = await call<{ data: unknown[] }>(`${stack.api_url}/customers`, { key: tenant.key });
     expect(customers.body.data).toEqual([]);
-  });
-
-  // Mollie classic payment webhooks are fetched from Mollie's API now (thin-events.test.ts); a
-  // next-gen "simple" refund event still needs a refund fetch, which does not exist yet.
-  it('dead-letters a thin Mollie next-gen refund event with ProviderFetchNotImplementedError until the refund fetch exists', async () => {
-    // Prepare
-    const tenant = await tenantFor('mollie', 'mollie-next-gen-signing-secret-3x9');
-    // Act
-    const { response, letters } = await postUntilDeadLettered(`/mollie/${tenant.merchant.id}`, mollieThinRefund('mollie-next-gen-signing-secret-3x9'));
-    const message = { kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'mollie', webhook_log_id: response.body.data.id };
-    // Assess
-    expect(response.status).toBe(200);
-    await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(ProviderFetchNotImplementedError);
-    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
-    expect(await paymentsOf(tenant, 'mollie')).toEqual([]);
   });
 
   it('dead-letters a failed payment whose provider sends no email when no customer is known', async () => {

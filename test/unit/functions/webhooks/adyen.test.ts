@@ -169,3 +169,35 @@ describe('adyen webhook', () => {
     expect(read).toThrow(WebhookPayloadError);
   });
 });
+
+describe('adyen notifications of one refused payment', () => {
+  // A refused renewal with Auto Rescue on: the AUTHORISATION (success false), redelivered until
+  // Adyen gets [accepted], then AUTORESCUE_NEXT_ATTEMPT and finally AUTORESCUE (success false)
+  // when the rescue window closes; all about the same payment, the refused pspReference.
+  const rescueItem = (eventCode: string, success: string, pspReference: string): Item => ({
+    ...refusedItem(),
+    eventCode,
+    success,
+    pspReference,
+    originalReference: 'QFQTPCQ8HXSKGK82',
+    eventDate: '2026-03-12T09:00:00+01:00',
+    reason: eventCode === 'AUTORESCUE' ? 'Not enough balance' : '',
+  });
+
+  it('records the refused pspReference once: redeliveries repeat its event id, Auto Rescue notifications record no other failure', () => {
+    // Prepare
+    const deliveries = [
+      notification([refusedItem()]),
+      notification([refusedItem()]),
+      notification([rescueItem('AUTORESCUE_NEXT_ATTEMPT', 'true', 'ZT8CGWSVGVRZNN82')]),
+      notification([rescueItem('AUTORESCUE', 'false', 'ZT8CGWSVGVRZNN82')]),
+    ];
+    // Act
+    const events = deliveries.flatMap((body) => adyenWebhook.normalise(inbound(body)));
+    // Assess
+    expect(events.map((event) => [event.type, event.providerEventId, event.payment?.providerPaymentId])).toEqual([
+      ['payment_failed', 'QFQTPCQ8HXSKGK82:AUTHORISATION:false', 'QFQTPCQ8HXSKGK82'],
+      ['payment_failed', 'QFQTPCQ8HXSKGK82:AUTHORISATION:false', 'QFQTPCQ8HXSKGK82'],
+    ]);
+  });
+});

@@ -207,3 +207,58 @@ describe('braintree webhook', () => {
     expect(readNoSubject).toThrow(WebhookPayloadError);
   });
 });
+
+describe('braintree notifications of one failed subscription charge', () => {
+  // A failed renewal sends subscription_charged_unsuccessfully and, as the subscription turns
+  // Past Due, subscription_went_past_due; both list the subscription's transactions newest first,
+  // the failed charge ahead of the last successful one.
+  const notification = (kind: string, timestamp: string): string => `<notification>
+  <timestamp type="datetime">${timestamp}</timestamp>
+  <kind>${kind}</kind>
+  <subject>
+    <subscription>
+      <id>gold_monthly_4417</id>
+      <status>Past Due</status>
+      <failure-count type="integer">1</failure-count>
+      <days-past-due type="integer">0</days-past-due>
+      <price>49.99</price>
+      <transactions type="array">
+        <transaction>
+          <id>7v3p2kqm</id>
+          <status>processor_declined</status>
+          <type>sale</type>
+          <currency-iso-code>USD</currency-iso-code>
+          <amount>49.99</amount>
+          <processor-response-code>2001</processor-response-code>
+          <subscription-id>gold_monthly_4417</subscription-id>
+          <customer><id>cust_4417</id><email>ada@example.com</email></customer>
+        </transaction>
+        <transaction>
+          <id>3mq8wz1d</id>
+          <status>settled</status>
+          <type>sale</type>
+          <currency-iso-code>USD</currency-iso-code>
+          <amount>49.99</amount>
+          <processor-response-code>1000</processor-response-code>
+          <subscription-id>gold_monthly_4417</subscription-id>
+          <customer><id>cust_4417</id><email>ada@example.com</email></customer>
+        </transaction>
+      </transactions>
+    </subscription>
+  </subject>
+</notification>`;
+
+  it('names the failed transaction as the payment of subscription_charged_unsuccessfully and subscription_went_past_due', () => {
+    // Prepare
+    const deliveries = [notification('subscription_charged_unsuccessfully', '2026-03-10T11:59:57Z'), notification('subscription_went_past_due', '2026-03-10T11:59:58Z')];
+    // Act
+    const events = deliveries.flatMap((xml) => braintreeWebhook.normalise(signedXml(xml)));
+    // Assess
+    expect(events.map((event) => event.type)).toEqual(['payment_failed', 'payment_failed']);
+    expect(new Set(events.map((event) => event.providerEventId)).size).toBe(2);
+    expect(events.map((event) => [event.payment?.providerPaymentId, event.payment?.amount, event.payment?.declineCode])).toEqual([
+      ['7v3p2kqm', 4999, '2001'],
+      ['7v3p2kqm', 4999, '2001'],
+    ]);
+  });
+});

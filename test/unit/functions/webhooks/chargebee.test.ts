@@ -230,3 +230,26 @@ describe('chargebee webhook', () => {
     expect(() => chargebeeWebhook.normalise(inbound(body, {}))).toThrow(WebhookPayloadError);
   });
 });
+
+describe('chargebee events of one failed renewal', () => {
+  // A failed renewal: payment_failed for the transaction, with invoice_updated (the invoice stays
+  // payment_due) and, on sites with dunning, dunning_updated; all carry the same invoice.
+  const invoice = PAYMENT_FAILED.content.invoice;
+  const event = (id: string, eventType: string, content: object): object => ({ ...PAYMENT_FAILED, id, event_type: eventType, content });
+
+  it('records the failure once, for the transaction of payment_failed, whatever invoice and dunning events accompany it', () => {
+    // Prepare
+    const deliveries = [
+      PAYMENT_FAILED,
+      event('ev_16BPgETyVrQbiGhB', 'invoice_updated', { invoice: { ...invoice, dunning_status: 'in_progress' }, customer: PAYMENT_FAILED.content.customer }),
+      event('ev_16BPgETyVrQbiGhC', 'invoice_generated', { invoice, customer: PAYMENT_FAILED.content.customer }),
+      event('ev_16BPgETyVrQbiGhD', 'dunning_updated', { invoice: { ...invoice, dunning_status: 'in_progress' }, transaction: PAYMENT_FAILED.content.transaction }),
+    ];
+    // Act
+    const events = deliveries.flatMap((body) => chargebeeWebhook.normalise(inbound(body, {})));
+    // Assess
+    expect(events.map((normalised) => [normalised.providerEventId, normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.invoiceId])).toEqual([
+      ['ev_16BPgETyVrQbiGhA', 'payment_failed', 'txn_AzZhUGSPAkLskJQo', '1042'],
+    ]);
+  });
+});

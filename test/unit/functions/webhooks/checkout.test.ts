@@ -163,3 +163,28 @@ describe('checkout webhook', () => {
     expect(readBadAmount).toThrow(WebhookPayloadError);
   });
 });
+
+describe('checkout events of one failed payment', () => {
+  // Every payment event's data.id is the payment (pay_…); each attempt or capture is an action
+  // (act_…) of it, so declines of one payment name one payment, whichever action failed.
+  const PAYMENT_ID = 'pay_do6kcxcq4pwehkbrupwnohnbyq';
+  const event = (id: string, type: string, data: object): string => JSON.stringify({ id, type, version: '1.0.29', created_on: '2023-05-24T09:31:19Z', data: { id: PAYMENT_ID, currency: 'EUR', ...data } });
+
+  it('names the payment, not the action, in a decline, a retried decline and a declined capture', () => {
+    // Prepare
+    const deliveries = [
+      event('evt_declined_attempt1', 'payment_declined', { action_id: 'act_attempt1', amount: 40000, response_code: '20051', response_summary: 'Insufficient Funds' }),
+      event('evt_retry_scheduled', 'payment_retry_scheduled', { action_id: 'act_attempt1', amount: 40000, retry: { attempt: 2 } }),
+      event('evt_declined_attempt2', 'payment_declined', { action_id: 'act_attempt2', amount: 40000, response_code: '20051', response_summary: 'Insufficient Funds' }),
+      event('evt_capture_declined', 'payment_capture_declined', { action_id: 'act_capture1', amount: 40000, response_code: '20005', response_summary: 'Declined - Do Not Honour' }),
+    ];
+    // Act
+    const events = deliveries.flatMap((body) => checkoutWebhook.normalise(signed(body)));
+    // Assess
+    expect(events.map((normalised) => [normalised.providerEventId, normalised.type, normalised.payment?.providerPaymentId])).toEqual([
+      ['evt_declined_attempt1', 'payment_failed', PAYMENT_ID],
+      ['evt_declined_attempt2', 'payment_failed', PAYMENT_ID],
+      ['evt_capture_declined', 'payment_failed', PAYMENT_ID],
+    ]);
+  });
+});

@@ -257,3 +257,38 @@ describe('paddle webhook', () => {
     expect(() => paddleWebhook.normalise(inbound(raw, {}))).toThrow(WebhookPayloadError);
   });
 });
+
+describe('paddle events of one failed renewal', () => {
+  // A failed renewal: transaction.payment_failed for the attempt, then transaction.past_due for
+  // the same transaction and subscription.past_due for its subscription.
+  const event = (eventId: string, eventType: string, data: object): string =>
+    JSON.stringify({ event_id: eventId, event_type: eventType, occurred_at: '2023-08-22T07:13:35.000000Z', notification_id: `ntf_${eventId}`, data });
+
+  it('records the failure once, for the transaction of transaction.payment_failed, when transaction.past_due and subscription.past_due follow', () => {
+    // Prepare
+    const deliveries = [
+      JSON.stringify(PAYMENT_FAILED),
+      event('evt_01h8e1exw67n96j6n0h3k2qq5y', 'transaction.past_due', PAYMENT_FAILED.data),
+      event('evt_01h8e1exw67n96j6n0h3k2qq5z', 'subscription.past_due', {
+        id: 'sub_01h8e18e0vh5swdqwx8ht2cr5j',
+        status: 'past_due',
+        customer_id: 'ctm_01h8e18bxp9hby49dnm8ewf0m0',
+        currency_code: 'USD',
+        collection_mode: 'automatic',
+      }),
+    ];
+    // Act
+    const events = deliveries.flatMap((raw) => paddleWebhook.normalise(inbound(raw, {})));
+    // Assess
+    expect(events.map((normalised) => [normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.amount])).toEqual([['payment_failed', 'txn_01h8dzxgkvdwemdhbpcapj2tbj', 65215]]);
+  });
+
+  it('names the same transaction for every failed attempt of it, so a retried renewal stays one payment', () => {
+    // Prepare
+    const secondAttempt = { ...PAYMENT_FAILED, event_id: 'evt_01h8f0000000000000000second', data: { ...PAYMENT_FAILED.data, payments: [{ ...PAYMENT_FAILED.data.payments[0], created_at: '2023-08-25T07:13:26.000000Z', payment_attempt_id: '9a1b2c3d-0000-4000-8000-000000000003' }, ...PAYMENT_FAILED.data.payments] } };
+    // Act
+    const events = [JSON.stringify(PAYMENT_FAILED), JSON.stringify(secondAttempt)].flatMap((raw) => paddleWebhook.normalise(inbound(raw, {})));
+    // Assess
+    expect(events.map((normalised) => normalised.payment?.providerPaymentId)).toEqual(['txn_01h8dzxgkvdwemdhbpcapj2tbj', 'txn_01h8dzxgkvdwemdhbpcapj2tbj']);
+  });
+});

@@ -319,3 +319,47 @@ describe('paypal certificate fetcher', () => {
     expect(fetchImpl).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('paypal events of one failed payment', () => {
+  const normalisedAll = (...bodies: string[]) => bodies.flatMap((body) => createPaypalWebhook({ fetchCertificate: servingCertificate(() => signer.cert) }).normalise(deliver({ body })));
+
+  it('names the capture as the payment of both PAYMENT.CAPTURE.DENIED and PAYMENT.CAPTURE.DECLINED for one Orders v2 capture', () => {
+    // Prepare
+    const capture = {
+      id: '7TK53561YB803214S',
+      amount: { currency_code: 'USD', value: '49.99' },
+      final_capture: true,
+      seller_protection: { status: 'ELIGIBLE' },
+      processor_response: { avs_code: 'Y', cvv_code: 'M', response_code: '5120' },
+      supplementary_data: { related_ids: { order_id: '5O190127TN364715T' } },
+      payer: { payer_id: 'QYR5Z8XDVJNXQ', email_address: 'buyer@example.com' },
+      create_time: '2026-03-10T11:59:40Z',
+      update_time: '2026-03-10T11:59:50Z',
+    };
+    const event = (id: string, eventType: string, status: string): string =>
+      JSON.stringify({ id, event_version: '1.0', create_time: '2026-03-10T11:59:51.000Z', resource_type: 'capture', resource_version: '2.0', event_type: eventType, resource: { ...capture, status } });
+    // Act
+    const events = normalisedAll(event('WH-2WR32451HC0233532-67976317FL4543714', 'PAYMENT.CAPTURE.DECLINED', 'DECLINED'), event('WH-58D329510W468432D-8HN650336L201105X', 'PAYMENT.CAPTURE.DENIED', 'DECLINED'));
+    // Assess
+    expect(events.map((normalised) => [normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.amount, normalised.payment?.declineCode])).toEqual([
+      ['payment_failed', '7TK53561YB803214S', 4999, '5120'],
+      ['payment_failed', '7TK53561YB803214S', 4999, '5120'],
+    ]);
+  });
+
+  it('records one failure for a subscription payment that fails and then suspends the subscription', () => {
+    // Prepare
+    const suspended = JSON.stringify({
+      id: 'WH-9C3A8717EW0318236-2X012345TK018200V',
+      event_version: '1.0',
+      create_time: '2026-03-25T10:00:02.000Z',
+      resource_type: 'subscription',
+      event_type: 'BILLING.SUBSCRIPTION.SUSPENDED',
+      resource: { ...(JSON.parse(paymentFailed) as { resource: object }).resource, status: 'SUSPENDED' },
+    });
+    // Act
+    const events = normalisedAll(paymentFailed, suspended);
+    // Assess
+    expect(events.map((normalised) => [normalised.type, normalised.payment?.subscriptionId])).toEqual([['payment_failed', 'I-BW452GLLEP1G']]);
+  });
+});

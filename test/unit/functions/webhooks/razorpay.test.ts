@@ -195,3 +195,28 @@ describe('razorpay webhook', () => {
     expect(() => razorpayWebhook.normalise(inbound(raw, {}))).toThrow(WebhookPayloadError);
   });
 });
+
+describe('razorpay events of one failed subscription charge', () => {
+  // A failed renewal: payment.failed for the charge, then subscription.pending (Razorpay will retry)
+  // and, when the retries run out, subscription.halted; the subscription events carry the
+  // subscription (and may carry the payment too), and invoice.expired may follow.
+  const subscription = { id: 'sub_DEX6xcJ1HSW4CR', entity: 'subscription', plan_id: 'plan_BvrFKjSxauOH7N', customer_id: 'cust_DESlUw4IHPmr0T', status: 'pending', paid_count: 3, total_count: 12, auth_attempts: 1 };
+  const payment = PAYMENT_FAILED.payload.payment.entity;
+  const event = (name: string, payload: object): string => JSON.stringify({ entity: 'event', account_id: 'acc_BFQ7uQEaa7j2z7', event: name, contains: Object.keys(payload), payload, created_at: 1567674606 });
+
+  it('records the failure once, for the payment of payment.failed, when subscription.pending, subscription.halted and invoice.expired follow', () => {
+    // Prepare
+    const deliveries = [
+      event('payment.failed', { payment: { entity: payment }, subscription: { entity: subscription } }),
+      event('subscription.pending', { subscription: { entity: subscription }, payment: { entity: payment } }),
+      event('subscription.halted', { subscription: { entity: { ...subscription, status: 'halted', auth_attempts: 4 } } }),
+      event('invoice.expired', { invoice: { entity: { id: 'inv_DESlTq3c5jKiUu', entity: 'invoice', status: 'expired', payment_id: payment.id, subscription_id: subscription.id } } }),
+    ];
+    // Act
+    const events = deliveries.flatMap((raw) => razorpayWebhook.normalise(inbound(raw, {})));
+    // Assess
+    expect(events.map((normalised) => [normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.subscriptionId])).toEqual([
+      ['payment_failed', 'pay_DESlfW9H8K9uqM', 'sub_DEX6xcJ1HSW4CR'],
+    ]);
+  });
+});

@@ -113,7 +113,7 @@ describe('square webhook', () => {
     expect(verifications.every((verification) => !verification.ok)).toBe(true);
   });
 
-  it('maps the event to payment_failed with the card error code when payment.updated reports FAILED', () => {
+  it('maps the event to payment_failed under the payment\'s order with the card error code when payment.updated reports FAILED', () => {
     // Act
     const events = squareWebhook.normalise(signed(paymentFailed));
     // Assess
@@ -123,7 +123,7 @@ describe('square webhook', () => {
         providerEventId: '6a8f5f28-54a1-4eb0-a98a-3111513fd4fc',
         type: 'payment_failed',
         occurredAt: '2026-03-10T11:59:59.283Z',
-        payment: { providerPaymentId: 'hYy9pRFVxpDsO1FB05SunFWUe9JZY', amount: 1999, currency: 'gbp', declineCode: 'INSUFFICIENT_FUNDS', network: 'mastercard' },
+        payment: { providerPaymentId: 'pRsjRTgFWATl7so6DxdKBJa7ssbZY', amount: 1999, currency: 'gbp', declineCode: 'INSUFFICIENT_FUNDS', network: 'mastercard' },
         customer: { providerCustomerId: 'JDKYHBWT1D4F8MFH63DBMEN8Y4', email: 'amelia.earhart@example.com' },
       },
     ]);
@@ -171,7 +171,7 @@ describe('square webhook', () => {
     // Act
     const [event] = squareWebhook.normalise(signed(body));
     // Assess
-    expect(event).toMatchObject({ type: 'payment_succeeded', payment: { providerPaymentId: 'hYy9pRFVxpDsO1FB05SunFWUe9JZY', amount: 1999, currency: 'gbp' } });
+    expect(event).toMatchObject({ type: 'payment_succeeded', payment: { providerPaymentId: 'pRsjRTgFWATl7so6DxdKBJa7ssbZY', amount: 1999, currency: 'gbp' } });
     expect(event?.payment?.declineCode).toBeUndefined();
   });
 
@@ -191,5 +191,86 @@ describe('square webhook', () => {
     const read = (): unknown => squareWebhook.normalise(request);
     // Assess
     expect(read).toThrow(WebhookPayloadError);
+  });
+});
+
+describe('square events of one failed invoice charge', () => {
+  // One failed automatic invoice charge as the two webhook subscriptions see it: the payment
+  // subscription gets payment.created and payment.updated (FAILED), the invoice subscription
+  // invoice.scheduled_charge_failed. Invoice and payment share the invoice's order.
+  const ORDER_ID = 'CAISENgvlJ6jLWAzERDzjyHVybY';
+  const payment = {
+    id: 'bP9mAsEMYPUGjjGNaNO5ZDVyLhSZY',
+    created_at: '2026-03-10T09:00:01.000Z',
+    amount_money: { amount: 1000, currency: 'JPY' },
+    status: 'FAILED',
+    source_type: 'CARD',
+    card_details: { status: 'FAILED', card: { card_brand: 'VISA', last_4: '1111' }, entry_method: 'ON_FILE', errors: [{ code: 'CARD_DECLINED', category: 'PAYMENT_METHOD_ERROR' }] },
+    location_id: 'L88917AVBK2S5',
+    order_id: ORDER_ID,
+    customer_id: 'JDKYHBWT1D4F8MFH63DBMEN8Y4',
+  };
+  const paymentEvent = (type: string, eventId: string, version: number): string =>
+    JSON.stringify({ merchant_id: '6SSW7HV8K2ST5', type, event_id: eventId, created_at: '2026-03-10T09:00:01Z', data: { type: 'payment', id: payment.id, object: { payment: { ...payment, version } } } });
+  const invoiceFailed = JSON.stringify({
+    merchant_id: '6SSW7HV8K2ST5',
+    type: 'invoice.scheduled_charge_failed',
+    event_id: 'a5b1e4b2-5e9f-4d3e-9c7d-0f5c2d0b8e11',
+    created_at: '2026-03-10T09:00:02Z',
+    data: {
+      type: 'invoice',
+      id: 'inv:0-ChA4-3sU9GPd-uOC3HgvFjMWEL4N',
+      object: {
+        invoice: {
+          id: 'inv:0-ChA4-3sU9GPd-uOC3HgvFjMWEL4N',
+          version: 3,
+          location_id: 'L88917AVBK2S5',
+          order_id: ORDER_ID,
+          subscription_id: '9ba40961-995a-4a3d-8c53-048c40cafc13',
+          status: 'UNPAID',
+          primary_recipient: { customer_id: 'JDKYHBWT1D4F8MFH63DBMEN8Y4', given_name: 'Amelia', family_name: 'Earhart', email_address: 'amelia.earhart@example.com' },
+          payment_requests: [{ uid: '2da7964f-f3d2-4f43-81e8-5aa220bf3355', request_type: 'BALANCE', computed_amount_money: { amount: 1000, currency: 'JPY' } }],
+        },
+      },
+    },
+  });
+
+  it('names the invoice\'s order as the payment of payment.created, payment.updated and invoice.scheduled_charge_failed', () => {
+    // Act
+    const events = [paymentEvent('payment.created', '0b1c6f0e-7a1f-4c0e-9a52-1e0f3c2d4b01', 1), paymentEvent('payment.updated', '0b1c6f0e-7a1f-4c0e-9a52-1e0f3c2d4b02', 2), invoiceFailed].flatMap(
+      (body) => squareWebhook.normalise(signed(body)),
+    );
+    // Assess
+    expect(events.map((event) => event.type)).toEqual(['payment_failed', 'payment_failed', 'payment_failed']);
+    expect(events.map((event) => event.payment?.providerPaymentId)).toEqual([ORDER_ID, ORDER_ID, ORDER_ID]);
+    expect(new Set(events.map((event) => `${event.payment?.amount} ${event.payment?.currency}`))).toEqual(new Set(['1000 jpy']));
+  });
+
+  it('names the same order when the invoice is paid and when its payment is refunded', () => {
+    // Prepare
+    const paid = invoiceFailed.replace('invoice.scheduled_charge_failed', 'invoice.payment_made').replace('"UNPAID"', '"PAID"');
+    const refund = JSON.stringify({
+      merchant_id: '6SSW7HV8K2ST5',
+      type: 'refund.updated',
+      event_id: 'c2d4e6f8-1a3b-4c5d-8e9f-0a1b2c3d4e5f',
+      created_at: '2026-03-12T10:00:00Z',
+      data: { type: 'refund', id: 'rf_1', object: { refund: { id: 'rf_1', status: 'COMPLETED', amount_money: { amount: 1000, currency: 'JPY' }, payment_id: 'bP9mAsEMYPUGjjGNaNO5ZDVyLhSZY', order_id: ORDER_ID } } },
+    });
+    // Act
+    const events = [paid, refund].flatMap((body) => squareWebhook.normalise(signed(body)));
+    // Assess
+    expect(events.map((event) => [event.type, event.payment?.providerPaymentId])).toEqual([
+      ['payment_succeeded', ORDER_ID],
+      ['charge_refunded', ORDER_ID],
+    ]);
+  });
+
+  it('keeps the payment id for a payment that names no order', () => {
+    // Prepare
+    const body = paymentEvent('payment.updated', '0b1c6f0e-7a1f-4c0e-9a52-1e0f3c2d4b03', 2).replace(`"order_id":"${ORDER_ID}",`, '');
+    // Act
+    const [event] = squareWebhook.normalise(signed(body));
+    // Assess
+    expect(event?.payment?.providerPaymentId).toBe('bP9mAsEMYPUGjjGNaNO5ZDVyLhSZY');
   });
 });

@@ -278,3 +278,108 @@ describe('stripe webhook', () => {
     expect(readJson).toThrow(WebhookPayloadError);
   });
 });
+
+describe('stripe events of one failed charge', () => {
+  // One failed renewal as Stripe sends it (API 2024-06-20): the invoice, its PaymentIntent and the
+  // PaymentIntent's charge each get an event of their own, with their own event ids.
+  const failedInvoice = {
+    id: 'evt_1PfXh3LkdIwHu7ixInvFail',
+    object: 'event',
+    api_version: '2024-06-20',
+    created: 1773144002,
+    type: 'invoice.payment_failed',
+    data: {
+      object: {
+        id: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+        object: 'invoice',
+        amount_due: 4999,
+        amount_paid: 0,
+        attempt_count: 1,
+        billing_reason: 'subscription_cycle',
+        charge: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M',
+        currency: 'usd',
+        customer: 'cus_QWxv3kqYz8N1rT',
+        customer_email: 'jenny.rosen@example.com',
+        customer_name: 'Jenny Rosen',
+        next_payment_attempt: 1773403200,
+        paid: false,
+        payment_intent: 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq',
+        status: 'open',
+        subscription: 'sub_1PfXgxLkdIwHu7ixHj2KcS1o',
+      },
+    },
+  };
+  const failedIntent = JSON.parse(paymentIntentFailed) as typeof failedInvoice;
+  const failedCharge = {
+    id: 'evt_3PfXh2LkdIwHu7ix0ChgFail',
+    object: 'event',
+    api_version: '2024-06-20',
+    created: 1773144001,
+    type: 'charge.failed',
+    data: {
+      object: {
+        id: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M',
+        object: 'charge',
+        amount: 4999,
+        amount_refunded: 0,
+        billing_details: { email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+        currency: 'usd',
+        customer: 'cus_QWxv3kqYz8N1rT',
+        failure_code: 'card_declined',
+        failure_message: 'Your card has insufficient funds.',
+        invoice: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+        outcome: { network_status: 'declined_by_network', reason: 'insufficient_funds', network_decline_code: '51', type: 'issuer_declined' },
+        paid: false,
+        payment_intent: 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq',
+        payment_method_details: { type: 'card', card: { brand: 'visa', last4: '9995' } },
+        status: 'failed',
+      },
+    },
+  };
+  const normalisedAll = (...events: object[]) => events.flatMap((event) => stripeWebhook.normalise(signed(JSON.stringify(event))));
+
+  it('names the PaymentIntent as the payment of the invoice, payment intent and charge events of one failure', () => {
+    // Act
+    const events = normalisedAll(failedInvoice, failedIntent, failedCharge);
+    // Assess
+    expect(events.map((event) => [event.providerEventId, event.type])).toEqual([
+      ['evt_1PfXh3LkdIwHu7ixInvFail', 'payment_failed'],
+      ['evt_3PfXh2LkdIwHu7ix0Kk1yXgL', 'payment_failed'],
+      ['evt_3PfXh2LkdIwHu7ix0ChgFail', 'payment_failed'],
+    ]);
+    expect(new Set(events.map((event) => event.payment?.providerPaymentId))).toEqual(new Set(['pi_3PfXh2LkdIwHu7ix0xHbW2Kq']));
+    expect(events.map((event) => event.payment?.invoiceId)).toEqual(['in_1PfXgzLkdIwHu7ixmQ0mLx0b', 'in_1PfXgzLkdIwHu7ixmQ0mLx0b', 'in_1PfXgzLkdIwHu7ixmQ0mLx0b']);
+  });
+
+  it('names the charge as the payment of the invoice and charge events when the charge has no PaymentIntent', () => {
+    // Prepare
+    const invoice = { ...failedInvoice, data: { object: { ...failedInvoice.data.object, payment_intent: null } } };
+    const charge = { ...failedCharge, data: { object: { ...failedCharge.data.object, payment_intent: null } } };
+    // Act
+    const events = normalisedAll(invoice, charge);
+    // Assess
+    expect(events.map((event) => event.payment?.providerPaymentId)).toEqual(['ch_3PfXh2LkdIwHu7ix0u2sZJ4M', 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M']);
+  });
+
+  it('names the PaymentIntent when the charge\'s payment_intent arrives expanded', () => {
+    // Prepare
+    const charge = { ...failedCharge, data: { object: { ...failedCharge.data.object, payment_intent: { id: 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq', object: 'payment_intent' } } } };
+    // Act
+    const [event] = normalisedAll(charge);
+    // Assess
+    expect(event?.payment?.providerPaymentId).toBe('pi_3PfXh2LkdIwHu7ix0xHbW2Kq');
+  });
+
+  it('names the same payment when that charge is refunded or a later charge of its PaymentIntent succeeds', () => {
+    // Prepare
+    const refunded = { ...failedCharge, id: 'evt_refund', type: 'charge.refunded', data: { object: { ...failedCharge.data.object, status: 'succeeded', amount_refunded: 4999 } } };
+    const succeeded = { ...failedCharge, id: 'evt_success', type: 'charge.succeeded', data: { object: { ...failedCharge.data.object, id: 'ch_3PfXh2LkdIwHu7ix1Retry', status: 'succeeded' } } };
+    // Act
+    const events = normalisedAll(refunded, succeeded);
+    // Assess
+    expect(events.map((event) => [event.type, event.payment?.providerPaymentId])).toEqual([
+      ['charge_refunded', 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq'],
+      ['payment_succeeded', 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq'],
+    ]);
+  });
+});

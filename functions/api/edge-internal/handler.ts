@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { updateScoreLookup } from './update-score-lookup';
 
-/** The edge-internal Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('edge-internal', {});
+/** The edge-internal Lambda: internal routes behind the shared cron secret; rows not built yet answer 501. */
+export const handler = createGroupHandler('edge-internal', { updateScoreLookup });

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { scoreRetry } from './score-retry';
 
-/** The scoring Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('scoring', {});
+/** The scoring Lambda: POST /scoring/retry with its three tiers (rules, enhanced through the AI port, lgbm from the lookup table). */
+export const handler = createGroupHandler('scoring', { scoreRetry });

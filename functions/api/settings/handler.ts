@@ -1,4 +1,8 @@
 import { createGroupHandler } from '../group-handler';
+import { getQuietHours } from './get-quiet-hours';
+import { getRecoveryGoal } from './get-recovery-goal';
+import { setQuietHours } from './set-quiet-hours';
+import { setRecoveryGoal } from './set-recovery-goal';
 
-/** The settings Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('settings', {});
+/** The settings Lambda: quiet hours and the recovery goal with its progress. */
+export const handler = createGroupHandler('settings', { getQuietHours, setQuietHours, getRecoveryGoal, setRecoveryGoal });

@@ -1,0 +1,27 @@
+import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { AiModel, AiRequest, AiResponse } from '../../core/ai';
+
+/**
+ * The AI adapter on AWS: one Converse call to an Amazon Bedrock model (any model Converse
+ * supports; BEDROCK_MODEL_ID picks it). Kept this small on purpose: it cannot be exercised
+ * without an AWS account with model access, so no test covers it, and every caller treats its
+ * errors and timeouts as a reason to fall back (core/scoring/scorer.ts).
+ */
+export function createBedrockModel(modelId: string, client: BedrockRuntimeClient = new BedrockRuntimeClient({})): AiModel {
+  return {
+    async generate(request: AiRequest): Promise<AiResponse> {
+      const output = await client.send(
+        new ConverseCommand({
+          modelId,
+          system: [{ text: request.system }],
+          messages: [{ role: 'user', content: [{ text: request.prompt }] }],
+          // Converse takes 0-1 for most models; the API's 0-2 is clamped.
+          inferenceConfig: { maxTokens: request.maxTokens, temperature: Math.min(1, Math.max(0, request.temperature)) },
+        }),
+        request.signal === undefined ? {} : { abortSignal: request.signal },
+      );
+      const text = (output.output?.message?.content ?? []).map((block) => block.text ?? '').join('');
+      return { text, model: modelId, tokensUsed: output.usage?.totalTokens ?? 0 };
+    },
+  };
+}

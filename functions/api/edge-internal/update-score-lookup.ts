@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import { lookupKeyOf } from '../../core/scoring/lookup-key';
+import type { PrecomputedScore } from '../../core/scoring/types';
+import { putPrecomputedScores } from '../../data/score-lookup-repository';
+import { verifyCronSecret } from '../../shared/http/cron-secret';
+import { parseRequest } from '../../shared/http/parse-request';
+import { envelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { UpdateScoreLookupBody, updateScoreLookupSchemas } from './schemas';
+
+/**
+ * POST /api/internal/scoring/update-lookup (shared cron secret): seeds or replaces pre-computed
+ * retry scores, the lgbm tier of POST /scoring/retry. The secret is checked first (401, nothing
+ * read or written), then the body, with the pipeline's own 400/422 rules. Each entry's key is
+ * built from its decline code, attempt bucket, amount bucket and currency, and the entries are
+ * written 25 at a time. Answers `{ data: { received, written, keys }, meta }`.
+ */
+export const updateScoreLookup = defineOperation(updateScoreLookupSchemas, async ({ event, route, requestId }) => {
+  await verifyCronSecret(event);
+  const body = parseRequest(event, { ...route, schemas: { body: UpdateScoreLookupBody } }).body as z.output<typeof UpdateScoreLookupBody>;
+  const scores: PrecomputedScore[] = body.entries.map((entry) => ({
+    key: lookupKeyOf({ declineCode: entry.decline_code, attemptBucket: entry.attempt_bucket, amountBucket: entry.amount_bucket, currency: entry.currency }),
+    score: entry.score,
+    delayHours: entry.delay_hours,
+    confidence: entry.confidence,
+    modelVersion: entry.model_version,
+    ...(entry.reasoning === undefined ? {} : { reasoning: entry.reasoning }),
+    ...(entry.factors === undefined ? {} : { factors: entry.factors }),
+  }));
+  const written = await putPrecomputedScores(scores);
+  return { body: envelope({ received: scores.length, written, keys: [...new Set(scores.map((score) => score.key))] }, requestId) };
+});

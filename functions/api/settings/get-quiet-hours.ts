@@ -1,0 +1,10 @@
+import { readQuietHours } from '../../data/settings-repository';
+import { envelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { getQuietHoursSchemas } from './schemas';
+
+/** GET /api/v1/settings/quiet-hours: the merchant's quiet hours, or the default (22-7 UTC, disabled) before any are set. */
+export const getQuietHours = defineOperation(getQuietHoursSchemas, async ({ caller, requestId }) => {
+  const merchantId = caller?.merchantId as string;
+  return { body: envelope(await readQuietHours(merchantId), requestId, merchantId) };
+});

@@ -1,0 +1,15 @@
+import { readRecoveryGoal } from '../../data/settings-repository';
+import { envelope } from '../../shared/http/responses';
+import { defineOperation } from '../operation';
+import { recoveryGoalView } from './recovery-goal-view';
+import { getRecoveryGoalSchemas } from './schemas';
+
+/**
+ * GET /api/v1/settings/recovery-goal (B): the target and the progress of the current calendar
+ * period. Before a goal is set: 200 with `target_rate: null`, `on_track: null` and the monthly
+ * progress, which is there whatever the goal.
+ */
+export const getRecoveryGoal = defineOperation(getRecoveryGoalSchemas, async ({ caller, requestId }) => {
+  const merchantId = caller?.merchantId as string;
+  return { body: envelope(await recoveryGoalView(merchantId, await readRecoveryGoal(merchantId)), requestId, merchantId) };
+});

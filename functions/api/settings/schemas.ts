@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { isValidTimeZone, MAX_TIME_ZONE_LENGTH } from '../../core/quiet-hours';
+import { DEFAULT_RECOVERY_GOAL_PERIOD, RECOVERY_GOAL_PERIODS } from '../../core/recovery-goal';
+
+const Timestamp = z.string().meta({ format: 'date-time' });
+const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.string().optional() });
+const Hour = z.number().int().min(0).max(23);
+const Period = z.enum(RECOVERY_GOAL_PERIODS);
+
+export const SetQuietHoursBody = z.object({
+  start_hour: Hour.meta({ description: 'The first quiet local hour, 0-23 (inclusive: 22 means from 22:00).' }),
+  end_hour: Hour.meta({ description: 'The local hour the quiet period ends, 0-23 (exclusive: 7 means until 06:59). Lower than start_hour: the period crosses midnight. Equal to start_hour: no quiet period.' }),
+  timezone: z
+    .string()
+    .max(MAX_TIME_ZONE_LENGTH)
+    .refine(isValidTimeZone, 'not an IANA time zone name (Area/Location, such as Europe/Berlin, or UTC)')
+    .meta({ description: 'IANA time zone name (`America/New_York`, `UTC`); offsets (`+02:00`) and abbreviations (`EST`) are refused.' }),
+  enabled: z.boolean().default(true).meta({ description: 'Whether quiet hours apply; true unless given.' }),
+});
+
+export const QuietHoursData = z
+  .object({
+    start_hour: Hour,
+    end_hour: Hour,
+    timezone: z.string(),
+    enabled: z.boolean(),
+    updated_at: Timestamp.nullable().meta({ description: 'When quiet hours were last set; null while they are the default (22-7 UTC, disabled).' }),
+  })
+  .meta({ id: 'QuietHours', description: 'Quiet hours: no retries or dunning messages are sent from start_hour:00 to end_hour:00 local time.' });
+
+export const QuietHoursResponse = z.object({ data: QuietHoursData, meta: Meta });
+
+export const SetRecoveryGoalBody = z.object({
+  target_rate: z.number().min(0).max(1).meta({ description: 'The recovery rate to reach, 0.0-1.0.' }),
+  period: Period.optional().meta({ description: `The period progress is measured over. Omitted: the goal keeps its period (${DEFAULT_RECOVERY_GOAL_PERIOD} for a new goal).` }),
+});
+
+const Amounts = z.record(z.string(), z.number().int()).meta({ description: 'Smallest currency unit, by lowercase currency.' });
+
+export const RecoveryProgressData = z
+  .object({
+    period: Period,
+    period_start: Timestamp.meta({ description: 'Start of the current calendar period (UTC).' }),
+    period_end: Timestamp.meta({ description: 'End of the current calendar period (UTC, exclusive).' }),
+    failed_payments: z.number().int().meta({ description: 'Payments that failed in the period.' }),
+    recovered_payments: z.number().int().meta({ description: 'Of those, the ones recovered so far (whenever the recovery happened).' }),
+    recovery_rate: z.number().meta({ description: 'recovered_payments / failed_payments; 0 when none failed.' }),
+    failed_amounts: Amounts,
+    recovered_amounts: Amounts,
+  })
+  .meta({ id: 'RecoveryProgress' });
+
+export const RecoveryGoalData = z
+  .object({
+    target_rate: z.number().nullable().meta({ description: 'null while no goal is set.' }),
+    period: Period,
+    progress: RecoveryProgressData,
+    on_track: z.boolean().nullable().meta({ description: 'recovery_rate ≥ target_rate; null while no goal is set.' }),
+    updated_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'RecoveryGoal', description: 'The recovery-rate goal and the progress of the current period, counted by the month each payment failed in.' });
+
+export const RecoveryGoalResponse = z.object({ data: RecoveryGoalData, meta: Meta });
+
+export const getQuietHoursSchemas = { responses: { 200: QuietHoursResponse } } as const;
+export const setQuietHoursSchemas = { body: SetQuietHoursBody, responses: { 200: QuietHoursResponse } } as const;
+export const getRecoveryGoalSchemas = { responses: { 200: RecoveryGoalResponse } } as const;
+export const setRecoveryGoalSchemas = { body: SetRecoveryGoalBody, responses: { 200: RecoveryGoalResponse } } as const;

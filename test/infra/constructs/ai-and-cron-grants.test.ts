@@ -1,0 +1,74 @@
+import { routes } from '../../../functions/api/routes';
+import { API_NAMES } from '../../../functions/api/route-types';
+import { bedrockModel } from '../../../lib/config/ai-model';
+import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService } from '../synth-service';
+
+/** Every API group function of the dev stage with its template. */
+function apiGroups() {
+  const { service, template } = synthService();
+  return API_NAMES.flatMap((apiName) =>
+    service.apis[apiName].restApi.groups.map((group) => {
+      const fn = service.apis[apiName].restApi.functionForGroup(group);
+      const resource = Object.values(template(service.apis[apiName]).findResources('AWS::Lambda::Function')).find(
+        (candidate) => JSON.stringify(candidate.Properties.Role).includes(roleLogicalIdOf(fn)),
+      );
+      return { group, fn, stack: service.apis[apiName], template: template(service.apis[apiName]), variables: (resource?.Properties.Environment?.Variables ?? {}) as Record<string, unknown> };
+    }),
+  );
+}
+
+describe('RestApiFromRoutes: the AI model (lib/config/ai-model.ts)', () => {
+  it('points the scoring group at Bedrock with InvokeModel on its one foundation model only', () => {
+    // Prepare
+    const scoring = apiGroups().filter((entry) => entry.group === 'scoring');
+    // Act
+    const statements = scoring.flatMap((entry) => policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((statement) => JSON.stringify(statement.Action).includes('bedrock')));
+    // Assess
+    expect(scoring).toHaveLength(1);
+    expect(scoring[0]?.variables).toMatchObject({ AI_PROVIDER: 'bedrock', BEDROCK_MODEL_ID: bedrockModel.modelId });
+    expect(statements).toHaveLength(1);
+    expect(statements[0]?.Action).toBe('bedrock:InvokeModel');
+    const resource = JSON.stringify(statements[0]?.Resource);
+    expect(resource).toContain(`:bedrock:`);
+    expect(resource).toContain(`::foundation-model/${bedrockModel.modelId}`);
+    expect(resource).not.toContain('*');
+  });
+
+  it('leaves every other group on the local adapter with no Bedrock permission', () => {
+    // Prepare
+    const others = apiGroups().filter((entry) => !(bedrockModel.groups as readonly string[]).includes(entry.group));
+    // Act
+    const granted = others.map((entry) => ({ group: entry.group, bedrock: actionsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((action) => action.startsWith('bedrock:')), provider: entry.variables.AI_PROVIDER }));
+    // Assess
+    expect(others.length).toBeGreaterThan(10);
+    for (const entry of granted) expect(entry).toEqual({ group: entry.group, bedrock: [], provider: undefined });
+  });
+});
+
+describe('RestApiFromRoutes: the cron secret (DataStack CronSecret)', () => {
+  const cronGroups = new Set(routes.filter((row) => row.auth === 'cron_secret').map((row) => row.group));
+
+  it('creates one generated cron secret in the data stack', () => {
+    // Prepare
+    const { service, template } = synthService();
+    // Act
+    const secrets = template(service.data).findResources('AWS::SecretsManager::Secret');
+    // Assess
+    const cron = Object.entries(secrets).filter(([logicalId]) => logicalId.startsWith('CronSecret'));
+    expect(cron).toHaveLength(1);
+    expect(cron[0]?.[1].Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64 });
+  });
+
+  it('lets exactly the groups serving a cron_secret row read the cron secret, named in CRON_SECRET_ARN', () => {
+    // Prepare
+    const groups = apiGroups();
+    // Act
+    const readers = groups.filter((entry) =>
+      policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).some((statement) => JSON.stringify(statement.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(statement.Resource).includes('CronSecret')),
+    );
+    // Assess
+    expect(cronGroups).toContain('edge-internal');
+    expect(readers.map((entry) => entry.group).sort()).toEqual([...cronGroups].sort());
+    for (const entry of groups) expect({ group: entry.group, arn: entry.variables.CRON_SECRET_ARN !== undefined }).toEqual({ group: entry.group, arn: cronGroups.has(entry.group) });
+  });
+});

@@ -20,6 +20,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       DYNAMODB_ENDPOINT: local.endpoint,
       TABLE_NAME: tableName,
       QUEUE_DRIVER: 'local',
+      DEFAULT_PAYMENT_GATEWAY: 'sandbox',
       LOG_LEVEL: 'silent',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     });

@@ -10,6 +10,7 @@
  *   npm run --silent admin -- keys list --merchant <id>
  *   npm run --silent admin -- providers set-secret --merchant <id> --psp stripe --secret whsec_...
  *   npm run --silent admin -- providers set-api-key --merchant <id> --psp mollie --key live_...
+ *   npm run --silent admin -- gateways set --merchant <id> --psp stripe --gateway stripe|sandbox
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -20,6 +21,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { API_KEY_MODES, type ApiKeyMode, parseScopes } from '../functions/core/api-keys';
 import { AppError } from '../functions/core/errors';
 import { NewMerchantSchema } from '../functions/core/merchants';
+import { GATEWAY_NAMES, isGatewayName } from '../functions/core/payment-gateway';
 import { isPsp, PSPS } from '../functions/core/providers';
 
 class UsageError extends Error {
@@ -31,7 +33,8 @@ class UsageError extends Error {
 
 type Repositories = typeof import('../functions/data/merchant-repository') &
   typeof import('../functions/data/api-key-repository') &
-  typeof import('../functions/data/provider-secret-repository');
+  typeof import('../functions/data/provider-secret-repository') &
+  typeof import('../functions/data/gateway-config-repository');
 type Values = Record<string, string | undefined>;
 /** Checks the arguments before anything touches the table, then returns the work to do. */
 type Command = {
@@ -40,7 +43,7 @@ type Command = {
   readonly prepare: (values: Values, positionals: string[]) => (repos: Repositories) => Promise<unknown>;
 };
 
-const COMMAND_NAMES = 'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key';
+const COMMAND_NAMES = 'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set';
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
   'merchants list',
@@ -49,6 +52,7 @@ const USAGE = [
   'keys list --merchant <id>',
   `providers set-secret --merchant <id> --psp <${PSPS.join('|')}> --secret <secret>`,
   `providers set-api-key --merchant <id> --psp <${PSPS.join('|')}> --key <provider API key>`,
+  `gateways set --merchant <id> --psp <${PSPS.join('|')}> --gateway <${GATEWAY_NAMES.join('|')}>`,
 ];
 
 function required(values: Values, name: string): string {
@@ -133,6 +137,22 @@ const commands: Record<string, Command> = {
       return (repos) => repos.setProviderApiKey(merchantId, psp, key);
     },
   },
+  /** The payment gateway the retry engine charges the merchant's payments of one provider through. */
+  'gateways set': {
+    options: { merchant: { type: 'string' }, psp: { type: 'string' }, gateway: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const psp = required(values, 'psp');
+      if (!isPsp(psp)) throw new UsageError(`unknown --psp "${psp}"; one of ${PSPS.join(', ')}`);
+      const gateway = required(values, 'gateway');
+      if (!isGatewayName(gateway)) throw new UsageError(`unknown --gateway "${gateway}"; one of ${GATEWAY_NAMES.join(', ')}`);
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        return repos.setGateway(merchantId, psp, gateway);
+      };
+    },
+  },
 };
 
 function prepare(argv: string[]): (repos: Repositories) => Promise<unknown> {
@@ -187,14 +207,15 @@ async function main(argv: string[]): Promise<number> {
     // need Node 22 (which Lambda already runs) is not one of them.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, client] = await Promise.all([
+    const [merchants, apiKeys, providerSecrets, gateways, client] = await Promise.all([
       import('../functions/data/merchant-repository'),
       import('../functions/data/api-key-repository'),
       import('../functions/data/provider-secret-repository'),
+      import('../functions/data/gateway-config-repository'),
       import('../functions/data/client'),
     ]);
     try {
-      const result = await work({ ...merchants, ...apiKeys, ...providerSecrets });
+      const result = await work({ ...merchants, ...apiKeys, ...providerSecrets, ...gateways });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
     } finally {

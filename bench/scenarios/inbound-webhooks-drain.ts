@@ -4,11 +4,12 @@ import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as inboundWebhooks } from '../../functions/consumers/inbound-webhooks';
 import { processProviderWebhook } from '../../functions/consumers/provider-webhook';
 import { timeOrderedId } from '../../functions/core/ids';
-import { documentClient, dynamo } from '../../functions/data/client';
+import { documentClient } from '../../functions/data/client';
 import { ENTITY, webhookLogKeys } from '../../functions/data/keys';
 import { PROVIDER_WEBHOOK_KIND, WEBHOOK_LOG_RETENTION_SECONDS, webhookLogIdFor } from '../../functions/data/webhook-log-repository';
 import { env } from '../../functions/shared/env';
 import { LocalQueues } from '../../lib/local/queue-hub';
+import { counted, installCallTally, perUnit } from '../call-tally';
 import type { Scenario } from '../scenario';
 
 /** Deliveries drained in the throughput measurement (BENCH_DRAIN_EVENTS overrides, e.g. 1000 on a slow machine). */
@@ -38,31 +39,6 @@ function logItem(merchantId: string, now: Date): { item: Record<string, unknown>
 }
 const messageOf = (merchantId: string, id: string): string => JSON.stringify({ kind: PROVIDER_WEBHOOK_KIND, merchant_id: merchantId, psp: 'stripe', webhook_log_id: id });
 
-/** Calls and reported capacity units of the functions' client while `counting` is set (a middleware of its own, beside the bench meter's). */
-const tally = { counting: false, calls: new Map<string, number>(), rcu: 0, wcu: 0 };
-const READS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'ScanCommand', 'TransactGetItemsCommand']);
-let installed = false;
-function installCounter(): void {
-  if (installed) return;
-  installed = true;
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
-      const result = await next({ ...args, input });
-      if (tally.counting) {
-        const name = String(context.commandName ?? 'Unknown');
-        tally.calls.set(name, (tally.calls.get(name) ?? 0) + 1);
-        const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        const units = (Array.isArray(consumed) ? consumed : [consumed]).reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0), 0);
-        if (READS.has(name)) tally.rcu += units;
-        else tally.wcu += units;
-      }
-      return result;
-    },
-    { step: 'initialize', priority: 'low', name: 'benchDrainCounter' },
-  );
-}
-
 async function measureThroughput(merchantId: string): Promise<string[]> {
   const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks } });
   const ids: string[] = [];
@@ -74,23 +50,11 @@ async function measureThroughput(merchantId: string): Promise<string[]> {
   }
   for (const id of ids) queues.send('inbound-webhooks', messageOf(merchantId, id));
   const seeded = (Date.now() - seeding) / 1000;
-  tally.calls.clear();
-  tally.rcu = 0;
-  tally.wcu = 0;
-  tally.counting = true;
-  const started = process.hrtime.bigint();
-  let counts;
-  try {
-    counts = await queues.drain();
-  } finally {
-    tally.counting = false;
-  }
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const { result: counts, seconds } = await counted(() => queues.drain());
   if (counts.succeeded !== EVENTS || counts.deadLettered !== 0) throw new Error(`The drain should process ${EVENTS} deliveries, got ${JSON.stringify(counts)}`);
-  const perEvent = [...tally.calls.entries()].map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / EVENTS).toFixed(2)}`).join(', ');
   const line = [
     `THROUGHPUT: ${EVENTS} stored stripe deliveries (BatchWrite, ${seeded.toFixed(1)} s) drained by the real inbound-webhooks consumer through LocalQueues in ${seconds.toFixed(1)} s = ${(EVENTS / seconds).toFixed(0)} events/s (${counts.batches} batches of up to 10, all handed out at once per pass, on ${cpus().length} cores)`,
-    `per event during the drain: ${perEvent}; RCU ${(tally.rcu / EVENTS).toFixed(2)}, WCU ${(tally.wcu / EVENTS).toFixed(2)} (as DynamoDB Local reported them)`,
+    `per event during the drain: ${perUnit(EVENTS)}`,
   ];
   process.stderr.write(`bench: ${line.join('\nbench: ')}\n`);
   return line;
@@ -106,7 +70,7 @@ export const scenario: Scenario = {
   notes,
 
   async prepare(fixture) {
-    installCounter();
+    installCallTally();
     if (!notes.some((note) => note.startsWith('THROUGHPUT'))) notes.push(...(await measureThroughput(fixture.merchantId)));
     const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks } });
     const store = async (): Promise<string> => {

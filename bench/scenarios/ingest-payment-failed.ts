@@ -3,13 +3,17 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aw
 import { routes } from '../../functions/api/routes';
 import { handler } from '../../functions/api/ingest/handler';
 import { hashApiKey } from '../../functions/core/api-keys';
+import { type CardLedger, cardIdentityOf, emptyLedger } from '../../functions/core/card-caps';
 import { customerBodyOf } from '../../functions/core/customers';
 import { timeOrderedId } from '../../functions/core/ids';
 import { DEFAULT_MAX_RETRIES, type PaymentRecord } from '../../functions/core/payments';
+import { DEFAULT_QUIET_HOURS } from '../../functions/core/quiet-hours';
 import { documentClient } from '../../functions/data/client';
 import { counterUpdate, customerFromItem, putCustomer } from '../../functions/data/customer-repository';
-import { customerKeys, ENTITY, ingestKeys, keys, paymentKeys } from '../../functions/data/keys';
-import { paymentCounterNames, paymentItem, providerRefItem, timelineItem } from '../../functions/data/payment-repository';
+import { customerKeys, ENTITY, ingestKeys, keys, paymentKeys, retryKeys } from '../../functions/data/keys';
+import { foldTransitions, paymentCounterNames, paymentItem, providerRefItem, timelineItem } from '../../functions/data/payment-repository';
+import { periodCounterUpdates } from '../../functions/data/recovery-period-counters';
+import { plannedRetryEvent } from '../../functions/data/retry-planning';
 import { env } from '../../functions/shared/env';
 import { type RawHttpRequest, toApiGatewayEvent } from '../../lib/local/api-gateway-event';
 import { createLambdaContext } from '../../lib/local/lambda-context';
@@ -111,18 +115,25 @@ export const scenario: Scenario = {
           provider_payment_id: providerPaymentId, amount: AMOUNT, currency: 'usd', status: 'pending', previous_status: null, decline_code: 'insufficient_funds',
           decline_category: 'soft_retry', decline_subcategory: 'balance', retry_count: 0, max_retries: DEFAULT_MAX_RETRIES, next_retry_at: null, paused_at: null,
           resumed_at: null, recovered_at: null, terminal_at: null, awaiting_card_update: false, subscription_id: null, invoice_id: null, campaign_id: null,
+          network_code: null, advice_code: null, card_network: null, card_identity: cardIdentityOf({ psp: 'stripe', customerId: customer.id }), attempt: null, gateway_errors: 0, last_attempt_at: null,
           metadata: { psp: 'stripe', payment_id: providerPaymentId },
           state_history: [{ status: 'pending', at, reason: 'Payment failed: decline code insufficient_funds (soft_retry/balance)' }],
           created_at: at, updated_at: at, version: 1,
         };
+        // The retry policy's first decision, written with the payment: the card's ledger is read (quiet hours are cached per process).
+        const card = await documentClient.send(new GetCommand({ TableName: table, Key: retryKeys.cardLedger(fixture.merchantId, payment.card_identity), ConsistentRead: true }));
+        const ledger = card.Item === undefined ? emptyLedger(payment.card_identity) : (card.Item as unknown as CardLedger);
+        const planned = foldTransitions(payment, [plannedRetryEvent(payment, { quietHours: DEFAULT_QUIET_HOURS, ledger }, now)], now);
         const after = { ...customer, total_payments: customer.total_payments + 1, failed_payments: customer.failed_payments + 1, total_failed_cents: customer.total_failed_cents + AMOUNT, open_payments: customer.open_payments + 1 };
         await documentClient.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: table, Item: paymentItem(payment), ConditionExpression: 'attribute_not_exists(PK)' } },
+              { Put: { TableName: table, Item: paymentItem(planned.after), ConditionExpression: 'attribute_not_exists(PK)' } },
               timelineItem(payment, at, { type: 'payment_failed', detail: `Payment of ${AMOUNT} usd failed with insufficient_funds`, details: { decline_code: 'insufficient_funds', decline_category: 'soft_retry', amount: AMOUNT, currency: 'usd' } }),
-              counterUpdate(paymentKeys.counters(fixture.merchantId), Object.fromEntries(paymentCounterNames(payment).map((name) => [name, 1]))),
+              ...planned.timelines.map((entry, order) => timelineItem(planned.after, at, entry, order + 1)),
+              counterUpdate(paymentKeys.counters(fixture.merchantId), Object.fromEntries(paymentCounterNames(planned.after).map((name) => [name, 1]))),
               ...putCustomer(customer, after, now),
+              ...periodCounterUpdates(undefined, planned.after),
               { Put: { TableName: table, Item: providerRefItem(payment, providerPaymentId), ConditionExpression: 'attribute_not_exists(PK)' } },
             ],
           }),

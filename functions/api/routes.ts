@@ -22,6 +22,9 @@ import {
   resumeAllCustomerPaymentsSchemas,
 } from './customers/schemas';
 import { getHealthSchemas, getStatusSchemas } from './status/schemas';
+import { scoreRetrySchemas } from './scoring/schemas';
+import { updateScoreLookupSchemas } from './edge-internal/schemas';
+import { getQuietHoursSchemas, getRecoveryGoalSchemas, setQuietHoursSchemas, setRecoveryGoalSchemas } from './settings/schemas';
 import { getInvoiceRecoveryStatusSchemas, getInvoiceTimelineSchemas, getSubscriptionRecoveryStatusSchemas, listFailedInvoicesSchemas } from './subscriptions/schemas';
 import { type ApiName, type AuthKind, type HttpMethod, type RouteDef, type RouteSchemas, type Scope, validateRoutes } from './route-types';
 
@@ -147,10 +150,10 @@ export const routes: readonly RouteDef[] = [
   v1('webhook-endpoints', 'GET', '/webhooks/events', 'listWebhookDeliveries', ['webhooks', 'read'], 'Delivery log'),
 
   // Settings
-  v1('settings', 'GET', '/settings/quiet-hours', 'getQuietHours', READ, 'Quiet hours'),
-  v1('settings', 'POST', '/settings/quiet-hours', 'setQuietHours', WRITE, 'Set quiet hours'),
-  v1('settings', 'GET', '/settings/recovery-goal', 'getRecoveryGoal', READ, 'Recovery goal and progress'),
-  v1('settings', 'POST', '/settings/recovery-goal', 'setRecoveryGoal', WRITE, 'Set the recovery goal'),
+  v1('settings', 'GET', '/settings/quiet-hours', 'getQuietHours', READ, 'Quiet hours', { schemas: getQuietHoursSchemas }),
+  v1('settings', 'POST', '/settings/quiet-hours', 'setQuietHours', WRITE, 'Set quiet hours', { schemas: setQuietHoursSchemas }),
+  v1('settings', 'GET', '/settings/recovery-goal', 'getRecoveryGoal', READ, 'Recovery goal and progress', { schemas: getRecoveryGoalSchemas }),
+  v1('settings', 'POST', '/settings/recovery-goal', 'setRecoveryGoal', WRITE, 'Set the recovery goal', { schemas: setRecoveryGoalSchemas }),
 
   // Templates and email
   v1('email', 'GET', '/templates/preview/{id}', 'previewTemplate', READ, 'Preview an email template'),
@@ -183,7 +186,7 @@ export const routes: readonly RouteDef[] = [
 
   // AI, scoring, vectors
   v1('ai', 'POST', '/ai/generate', 'generateText', WRITE, 'AI text generation'),
-  v1('scoring', 'POST', '/scoring/retry', 'scoreRetry', WRITE, 'Score a retry'),
+  v1('scoring', 'POST', '/scoring/retry', 'scoreRetry', WRITE, 'Score a retry', { schemas: scoreRetrySchemas }),
   v1('vectors', 'POST', '/vectors/embed-event', 'embedRecoveryEvent', ['write', 'write:vectors'], 'Embed a recovery outcome'),
   v1('vectors', 'POST', '/vectors/find-similar', 'findSimilarRecoveries', ['read', 'read:vectors'], 'Nearest past recoveries'),
   v1('vectors', 'GET', '/vectors/recommend-strategy/{payment_id}', 'recommendStrategy', ['read', 'read:vectors'], 'Strategy from similar outcomes'),
@@ -234,7 +237,7 @@ export const routes: readonly RouteDef[] = [
   at('edge', 'email-domain', 'GET', '/api/email-domain/status/{id}', 'getEmailDomainStatus', 'api_key', READ, 'Status and DNS diagnostics'),
   at('edge', 'email-domain', 'DELETE', '/api/email-domain/{id}', 'deleteEmailDomain', 'api_key', ADMIN, 'Deactivate a sending domain'),
   at('edge', 'edge-internal', 'POST', '/api/internal/cache/invalidate', 'invalidateCache', 'cron_secret', [], 'Purge a cache entry'),
-  at('edge', 'edge-internal', 'POST', '/api/internal/scoring/update-lookup', 'updateScoreLookup', 'cron_secret', [], 'Seed the pre-computed score table'),
+  at('edge', 'edge-internal', 'POST', '/api/internal/scoring/update-lookup', 'updateScoreLookup', 'cron_secret', [], 'Seed the pre-computed score table', updateScoreLookupSchemas),
   at('edge', 'session-proxy', 'POST', '/ws/auth/session', 'createSession', 'public', [], 'Exchange an identity-provider JWT for a session cookie'),
   at('edge', 'session-proxy', 'POST', '/ws/auth/refresh', 'refreshSession', 'session_cookie', [], 'Refresh the session cookie'),
   at('edge', 'session-proxy', 'POST', '/ws/auth/revoke', 'revokeSession', 'session_cookie', [], 'Revoke the session'),

@@ -59,6 +59,18 @@ export interface PaymentRecord {
   readonly terminal_at: string | null;
   /** A hard_customer decline waits for a new card before any retry. */
   readonly awaiting_card_update: boolean;
+  /** The raw network response code and advice code of the last decline, when the provider sent them (the policy re-reads them). */
+  readonly network_code: string | null;
+  readonly advice_code: string | null;
+  /** The card's network (`visa`, `mastercard`, …) when known: its caps apply. */
+  readonly card_network: string | null;
+  /** The card the networks count attempts on (core/card-caps.ts cardIdentityOf). */
+  readonly card_identity: string;
+  /** The retry being attempted now, recorded before the gateway call; null between attempts. */
+  readonly attempt: RetryAttempt | null;
+  /** Gateway calls that gave no answer (5xx, timeout): retried, never counted as customer attempts. */
+  readonly gateway_errors: number;
+  readonly last_attempt_at: string | null;
   readonly subscription_id: string | null;
   readonly invoice_id: string | null;
   readonly campaign_id: string | null;
@@ -68,6 +80,31 @@ export interface PaymentRecord {
   readonly updated_at: string;
   /** Optimistic-concurrency version: every write checks and bumps it. */
   readonly version: number;
+}
+
+/**
+ * An attempt in flight. Its number and idempotency key are fixed here, before the gateway call,
+ * so a re-send after a crash (the lease ran out with no outcome recorded) reuses the key and the
+ * provider deduplicates it.
+ */
+export interface RetryAttempt {
+  /** retry_count + 1 when the attempt was recorded. */
+  readonly number: number;
+  readonly idempotency_key: string;
+  readonly gateway: string;
+  readonly recorded_at: string;
+  /** Until then the attempt belongs to the run that recorded it; afterwards the next run re-sends it. */
+  readonly lease_until: string;
+}
+
+/** The decline of an attempt, as the gateway answered it. */
+export interface AttemptDecline {
+  readonly decline_code: string;
+  readonly decline_category: DeclineCategory;
+  readonly decline_subcategory: string;
+  readonly network_code: string | null;
+  readonly advice_code: string | null;
+  readonly card_network: string | null;
 }
 
 export const paymentIdFor = (body: string): string => `pe_${body}`;
@@ -83,7 +120,12 @@ export type PaymentEvent =
   | { readonly type: 'resume'; readonly reason: string }
   | { readonly type: 'recover'; readonly reason: string }
   | { readonly type: 'terminate'; readonly reason: string }
-  | { readonly type: 'card_updated'; readonly reason: string };
+  | { readonly type: 'card_updated'; readonly reason: string; readonly cardIdentity?: string }
+  | { readonly type: 'await_card_update'; readonly reason: string }
+  | { readonly type: 'start_attempt'; readonly attempt: RetryAttempt; readonly reason: string }
+  | { readonly type: 'attempt_succeeded'; readonly providerChargeId: string; readonly reason: string }
+  | { readonly type: 'attempt_declined'; readonly decline: AttemptDecline; readonly reason: string }
+  | { readonly type: 'attempt_errored'; readonly reason: string };
 
 /** The fields a transition changes, and the timeline entry it leaves. */
 export interface Transition {
@@ -96,11 +138,32 @@ function refuse(record: PaymentRecord, action: string, why = `it is ${record.sta
   throw new StateConflictError(`Cannot ${action} payment ${record.id}: ${why}.`);
 }
 
+/** The spec's retry rules: open and not paused, below max_retries, not waiting for a new card, no attempt in flight. */
+function refuseRetry(record: PaymentRecord): void {
+  if (record.status !== 'pending' && record.status !== 'retrying') refuse(record, 'retry');
+  if (record.retry_count >= record.max_retries) refuse(record, 'retry', `it has reached its maximum of ${record.max_retries} retries`);
+  if (record.awaiting_card_update) refuse(record, 'retry', `its ${record.decline_category} decline waits for a card update`);
+  if (record.attempt !== null) refuse(record, 'retry', `retry ${record.attempt.number} is being attempted now`);
+}
+
+function attemptInFlight(record: PaymentRecord): RetryAttempt {
+  if (record.attempt === null) refuse(record, 'record the outcome of an attempt on', 'no attempt is in flight');
+  return record.attempt;
+}
+
 /**
  * The status machine (pure). Throws 409 `state_conflict`, naming the current status, for a
  * transition the table does not allow:
  * - schedule_retry: pending or retrying → retrying; refused when recovered, terminal, paused,
- *   at max_retries, or waiting for a card update.
+ *   at max_retries, waiting for a card update, or while an attempt is in flight.
+ * - await_card_update: pending or retrying → pending, waiting for a card update (no retry).
+ * - start_attempt: retrying → retrying with the attempt recorded (next_retry_at = its lease end);
+ *   the same attempt again (same idempotency key) is a re-send after a crash.
+ * - attempt_succeeded: the attempt in flight → recovered (retry_count = its number).
+ * - attempt_declined: the attempt in flight ends declined (retry_count = its number, the new
+ *   decline recorded); a hard_customer decline → pending, waiting for a card update; otherwise
+ *   the policy's next decision follows in the same write.
+ * - attempt_errored: the attempt in flight got no answer; not counted (gateway_errors + 1).
  * - pause: pending or retrying → paused (previous_status kept); refused otherwise.
  * - resume: paused → previous status; refused otherwise.
  * - recover: pending, retrying or paused → recovered (recovered_at set).
@@ -112,12 +175,10 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
   const history = (status: PaymentStatus): StateHistoryEntry => ({ status, at, reason: event.reason });
   switch (event.type) {
     case 'schedule_retry': {
-      if (record.status !== 'pending' && record.status !== 'retrying') refuse(record, 'retry');
-      if (record.retry_count >= record.max_retries) refuse(record, 'retry', `it has reached its maximum of ${record.max_retries} retries`);
-      if (record.awaiting_card_update) refuse(record, 'retry', `its ${record.decline_category} decline waits for a card update`);
+      refuseRetry(record);
       return {
         changes: { status: 'retrying', next_retry_at: event.at },
-        history: record.status === 'retrying' ? undefined : history('retrying'),
+        history: history('retrying'),
         timeline: { type: 'retry_scheduled', detail: `Retry ${record.retry_count + 1} scheduled for ${event.at}: ${event.reason}`, details: { retry_number: record.retry_count + 1, scheduled_at: event.at, reason: event.reason } },
       };
     }
@@ -141,7 +202,7 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
     case 'recover': {
       if (!isOpen(record.status)) refuse(record, 'recover');
       return {
-        changes: { status: 'recovered', previous_status: null, recovered_at: at, next_retry_at: null },
+        changes: { status: 'recovered', previous_status: null, recovered_at: at, next_retry_at: null, attempt: null },
         history: history('recovered'),
         timeline: { type: 'retry_succeeded', detail: `Recovered: ${event.reason}`, details: { from: record.status, to: 'recovered', reason: event.reason } },
       };
@@ -149,7 +210,7 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
     case 'terminate': {
       if (!isOpen(record.status)) refuse(record, 'end');
       return {
-        changes: { status: 'terminal', previous_status: null, terminal_at: at, next_retry_at: null },
+        changes: { status: 'terminal', previous_status: null, terminal_at: at, next_retry_at: null, attempt: null },
         history: history('terminal'),
         timeline: { type: 'status_change', detail: `Ended as terminal: ${event.reason}`, details: { from: record.status, to: 'terminal', reason: event.reason } },
       };
@@ -157,9 +218,63 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
     case 'card_updated': {
       if (!isOpen(record.status)) refuse(record, 'update the card of');
       return {
-        changes: { awaiting_card_update: false },
+        changes: { awaiting_card_update: false, ...(event.cardIdentity === undefined ? {} : { card_identity: event.cardIdentity }) },
         history: undefined,
         timeline: { type: 'payment_method_updated', detail: `Payment method updated: ${event.reason}`, details: { reason: event.reason, was_awaiting: record.awaiting_card_update } },
+      };
+    }
+    case 'await_card_update': {
+      if (record.status !== 'pending' && record.status !== 'retrying') refuse(record, 'wait for a card update on');
+      return {
+        changes: { status: 'pending', awaiting_card_update: true, next_retry_at: null },
+        history: history('pending'),
+        timeline: { type: 'awaiting_card_update', detail: `Waiting for a card update: ${event.reason}`, details: { reason: event.reason } },
+      };
+    }
+    case 'start_attempt': {
+      if (record.status !== 'retrying') refuse(record, 'attempt');
+      if (record.attempt !== null && record.attempt.idempotency_key !== event.attempt.idempotency_key) refuse(record, 'attempt', `attempt ${record.attempt.number} is in flight`);
+      if (record.attempt === null) refuseRetry(record);
+      const resend = record.attempt !== null;
+      return {
+        changes: { attempt: event.attempt, next_retry_at: event.attempt.lease_until },
+        history: undefined,
+        timeline: {
+          type: 'retry_attempted',
+          detail: `${resend ? 'Re-sent' : 'Attempting'} retry ${event.attempt.number} through the ${event.attempt.gateway} gateway: ${event.reason}`,
+          details: { retry_number: event.attempt.number, gateway: event.attempt.gateway, idempotency_key: event.attempt.idempotency_key, resend },
+        },
+      };
+    }
+    case 'attempt_succeeded': {
+      const attempt = attemptInFlight(record);
+      return {
+        changes: { status: 'recovered', previous_status: null, recovered_at: at, next_retry_at: null, attempt: null, retry_count: attempt.number, last_attempt_at: at },
+        history: history('recovered'),
+        timeline: { type: 'retry_succeeded', detail: `Retry ${attempt.number} succeeded: ${event.reason}`, details: { from: record.status, to: 'recovered', retry_number: attempt.number, provider_charge_id: event.providerChargeId, reason: event.reason } },
+      };
+    }
+    case 'attempt_declined': {
+      const attempt = attemptInFlight(record);
+      // A hard_customer answer: the card will not work again; wait for a new one (paused stays paused).
+      const hard = event.decline.decline_category === 'hard_customer';
+      const waiting = hard && record.status !== 'paused';
+      return {
+        changes: { ...event.decline, attempt: null, next_retry_at: null, retry_count: attempt.number, last_attempt_at: at, ...(hard ? { awaiting_card_update: true } : {}), ...(waiting ? { status: 'pending' as const } : {}) },
+        history: waiting ? history('pending') : undefined,
+        timeline: {
+          type: 'retry_failed',
+          detail: `Retry ${attempt.number} declined with ${event.decline.decline_code} (${event.decline.decline_category}/${event.decline.decline_subcategory}): ${event.reason}`,
+          details: { retry_number: attempt.number, ...event.decline, reason: event.reason },
+        },
+      };
+    }
+    case 'attempt_errored': {
+      const attempt = attemptInFlight(record);
+      return {
+        changes: { attempt: null, next_retry_at: null, gateway_errors: record.gateway_errors + 1 },
+        history: undefined,
+        timeline: { type: 'retry_gateway_error', detail: `Retry ${attempt.number} got no answer from the ${attempt.gateway} gateway (not counted as an attempt): ${event.reason}`, details: { retry_number: attempt.number, gateway: attempt.gateway, reason: event.reason } },
       };
     }
   }

@@ -1,5 +1,6 @@
 import { StateConflictError } from '../core/errors';
 import { timeOrderedId } from '../core/ids';
+import { cardIdentityOf } from '../core/card-caps';
 import { classifyFailedPayment, dedupeKeyOf, type IngestEvent, type IngestResult, pspOf } from '../core/ingest/ingest-event';
 import { OPEN_STATUSES, type PaymentEvent, type PaymentRecord, isOpen } from '../core/payments';
 import { getCustomerByEmail } from './customer-repository';
@@ -75,7 +76,12 @@ function applyEvent(merchantId: string, event: IngestEvent, eventId: string, now
     case 'subscription_cancelled':
       return onOpenPayments(merchantId, event, eventId, now, (p) => event.subscriptionId === undefined || p.subscription_id === event.subscriptionId, { type: 'terminate', reason: `Subscription cancelled (event ${eventId})` });
     case 'payment_method_updated':
-      return onOpenPayments(merchantId, event, eventId, now, (p) => p.awaiting_card_update, { type: 'card_updated', reason: `Payment method updated (event ${eventId})` });
+      // A new card: a card identity of its own (fresh network caps), and the policy plans its retry.
+      return onOpenPayments(merchantId, event, eventId, now, (p) => p.awaiting_card_update, (p) => ({
+        type: 'card_updated',
+        reason: `Payment method updated (event ${eventId})`,
+        cardIdentity: cardIdentityOf({ psp: p.psp, customerId: p.customer_id, cardGeneration: now.toISOString() }),
+      }));
     case 'charge_refunded':
       return chargeRefunded(merchantId, event, eventId, now);
   }
@@ -108,9 +114,26 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
       subscriptionId: event.subscriptionId ?? null,
       invoiceId: event.invoiceId ?? null,
       metadata: event.metadata,
+      networkCode: event.networkCode ?? null,
+      adviceCode: event.adviceCode ?? null,
+      cardNetwork: event.network ?? null,
     },
     now,
   );
+  // A sibling event of a failure already recorded (Stripe's invoice, charge and PaymentIntent
+  // events of one charge arrive in any order) may carry a decline the first one lacked: a
+  // do-not-retry answer ends the recovery, a hard decline makes it wait for a new card, so no
+  // retry goes out that the networks or the issuer forbid.
+  if (!created && isOpen(payment.status)) {
+    const change: PaymentEvent | undefined = !decline.retryAllowed
+      ? { type: 'terminate', reason: `Not retried: ${decline.reason} (event ${eventId} for the same charge)` }
+      : decline.category === 'hard_customer' && !payment.awaiting_card_update
+        ? { type: 'await_card_update', reason: `Waiting for a card update: ${decline.reason} (event ${eventId} for the same charge)` }
+        : undefined;
+    if (change !== undefined && payment.status !== 'paused' && (await applyWhileOpen(merchantId, payment.id, change, now))) {
+      return { result: { ...resultOf(event, eventId, payment, [payment.id]), status: 'processed', recovery_initiated: false }, customerId: payment.customer_id };
+    }
+  }
   const result: IngestResult = {
     ...resultOf(event, eventId, payment, created ? [payment.id] : []),
     status: created ? 'processed' : 'duplicate',
@@ -161,13 +184,13 @@ async function paymentSucceeded(merchantId: string, event: IngestEvent, eventId:
   return { result: resultOf(event, eventId, payment, recovered ? [payment.id] : []), customerId: customer.id };
 }
 
-async function onOpenPayments(merchantId: string, event: IngestEvent, eventId: string, now: Date, applies: (p: PaymentRecord) => boolean, change: PaymentEvent): Promise<Outcome> {
+async function onOpenPayments(merchantId: string, event: IngestEvent, eventId: string, now: Date, applies: (p: PaymentRecord) => boolean, change: PaymentEvent | ((p: PaymentRecord) => PaymentEvent)): Promise<Outcome> {
   const customer = await getCustomerByEmail(merchantId, event.customerEmail);
   if (customer === undefined) return { result: resultOf(event, eventId) };
   const affected: string[] = [];
   // One at a time: every change also rewrites the customer item, so parallel writes would only contend.
   for (const payment of (await openPaymentsOf(merchantId, customer.id)).filter(applies)) {
-    if (await applyWhileOpen(merchantId, payment.id, change, now)) affected.push(payment.id);
+    if (await applyWhileOpen(merchantId, payment.id, typeof change === 'function' ? change(payment) : change, now)) affected.push(payment.id);
   }
   return { result: resultOf(event, eventId, undefined, affected), customerId: customer.id };
 }

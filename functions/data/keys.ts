@@ -32,6 +32,14 @@
  * | GET /payments/{id}/timeline, invoice timeline | PK = M#<m>, SK begins_with TL#<body>#          | table |
  * | list totals (pagination.total)             | PK = M#<m>, SK = COUNT#PAY (one counter per filter combination) | table |
  *
+ * Retry engine:
+ * | retries due now, every merchant (every-minute job) | GSI4PK = DUE#<shard 0-7>, GSI4SK <= <now>#~ (sparse: scheduled or in-flight retries) | GSI4 |
+ * | a card's attempts and block (caps)          | PK = M#<m>, SK = CARD#<card identity>          | table |
+ * | the gateway of a provider                   | PK = M#<m>, SK = GATEWAY#<psp>                 | table |
+ * | a sandbox charge by idempotency key         | PK = M#<m>, SK = SANDBOXCHG#<key>              | table |
+ * | a payment's sandbox charges (tests, bench)  | PK = M#<m>, SK begins_with SANDBOXCHG#retry-<payment id>- | table |
+ * | outbound events, oldest first               | PK = M#<m>, SK begins_with EVT#                | table |
+ *
  * Customers:
  * | GET /customers/{id}                        | PK = M#<m>, SK = CUST#<body>                  | table |
  * | GET /customers/by-email/{email}            | PK = M#<m>, SK = CUSTEMAIL#<email> → id (unique) | table |
@@ -55,6 +63,19 @@
  * Provider webhook deliveries (raw payloads, 30-day TTL):
  * | one stored delivery (inbound consumer)      | PK = M#<m>, SK = WHK#<body> (`whk_<body>`, time-ordered) | table |
  * | a customer's stored deliveries (erasure)    | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with WHK# | GSI2 |
+ * | a delivery's link to each further customer it concerns (a batch: the delivery is filed under the first) | PK = M#<m>, SK = WHKLINK#<body>#<customer> | table |
+ * | a customer's links to batch deliveries (erasure deletes each link and its delivery) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with WHKLINK# | GSI2 |
+ *
+ * Settings and the recovery goal's progress:
+ * | GET/POST /settings/quiet-hours, retry engine | PK = M#<m>, SK = SETTINGS#QUIET_HOURS          | table |
+ * | GET/POST /settings/recovery-goal            | PK = M#<m>, SK = SETTINGS#RECOVERY_GOAL        | table |
+ * | recovery progress of a month/quarter/year (payments by the month they failed in) | BatchGet PK = M#<m>, SK = COUNT#MONTH#<YYYY-MM> (1, 3 or 12) | table |
+ *
+ * Pre-computed retry scores (the lgbm tier of POST /scoring/retry; seeded by POST /api/internal/scoring/update-lookup):
+ * | the score of one lookup key (core/scoring/lookup-key.ts) | PK = SCORELOOKUP#<lookup key>, SK = SCORELOOKUP | table |
+ * Not under `M#`: the scores are one offline model's output for every merchant, keyed by decline
+ * code, attempt, amount band and currency, and hold nothing of any merchant or customer. Each key
+ * is its own partition, so the request path's GetItem spreads over partitions instead of heating one.
  *
  * Every item about a customer carries GSI2PK = M#<m>#C#<customer>, so erasure finds all of it
  * with one Query, whatever later features add.
@@ -77,9 +98,28 @@
  * URL, and names only the provider's message id, so the merchant is what the reference finds. It
  * is written in the transaction that marks the message sent, carries the merchant id and message
  * id as attributes, and is tagged with the customer's GSI2 partition so erasure removes it.
+ *
+ * Single-use tokens of the delivery callbacks (Mailgun-style legacy email), kept a little longer
+ * than the ±300 s window through the TTL attribute:
+ * | a callback token spent before (conditional put, attribute_not_exists) | PK = CBTOKEN#<sha256 of token>, SK = CBTOKEN#<source> | table |
+ * Not under `M#` either: the tokens are the service's own email provider account's, global to the
+ * service, and a token is spent before the callback's event data (and so its merchant) is read.
+ * Only the token's hash is stored, with nothing about the message or its recipient.
  */
 
+/** Single-use callback tokens (access pattern above; functions/data/callback-token-repository.ts). */
+export const callbackTokenKeys = {
+  token: (source: string, tokenHash: string): ItemKey => ({ PK: `CBTOKEN#${tokenHash}`, SK: `CBTOKEN#${source}` }),
+} as const;
+
+/** Pre-computed retry scores (access pattern above; functions/data/score-lookup-repository.ts). */
+export const scoreLookupKeys = {
+  entry: (lookupKey: string): ItemKey => ({ PK: `SCORELOOKUP#${lookupKey}`, SK: 'SCORELOOKUP' }),
+} as const;
+
 export const ENTITY = {
+  scoreLookup: 'score_lookup',
+  callbackToken: 'callback_token',
   merchant: 'merchant',
   apiKey: 'api_key',
   apiKeyHash: 'api_key_hash',
@@ -100,8 +140,14 @@ export const ENTITY = {
   message: 'message',
   outboxEmail: 'outbox_email',
   webhookLog: 'webhook_log',
+  webhookLogLink: 'webhook_log_link',
   messageRef: 'message_ref',
   suppression: 'suppression',
+  settings: 'settings',
+  cardLedger: 'card_ledger',
+  gatewayConfig: 'gateway_config',
+  sandboxCharge: 'sandbox_charge',
+  outboundEvent: 'outbound_event',
 } as const;
 
 export interface ItemKey {
@@ -146,17 +192,67 @@ export const paymentKeys = {
   timelinePrefix: (merchantId: string, body: string) => ({ PK: merchantPk(merchantId), SKPrefix: `TL#${body}#` }),
   counters: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#PAY' }),
   paymentPrefix: 'PAY#',
-  /** GSI attributes of a payment item for its status, category and customer. */
-  indexes: (merchantId: string, p: { status: string; decline_category: string; customer_id: string; created_at: string; body: string }) => ({
+  /**
+   * GSI attributes of a payment item for its status, category and customer, and (only while a
+   * retry is scheduled or in flight) its place in the due-retry index.
+   */
+  indexes: (merchantId: string, p: { status: string; decline_category: string; customer_id: string; created_at: string; body: string; next_retry_at: string | null }) => ({
     GSI1PK: `${merchantPk(merchantId)}#PAYS#${p.status}`,
     GSI1SK: `${p.created_at}#${p.body}`,
     GSI2PK: customerDataPk(merchantId, p.customer_id),
     GSI2SK: `PAY#${p.body}`,
     GSI3PK: `${merchantPk(merchantId)}#PAYCAT#${p.decline_category}`,
     GSI3SK: `${p.created_at}#${p.body}`,
+    ...(p.status === 'retrying' && p.next_retry_at !== null ? dueRetryKeys.entry(merchantId, p.body, p.next_retry_at) : {}),
   }),
   statusIndexPk: (merchantId: string, status: string) => `${merchantPk(merchantId)}#PAYS#${status}`,
   categoryIndexPk: (merchantId: string, category: string) => `${merchantPk(merchantId)}#PAYCAT#${category}`,
+} as const;
+
+/** Shards of the due-retry index: writes of many retries due at once spread over this many partitions. */
+export const DUE_RETRY_SHARDS = 8;
+
+/** Which shard a payment's due entry lives in: a stable hash of its body. */
+const dueShardOf = (body: string): number => {
+  let hash = 0;
+  for (let i = 0; i < body.length; i += 1) hash = (hash * 31 + body.charCodeAt(i)) >>> 0;
+  return hash % DUE_RETRY_SHARDS;
+};
+
+/**
+ * The due-retry index (GSI4, sparse: only payments with a retry scheduled or in flight carry it).
+ * Partition: one of DUE_RETRY_SHARDS shards, across merchants (the every-minute job serves them
+ * all; the merchant is in the sort key). Sort key: the due time (ISO, UTC, so it sorts as time),
+ * then the merchant and the payment body. The job reads each shard's entries with a sort key up
+ * to "now" and nothing later: the time is the bucket, the shard spreads the writes. No separate
+ * time buckets in the partition key: a bucket the job skipped (a run missed, a clock driven by a
+ * test, a resumed payment whose time has passed) would strand its entries or need a lookback.
+ */
+export const dueRetryKeys = {
+  shardPk: (shard: number): string => `DUE#${shard}`,
+  entry: (merchantId: string, body: string, dueAt: string) => ({ GSI4PK: `DUE#${dueShardOf(body)}`, GSI4SK: `${dueAt}#${merchantId}#${body}` }),
+  /** The merchant and payment body of a due entry's sort key. */
+  parse: (sortKey: string): { dueAt: string; merchantId: string; body: string } | undefined => {
+    const [dueAt, merchantId, body] = sortKey.split('#');
+    return dueAt && merchantId && body ? { dueAt, merchantId, body } : undefined;
+  },
+  /** The highest sort key due at `at` ('~' sorts after every id character). */
+  dueUpTo: (at: string): string => `${at}#~`,
+} as const;
+
+/**
+ * What the retry engine keeps beside the payments: the card ledger (attempts per card in the last
+ * 30 days and a do-not-retry block, core/card-caps.ts), the gateway chosen per provider, the
+ * sandbox gateway's own charges (as a provider would keep them, by idempotency key), and the
+ * outbound events recorded for the webhooks issue.
+ */
+export const retryKeys = {
+  cardLedger: (merchantId: string, cardIdentity: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CARD#${cardIdentity}` }),
+  gatewayConfig: (merchantId: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `GATEWAY#${psp}` }),
+  sandboxCharge: (merchantId: string, idempotencyKey: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SANDBOXCHG#${idempotencyKey}` }),
+  sandboxChargePrefix: (merchantId: string, prefix: string) => ({ PK: merchantPk(merchantId), SKPrefix: `SANDBOXCHG#${prefix}` }),
+  outboundEvent: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `EVT#${body}` }),
+  outboundEventPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'EVT#' }),
 } as const;
 
 /** Customers and their lookups (access patterns above). */
@@ -193,6 +289,10 @@ export const webhookLogKeys = {
   delivery: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WHK#${body}` }),
   /** GSI2 attributes that file a delivery among the customer's data, so erasure removes it. */
   customerTag: (merchantId: string, customerId: string, body: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `WHK#${body}` }),
+  /** The link from a delivery to a further customer it concerns (`WHKLINK#` does not begin with `WHK#`). */
+  customerLink: (merchantId: string, body: string, customerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WHKLINK#${body}#${customerId}` }),
+  /** GSI2 attributes that file such a link among that customer's data, so erasure finds it (and deletes the delivery too). */
+  customerLinkTag: (merchantId: string, customerId: string, body: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `WHKLINK#${body}` }),
 } as const;
 
 function customerDataPk(merchantId: string, customerId: string): string {
@@ -208,6 +308,17 @@ function customerDataPk(merchantId: string, customerId: string): string {
 export const ingestKeys = {
   event: (merchantId: string, dedupeKeyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `INGEST#${dedupeKeyHash}` }),
   customerTag: (merchantId: string, customerId: string, dedupeKeyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `INGEST#${dedupeKeyHash}` }),
+} as const;
+
+/** The merchant's settings, one item each (access patterns above). */
+export const settingsKeys = {
+  quietHours: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'SETTINGS#QUIET_HOURS' }),
+  recoveryGoal: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'SETTINGS#RECOVERY_GOAL' }),
+} as const;
+
+/** Monthly recovery counters: payments that failed in a month (`YYYY-MM`, UTC) and how many of them were recovered. */
+export const recoveryCounterKeys = {
+  month: (merchantId: string, month: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `COUNT#MONTH#${month}` }),
 } as const;
 
 /** Conditions on an item's own key: it exists, or it does not yet. */

@@ -4,6 +4,7 @@ import type { CustomerRecord } from '../core/customers';
 import type { DeclineCategory } from '../core/decline-codes/types';
 import { ResourceNotFoundError } from '../core/errors';
 import { timeOrderedId } from '../core/ids';
+import { cardIdentityOf } from '../core/card-caps';
 import {
   DEFAULT_MAX_RETRIES,
   type PaymentEvent,
@@ -21,6 +22,8 @@ import { env } from '../shared/env';
 import { documentClient } from './client';
 import { type CustomerIdentity, type TransactItem, counterUpdate, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
 import { customerKeys, ENTITY, paymentKeys } from './keys';
+import { periodCounterUpdates } from './recovery-period-counters';
+import { loadPlanningContext, needsRetryPlan, plannedRetryEvent } from './retry-planning';
 import { transactOptimistically } from './transact';
 
 type Item = Record<string, unknown>;
@@ -30,9 +33,13 @@ const get = async (key: { PK: string; SK: string }): Promise<Item | undefined> =
 
 const bodyOf = (payment: PaymentRecord): string => paymentBodyOf(payment.id) as string;
 
+/** Fields added by the retry engine, for items written before it. */
+const RETRY_ENGINE_DEFAULTS = { network_code: null, advice_code: null, card_network: null, attempt: null, gateway_errors: 0, last_attempt_at: null } as const;
+
 export function paymentFromItem(item: Item): PaymentRecord {
-  const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, ...record } = item;
-  return record as unknown as PaymentRecord;
+  const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, GSI4PK: _7, GSI4SK: _8, ...record } = item;
+  const payment = { ...RETRY_ENGINE_DEFAULTS, ...record } as unknown as PaymentRecord;
+  return payment.card_identity === undefined ? { ...payment, card_identity: cardIdentityOf({ psp: payment.psp, customerId: payment.customer_id }) } : payment;
 }
 
 /** The stored item of a payment, with the index attributes its list patterns need (keys.ts). */
@@ -42,7 +49,7 @@ export function paymentItem(payment: PaymentRecord): Item {
     ...paymentKeys.payment(payment.merchant_id, body),
     entity: ENTITY.payment,
     ...payment,
-    ...paymentKeys.indexes(payment.merchant_id, { status: payment.status, decline_category: payment.decline_category, customer_id: payment.customer_id, created_at: payment.created_at, body }),
+    ...paymentKeys.indexes(payment.merchant_id, { status: payment.status, decline_category: payment.decline_category, customer_id: payment.customer_id, created_at: payment.created_at, body, next_retry_at: payment.next_retry_at }),
   };
 }
 
@@ -68,7 +75,8 @@ export function paymentCounterNames(p: Pick<PaymentRecord, 'status' | 'decline_c
   return ['all', s, c, q, `${s}|${c}`, `${s}|${q}`, `${c}|${q}`, `${s}|${c}|${q}`];
 }
 
-function counterDeltas(before: PaymentRecord | undefined, after: PaymentRecord): Record<string, number> {
+/** The payment counters' changes when a payment goes from `before` (undefined: new) to `after`. */
+export function counterDeltas(before: PaymentRecord | undefined, after: PaymentRecord): Record<string, number> {
   const deltas: Record<string, number> = {};
   for (const name of before === undefined ? [] : paymentCounterNames(before)) deltas[name] = (deltas[name] ?? 0) - 1;
   for (const name of paymentCounterNames(after)) deltas[name] = (deltas[name] ?? 0) + 1;
@@ -76,9 +84,15 @@ function counterDeltas(before: PaymentRecord | undefined, after: PaymentRecord):
   return deltas;
 }
 
-/** The Put of one timeline entry of a payment (carries the customer's GSI2PK, so erasure removes it); for transactions of other repositories too. */
-export function timelineItem(payment: PaymentRecord, at: string, entry: Transition['timeline']): TransactItem {
-  const seq = randomBytes(4).toString('hex');
+/**
+ * The Put of one timeline entry of a payment (carries the customer's GSI2PK, so erasure removes
+ * it); for transactions of other repositories too. Entries written at the same instant keep the
+ * order they happened in: by the payment's version (each write bumps it: an attempt's record and
+ * its outcome may share an instant when the clock is a job's scheduled time), then by `order`
+ * within one write.
+ */
+export function timelineItem(payment: PaymentRecord, at: string, entry: Transition['timeline'], order = 0): TransactItem {
+  const seq = `${payment.version.toString().padStart(6, '0')}${order.toString().padStart(2, '0')}${randomBytes(4).toString('hex')}`;
   return {
     Put: {
       TableName: env.TABLE_NAME,
@@ -99,7 +113,7 @@ export function timelineItem(payment: PaymentRecord, at: string, entry: Transiti
 }
 
 /** How a customer's figures move when one of its payments changes. */
-function customerAfter(customer: CustomerRecord, before: PaymentRecord | undefined, after: PaymentRecord): CustomerRecord {
+export function customerAfter(customer: CustomerRecord, before: PaymentRecord | undefined, after: PaymentRecord): CustomerRecord {
   const wasOpen = before !== undefined && isOpen(before.status);
   const recovered = after.status === 'recovered' && before?.status !== 'recovered';
   return {
@@ -149,6 +163,11 @@ export interface NewFailedPayment {
   readonly invoiceId?: string | null;
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly maxRetries?: number;
+  readonly networkCode?: string | null;
+  readonly adviceCode?: string | null;
+  readonly cardNetwork?: string | null;
+  /** The provider's fingerprint of the card, when the event gave one (core/card-caps.ts cardIdentityOf). */
+  readonly cardFingerprint?: string | null;
 }
 
 /**
@@ -193,6 +212,13 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       recovered_at: null,
       terminal_at: status === 'terminal' ? at : null,
       awaiting_card_update: input.declineCategory === 'hard_customer',
+      network_code: input.networkCode ?? null,
+      advice_code: input.adviceCode ?? null,
+      card_network: input.cardNetwork ?? null,
+      card_identity: cardIdentityOf({ psp: input.psp, customerId: customer.id, fingerprint: input.cardFingerprint ?? null }),
+      attempt: null,
+      gateway_errors: 0,
+      last_attempt_at: null,
       subscription_id: input.subscriptionId ?? null,
       invoice_id: input.invoiceId ?? null,
       campaign_id: null,
@@ -203,11 +229,15 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       version: 1,
     };
     const customerData = { GSI2PK: customerKeys.data(input.merchantId, customer.id) };
+    // The policy's first decision is written with the payment, so no open payment is ever left unplanned.
+    const firstTimeline: Transition['timeline'] = { type: 'payment_failed', detail: `Payment of ${input.amount} ${input.currency} failed with ${codeText}`, details: { decline_code: input.declineCode, decline_category: input.declineCategory, amount: input.amount, currency: input.currency } };
+    const { after: planned, timelines } = needsRetryPlan(payment) ? await withRetryPlan(input.merchantId, payment, [], now) : { after: payment, timelines: [] };
     const items: TransactItem[] = [
-      { Put: { TableName: env.TABLE_NAME, Item: paymentItem(payment), ConditionExpression: 'attribute_not_exists(PK)' } },
-      timelineItem(payment, at, { type: 'payment_failed', detail: `Payment of ${input.amount} ${input.currency} failed with ${codeText}`, details: { decline_code: input.declineCode, decline_category: input.declineCategory, amount: input.amount, currency: input.currency } }),
-      counterUpdate(paymentKeys.counters(input.merchantId), counterDeltas(undefined, payment)),
-      ...putCustomer(isNew ? undefined : customer, customerAfter(customer, undefined, payment), now),
+      { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...[firstTimeline, ...timelines].map((entry, order) => timelineItem(planned, at, entry, order)),
+      counterUpdate(paymentKeys.counters(input.merchantId), counterDeltas(undefined, planned)),
+      ...putCustomer(isNew ? undefined : customer, customerAfter(customer, undefined, planned), now),
+      ...periodCounterUpdates(undefined, planned),
     ];
     if (input.providerPaymentId !== null) {
       items.push({ Put: { TableName: env.TABLE_NAME, Item: providerRefItem(payment, input.providerPaymentId), ConditionExpression: 'attribute_not_exists(PK)' } });
@@ -219,33 +249,75 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       const key = paymentKeys.subscriptionInvoice(input.merchantId, payment.subscription_id, at, body);
       items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...key, entity: ENTITY.subscriptionInvoice, payment_id: payment.id, ...customerData, GSI2SK: `REF#${key.SK}` } } });
     }
-    return { items, result: { payment, created: true } };
+    return { items, result: { payment: planned, created: true } };
   });
 }
 
+/** A payment after a sequence of status-machine events, with the timeline entry each left. */
+export interface FoldedTransitions {
+  readonly after: PaymentRecord;
+  readonly timelines: readonly Transition['timeline'][];
+}
+
+/** Applies `events` in order (each may throw 409), collecting state_history and timeline entries. */
+export function foldTransitions(before: PaymentRecord, events: readonly PaymentEvent[], now: Date): FoldedTransitions {
+  let after = before;
+  const timelines: Transition['timeline'][] = [];
+  for (const event of events) {
+    const change = transition(after, event, now);
+    after = { ...after, ...change.changes, state_history: change.history === undefined ? after.state_history : [...after.state_history, change.history] };
+    timelines.push(change.timeline);
+  }
+  return { after, timelines };
+}
+
+/** `events`, then the retry policy's decision when the result needs one (retry-planning.ts). */
+async function withRetryPlan(merchantId: string, before: PaymentRecord, events: readonly PaymentEvent[], now: Date): Promise<FoldedTransitions> {
+  const folded = foldTransitions(before, events, now);
+  if (!needsRetryPlan(folded.after)) return folded;
+  const context = await loadPlanningContext(merchantId, folded.after);
+  const planned = foldTransitions(folded.after, [plannedRetryEvent(folded.after, { quietHours: context.quietHours, ledger: context.card.ledger }, now)], now);
+  return { after: planned.after, timelines: [...folded.timelines, ...planned.timelines] };
+}
+
+/** What a change decides from the payment it read: the events to apply and any other writes of the same transaction. */
+export interface PaymentChange<T> {
+  readonly events: readonly PaymentEvent[];
+  readonly items?: readonly TransactItem[];
+  /** Writes that depend on the payment as it ends up, the policy's decision included. */
+  readonly itemsAfter?: (after: PaymentRecord) => readonly TransactItem[];
+  readonly result?: T;
+}
+
 /**
- * Applies one event of the status machine to a payment (by `pe_`/`rec_` id): reads it
- * consistently, lets `transition` decide (409 when the table forbids it), and writes the new
- * state with its state_history entry, timeline entry, counters and customer figures in one
- * transaction guarded by the version read. Concurrent changes re-run on fresh state, so none is
- * lost and each successful transition leaves exactly one history entry.
+ * Changes a payment (by `pe_`/`rec_` id) through the status machine: reads it consistently, lets
+ * `decide` choose the events (undefined: nothing to do), applies them with `transition` (409 when
+ * the table forbids one), and, when the payment is then left open with no retry planned, the
+ * retry policy's decision. Writes the new state with its state_history and timeline entries,
+ * counters, customer figures and `decide`'s own items in one transaction guarded by the version
+ * read; concurrent changes re-run on fresh state, so none is lost and each successful transition
+ * leaves exactly one history entry.
  */
-export async function applyPaymentEvent(merchantId: string, paymentId: string, event: PaymentEvent, now: Date = new Date()): Promise<{ before: PaymentRecord; after: PaymentRecord }> {
+export async function changePayment<T = undefined>(
+  merchantId: string,
+  paymentId: string,
+  decide: (before: PaymentRecord) => PaymentChange<T> | undefined | Promise<PaymentChange<T> | undefined>,
+  now: Date = new Date(),
+): Promise<{ before: PaymentRecord; after: PaymentRecord; result: T | undefined } | undefined> {
   return transactOptimistically(async () => {
     const before = await getPayment(merchantId, paymentId);
     if (before === undefined) throw new ResourceNotFoundError(`No payment ${paymentId}.`);
-    const change = transition(before, event, now);
+    const change = await decide(before);
+    if (change === undefined) return { items: [], result: undefined };
+    const folded = await withRetryPlan(merchantId, before, change.events, now);
     const at = now.toISOString();
-    const after: PaymentRecord = {
-      ...before,
-      ...change.changes,
-      state_history: change.history === undefined ? before.state_history : [...before.state_history, change.history],
-      updated_at: at,
-      version: before.version + 1,
-    };
+    const after: PaymentRecord = { ...folded.after, updated_at: at, version: before.version + 1 };
     const items: TransactItem[] = [
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(after), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } } },
-      timelineItem(after, at, change.timeline),
+      ...folded.timelines.map((entry, order) => timelineItem(after, at, entry, order)),
+      ...(change.items ?? []),
+      ...(change.itemsAfter?.(after) ?? []),
+      ...periodCounterUpdates(before, after),
     ];
     const deltas = counterDeltas(before, after);
     if (Object.keys(deltas).length > 0) items.push(counterUpdate(paymentKeys.counters(merchantId), deltas));
@@ -253,8 +325,19 @@ export async function applyPaymentEvent(merchantId: string, paymentId: string, e
       const customer = await getCustomer(merchantId, before.customer_id);
       if (customer !== undefined) items.push(...putCustomer(customer, customerAfter(customer, before, after), now));
     }
-    return { items, result: { before, after } };
+    return { items, result: { before, after, result: change.result } };
   });
+}
+
+/**
+ * Applies one event of the status machine to a payment (changePayment with that one event).
+ *
+ * @example const { after } = await applyPaymentEvent(merchantId, 'pe_01J…', { type: 'pause', reason: 'Paused through the API' });
+ */
+export async function applyPaymentEvent(merchantId: string, paymentId: string, event: PaymentEvent, now: Date = new Date()): Promise<{ before: PaymentRecord; after: PaymentRecord }> {
+  const changed = await changePayment(merchantId, paymentId, () => ({ events: [event] }), now);
+  if (changed === undefined) throw new Error('A change with an event always writes');
+  return changed;
 }
 
 /** The merchant's payment counters (names from `paymentCounterNames`). */

@@ -1,4 +1,7 @@
+import { executeDueRetries } from './execute-due-retries';
 import { createJobHandler } from './run-job';
 
-// The tasks are added by the issues that build them; until then each is reported not_implemented.
-export const handler = createJobHandler('every-minute', {});
+// Tasks not listed here are added by the issues that build them; until then each is reported not_implemented.
+export const handler = createJobHandler('every-minute', {
+  'execute-due-retries': (input) => executeDueRetries(input),
+});

@@ -50,6 +50,36 @@ const EnvSchema = z.object({
   RECURLY_API_BASE_URL: z.string().url().default('https://v3.recurly.com'),
   /** Paddle Billing's API origin (https://sandbox-api.paddle.com for the sandbox); customers are looked up there. */
   PADDLE_API_BASE_URL: z.string().url().default('https://api.paddle.com'),
+  /**
+   * Where failed payments' customers are looked up when the event carries no email (each read
+   * again at call time): Stripe's, Checkout.com's (https://api.sandbox.checkout.com, or the
+   * account's https://{prefix}.api.checkout.com), Square's (https://connect.squareupsandbox.com),
+   * Razorpay's and Braintree's (https://api.sandbox.braintreegateway.com) API origins; Chargebee's
+   * names the site of the merchant's API key (`<site>:<api_key>`) as `{site}`.
+   */
+  STRIPE_API_BASE_URL: z.string().url().default('https://api.stripe.com'),
+  CHECKOUT_API_BASE_URL: z.string().url().default('https://api.checkout.com'),
+  SQUARE_API_BASE_URL: z.string().url().default('https://connect.squareup.com'),
+  RAZORPAY_API_BASE_URL: z.string().url().default('https://api.razorpay.com'),
+  CHARGEBEE_API_BASE_URL: z.string().url().default('https://{site}.chargebee.com'),
+  BRAINTREE_API_BASE_URL: z.string().url().default('https://api.braintreegateway.com'),
+  /**
+   * The payment gateway of the retry engine for a merchant and provider with none configured
+   * (`gateways set`): `sandbox` locally and in tests; unset on AWS, where an unconfigured provider
+   * gets no attempts (each is a gateway error, retried later and never counted).
+   */
+  DEFAULT_PAYMENT_GATEWAY: z.enum(['sandbox', 'stripe']).optional(),
+  /**
+   * The shared secret of the internal (`cron_secret`) routes, sent as `Authorization: Bearer <secret>`
+   * (functions/shared/http/cron-secret.ts). Locally the value itself; on AWS the Secrets Manager
+   * secret holding it (set by CDK, read once per cold start). Neither set: those routes refuse every call.
+   */
+  CRON_SECRET: z.string().min(16).optional(),
+  CRON_SECRET_ARN: z.string().min(1).optional(),
+  /** The AI port's adapter (functions/adapters/ai): `local`, the deterministic local model, or `bedrock` (set by CDK on AWS). */
+  AI_PROVIDER: z.enum(['local', 'bedrock']).default('local'),
+  /** The Bedrock model the `bedrock` adapter converses with. */
+  BEDROCK_MODEL_ID: z.string().min(1).default('anthropic.claude-3-haiku-20240307-v1:0'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -172,5 +172,23 @@ export class GroupFunction extends Construct {
   bindCursorSecret(secret: ISecret): void {
     secret.grantRead(this.function);
     this.function.addEnvironment('CURSOR_SIGNING_SECRET_ARN', secret.secretArn);
+  }
+
+  /** Gives the function the shared secret of the internal (`cron_secret`) routes, read once per cold start. */
+  bindCronSecret(secret: ISecret): void {
+    secret.grantRead(this.function);
+    this.function.addEnvironment('CRON_SECRET_ARN', secret.secretArn);
+  }
+
+  /** Points the AI port at Amazon Bedrock: `AI_PROVIDER=bedrock`, the model id, and InvokeModel on that one foundation model (Converse needs it). */
+  bindBedrockModel(modelId: string): void {
+    this.function.addEnvironment('AI_PROVIDER', 'bedrock');
+    this.function.addEnvironment('BEDROCK_MODEL_ID', modelId);
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['bedrock:InvokeModel'],
+        resources: [Stack.of(this).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: modelId })],
+      }),
+    );
   }
 }

@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import type { QueueName } from '../../functions/consumers/queue-definitions';
 import { routes as routeTable } from '../../functions/api/routes';
 import { type ApiName, type RouteDef, servesApi } from '../../functions/api/route-types';
+import { bedrockModel, callsAiModel } from '../config/ai-model';
 import { apiGroupSizes } from '../config/function-sizes';
 import { queuesSentToBy } from '../config/queue-senders';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '../config/stages';
@@ -22,6 +23,8 @@ export interface RestApiFromRoutesProps {
   readonly queues: Readonly<Record<QueueName, QueueHandle>>;
   /** Signs list cursors; every group function may read it. @default - none; required */
   readonly cursorSecret: ISecret;
+  /** The shared secret of the internal routes; only groups serving a `cron_secret` row may read it. @default - none: those rows refuse every call */
+  readonly cronSecret?: ISecret;
   /** @default routes (functions/api/routes.ts) */
   readonly routes?: readonly RouteDef[];
 }
@@ -119,6 +122,8 @@ export class RestApiFromRoutes extends Construct {
     // Every keyed request counts against its key's rate limit, a write even on a GET.
     if (readOnly && rows.some((row) => row.auth === 'api_key' || row.auth === 'optional_api_key')) fn.bindRateLimitWindows(props.table);
     fn.bindCursorSecret(props.cursorSecret);
+    if (props.cronSecret !== undefined && rows.some((row) => row.auth === 'cron_secret')) fn.bindCronSecret(props.cronSecret);
+    if (callsAiModel(group)) fn.bindBedrockModel(bedrockModel.modelId);
     this.functions.set(group, fn);
     return fn;
   }

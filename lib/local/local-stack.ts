@@ -67,6 +67,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     process.env.TABLE_NAME = tableName;
     process.env.QUEUE_DRIVER = 'local';
+    process.env.DEFAULT_PAYMENT_GATEWAY ??= 'sandbox';
     process.env.AWS_REGION ??= 'us-east-1';
 
     const admin = new DynamoDBClient({ endpoint: dynamo.endpoint, region: process.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });

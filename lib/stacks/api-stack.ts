@@ -19,6 +19,8 @@ export interface ApiStackProps extends StackProps {
   readonly queues: Readonly<Record<QueueName, QueueHandle>>;
   /** @default - none; required */
   readonly cursorSecret: ISecret;
+  /** @default - none; required */
+  readonly cronSecret: ISecret;
 }
 
 /** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
@@ -33,6 +35,7 @@ export class ApiStack extends Stack {
       table: props.table,
       queues: props.queues,
       cursorSecret: props.cursorSecret,
+      cronSecret: props.cronSecret,
     });
     new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
     acknowledgeApiFindings(this.restApi);

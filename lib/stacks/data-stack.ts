@@ -24,6 +24,8 @@ export class DataStack extends Stack {
   readonly alarmTopic: ITopic;
   /** Signs list cursors, so that every function instance accepts the cursors of the others. */
   readonly cursorSecret: ISecret;
+  /** The shared secret of the internal (`cron_secret`) routes; internal callers read the same secret. */
+  readonly cronSecret: ISecret;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? keepsData(props.stage) });
@@ -51,15 +53,26 @@ export class DataStack extends Stack {
     }
     this.queues = queues;
 
-    const cursorSecret = new Secret(this, 'CursorSigningSecret', {
-      description: 'Recovery service: HMAC key that signs list cursors',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: removalPolicyFor(props.stage),
-    });
-    Validations.of(cursorSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason: 'Rotating the cursor key only invalidates outstanding list cursors (clients restart from the first page); it is rotated by hand when needed, with no rotation Lambda to maintain.',
-    });
-    this.cursorSecret = cursorSecret;
+    /** A generated secret (64 characters) that is rotated by hand, for the reason given. */
+    const generatedSecret = (id: string, description: string, whyNoRotation: string): Secret => {
+      const secret = new Secret(this, id, {
+        description,
+        generateSecretString: { passwordLength: 64, excludePunctuation: true },
+        removalPolicy: removalPolicyFor(props.stage),
+      });
+      Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: whyNoRotation });
+      return secret;
+    };
+    this.cursorSecret = generatedSecret(
+      'CursorSigningSecret',
+      'Recovery service: HMAC key that signs list cursors',
+      'Rotating the cursor key only invalidates outstanding list cursors (clients restart from the first page); it is rotated by hand when needed, with no rotation Lambda to maintain.',
+    );
+    const cronSecret = generatedSecret(
+      'CronSecret',
+      'Recovery service: shared secret of the internal routes (Authorization: Bearer)',
+      'The internal callers (schedulers, offline scoring jobs) hold a copy of this secret; it is rotated by hand together with them, with no rotation Lambda to maintain.',
+    );
+    this.cronSecret = cronSecret;
   }
 }

@@ -37,6 +37,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
       table: data.table,
       queues: data.queues,
       cursorSecret: data.cursorSecret,
+      cronSecret: data.cronSecret,
       description: `Recovery service: ${apiName} API`,
     });
   }

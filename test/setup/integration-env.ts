@@ -13,5 +13,6 @@ if (!['127.0.0.1', 'localhost', '[::1]'].includes(endpoint.hostname)) {
 process.env.TABLE_NAME = `test-${process.env.JEST_WORKER_ID ?? '0'}-${randomBytes(6).toString('hex')}`;
 process.env.AWS_REGION = 'us-east-1';
 process.env.QUEUE_DRIVER = 'local';
+process.env.DEFAULT_PAYMENT_GATEWAY = 'sandbox';
 process.env.LOG_LEVEL ??= 'silent';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

@@ -98,10 +98,14 @@ export const RetryPaymentResponse = z.object({
   data: z.object({
     payment_id: z.string(),
     status: z.literal('retry_initiated'),
-    next_retry_at: Timestamp,
-    retry_scheduled: z.literal(true),
-    retry_number: z.number().int().meta({ description: 'retry_count + 1: the attempt this retry will be.' }),
-    scheduled_at: Timestamp.meta({ description: 'B: the same value as next_retry_at.' }),
+    attempted: z.boolean().meta({ description: 'Whether an attempt was made now; false when quiet hours or a card-network cap moved it to next_retry_at.' }),
+    outcome: z.enum(['succeeded', 'declined', 'gateway_error']).nullable().meta({ description: "The attempt's result; null when none was made now." }),
+    payment_status: Status.meta({ description: 'The payment after the request: recovered on success.' }),
+    next_retry_at: Timestamp.nullable().meta({ description: 'When the next attempt is due (null when none is: recovered, terminal, or waiting for a card update).' }),
+    reason: z.string().meta({ description: 'Why the payment is where it is now (the last state_history reason).' }),
+    retry_scheduled: z.boolean().meta({ description: 'B: whether a retry is scheduled after this request.' }),
+    retry_number: z.number().int().meta({ description: 'The attempt made now, or the number the scheduled one will have.' }),
+    scheduled_at: Timestamp.nullable().meta({ description: 'B: the same value as next_retry_at.' }),
   }),
   meta: Meta,
 });

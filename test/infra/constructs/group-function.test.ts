@@ -91,7 +91,7 @@ describe('GroupFunction', () => {
     }
   });
 
-  it('lets every API function read the cursor signing secret and nothing else of Secrets Manager', () => {
+  it('lets every API function read the cursor signing secret, and no other secret unless it serves a cron-secret route', () => {
     // Prepare
     const { template } = synthService();
     // Act

@@ -6,6 +6,7 @@ import { findApiKeyByHash } from '../../../functions/data/api-key-repository';
 import { dynamo } from '../../../functions/data/client';
 import { createMerchant } from '../../../functions/data/merchant-repository';
 import { getProviderApiKey, getProviderSecret } from '../../../functions/data/provider-secret-repository';
+import { gatewayNameFor } from '../../../functions/data/gateway-config-repository';
 
 jest.setTimeout(30_000);
 
@@ -118,6 +119,16 @@ describe('admin CLI', () => {
     expect(await getProviderSecret(merchant.id, 'mollie')).toBeUndefined();
   });
 
+  it('stores the gateway of a provider when running gateways set', async () => {
+    // Act
+    const run = await admin(['gateways', 'set', '--merchant', merchant.id, '--psp', 'stripe', '--gateway', 'stripe']);
+    // Assess
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({ merchant_id: merchant.id, psp: 'stripe', gateway: 'stripe', updated_at: expect.any(String) });
+    expect(await gatewayNameFor(merchant.id, 'stripe')).toBe('stripe');
+    expect(await gatewayNameFor(merchant.id, 'adyen')).toBe('sandbox');
+  });
+
   it.each<[string, () => string[], RegExp]>([
     ['no command', () => [], /missing command/],
     ['an unknown command', () => ['merchants', 'delete'], /unknown command "merchants delete"/],
@@ -139,6 +150,9 @@ describe('admin CLI', () => {
     ['an unknown psp for set-api-key', () => ['providers', 'set-api-key', '--merchant', merchant.id, '--psp', 'venmo', '--key', 'x'], /unknown --psp "venmo"/],
     ['a missing --key', () => ['providers', 'set-api-key', '--merchant', merchant.id, '--psp', 'mollie'], /missing --key/],
     ['an unknown merchant for set-api-key', () => ['providers', 'set-api-key', '--merchant', 'merch_nope', '--psp', 'mollie', '--key', 'test_x'], /merch_nope/],
+    ['an unknown gateway', () => ['gateways', 'set', '--merchant', merchant.id, '--psp', 'stripe', '--gateway', 'paypal'], /unknown --gateway "paypal"/],
+    ['an unknown psp for gateways set', () => ['gateways', 'set', '--merchant', merchant.id, '--psp', 'venmo', '--gateway', 'sandbox'], /unknown --psp "venmo"/],
+    ['an unknown merchant for gateways set', () => ['gateways', 'set', '--merchant', 'merch_nope', '--psp', 'stripe', '--gateway', 'sandbox'], /merch_nope/],
     ['an unknown merchant for set-secret', () => ['providers', 'set-secret', '--merchant', 'merch_nope', '--psp', 'stripe', '--secret', 'whsec_x'], /merch_nope/],
   ])('exits 2 with a one-line error and no output when given %s', async (_case, args, message) => {
     // Act

@@ -1,12 +1,12 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { customerKeys } from '../../../functions/data/keys';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { customerKeys, paymentKeys } from '../../../functions/data/keys';
 import { documentClient } from '../../../functions/data/client';
 import { getCustomerByEmail, customerCounts } from '../../../functions/data/customer-repository';
 import { type NewFailedPayment, applyPaymentEvent, getPayment, getPaymentByAnyId, paymentCounters, recordFailedPayment } from '../../../functions/data/payment-repository';
 import { listPayments, paymentTimeline } from '../../../functions/data/payment-queries';
 import { StateConflictError } from '../../../functions/core/errors';
-import type { PaymentEvent } from '../../../functions/core/payments';
-import { failedPaymentInput } from '../../fixtures/payments';
+import { type PaymentEvent, paymentBodyOf } from '../../../functions/core/payments';
+import { failedPaymentInput, HARD_DECLINE } from '../../fixtures/payments';
 
 const failed = (merchantId: string, overrides: Partial<NewFailedPayment> = {}): NewFailedPayment =>
   failedPaymentInput(merchantId, { customer: { email: 'Jane@Example.com', name: 'Jane Doe' }, ...overrides });
@@ -14,23 +14,46 @@ const merchant = (): string => `merch_test${Math.random().toString(36).slice(2, 
 const reason = 'test';
 
 describe('payment repository', () => {
-  it('records a failed payment with its customer, history, timeline and counters', async () => {
+  it('records a failed payment with its customer, history, timeline and counters, and its first retry planned by the policy', async () => {
     // Prepare
     const m = merchant();
+    const at = new Date('2026-10-01T12:00:00.000Z');
+    // The scorer waits for the next payday (the 15th) and moves an insufficient-funds retry to the morning.
+    const planned = '2026-10-16T07:00:00.000Z';
+    const planReason =
+      'Retry 1 of 4 at 2026-10-16T07:00:00.000Z: scored 0.38, wait 336 h (insufficient_funds is a soft_retry decline (balance) that recovers about 45% of the time; this attempt scores 38%, lowered by payday in 14 days. Retry in 336 h: waiting for the next payday, at least a day.); moved to the local morning (7:00-9:00) for an insufficient-funds decline';
     // Act
-    const { payment, created } = await recordFailedPayment(failed(m, { providerPaymentId: 'ch_abc' }));
+    const { payment, created } = await recordFailedPayment(failed(m, { providerPaymentId: 'ch_abc' }), at);
     // Assess
     expect(created).toBe(true);
-    expect(payment).toMatchObject({ status: 'pending', amount: 4999, currency: 'usd', customer_email: 'jane@example.com', psp: 'stripe', retry_count: 0 });
+    expect(payment).toMatchObject({ status: 'retrying', next_retry_at: planned, amount: 4999, currency: 'usd', customer_email: 'jane@example.com', psp: 'stripe', retry_count: 0, awaiting_card_update: false, attempt: null, version: 1 });
     expect(payment.id.replace('pe_', '')).toBe(payment.recovery_id.replace('rec_', ''));
-    expect(payment.state_history).toEqual([{ status: 'pending', at: payment.created_at, reason: expect.stringContaining('insufficient_funds') }]);
+    expect(payment.state_history).toEqual([
+      { status: 'pending', at: payment.created_at, reason: 'Payment failed: decline code insufficient_funds (soft_retry/balance)' },
+      { status: 'retrying', at: payment.created_at, reason: planReason },
+    ]);
     expect(await getPaymentByAnyId(m, 'ch_abc')).toEqual(payment);
     expect(await getPaymentByAnyId(m, payment.recovery_id)).toEqual(payment);
-    expect((await paymentTimeline(m, payment)).map((entry) => entry.type)).toEqual(['payment_failed']);
+    const timeline = await paymentTimeline(m, payment);
+    expect(timeline.map((entry) => entry.type)).toEqual(['payment_failed', 'retry_scheduled']);
+    expect(timeline[1]).toEqual({ type: 'retry_scheduled', timestamp: payment.created_at, detail: `Retry 1 scheduled for ${planned}: ${planReason}`, details: { retry_number: 1, scheduled_at: planned, reason: planReason } });
     const customer = await getCustomerByEmail(m, 'jane@example.com');
     expect(customer).toMatchObject({ id: payment.customer_id, total_payments: 1, failed_payments: 1, open_payments: 1, total_failed_cents: 4999 });
     expect(await customerCounts(m)).toEqual({ all: 1, has_failed: 1 });
-    expect(await paymentCounters(m)).toMatchObject({ all: 1, 's:pending': 1, 'c:soft_retry': 1, 'p:stripe': 1, 's:pending|c:soft_retry|p:stripe': 1 });
+    expect(await paymentCounters(m)).toMatchObject({ all: 1, 's:retrying': 1, 'c:soft_retry': 1, 'p:stripe': 1, 's:retrying|c:soft_retry|p:stripe': 1 });
+    expect((await paymentCounters(m))['s:pending']).toBeUndefined();
+  });
+
+  it('records a hard_customer decline as pending, waiting for a card update, with no retry planned', async () => {
+    // Prepare
+    const m = merchant();
+    // Act
+    const { payment } = await recordFailedPayment(failed(m, HARD_DECLINE));
+    // Assess
+    expect(payment).toMatchObject({ status: 'pending', awaiting_card_update: true, next_retry_at: null, retry_count: 0 });
+    expect(payment.state_history).toEqual([{ status: 'pending', at: payment.created_at, reason: 'Payment failed: decline code expired_card (hard_customer/expired)' }]);
+    expect((await paymentTimeline(m, payment)).map((entry) => entry.type)).toEqual(['payment_failed']);
+    expect(await paymentCounters(m)).toMatchObject({ all: 1, 's:pending': 1, 's:pending|c:hard_customer|p:stripe': 1 });
   });
 
   it('records exactly one payment for 200 concurrent deliveries of one provider payment', async () => {
@@ -87,65 +110,96 @@ describe('payment repository', () => {
       recover: { type: 'recover', reason },
       terminate: { type: 'terminate', reason },
     };
-    const reach = async (m: string, path: Array<keyof typeof events>) => {
-      const { payment } = await recordFailedPayment(failed(m));
+    /** A soft decline is retrying from its recording on; a hard decline (`hard`) is pending, waiting for a card. */
+    const reach = async (m: string, path: Array<keyof typeof events>, hard = false) => {
+      const { payment } = await recordFailedPayment(failed(m, hard ? HARD_DECLINE : {}));
       for (const step of path) await applyPaymentEvent(m, payment.id, events[step] as PaymentEvent);
       return payment.id;
     };
     it.each([
-      ['pending', [], 'retry', 'retrying'],
-      ['retrying', ['retry'], 'pause', 'paused'],
-      ['pending', [], 'pause', 'paused'],
-      ['paused (from retrying)', ['retry', 'pause'], 'resume', 'retrying'],
-      ['paused (from pending)', ['pause'], 'resume', 'pending'],
-      ['retrying', ['retry'], 'recover', 'recovered'],
-      ['pending', [], 'terminate', 'terminal'],
-      ['paused', ['pause'], 'recover', 'recovered'],
-    ] as const)('moves %s on %s to %s', async (_from, path, step, to) => {
+      ['retrying (planned at recording)', [], false, 'retry', 'retrying'],
+      ['retrying (rescheduled)', ['retry'], false, 'retry', 'retrying'],
+      ['retrying', ['retry'], false, 'pause', 'paused'],
+      ['retrying (planned at recording)', [], false, 'pause', 'paused'],
+      ['pending (waiting for a card)', [], true, 'pause', 'paused'],
+      ['paused (from retrying)', ['retry', 'pause'], false, 'resume', 'retrying'],
+      ['paused (from pending)', ['pause'], true, 'resume', 'pending'],
+      ['retrying', ['retry'], false, 'recover', 'recovered'],
+      ['pending (waiting for a card)', [], true, 'recover', 'recovered'],
+      ['pending (waiting for a card)', [], true, 'terminate', 'terminal'],
+      ['retrying (planned at recording)', [], false, 'terminate', 'terminal'],
+      ['paused', ['pause'], false, 'recover', 'recovered'],
+    ] as const)('moves %s (steps %j, hard decline: %s) on %s to %s', async (_from, path, hard, step, to) => {
       // Prepare
       const m = merchant();
-      const id = await reach(m, [...path]);
+      const id = await reach(m, [...path], hard);
       // Act
-      const { after } = await applyPaymentEvent(m, id, events[step] as PaymentEvent);
+      const { before, after } = await applyPaymentEvent(m, id, events[step] as PaymentEvent);
       // Assess
       expect(after.status).toBe(to);
-      expect(after.state_history.at(-1)).toEqual({ status: to, at: after.updated_at, reason });
+      expect(after.state_history).toEqual([...before.state_history, { status: to, at: after.updated_at, reason }]);
     });
 
     it.each([
-      ['recovered', ['recover'], 'retry'],
-      ['terminal', ['terminate'], 'retry'],
-      ['paused', ['pause'], 'retry'],
-      ['paused', ['pause'], 'pause'],
-      ['pending', [], 'resume'],
-      ['recovered', ['recover'], 'pause'],
-      ['terminal', ['terminate'], 'resume'],
-      ['recovered', ['recover'], 'recover'],
-    ] as const)('refuses %s on %s with a 409 naming the status', async (status, path, step) => {
+      ['recovered', ['recover'], false, 'retry'],
+      ['terminal', ['terminate'], false, 'retry'],
+      ['paused', ['pause'], false, 'retry'],
+      ['paused', ['pause'], false, 'pause'],
+      ['pending', [], true, 'resume'],
+      ['retrying', [], false, 'resume'],
+      ['recovered', ['recover'], false, 'pause'],
+      ['terminal', ['terminate'], false, 'resume'],
+      ['recovered', ['recover'], false, 'recover'],
+    ] as const)('refuses a payment %s (steps %j, hard decline: %s) the event %s with a 409 naming the status', async (status, path, hard, step) => {
       // Prepare
       const m = merchant();
-      const id = await reach(m, [...path]);
+      const id = await reach(m, [...path], hard);
+      const before = await getPayment(m, id);
       // Act
       const refused = await applyPaymentEvent(m, id, events[step] as PaymentEvent).catch((error: unknown) => error);
       // Assess
       expect(refused).toBeInstanceOf(StateConflictError);
       expect((refused as Error).message).toContain(status);
+      expect(await getPayment(m, id)).toEqual(before);
     });
 
-    it('refuses a retry at max_retries and of a hard decline waiting for a card', async () => {
+    it('ends a payment recorded with max_retries 0 at once: the policy allows it no retry', async () => {
       // Prepare
       const m = merchant();
-      const { payment: maxed } = await recordFailedPayment(failed(m, { maxRetries: 0 }));
-      const { payment: hard } = await recordFailedPayment(failed(m, { declineCategory: 'hard_customer', declineSubcategory: 'expired' }));
+      // Act
+      const { payment } = await recordFailedPayment(failed(m, { maxRetries: 0 }));
+      const refused = await applyPaymentEvent(m, payment.id, events.retry as PaymentEvent).catch((e: Error) => e.message);
+      // Assess
+      expect(payment).toMatchObject({ status: 'terminal', terminal_at: payment.created_at, next_retry_at: null });
+      expect(payment.state_history).toEqual([
+        { status: 'pending', at: payment.created_at, reason: 'Payment failed: decline code insufficient_funds (soft_retry/balance)' },
+        { status: 'terminal', at: payment.created_at, reason: 'Not retried: all 0 retries were used' },
+      ]);
+      expect((await paymentTimeline(m, payment)).map((entry) => entry.type)).toEqual(['payment_failed', 'status_change']);
+      expect(refused).toMatch(/terminal/);
+    });
+
+    it('refuses a retry at max_retries and of a hard decline waiting for a card, which card_updated plans', async () => {
+      // Prepare: an open payment whose retries are used up (as the retry engine counts them).
+      const m = merchant();
+      const { payment: maxed } = await recordFailedPayment(failed(m));
+      await documentClient.send(new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(m, paymentBodyOf(maxed.id) as string), UpdateExpression: 'SET retry_count = max_retries' }));
+      const { payment: hard } = await recordFailedPayment(failed(m, HARD_DECLINE));
       // Act
       const a = await applyPaymentEvent(m, maxed.id, events.retry as PaymentEvent).catch((e: Error) => e.message);
       const b = await applyPaymentEvent(m, hard.id, events.retry as PaymentEvent).catch((e: Error) => e.message);
-      await applyPaymentEvent(m, hard.id, { type: 'card_updated', reason });
+      const updated = await applyPaymentEvent(m, hard.id, { type: 'card_updated', reason });
       const c = await applyPaymentEvent(m, hard.id, events.retry as PaymentEvent);
       // Assess
-      expect(a).toMatch(/maximum of 0 retries/);
+      expect(a).toMatch(/maximum of 4 retries/);
       expect(b).toMatch(/card update/);
-      expect(c.after.status).toBe('retrying');
+      // card_updated lifts the wait and the policy plans retry 1 in the same write: pending → retrying.
+      expect(updated.before).toMatchObject({ status: 'pending', awaiting_card_update: true, next_retry_at: null });
+      expect(updated.after).toMatchObject({ status: 'retrying', awaiting_card_update: false });
+      expect(updated.after.state_history).toEqual([...hard.state_history, { status: 'retrying', at: updated.after.updated_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) }]);
+      expect(updated.after.state_history.at(-1)?.reason.startsWith(`Retry 1 of 4 at ${updated.after.next_retry_at}: `)).toBe(true);
+      expect((await paymentTimeline(m, hard)).map((entry) => entry.type)).toEqual(['payment_failed', 'payment_method_updated', 'retry_scheduled', 'retry_scheduled']);
+      expect(c.after).toMatchObject({ status: 'retrying', next_retry_at: at });
     });
   });
 
@@ -162,12 +216,11 @@ describe('payment repository', () => {
     const refused = outcomes.filter((o) => o.status === 'rejected');
     for (const o of refused) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(StateConflictError);
     expect(final?.version).toBe(1 + succeeded.length);
-    const statusChanges = succeeded.filter((o) => {
-      const { before, after } = (o as PromiseFulfilledResult<{ before: { status: string }; after: { status: string } }>).value;
-      return before.status !== after.status;
-    }).length;
-    expect(final?.state_history).toHaveLength(1 + statusChanges);
-    expect((await paymentTimeline(m, payment)).length).toBe(1 + succeeded.length);
+    // Every accepted event leaves exactly one state_history entry (schedule_retry too, though the
+    // status stays retrying) and one timeline entry, after the two of the recording (failed, planned).
+    expect(final?.state_history).toHaveLength(2 + succeeded.length);
+    expect(final?.status).toBe(final?.state_history.at(-1)?.status);
+    expect((await paymentTimeline(m, payment)).length).toBe(2 + succeeded.length);
     const counters = await paymentCounters(m);
     expect(counters.all).toBe(1);
     expect(counters[`s:${final?.status}`]).toBe(1);

@@ -8,6 +8,7 @@ import type { PaymentRecord } from '../../../../functions/core/payments';
 import { getPayment } from '../../../../functions/data/payment-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
+import { HARD_DECLINE } from '../../../fixtures/payments';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
@@ -42,9 +43,9 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     const m = tenant.merchant.id;
     const who = { email: 'remy@example.com' };
     const day = (n: number) => new Date(`2026-10-0${n}T00:00:00.000Z`);
-    const fromPending = await moveThrough(m, await seedCustomerPayment(m, who, {}, day(1)), ['pause']);
+    const fromPending = await moveThrough(m, await seedCustomerPayment(m, who, HARD_DECLINE, day(1)), ['pause']);
     const fromRetrying = await moveThrough(m, await seedCustomerPayment(m, who, {}, day(2)), ['retry', 'pause']);
-    const pending = await seedCustomerPayment(m, who, {}, day(3));
+    const pending = await seedCustomerPayment(m, who, HARD_DECLINE, day(3));
     const recovered = await moveThrough(m, await seedCustomerPayment(m, who, {}, day(4)), ['pause', 'recover']);
     const neighbour = await moveThrough(m, await seedCustomerPayment(m, { email: 'neighbour@example.com' }, {}, day(2)), ['pause']);
     // Act
@@ -54,8 +55,8 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     expect(resumeAllCustomerPaymentsSchemas.responses[200].safeParse(response.body).success).toBe(true);
     expect(response.body.data).toEqual({ customer_id: fromPending.customer_id, status: 'active', resumed_count: 2, payment_ids: [fromRetrying.id, fromPending.id] });
     const [afterPending, afterRetrying] = [await fresh(fromPending), await fresh(fromRetrying)];
-    expect(afterPending).toMatchObject({ status: 'pending', previous_status: null, resumed_at: expect.any(String) });
-    expect(afterRetrying).toMatchObject({ status: 'retrying', previous_status: null, resumed_at: expect.any(String) });
+    expect(afterPending).toMatchObject({ status: 'pending', previous_status: null, resumed_at: expect.any(String), awaiting_card_update: true, next_retry_at: null });
+    expect(afterRetrying).toMatchObject({ status: 'retrying', previous_status: null, resumed_at: expect.any(String), next_retry_at: fromRetrying.next_retry_at });
     expect(afterPending.state_history).toEqual([...fromPending.state_history, { status: 'pending', at: afterPending.resumed_at, reason: REASON }]);
     expect(afterRetrying.state_history).toEqual([...fromRetrying.state_history, { status: 'retrying', at: afterRetrying.resumed_at, reason: REASON }]);
     for (const untouched of [pending, recovered, neighbour]) expect(await fresh(untouched)).toEqual(untouched);
@@ -65,15 +66,17 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     // Prepare
     const m = tenant.merchant.id;
     const who = { email: 'roundtrip@example.com', provider_customer_id: 'cus_ROUND' };
-    const before = [await seedCustomerPayment(m, who), await moveThrough(m, await seedCustomerPayment(m, who), ['retry'])];
+    const before = [await seedCustomerPayment(m, who, HARD_DECLINE), await seedCustomerPayment(m, who), await moveThrough(m, await seedCustomerPayment(m, who), ['retry'])];
     await post('cus_ROUND', 'pause-all');
     // Act
     const response = await resumeAll('cus_ROUND');
     // Assess
-    expect(response.body.data.resumed_count).toBe(2);
+    expect(before.map((payment) => payment.status)).toEqual(['pending', 'retrying', 'retrying']);
+    expect(response.body.data.resumed_count).toBe(3);
     for (const payment of before) {
       const after = await fresh(payment);
       expect(after.status).toBe(payment.status);
+      expect(after.next_retry_at).toBe(payment.next_retry_at);
       expect(after.state_history.slice(payment.state_history.length).map((entry) => [entry.status, entry.reason])).toEqual([
         ['paused', "Paused with all of the customer's payments"],
         [payment.status, REASON],
@@ -105,7 +108,7 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     expect(responses.flatMap((response) => response.body.data.payment_ids).sort()).toEqual(payments.map((payment) => payment.id).sort());
     for (const payment of payments) {
       const after = await fresh(payment);
-      expect(after.status).toBe('pending');
+      expect(after.status).toBe('retrying');
       expect(after.state_history.filter((entry) => entry.reason === REASON)).toHaveLength(1);
     }
   }, 30_000);
@@ -144,7 +147,7 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     // Assess
     expect(response.status).toBe(status);
     const after = await fresh(own, other.merchant.id);
-    if (status === 200) expect(after.status).toBe('pending');
+    if (status === 200) expect(after.status).toBe('retrying');
     else {
       expect(response.body.error?.code).toBe('insufficient_scope');
       expect(after.status).toBe('paused');

@@ -3,10 +3,12 @@
  * decline classification, validation, scopes and dedupe. Effects are read back through the
  * payments and customers routes, and through the repository where the API shows no field for it.
  */
+import type { PaymentRecord } from '../../../../functions/core/payments';
 import { getPayment } from '../../../../functions/data/payment-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call, type JsonResponse } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
+import { firstRetryPlanOf, retryPlanOf } from '../../../fixtures/payments';
 import { newTenant, type Tenant } from '../../../fixtures/tenants';
 
 interface IngestData {
@@ -85,7 +87,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
   });
 
   describe('payment_failed', () => {
-    it('records a pending soft_retry recovery when a stripe payment fails with insufficient_funds', async () => {
+    it('records a soft_retry recovery, retrying with its first retry planned, when a stripe payment fails with insufficient_funds', async () => {
       // Prepare
       const customer = email();
       const body = failed(customer, {}, { payment_id: 'ch_soft_1', customer_name: 'Ada Buyer', invoice_id: 'in_soft_1', subscription_id: 'sub_soft_1', order: 'A-1' });
@@ -105,7 +107,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       });
       expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);
       expect(await paymentOf(data.payment_event_id as string)).toMatchObject({
-        status: 'pending',
+        status: 'retrying',
         amount: 4999,
         amount_cents: 4999,
         currency: 'usd',
@@ -118,7 +120,19 @@ describe('POST /api/v1/ingest/payment-event', () => {
         subscription_id: 'sub_soft_1',
         metadata: { order: 'A-1', payment_id: 'ch_soft_1' },
       });
-      expect((await timelineOf(data.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed']);
+      // The policy's first decision is written with the payment: pending, then retrying at once.
+      const stored = (await getPayment(tenant.merchant.id, data.payment_event_id as string)) as PaymentRecord;
+      const plan = await firstRetryPlanOf(stored);
+      expect(plan).toMatchObject({ type: 'schedule_retry', reason: expect.stringMatching(/^Retry 1 of 4 at /) });
+      const { at: planned, reason } = plan as { at: string; reason: string };
+      expect(stored).toMatchObject({ next_retry_at: planned, retry_count: 0, awaiting_card_update: false, attempt: null });
+      expect(stored.state_history).toEqual([
+        { status: 'pending', at: stored.created_at, reason: 'Payment failed: decline code insufficient_funds (soft_retry/balance)' },
+        { status: 'retrying', at: stored.created_at, reason },
+      ]);
+      const timeline = await timelineOf(data.payment_event_id as string);
+      expect(timeline.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled']);
+      expect(timeline[1]?.details).toEqual({ retry_number: 1, scheduled_at: planned, reason });
       expect((await customerOf(customer)).body.data).toMatchObject({ failed_payments: 1, recovered_payments: 0 });
     });
 
@@ -138,10 +152,10 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Act
       const data = await recorded(body);
       // Assess
-      expect(await paymentOf(data.payment_event_id as string)).toMatchObject({ psp: 'ingest', currency: 'eur', amount: 1200, decline_category: 'unknown', status: 'pending' });
+      expect(await paymentOf(data.payment_event_id as string)).toMatchObject({ psp: 'ingest', currency: 'eur', amount: 1200, decline_category: 'unknown', status: 'retrying' });
     });
 
-    it('opens a hard decline awaiting a card update that payment_method_updated lifts', async () => {
+    it('opens a hard decline awaiting a card update that payment_method_updated lifts, planning its first retry', async () => {
       // Prepare
       const customer = email();
       const hard = await recorded(failed(customer, { decline_code: 'expired_card' }));
@@ -150,13 +164,20 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Act
       const response = await ingest({ event_type: 'payment_method_updated', amount_cents: 0, currency: 'usd', customer_email: customer });
       // Assess
-      expect(before).toMatchObject({ status: 'pending', decline_category: 'hard_customer', awaiting_card_update: true });
+      expect(before).toMatchObject({ status: 'pending', decline_category: 'hard_customer', awaiting_card_update: true, next_retry_at: null });
+      expect(before?.state_history).toHaveLength(1);
       expect(hard.recovery_initiated).toBe(true);
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({ status: 'processed', recovery_initiated: false, affected_payment_ids: [hard.payment_event_id] });
-      expect(await getPayment(tenant.merchant.id, hard.payment_event_id as string)).toMatchObject({ status: 'pending', awaiting_card_update: false });
-      expect((await timelineOf(hard.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'payment_method_updated']);
-      expect((await timelineOf(soft.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed']);
+      // The wait is over: the policy plans retry 1 of the new card in the same write.
+      const after = (await getPayment(tenant.merchant.id, hard.payment_event_id as string)) as PaymentRecord;
+      expect(after).toMatchObject({ status: 'retrying', awaiting_card_update: false, retry_count: 0 });
+      expect(Date.parse(after.next_retry_at as string)).toBeGreaterThan(Date.parse(after.updated_at));
+      const plan = await retryPlanOf({ ...after, status: 'pending', next_retry_at: null }, new Date(after.updated_at));
+      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) });
+      expect(after.state_history).toEqual([...(before?.state_history ?? []), { status: 'retrying', at: after.updated_at, reason: (plan as { reason: string }).reason }]);
+      expect((await timelineOf(hard.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'payment_method_updated', 'retry_scheduled']);
+      expect((await timelineOf(soft.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled']);
     });
   });
 
@@ -172,7 +193,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const payment = await paymentOf(first.payment_event_id as string);
       expect(payment.status).toBe('recovered');
       expect(payment.recovered_at).not.toBeNull();
-      expect((await timelineOf(payment.id)).map((event) => event.type)).toEqual(['payment_failed', 'retry_succeeded']);
+      expect((await timelineOf(payment.id)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_succeeded']);
       expect((await customerOf(customer)).body.data).toMatchObject({ failed_payments: 1, recovered_payments: 1, lifetime_value_cents: 2500 });
     });
 
@@ -199,7 +220,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Assess
       expect(response.body.data.affected_payment_ids).toEqual([newer.payment_event_id]);
       expect((await paymentOf(newer.payment_event_id as string)).status).toBe('recovered');
-      for (const untouched of [older, otherAmount, otherCurrency]) expect((await paymentOf(untouched.payment_event_id as string)).status).toBe('pending');
+      for (const untouched of [older, otherAmount, otherCurrency]) expect((await paymentOf(untouched.payment_event_id as string)).status).toBe('retrying');
       expect((await customerOf(customer)).body.data).toMatchObject({ recovered_payments: 1, lifetime_value_cents: 4999 });
     });
 
@@ -212,7 +233,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Assess
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({ status: 'processed', recovery_initiated: false, payment_event_id: null, recovery_id: null, affected_payment_ids: [] });
-      expect((await paymentOf(first.payment_event_id as string)).status).toBe('pending');
+      expect((await paymentOf(first.payment_event_id as string)).status).toBe('retrying');
       expect((await customerOf(customer)).body.data).toMatchObject({ recovered_payments: 0, lifetime_value_cents: 0 });
     });
   });
@@ -230,7 +251,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect([...response.body.data.affected_payment_ids].sort()).toEqual([a1.payment_event_id, a2.payment_event_id].sort());
       expect((await paymentOf(a1.payment_event_id as string)).status).toBe('terminal');
       expect((await paymentOf(a2.payment_event_id as string)).status).toBe('terminal');
-      expect((await paymentOf(b.payment_event_id as string)).status).toBe('pending');
+      expect((await paymentOf(b.payment_event_id as string)).status).toBe('retrying');
     });
 
     it('ends every open recovery of the customer and leaves recovered ones when no subscription is named', async () => {
@@ -258,9 +279,9 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Assess
       expect(response.body.data).toMatchObject({ status: 'processed', payment_event_id: first.payment_event_id, affected_payment_ids: [first.payment_event_id] });
       const timeline = await timelineOf(first.payment_event_id as string);
-      expect(timeline.map((event) => event.type)).toEqual(['payment_failed', 'charge_refunded']);
-      expect(timeline[1]?.details).toMatchObject({ amount: 1000, currency: 'usd', provider_payment_id: 'ch_refund_1' });
-      expect((await paymentOf(first.payment_event_id as string)).status).toBe('pending');
+      expect(timeline.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'charge_refunded']);
+      expect(timeline[2]?.details).toMatchObject({ amount: 1000, currency: 'usd', provider_payment_id: 'ch_refund_1' });
+      expect((await paymentOf(first.payment_event_id as string)).status).toBe('retrying');
     });
 
     it('changes nothing when no payment of the customer has that id', async () => {
@@ -271,7 +292,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const response = await ingest({ event_type: 'charge_refunded', amount_cents: 1000, currency: 'usd', customer_email: customer, metadata: { payment_id: unique('ch_other'), invoice_id: 'in_none' } });
       // Assess
       expect(response.body.data).toMatchObject({ status: 'processed', payment_event_id: null, affected_payment_ids: [] });
-      expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed']);
+      expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled']);
     });
   });
 
@@ -386,7 +407,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect(second.status).toBe(200);
       expect(second.body.data).toEqual({ ...first, status: 'duplicate' });
       expect((await customerOf(customer)).body.data.failed_payments).toBe(1);
-      expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed']);
+      expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled']);
     });
 
     it('adds one refund entry when the same charge_refunded event arrives twice', async () => {
@@ -399,7 +420,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Assess
       expect(one).toMatchObject({ status: 200, data: { status: 'processed' } });
       expect(two).toMatchObject({ status: 200, data: { status: 'duplicate', event_id: one?.data.event_id } });
-      expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'charge_refunded']);
+      expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'charge_refunded']);
     });
 
     it('adds one refund entry when 50 deliveries of one charge_refunded arrive at once', async () => {
@@ -413,7 +434,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 50 }, () => 200));
       expect(responses.filter((response) => response.body.data.status === 'processed')).toHaveLength(1);
       expect(new Set(responses.map((response) => response.body.data.event_id)).size).toBe(1);
-      expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'charge_refunded']);
+      expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'charge_refunded']);
     }, 60_000);
 
     it('answers duplicate when another event names a payment already recorded', async () => {

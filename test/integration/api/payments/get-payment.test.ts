@@ -4,8 +4,10 @@
  * 404 for absent and other merchants' payments, scopes and bad input.
  */
 import { PaymentData, PaymentResponse, PaymentTimelineResponse } from '../../../../functions/api/payments/schemas';
+import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
 import type { PaymentRecord } from '../../../../functions/core/payments';
 import { createApiKey } from '../../../../functions/data/api-key-repository';
+import { getPayment } from '../../../../functions/data/payment-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
@@ -55,7 +57,8 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
         amount: 4999,
         amount_cents: 4999,
         currency: 'usd',
-        status: 'pending',
+        status: 'retrying',
+        next_retry_at: payment.next_retry_at,
         decline_code: 'insufficient_funds',
         decline_category: 'soft_retry',
         psp: 'stripe',
@@ -125,11 +128,12 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
 
   describe('GET /payments/{id}/timeline', () => {
     it('answers the events oldest first, with A detail text and B details, and B payment_id', async () => {
-      // Prepare
+      // Prepare: recorded with retry 1 planned; retry 1 attempted now declines and retry 2 is planned; paused; resumed.
       const seeded = await seedPayment(tenant.merchant.id);
       for (const action of ['retry', 'pause', 'resume']) {
         expect((await call(url(seeded.id, `/${action}`), { key: tenant.key, method: 'POST' })).status).toBeLessThan(300);
       }
+      const stored = (await getPayment(tenant.merchant.id, seeded.id)) as PaymentRecord;
       // Act
       const response = await call<TimelineBody>(url(seeded.id, '/timeline'), { key: tenant.key });
       // Assess
@@ -137,12 +141,15 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
       expect(PaymentTimelineResponse.safeParse(response.body).success).toBe(true);
       expect(response.body.data.payment_id).toBe(seeded.id);
       const events = response.body.data.events;
-      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'status_change', 'status_change']);
+      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_attempted', 'retry_failed', 'retry_scheduled', 'status_change', 'status_change']);
       expect(events.map((event) => event.timestamp)).toEqual([...events.map((event) => event.timestamp)].sort());
       expect(events[0]).toMatchObject({ detail: expect.stringContaining('insufficient_funds'), details: { decline_code: 'insufficient_funds', amount: 4999, currency: 'usd' } });
-      expect(events[1]).toMatchObject({ detail: expect.stringContaining('Retry 1 scheduled'), details: { retry_number: 1, reason: 'Retry requested through the API' } });
-      expect(events[2]?.details).toEqual({ from: 'retrying', to: 'paused', reason: 'Paused through the API' });
-      expect(events[3]?.details).toEqual({ from: 'paused', to: 'retrying', reason: 'Resumed through the API' });
+      expect(events[1]).toMatchObject({ detail: expect.stringContaining('Retry 1 scheduled'), details: { retry_number: 1, scheduled_at: seeded.next_retry_at, reason: seeded.state_history[1]?.reason } });
+      expect(events[2]).toMatchObject({ detail: expect.stringContaining('Attempting retry 1 through the sandbox gateway'), details: { retry_number: 1, gateway: 'sandbox', idempotency_key: attemptIdempotencyKey(seeded.id, 1), resend: false } });
+      expect(events[3]).toMatchObject({ detail: expect.stringContaining('Retry 1 declined with insufficient_funds'), details: { retry_number: 1, decline_code: 'insufficient_funds', decline_category: 'soft_retry' } });
+      expect(events[4]).toMatchObject({ detail: expect.stringContaining('Retry 2 scheduled'), details: { retry_number: 2, scheduled_at: stored.next_retry_at } });
+      expect(events[5]?.details).toEqual({ from: 'retrying', to: 'paused', reason: 'Paused through the API' });
+      expect(events[6]?.details).toEqual({ from: 'paused', to: 'retrying', reason: 'Resumed through the API' });
     });
 
     it('finds the timeline by recovery id and provider charge id', async () => {

@@ -21,7 +21,11 @@ interface ListBody {
 describe('GET /api/v1/payments', () => {
   let stack: LocalStack;
   let tenant: Tenant;
-  /** One payment per status, a day apart from 2026-10-01 (p[0]) to 2026-10-06 (p[5]). */
+  /**
+   * Payments a day apart from 2026-10-01 (p[0]) to 2026-10-06 (p[5]), one per status: p[0] and
+   * p[2] are soft declines, retrying from their recording on (p[2] rescheduled), p[1] a hard decline
+   * pending a card update, p[3] paused, p[4] recovered, p[5] terminal.
+   */
   let p: PaymentRecord[];
 
   const list = (query: string, key = tenant.key) => call<ListBody>(`${stack.api_url}/payments${query}`, { key });
@@ -61,8 +65,8 @@ describe('GET /api/v1/payments', () => {
   });
 
   it.each([
-    ['pending', [1, 0]],
-    ['retrying', [2]],
+    ['pending', [1]],
+    ['retrying', [2, 0]],
     ['paused', [3]],
     ['recovered', [4]],
     ['terminal', [5]],

@@ -2,24 +2,30 @@
  * POST /api/v1/payments/{id}/retry, /pause and /resume over HTTP: every transition the status
  * machine allows through them and every one it refuses (409, nothing written), the response
  * bodies of both forms, ids of every kind, 404 for other merchants' payments, scopes, and
- * Idempotency-Key replays.
+ * Idempotency-Key replays. A retry runs an attempt now through the merchant's gateway (the
+ * deterministic sandbox in tests: an insufficient_funds decline declines on attempt 1 and succeeds
+ * on attempt 2, a processing_error or hard_customer decline succeeds at once), unless quiet hours
+ * forbid it now, when it is rescheduled to their end.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PausePaymentResponse, ResumePaymentResponse, RetryPaymentResponse } from '../../../../functions/api/payments/schemas';
+import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
 import { type PaymentRecord, paymentBodyOf } from '../../../../functions/core/payments';
 import { createApiKey } from '../../../../functions/data/api-key-repository';
 import { documentClient } from '../../../../functions/data/client';
 import { paymentKeys } from '../../../../functions/data/keys';
-import { getPayment } from '../../../../functions/data/payment-repository';
+import { applyPaymentEvent, getPayment } from '../../../../functions/data/payment-repository';
 import { paymentTimeline } from '../../../../functions/data/payment-queries';
 import type { NewFailedPayment } from '../../../../functions/data/payment-repository';
+import { sandboxChargesOf } from '../../../../functions/data/sandbox-charge-repository';
+import { putQuietHours } from '../../../../functions/data/settings-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
-import { type SeedStep, seedPayment, seedPaymentThrough } from '../../../fixtures/payments';
+import { HARD_DECLINE, PROCESSING_ERROR, retryPlanOf, type SeedStep, seedPayment, seedPaymentThrough } from '../../../fixtures/payments';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
-const HARD: Partial<NewFailedPayment> = { declineCode: 'expired_card', declineCategory: 'hard_customer', declineSubcategory: 'expired' };
+const HARD: Partial<NewFailedPayment> = HARD_DECLINE;
 /** The next_retry_at seedPaymentThrough's `retry` step schedules. */
 const SEEDED_RETRY_AT = '2026-12-01T10:00:00.000Z';
 
@@ -49,17 +55,23 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
   });
 
   describe('transitions the status machine allows', () => {
+    // The timeline entries each request adds are compared as a set here: their order is asserted
+    // in get-payment.test.ts ("answers the events oldest first").
     it.each([
-      ['retry', 'pending', [], {}, 'retrying', 1],
-      ['retry', 'retrying', ['retry'], {}, 'retrying', 0],
-      ['retry', 'a hard_customer decline once its card is updated', ['card_updated'], HARD, 'retrying', 1],
-      ['pause', 'pending', [], {}, 'paused', 1],
-      ['pause', 'retrying', ['retry'], {}, 'paused', 1],
-      ['resume', 'paused from pending', ['pause'], {}, 'pending', 1],
-      ['resume', 'paused from retrying', ['retry', 'pause'], {}, 'retrying', 1],
-    ] as const)('%s moves %s to %s, with %i state_history entries more', async (action, _from, steps, overrides, to, newEntries) => {
+      ['retry', 'retrying (a soft decline: retry 1 declines, retry 2 is planned)', [], {}, 'retrying', 1, ['retry_attempted', 'retry_failed', 'retry_scheduled']],
+      ['retry', 'retrying with its retry rescheduled (retry 1 declines, retry 2 is planned)', ['retry'], {}, 'retrying', 1, ['retry_attempted', 'retry_failed', 'retry_scheduled']],
+      ['retry', 'retrying (a processing_error decline: retry 1 succeeds)', [], PROCESSING_ERROR, 'recovered', 1, ['retry_attempted', 'retry_succeeded']],
+      ['retry', 'a hard_customer decline, retrying since its card was updated (the new card is charged)', ['card_updated'], HARD, 'recovered', 1, ['retry_attempted', 'retry_succeeded']],
+      ['pause', 'pending (a hard_customer decline waiting for a card)', [], HARD, 'paused', 1, ['status_change']],
+      ['pause', 'retrying', [], {}, 'paused', 1, ['status_change']],
+      ['pause', 'retrying with its retry rescheduled', ['retry'], {}, 'paused', 1, ['status_change']],
+      ['resume', 'paused from pending', ['pause'], HARD, 'pending', 1, ['status_change']],
+      ['resume', 'paused from retrying', ['pause'], {}, 'retrying', 1, ['status_change']],
+      ['resume', 'paused from retrying with its retry rescheduled', ['retry', 'pause'], {}, 'retrying', 1, ['status_change']],
+    ] as const)('%s moves %s (seed steps %j, decline %j) to %s, with %i state_history entries more', async (action, _from, steps, overrides, to, newEntries, added) => {
       // Prepare
       const payment = await seedPaymentThrough(tenant.merchant.id, steps as readonly SeedStep[], overrides);
+      const timelineBefore = await paymentTimeline(tenant.merchant.id, payment);
       // Act
       const response = await post(payment.id, action);
       // Assess
@@ -67,45 +79,118 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       const after = await stored(payment);
       expect(after.status).toBe(to);
       expect(after.state_history).toHaveLength(payment.state_history.length + newEntries);
-      if (newEntries === 1) expect(after.state_history.at(-1)).toMatchObject({ status: to, at: after.updated_at });
+      expect(after.state_history.slice(0, payment.state_history.length)).toEqual(payment.state_history);
+      expect(after.state_history.at(-1)).toMatchObject({ status: to, at: after.updated_at });
       const timeline = await paymentTimeline(tenant.merchant.id, payment);
-      expect(timeline).toHaveLength(1 + steps.length + 1);
+      expect(timeline.slice(0, timelineBefore.length)).toEqual(timelineBefore);
+      expect(timeline.slice(timelineBefore.length).map((entry) => entry.type).sort()).toEqual([...added].sort());
+      expect((await sandboxChargesOf(tenant.merchant.id, payment.id)).length).toBe(action === 'retry' ? 1 : 0);
       const http = await call<Body>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
       expect(http.body.data.status).toBe(to);
     });
 
-    it('answers a retry with 202 and one record of A and B fields', async () => {
-      // Prepare
+    it('answers a retry that was declined with 202 and one record of A and B fields: attempted, declined, retry 2 planned later', async () => {
+      // Prepare: insufficient_funds, retrying with retry 1 planned at recording.
       const payment = await seedPayment(tenant.merchant.id);
-      const before = Date.now();
       // Act
       const response = await post(payment.id, 'retry');
       // Assess
       expect(response.status).toBe(202);
       expect(RetryPaymentResponse.safeParse(response.body).success).toBe(true);
-      const data = response.body.data as { next_retry_at: string; scheduled_at: string };
-      expect(data).toEqual({
+      const after = await stored(payment);
+      const reason = after.state_history.at(-1)?.reason as string;
+      expect(response.body.data).toEqual({
         payment_id: payment.id,
         status: 'retry_initiated',
-        next_retry_at: data.scheduled_at,
+        attempted: true,
+        outcome: 'declined',
+        payment_status: 'retrying',
+        next_retry_at: after.next_retry_at,
+        reason,
         retry_scheduled: true,
         retry_number: 1,
-        scheduled_at: expect.any(String),
+        scheduled_at: after.next_retry_at,
       });
-      expect(Date.parse(data.scheduled_at)).toBeGreaterThanOrEqual(before - 1);
-      expect(Date.parse(data.scheduled_at)).toBeLessThanOrEqual(Date.now());
-      expect((await stored(payment)).next_retry_at).toBe(data.scheduled_at);
-      expect((await stored(payment)).state_history.at(-1)?.reason).toBe('Retry requested through the API');
+      expect(after).toMatchObject({ status: 'retrying', retry_count: 1, attempt: null, decline_code: 'insufficient_funds', last_attempt_at: after.updated_at });
+      // Retry 2 is the policy's decision at the time of the attempt, for the decline it answered.
+      expect(Date.parse(after.next_retry_at as string)).toBeGreaterThan(Date.parse(after.last_attempt_at as string));
+      const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.last_attempt_at as string));
+      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 2 of 4 at /) });
+      expect(reason).toBe((plan as { reason: string }).reason);
+      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([
+        expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), state: 'answered', outcome: { status: 'declined', declineCode: 'insufficient_funds' }, amount: 4999, currency: 'usd', calls: 1 }),
+      ]);
+    });
+
+    it('answers a retry that succeeded with 202: attempted, succeeded, the payment recovered and nothing scheduled', async () => {
+      // Prepare
+      const payment = await seedPayment(tenant.merchant.id, PROCESSING_ERROR);
+      // Act
+      const response = await post(payment.id, 'retry');
+      // Assess
+      expect(response.status).toBe(202);
+      expect(RetryPaymentResponse.safeParse(response.body).success).toBe(true);
+      const after = await stored(payment);
+      expect(response.body.data).toEqual({
+        payment_id: payment.id,
+        status: 'retry_initiated',
+        attempted: true,
+        outcome: 'succeeded',
+        payment_status: 'recovered',
+        next_retry_at: null,
+        reason: 'charged 4999 usd through the sandbox gateway',
+        retry_scheduled: false,
+        retry_number: 1,
+        scheduled_at: null,
+      });
+      expect(after).toMatchObject({ status: 'recovered', retry_count: 1, next_retry_at: null, attempt: null, recovered_at: after.updated_at });
+      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([
+        expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), state: 'answered', outcome: { status: 'succeeded', providerChargeId: `sbx_ch_${attemptIdempotencyKey(payment.id, 1)}` }, calls: 1 }),
+      ]);
+    });
+
+    it('reschedules instead of attempting during the merchant\'s quiet hours, and answers the time they end', async () => {
+      // Prepare: a merchant of its own whose quiet hours cover now.
+      const quiet = await newTenant(['admin'], UNLIMITED);
+      const now = new Date();
+      const startHour = now.getUTCHours();
+      const endHour = (startHour + 2) % 24;
+      await putQuietHours(quiet.merchant.id, { startHour, endHour, timezone: 'UTC', enabled: true });
+      const payment = await seedPayment(quiet.merchant.id);
+      const windowEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), startHour + 2)).toISOString();
+      // Act
+      const response = await post(payment.id, 'retry', { key: quiet.key });
+      // Assess
+      expect(response.status).toBe(202);
+      expect(RetryPaymentResponse.safeParse(response.body).success).toBe(true);
+      const reason = `Retry 1 moved to ${windowEnd}: after the merchant's quiet hours (${startHour}:00-${endHour}:00 UTC)`;
+      expect(response.body.data).toEqual({
+        payment_id: payment.id,
+        status: 'retry_initiated',
+        attempted: false,
+        outcome: null,
+        payment_status: 'retrying',
+        next_retry_at: windowEnd,
+        reason,
+        retry_scheduled: true,
+        retry_number: 1,
+        scheduled_at: windowEnd,
+      });
+      const after = (await getPayment(quiet.merchant.id, payment.id)) as PaymentRecord;
+      expect(after).toMatchObject({ status: 'retrying', retry_count: 0, next_retry_at: windowEnd, attempt: null });
+      expect(after.state_history.at(-1)).toEqual({ status: 'retrying', at: after.updated_at, reason });
+      expect(await sandboxChargesOf(quiet.merchant.id, payment.id)).toEqual([]);
     });
 
     it('numbers the retry after the attempts already made', async () => {
-      // Prepare: the retry engine counts attempts; none exists yet, so set the count as it would.
+      // Prepare: attempts already made, as the retry engine counts them (retry 3 of the sandbox succeeds).
       const payment = await seedPayment(tenant.merchant.id);
       await documentClient.send(new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(tenant.merchant.id, paymentBodyOf(payment.id) as string), UpdateExpression: 'SET retry_count = :n', ExpressionAttributeValues: { ':n': 2 } }));
       // Act
       const response = await post(payment.id, 'retry');
       // Assess
-      expect(response.body.data).toMatchObject({ retry_number: 3 });
+      expect(response.body.data).toMatchObject({ retry_number: 3, attempted: true, outcome: 'succeeded', payment_status: 'recovered' });
+      expect((await sandboxChargesOf(tenant.merchant.id, payment.id)).map((charge) => charge.idempotency_key)).toEqual([attemptIdempotencyKey(payment.id, 3)]);
     });
 
     it('answers a pause with A fields, B payment_id and ok', async () => {
@@ -154,20 +239,22 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       ['retry', 'recovered', ['recover'], {}, /recovered/],
       ['retry', 'terminal', ['terminate'], {}, /terminal/],
       ['retry', 'terminal from a do-not-retry decline', [], { declineCategory: 'terminal', declineSubcategory: 'fraud', retryAllowed: false }, /terminal/],
+      ['retry', 'recorded with max_retries 0 (terminal at once: the policy allows it no retry)', [], { maxRetries: 0 }, /terminal/],
       ['retry', 'paused', ['pause'], {}, /paused/],
-      ['retry', 'at max_retries', [], { maxRetries: 0 }, /maximum of 0 retries/],
       ['retry', 'a hard_customer decline awaiting a card update', [], HARD, /hard_customer decline waits for a card update/],
       ['pause', 'paused', ['pause'], {}, /paused/],
       ['pause', 'recovered', ['recover'], {}, /recovered/],
       ['pause', 'terminal', ['terminate'], {}, /terminal/],
-      ['resume', 'pending', [], {}, /pending/],
-      ['resume', 'retrying', ['retry'], {}, /retrying/],
+      ['resume', 'pending', [], HARD, /pending/],
+      ['resume', 'retrying', [], {}, /retrying/],
+      ['resume', 'retrying with its retry rescheduled', ['retry'], {}, /retrying/],
       ['resume', 'recovered', ['recover'], {}, /recovered/],
       ['resume', 'terminal', ['terminate'], {}, /terminal/],
     ] as const)('refuses %s of a payment %s with 409 state_conflict naming why, and writes nothing', async (action, _state, steps, overrides, why) => {
       // Prepare
       const payment = await seedPaymentThrough(tenant.merchant.id, steps as readonly SeedStep[], overrides);
       const before = await stored(payment);
+      const timelineBefore = await paymentTimeline(tenant.merchant.id, payment);
       // Act
       const response = await post(payment.id, action);
       // Assess
@@ -175,7 +262,8 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       expect(response.body.error?.code).toBe('state_conflict');
       expect(response.body.error?.message).toMatch(why);
       expect(await stored(payment)).toEqual(before);
-      expect(await paymentTimeline(tenant.merchant.id, payment)).toHaveLength(1 + steps.length);
+      expect(await paymentTimeline(tenant.merchant.id, payment)).toEqual(timelineBefore);
+      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([]);
     });
 
     it('refuses a retry once the retry count reaches max_retries', async () => {
@@ -187,6 +275,23 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       // Assess
       expect(response.status).toBe(409);
       expect(response.body.error?.message).toMatch(/maximum of 4 retries/);
+    });
+
+    it('refuses a retry while an attempt is in flight, and writes nothing', async () => {
+      // Prepare: retry 1 recorded by another run, its lease still running.
+      const payment = await seedPayment(tenant.merchant.id);
+      const now = new Date();
+      const attempt = { number: 1, idempotency_key: attemptIdempotencyKey(payment.id, 1), gateway: 'sandbox', recorded_at: now.toISOString(), lease_until: new Date(now.getTime() + 5 * 60_000).toISOString() };
+      await applyPaymentEvent(tenant.merchant.id, payment.id, { type: 'start_attempt', attempt, reason: 'set up by the test' }, now);
+      const before = await stored(payment);
+      // Act
+      const response = await post(payment.id, 'retry');
+      // Assess
+      expect(response.status).toBe(409);
+      expect(response.body.error).toMatchObject({ code: 'state_conflict', message: `Cannot retry payment ${payment.id}: retry 1 is being attempted now.` });
+      expect(await stored(payment)).toEqual(before);
+      expect(before.attempt).toEqual(attempt);
+      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([]);
     });
   });
 
@@ -235,7 +340,7 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
   });
 
   describe('Idempotency-Key', () => {
-    it('replays a retry byte for byte without scheduling it twice', async () => {
+    it('replays a retry byte for byte without attempting it twice', async () => {
       // Prepare
       const payment = await seedPayment(tenant.merchant.id);
       const headers = { 'Idempotency-Key': `retry-${payment.id}` };
@@ -248,9 +353,16 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       expect(second.text).toBe(first.text);
       expect(second.headers.get('idempotent-replayed')).toBe('true');
       expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(first.body.data).toMatchObject({ attempted: true, outcome: 'declined', retry_number: 1 });
       const after = await stored(payment);
-      expect(after.version).toBe(payment.version + 1);
-      expect((await paymentTimeline(tenant.merchant.id, payment)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled']);
+      // One attempt: recorded (claim), then its outcome with retry 2 planned (resolve).
+      expect(after.version).toBe(payment.version + 2);
+      expect(after.retry_count).toBe(1);
+      const charges = await sandboxChargesOf(tenant.merchant.id, payment.id);
+      expect(charges.map((charge) => [charge.idempotency_key, charge.calls])).toEqual([[attemptIdempotencyKey(payment.id, 1), 1]]);
+      const types = (await paymentTimeline(tenant.merchant.id, payment)).map((event) => event.type);
+      expect(types.slice(0, 2)).toEqual(['payment_failed', 'retry_scheduled']);
+      expect(types.slice(2).sort()).toEqual(['retry_attempted', 'retry_failed', 'retry_scheduled']);
     });
 
     it('replays a refused retry as the same 409', async () => {
@@ -277,7 +389,8 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       // Assess
       expect(response.status).toBe(422);
       expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'Idempotency-Key' });
-      expect((await stored(other)).status).toBe('pending');
+      expect(await stored(other)).toEqual(other);
+      expect(await sandboxChargesOf(tenant.merchant.id, other.id)).toEqual([]);
     });
   });
 });

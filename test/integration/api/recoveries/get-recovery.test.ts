@@ -48,7 +48,8 @@ describe('GET /api/v1/recoveries/{id}', () => {
       amount_cents: 4999,
       recovered_at: null,
     });
-    expect(response.body.data.state_history.map((entry) => entry.status)).toEqual(['pending', 'retrying', 'paused']);
+    // Recorded (pending), retry 1 planned at once (retrying), rescheduled (retrying), paused.
+    expect(response.body.data.state_history.map((entry) => entry.status)).toEqual(['pending', 'retrying', 'retrying', 'paused']);
     expect(response.body.data.state_history[0]?.reason).toContain('card_velocity_exceeded');
     expect(response.body.data).not.toHaveProperty('current_step');
     expect(response.body.data).not.toHaveProperty('total_steps');

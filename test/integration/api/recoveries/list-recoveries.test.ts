@@ -3,7 +3,7 @@ import type { PaymentRecord } from '../../../../functions/core/payments';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
-import { seedPaymentThrough } from '../../../fixtures/payments';
+import { HARD_DECLINE, seedPaymentThrough } from '../../../fixtures/payments';
 import { enrollInCampaign, keyWithScopes } from '../../../fixtures/recoveries';
 import { newTenant, type Tenant } from '../../../fixtures/tenants';
 
@@ -24,8 +24,9 @@ describe('GET /api/v1/recoveries', () => {
     stack = await startTestStack();
     tenant = await newTenant(['admin'], { read_per_minute: 100000, write_per_minute: 100000 });
     const m = tenant.merchant.id;
-    // Sequential, so creation order (newest first in the list) is known.
-    const pending = await seedPaymentThrough(m, [], { amount: 1000 });
+    // Sequential, so creation order (newest first in the list) is known. A soft decline is retrying
+    // from its recording on; a hard decline stays pending until its card is updated.
+    const pending = await seedPaymentThrough(m, [], { amount: 1000, ...HARD_DECLINE });
     const retrying = await seedPaymentThrough(m, ['retry'], { amount: 2000 });
     const recovered = await seedPaymentThrough(m, ['retry', 'recover'], { amount: 3000 });
     const terminal = await seedPaymentThrough(m, [], { amount: 4000, retryAllowed: false, declineCategory: 'terminal', declineSubcategory: 'fraud', declineCode: 'fraudulent' });

@@ -23,7 +23,7 @@ describe('GET /api/v1/subscriptions/{id}', () => {
     stack = await startTestStack();
     tenant = await newTenant(['admin'], { read_per_minute: 100000, write_per_minute: 100000 });
     const m = tenant.merchant.id;
-    // sub_risk: one pending, one paused (both open), one recovered.
+    // sub_risk: one retrying (a soft decline, retry 1 planned at recording), one paused (both open), one recovered.
     await seedPaymentThrough(m, [], { subscriptionId: 'sub_risk', invoiceId: 'in_r1', amount: 1000 });
     await seedPaymentThrough(m, ['pause'], { subscriptionId: 'sub_risk', invoiceId: 'in_r2', amount: 2000 });
     await seedPaymentThrough(m, ['retry', 'recover'], { subscriptionId: 'sub_risk', invoiceId: 'in_r3', amount: 500 });

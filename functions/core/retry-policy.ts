@@ -1,0 +1,167 @@
+import { type CardLedger, checkCardCaps } from './card-caps';
+import { classifyDecline } from './decline-codes';
+import type { PaymentRecord } from './payments';
+import { isQuietAt, nextAllowedAt, type QuietHours } from './quiet-hours';
+import type { RetryScore, RetryScoreInput } from './scoring/types';
+
+/**
+ * The retry policy (pure): whether and when a failed payment is attempted again. Every decision
+ * carries its reason, which the engine writes into the payment's state_history.
+ *
+ * In order, the first rule that decides wins:
+ * 1. The decline, classified again from what the payment holds (DESIGN §2b precedence): a
+ *    do-not-retry signal (Visa category 1, MAC 03/21, Stripe do_not_try_again) or a terminal
+ *    category stops. A hard_customer decline is never retried before a card update: the payment
+ *    waits (`awaiting_card_update`, set when the decline is recorded) and reaches the policy only
+ *    with the new card.
+ * 2. max_retries reached: stop.
+ * 3. The wait: a Mastercard advice code 24-30 fixes it exactly; a new card after a hard decline is
+ *    tried within the hour; else the campaign's retry step for this attempt when a campaign owns
+ *    the recovery; else the scorer's delay (the same rules
+ *    scorer as POST /scoring/retry: processing errors within hours, limits in days, insufficient
+ *    funds toward the next payday). Insufficient-funds retries are then moved to the start of the
+ *    next local morning window (07:00-09:00 in the merchant's time zone), when balances are
+ *    highest after overnight payroll runs.
+ * 4. The merchant's quiet hours (in its IANA time zone) push the time to the window's end.
+ * 5. The card-network caps, counted per card over every payment on it (core/card-caps.ts), push
+ *    it to the first moment another attempt is allowed; a card blocked after a do-not-retry
+ *    answer waits for a card update. Quiet hours and caps are re-applied until both hold.
+ */
+export type RetryPlan =
+  | { readonly action: 'schedule'; readonly at: Date; readonly reason: string }
+  | { readonly action: 'await_card_update'; readonly reason: string }
+  | { readonly action: 'stop'; readonly reason: string };
+
+export type PlannedPayment = Pick<
+  PaymentRecord,
+  'psp' | 'amount' | 'currency' | 'decline_code' | 'decline_category' | 'decline_subcategory' | 'retry_count' | 'max_retries' | 'card_network' | 'network_code' | 'advice_code' | 'created_at'
+>;
+
+export interface RetryPlanInput {
+  readonly payment: PlannedPayment;
+  /** When the decision is made; the wait counts from here. */
+  readonly now: Date;
+  readonly quietHours: QuietHours | undefined;
+  readonly ledger: CardLedger;
+  /** The scorer's answer for the next attempt (retryScoreInputOf). */
+  readonly score: RetryScore;
+  /** The wait the owning campaign's retry step sets for this attempt, when a campaign owns the recovery. */
+  readonly campaignStepDelayHours?: number;
+}
+
+const HOUR_MS = 3_600_000;
+/** Insufficient-funds retries go out in this local window (see 3. above). */
+const MORNING_WINDOW = { startHour: 7, endHour: 9 } as const;
+/** After a card update (a hard_customer decline), the new card is tried this soon. */
+const CARD_UPDATE_WAIT_HOURS = 1;
+/** Quiet hours and caps can move a time at most this many times before the plan gives up on precision. */
+const MAX_ADJUSTMENTS = 8;
+
+/** The classification of the payment's decline as the policy reads it. */
+function declineOf(payment: PlannedPayment) {
+  return classifyDecline({
+    psp: payment.psp,
+    ...(payment.decline_code === null ? {} : { declineCode: payment.decline_code }),
+    ...(payment.network_code === null ? {} : { networkCode: payment.network_code }),
+    ...(payment.card_network === null ? {} : { network: payment.card_network }),
+    ...(payment.advice_code === null ? {} : { adviceCode: payment.advice_code }),
+  });
+}
+
+/**
+ * Whole days from `now` (UTC) to the next common payday at least a day away: the 1st, the 15th or
+ * the last day of a month, when most salaries and benefits are paid in the US and Europe.
+ */
+export function daysToNextPayday(now: Date): number {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  for (let days = 1; ; days += 1) {
+    const day = new Date(today + days * 24 * HOUR_MS);
+    const lastOfMonth = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 0)).getUTCDate();
+    if (day.getUTCDate() === 1 || day.getUTCDate() === 15 || day.getUTCDate() === lastOfMonth) return days;
+  }
+}
+
+/** The scorer's input for the payment's next attempt at `now`. */
+export function retryScoreInputOf(payment: PlannedPayment, now: Date): RetryScoreInput {
+  return {
+    declineCode: payment.decline_code ?? 'unknown',
+    amountCents: payment.amount,
+    currency: payment.currency,
+    declineCategory: payment.decline_category,
+    declineSubcategory: payment.decline_subcategory,
+    psp: payment.psp,
+    ...(payment.network_code === null ? {} : { networkCode: payment.network_code }),
+    ...(payment.card_network === null ? {} : { network: payment.card_network }),
+    ...(payment.advice_code === null ? {} : { adviceCode: payment.advice_code }),
+    attemptNumber: payment.retry_count + 1,
+    hourOfDay: now.getUTCHours(),
+    dayOfWeek: now.getUTCDay(),
+    daysSinceFailure: Math.max(0, Math.floor((now.getTime() - Date.parse(payment.created_at)) / (24 * HOUR_MS))),
+    paydayProximityDays: daysToNextPayday(now),
+  };
+}
+
+/**
+ * Why the policy does not retry now, or undefined when it may (rules 1-2 only). A hard_customer
+ * decline reaches the policy only once the card was updated (until then the payment waits, out
+ * of the policy's hands: `awaiting_card_update`), so it no longer forbids a retry of the new card.
+ */
+export function retryForbiddenBy(payment: PlannedPayment): Exclude<RetryPlan, { action: 'schedule' }> | undefined {
+  const decline = declineOf(payment);
+  if (!decline.retry.allowed && decline.category !== 'hard_customer') return { action: 'stop', reason: `Not retried: ${decline.retry.reason}` };
+  if (payment.retry_count >= payment.max_retries) return { action: 'stop', reason: `Not retried: all ${payment.max_retries} retries were used` };
+  return undefined;
+}
+
+/** Decides the next attempt of an open payment (see the rules above). */
+export function planNextRetry(input: RetryPlanInput): RetryPlan {
+  const { payment, now } = input;
+  const forbidden = retryForbiddenBy(payment);
+  if (forbidden !== undefined) return forbidden;
+
+  const decline = declineOf(payment);
+  const reasons: string[] = [];
+  let waitHours: number;
+  if (decline.retry.fixedDelayHours !== undefined) {
+    waitHours = decline.retry.fixedDelayHours;
+    reasons.push(`the network fixes the wait at ${waitHours} h (${decline.retry.reason})`);
+  } else if (decline.category === 'hard_customer') {
+    waitHours = CARD_UPDATE_WAIT_HOURS;
+    reasons.push(`the card was updated after a ${decline.subcategory} decline: the new card is tried within ${waitHours} h`);
+  } else if (input.campaignStepDelayHours !== undefined) {
+    waitHours = input.campaignStepDelayHours;
+    reasons.push(`the campaign's retry step ${payment.retry_count + 1} waits ${waitHours} h`);
+  } else {
+    waitHours = input.score.delayHours;
+    reasons.push(`scored ${input.score.score.toFixed(2)}, wait ${waitHours} h (${input.score.reasoning})`);
+  }
+  let at = new Date(now.getTime() + waitHours * HOUR_MS);
+  if (payment.decline_subcategory === 'balance' && decline.retry.fixedDelayHours === undefined) {
+    const morning = nextAllowedAt({ ...MORNING_WINDOW, startHour: MORNING_WINDOW.endHour, endHour: MORNING_WINDOW.startHour, timezone: input.quietHours?.timezone ?? 'UTC', enabled: true }, at);
+    if (morning.getTime() !== at.getTime()) reasons.push(`moved to the local morning (${MORNING_WINDOW.startHour}:00-${MORNING_WINDOW.endHour}:00) for an insufficient-funds decline`);
+    at = morning;
+  }
+  const adjusted = withinQuietHoursAndCaps(payment, input.quietHours, input.ledger, at, reasons);
+  if (adjusted.action !== 'schedule') return adjusted;
+  return { action: 'schedule', at: adjusted.at, reason: `Retry ${payment.retry_count + 1} of ${payment.max_retries} at ${adjusted.at.toISOString()}: ${reasons.join('; ')}` };
+}
+
+/**
+ * The first instant at or after `at` outside the merchant's quiet hours and within the card's
+ * caps (or the card update to wait for). `reasons` gets a note for each move.
+ */
+export function withinQuietHoursAndCaps(payment: Pick<PlannedPayment, 'amount' | 'currency' | 'card_network'>, quietHours: QuietHours | undefined, ledger: CardLedger, at: Date, reasons: string[]): RetryPlan {
+  let candidate = at;
+  for (let round = 0; round < MAX_ADJUSTMENTS; round += 1) {
+    if (quietHours !== undefined && isQuietAt(quietHours, candidate)) {
+      candidate = nextAllowedAt(quietHours, candidate);
+      reasons.push(`after the merchant's quiet hours (${quietHours.startHour}:00-${quietHours.endHour}:00 ${quietHours.timezone})`);
+    }
+    const caps = checkCardCaps(ledger, payment.card_network, payment, candidate);
+    if (caps.allowed) return { action: 'schedule', at: candidate, reason: reasons.join('; ') };
+    if (caps.blocked) return { action: 'await_card_update', reason: `Waiting for a card update: ${caps.reason}` };
+    candidate = caps.nextAllowedAt;
+    reasons.push(`after the ${caps.reason}`);
+  }
+  return { action: 'schedule', at: candidate, reason: reasons.join('; ') };
+}

@@ -1,0 +1,41 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { timeOrderedId } from '../core/ids';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { customerKeys, ENTITY, queries, retryKeys } from './keys';
+import type { TransactItem } from './customer-repository';
+
+/**
+ * Outbound events (DESIGN §1 payload `{ id, type, created_at, merchant_id, data: { object } }`),
+ * recorded in the transaction of the change they report, for the outbound webhooks to deliver.
+ * One item per event; `types` holds the A and B names of the same fact (`payment.recovered` and
+ * `recovery.succeeded`), so an endpoint subscribed to either gets it once. Filed among the
+ * customer's data (erasure) and kept 30 days.
+ */
+export interface OutboundEvent {
+  readonly id: string;
+  readonly types: readonly string[];
+  readonly created_at: string;
+  readonly merchant_id: string;
+  readonly data: { readonly object: Readonly<Record<string, unknown>> };
+}
+
+const RETENTION_SECONDS = 30 * 24 * 3600;
+
+export function outboundEventItem(merchantId: string, customerId: string, types: readonly string[], object: Readonly<Record<string, unknown>>, now: Date): TransactItem {
+  const body = timeOrderedId(now);
+  const event: OutboundEvent = { id: `evt_${body}`, types, created_at: now.toISOString(), merchant_id: merchantId, data: { object } };
+  const key = retryKeys.outboundEvent(merchantId, body);
+  return {
+    Put: {
+      TableName: env.TABLE_NAME,
+      Item: { ...key, entity: ENTITY.outboundEvent, ...event, GSI2PK: customerKeys.data(merchantId, customerId), GSI2SK: key.SK, expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS },
+    },
+  };
+}
+
+/** The merchant's outbound events, oldest first (one page of up to `limit`). */
+export async function listOutboundEvents(merchantId: string, limit = 100): Promise<OutboundEvent[]> {
+  const { Items } = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, Limit: limit, ...queries.partitionPrefix(retryKeys.outboundEventPrefix(merchantId)) }));
+  return (Items ?? []).map(({ id, types, created_at, merchant_id, data }) => ({ id, types, created_at, merchant_id, data }) as OutboundEvent);
+}

@@ -1,0 +1,42 @@
+import type { CardLedger } from '../core/card-caps';
+import type { PaymentEvent, PaymentRecord } from '../core/payments';
+import type { QuietHours } from '../core/quiet-hours';
+import { planNextRetry, retryScoreInputOf } from '../core/retry-policy';
+import { scoreRetryByRules } from '../core/scoring/rules';
+import { getCardLedger, type StoredCardLedger } from './card-ledger-repository';
+import { getQuietHours } from './settings-repository';
+
+/**
+ * What the retry policy needs beyond the payment: the merchant's quiet hours and the card's
+ * ledger. Read before a write that plans, so the plan is decided on fresh state; the ledger's
+ * version guards the write when it changes the ledger (a claim).
+ */
+export interface PlanningContext {
+  readonly quietHours: QuietHours;
+  readonly card: StoredCardLedger;
+}
+
+export async function loadPlanningContext(merchantId: string, payment: Pick<PaymentRecord, 'card_identity'>): Promise<PlanningContext> {
+  const [quietHours, card] = await Promise.all([getQuietHours(merchantId), getCardLedger(merchantId, payment.card_identity)]);
+  return { quietHours, card };
+}
+
+/**
+ * Whether the policy owes the payment a decision: open and neither paused nor waiting for a card,
+ * with no retry scheduled or in flight. Such a payment would otherwise never be picked up.
+ */
+export const needsRetryPlan = (p: PaymentRecord): boolean =>
+  (p.status === 'pending' || p.status === 'retrying') && !p.awaiting_card_update && p.attempt === null && p.next_retry_at === null;
+
+/** The status-machine event of the policy's decision for the payment's next attempt (core/retry-policy.ts). */
+export function plannedRetryEvent(payment: PaymentRecord, context: { quietHours: QuietHours; ledger: CardLedger }, now: Date): PaymentEvent {
+  const plan = planNextRetry({ payment, now, quietHours: context.quietHours, ledger: context.ledger, score: scoreRetryByRules(retryScoreInputOf(payment, now)) });
+  switch (plan.action) {
+    case 'schedule':
+      return { type: 'schedule_retry', at: plan.at.toISOString(), reason: plan.reason };
+    case 'await_card_update':
+      return { type: 'await_card_update', reason: plan.reason };
+    case 'stop':
+      return { type: 'terminate', reason: plan.reason };
+  }
+}

@@ -1,0 +1,68 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { attemptIdempotencyKeyPrefix, type GatewayOutcome } from '../core/payment-gateway';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { ENTITY, queries, retryKeys } from './keys';
+
+/**
+ * The sandbox gateway's own record of what it was asked, kept as a provider keeps its
+ * idempotency keys: one item per key, the first answer stored and returned to every later call
+ * with the same key (`calls` counts them). `errored` marks a key whose first call the scenario
+ * answered with a gateway error. Kept 30 days (TTL).
+ */
+export interface SandboxCharge {
+  readonly idempotency_key: string;
+  readonly payment_id: string;
+  readonly state: 'answered' | 'errored';
+  readonly outcome: GatewayOutcome | null;
+  readonly amount: number;
+  readonly currency: string;
+  readonly calls: number;
+  readonly created_at: string;
+}
+
+const RETENTION_SECONDS = 30 * 24 * 3600;
+
+export async function getSandboxCharge(merchantId: string, idempotencyKey: string): Promise<SandboxCharge | undefined> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.sandboxCharge(merchantId, idempotencyKey), ConsistentRead: true }));
+  return Item as SandboxCharge | undefined;
+}
+
+/** Counts one more call with a key already answered. */
+export async function recordRepeatedCall(merchantId: string, idempotencyKey: string): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({ TableName: env.TABLE_NAME, Key: retryKeys.sandboxCharge(merchantId, idempotencyKey), UpdateExpression: 'ADD calls :one', ExpressionAttributeValues: { ':one': 1 } }),
+  );
+}
+
+/**
+ * Stores the answer to a key, if no other call stored one first (then that one is returned, as
+ * a provider answers concurrent calls with one key). `previous` is the errored record this
+ * answer replaces, if any.
+ */
+export async function storeSandboxAnswer(merchantId: string, charge: Omit<SandboxCharge, 'calls' | 'created_at'>, previous: SandboxCharge | undefined, now: Date): Promise<SandboxCharge> {
+  const item: SandboxCharge = { ...charge, calls: (previous?.calls ?? 0) + 1, created_at: previous?.created_at ?? now.toISOString() };
+  try {
+    await documentClient.send(
+      new PutCommand({
+        TableName: env.TABLE_NAME,
+        Item: { ...retryKeys.sandboxCharge(merchantId, charge.idempotency_key), entity: ENTITY.sandboxCharge, ...item, expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS },
+        ...(previous === undefined ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: '#state = :errored', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ':errored': 'errored' } }),
+      }),
+    );
+    return item;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const winner = await getSandboxCharge(merchantId, charge.idempotency_key);
+    if (winner === undefined) throw error;
+    await recordRepeatedCall(merchantId, charge.idempotency_key);
+    return winner;
+  }
+}
+
+/** The sandbox's records for a payment's attempts (tests and the bench count charges with it). */
+export async function sandboxChargesOf(merchantId: string, paymentId: string): Promise<SandboxCharge[]> {
+  const { Items } = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, ConsistentRead: true, ...queries.partitionPrefix(retryKeys.sandboxChargePrefix(merchantId, attemptIdempotencyKeyPrefix(paymentId))) }));
+  return (Items ?? []) as SandboxCharge[];
+}

@@ -1,0 +1,272 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { isQuietAt } from '../../../functions/core/quiet-hours';
+import type { PaymentRecord } from '../../../functions/core/payments';
+import { getCardLedger } from '../../../functions/data/card-ledger-repository';
+import { documentClient } from '../../../functions/data/client';
+import { ingestPaymentEvent } from '../../../functions/data/ingest-payment-event';
+import { dueRetryKeys, paymentKeys } from '../../../functions/data/keys';
+import { listOutboundEvents } from '../../../functions/data/outbound-event-repository';
+import { getPayment } from '../../../functions/data/payment-repository';
+import { sandboxChargesOf } from '../../../functions/data/sandbox-charge-repository';
+import { putQuietHours } from '../../../functions/data/settings-repository';
+import { executeDueRetries } from '../../../functions/jobs/execute-due-retries';
+import { handler as everyMinute } from '../../../functions/jobs/every-minute';
+import { env } from '../../../functions/shared/env';
+import { seedPayment } from '../../fixtures/payments';
+
+/**
+ * The retry engine end to end on DynamoDB Local with the sandbox gateway, the clock driven by the
+ * test: every run is the every-minute job (or its task) at a scheduled time the test picks.
+ */
+// Each test runs the job several times, each run a few DynamoDB calls per payment: seconds on a busy 2-core machine.
+jest.setTimeout(60_000);
+
+const merchant = (): string => `merch_eng${Math.random().toString(36).slice(2, 10)}`;
+const T0 = new Date('2026-12-07T15:00:00.000Z');
+const later = (at: Date, ms: number): Date => new Date(at.getTime() + ms);
+const HOUR = 3_600_000;
+
+/** Runs the every-minute job (its Lambda handler) as EventBridge Scheduler would at `at`. */
+async function runJobAt(at: Date) {
+  const report = await everyMinute({ schedule: 'every-minute', scheduled_time: at.toISOString(), execution_id: `test-${at.getTime()}`, attempt_number: 1, schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute' });
+  const task = report.tasks.find((t) => t.name === 'execute-due-retries');
+  expect(task?.status).toBe('ok');
+  return task?.summary as Record<string, number>;
+}
+
+async function current(merchantId: string, payment: PaymentRecord): Promise<PaymentRecord> {
+  const found = await getPayment(merchantId, payment.id);
+  if (found === undefined) throw new Error('payment vanished');
+  return found;
+}
+
+/** Runs the job at each next_retry_at of the payment until it is no longer retrying (at most `max` runs). */
+async function runUntilSettled(merchantId: string, payment: PaymentRecord, max = 10): Promise<PaymentRecord> {
+  let now = payment;
+  for (let run = 0; run < max && now.status === 'retrying' && now.next_retry_at !== null; run += 1) {
+    await runJobAt(new Date(now.next_retry_at));
+    now = await current(merchantId, now);
+  }
+  return now;
+}
+
+const failure = (merchantId: string, overrides: Record<string, unknown> = {}) =>
+  ingestPaymentEvent(
+    merchantId,
+    { type: 'payment_failed', amount: 2500, currency: 'usd', customerEmail: 'ana@example.com', declineCode: 'insufficient_funds', eventId: `evt_${Math.random().toString(36).slice(2)}`, psp: 'stripe', providerPaymentId: `pi_${Math.random().toString(36).slice(2)}`, metadata: {}, ...overrides },
+    T0,
+  );
+
+describe('retry engine', () => {
+  it('schedules a soft decline when it is recorded, then the job declines attempt 1 and recovers at attempt 2', async () => {
+    // Prepare
+    const m = merchant();
+    const { payment_event_id: id } = await failure(m);
+    const recorded = await current(m, { id } as PaymentRecord);
+    // Assess: scheduled at once, by the policy, with its reason
+    expect(recorded.status).toBe('retrying');
+    expect(Date.parse(recorded.next_retry_at as string)).toBeGreaterThan(T0.getTime());
+    expect(recorded.state_history.map((h) => h.status)).toEqual(['pending', 'retrying']);
+    expect(recorded.state_history[1]?.reason).toMatch(/^Retry 1 of 4 at .*scored/);
+    // Act: a run before it is due does nothing
+    await runJobAt(later(T0, 60_000));
+    const early = await current(m, recorded);
+    // Act: runs at each due time
+    await runJobAt(new Date(recorded.next_retry_at as string));
+    const afterFirst = await current(m, recorded);
+    const settled = await runUntilSettled(m, afterFirst);
+    // Assess
+    expect(early).toEqual(recorded);
+    expect(afterFirst).toMatchObject({ status: 'retrying', retry_count: 1, decline_code: 'insufficient_funds', attempt: null });
+    expect(Date.parse(afterFirst.next_retry_at as string)).toBeGreaterThan(Date.parse(recorded.next_retry_at as string));
+    expect(settled).toMatchObject({ status: 'recovered', retry_count: 2, next_retry_at: null, attempt: null });
+    expect(settled.recovered_at).not.toBeNull();
+    expect((await sandboxChargesOf(m, recorded.id)).map((c) => [c.idempotency_key, c.outcome?.status])).toEqual([
+      [`retry-${recorded.id}-1`, 'declined'],
+      [`retry-${recorded.id}-2`, 'succeeded'],
+    ]);
+    // Events of one write share its instant, so they are compared as a sorted list.
+    const events = (await listOutboundEvents(m)).map((e) => e.types.join('+')).sort();
+    expect(events).toEqual(['payment.recovered+recovery.succeeded', 'recovery.retry_attempted', 'recovery.retry_attempted', 'recovery.retry_scheduled']);
+    // The recovered payment has left the due index.
+    const item = (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.payment(m, recorded.id.slice(3)) }))).Item;
+    expect(item?.['GSI4PK']).toBeUndefined();
+  });
+
+  it('never retries a hard decline until the card is updated, then retries the new card', async () => {
+    // Prepare
+    const m = merchant();
+    const { payment_event_id: id } = await failure(m, { declineCode: 'expired_card' });
+    // Act: a month of job runs
+    for (const days of [1, 7, 30]) await runJobAt(later(T0, days * 24 * HOUR));
+    const waiting = await current(m, { id } as PaymentRecord);
+    const chargesBeforeUpdate = await sandboxChargesOf(m, waiting.id);
+    await ingestPaymentEvent(m, { type: 'payment_method_updated', amount: 0, currency: 'usd', customerEmail: 'ana@example.com', declineCode: null, eventId: 'evt_card', psp: 'stripe', metadata: {} }, later(T0, 31 * 24 * HOUR));
+    const updated = await current(m, waiting);
+    const settled = await runUntilSettled(m, updated);
+    // Assess
+    expect(waiting).toMatchObject({ status: 'pending', awaiting_card_update: true, next_retry_at: null, retry_count: 0 });
+    expect(chargesBeforeUpdate).toHaveLength(0);
+    expect(updated.status).toBe('retrying');
+    expect(updated.card_identity).not.toBe(waiting.card_identity);
+    expect(settled).toMatchObject({ status: 'recovered', retry_count: 1 });
+  });
+
+  it('ends terminal at max_retries, each attempt with its own idempotency key', async () => {
+    // Prepare
+    const m = merchant();
+    const seeded = await seedPayment(m, { declineCode: 'sandbox_always_decline', declineCategory: 'unknown', declineSubcategory: 'unmapped', maxRetries: 3 }, T0);
+    // Act
+    const settled = await runUntilSettled(m, seeded);
+    // Assess
+    expect(settled).toMatchObject({ status: 'terminal', retry_count: 3, next_retry_at: null });
+    expect(settled.state_history.at(-1)?.reason).toMatch(/all 3 retries were used/);
+    expect((await sandboxChargesOf(m, seeded.id)).map((c) => c.idempotency_key)).toEqual([1, 2, 3].map((n) => `retry-${seeded.id}-${n}`));
+    expect((await listOutboundEvents(m)).filter((e) => e.types.includes('payment.terminal')).map((e) => e.types)).toEqual([['payment.terminal', 'recovery.failed']]);
+  });
+
+  it('ends at once and blocks the card on a do-not-retry answer, so another payment on that card waits for a new card', async () => {
+    // Prepare
+    const m = merchant();
+    const first = await seedPayment(m, { declineCode: 'sandbox_do_not_retry', declineCategory: 'unknown', declineSubcategory: 'unmapped', customer: { email: 'same@example.com' } }, T0);
+    // Act
+    const blockedAt = new Date(first.next_retry_at as string);
+    await runJobAt(blockedAt);
+    const ended = await current(m, first);
+    const second = await seedPayment(m, { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error', customer: { email: 'same@example.com' } }, blockedAt);
+    await runJobAt(new Date(second.next_retry_at as string));
+    const other = await current(m, second);
+    // Assess
+    expect(ended).toMatchObject({ status: 'terminal', retry_count: 1, advice_code: '03', card_network: 'mastercard' });
+    expect((await getCardLedger(m, first.card_identity)).ledger.blocked_until).not.toBeNull();
+    expect(other).toMatchObject({ status: 'pending', awaiting_card_update: true, retry_count: 0 });
+    expect(other.state_history.at(-1)?.reason).toMatch(/card blocked until/);
+    expect(await sandboxChargesOf(m, second.id)).toHaveLength(0);
+  });
+
+  it('keeps retries out of quiet hours that cross midnight in the merchant time zone', async () => {
+    // Prepare: 22:00-07:00 in New York; the failure is at 22:30 New York (03:30 UTC), a processing error retried within hours
+    const m = merchant();
+    const quiet = { startHour: 22, endHour: 7, timezone: 'America/New_York', enabled: true };
+    await putQuietHours(m, quiet);
+    const failedAt = new Date('2026-12-08T03:30:00.000Z');
+    // Act
+    const payment = await seedPayment(m, { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error' }, failedAt);
+    // Assess: due at 07:00 New York (12:00 UTC) at the earliest, never inside the window
+    expect(payment.status).toBe('retrying');
+    const due = new Date(payment.next_retry_at as string);
+    expect(isQuietAt(quiet, due)).toBe(false);
+    expect(due.getTime()).toBeGreaterThanOrEqual(Date.parse('2026-12-08T12:00:00.000Z'));
+    expect(payment.state_history.at(-1)?.reason).toMatch(/quiet hours \(22:00-7:00 America\/New_York\)/);
+    // Act: a run inside the window (e.g. after the merchant moved the window) reschedules instead of attempting
+    await putQuietHours(m, { ...quiet, startHour: 6, endHour: 9 });
+    await runJobAt(due);
+    const moved = await current(m, payment);
+    expect(moved.retry_count).toBe(0);
+    expect(moved.next_retry_at).toBe('2026-12-08T14:00:00.000Z');
+    expect(await sandboxChargesOf(m, payment.id)).toHaveLength(0);
+  });
+
+  it('holds Mastercard\'s 10 attempts per card in 24 hours across several payments on one card', async () => {
+    // Prepare: 12 payments of one customer on one Mastercard, all due by the run
+    const m = merchant();
+    const payments: PaymentRecord[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      payments.push(await seedPayment(m, { declineCode: 'sandbox_always_decline', declineCategory: 'unknown', declineSubcategory: 'unmapped', cardNetwork: 'mastercard', customer: { email: 'card@example.com' }, amount: 1000 + i }, T0));
+    }
+    const runAt = new Date(Math.max(...payments.map((p) => Date.parse(p.next_retry_at as string))));
+    // Act
+    await runJobAt(runAt);
+    const after = await Promise.all(payments.map((p) => current(m, p)));
+    // Assess
+    expect(after.filter((p) => p.retry_count === 1 && p.decline_code === 'sandbox_always_decline')).toHaveLength(10);
+    expect((await getCardLedger(m, payments[0]?.card_identity as string)).ledger.attempts).toHaveLength(10);
+    const held = after.filter((p) => p.retry_count === 0);
+    expect(held).toHaveLength(2);
+    for (const p of held) {
+      expect(Date.parse(p.next_retry_at as string)).toBeGreaterThan(runAt.getTime() + 24 * HOUR - 60_000);
+      expect(p.state_history.at(-1)?.reason).toMatch(/Mastercard: 10 attempts per card in 24 hours/);
+    }
+  });
+
+  it('attempts each payment once when two job runs overlap', async () => {
+    // Prepare
+    const m = merchant();
+    const payments = await Promise.all(Array.from({ length: 20 }, (_, i) => seedPayment(m, { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error', customer: { email: `p${i}@example.com` } }, T0)));
+    const runAt = new Date(Math.max(...payments.map((p) => Date.parse(p.next_retry_at as string))));
+    // Act
+    await Promise.all([executeDueRetries({ now: runAt, executionId: 'a' }), executeDueRetries({ now: runAt, executionId: 'b' })]);
+    // Assess
+    for (const p of payments) {
+      const charges = await sandboxChargesOf(m, p.id);
+      expect(charges.map((c) => c.calls)).toEqual([1]);
+      expect((await current(m, p)).status).toBe('recovered');
+    }
+  });
+
+  it('re-sends an attempt after a crash between the gateway call and its recording, with the same key, charging once', async () => {
+    // Prepare
+    const m = merchant();
+    const payment = await seedPayment(m, { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error' }, T0);
+    const dueAt = new Date(payment.next_retry_at as string);
+    // Act: the run crashes after the gateway charged
+    const crashed = await executeDueRetries({ now: dueAt, executionId: 'crash' }, { afterGatewayCall: () => { throw new Error('injected crash'); } });
+    const inFlight = await current(m, payment);
+    await executeDueRetries({ now: later(dueAt, 60_000), executionId: 'within-lease' });
+    const stillInFlight = await current(m, payment);
+    const callsWithinLease = (await sandboxChargesOf(m, payment.id)).map((c) => c.calls);
+    await executeDueRetries({ now: later(dueAt, 6 * 60_000), executionId: 'after-lease' });
+    const settled = await current(m, payment);
+    // Assess
+    expect(crashed['failed']).toBeGreaterThanOrEqual(1);
+    expect(inFlight).toMatchObject({ status: 'retrying', retry_count: 0, attempt: { number: 1, idempotency_key: `retry-${payment.id}-1` } });
+    expect(inFlight.next_retry_at).toBe(inFlight.attempt?.lease_until);
+    expect(stillInFlight).toEqual(inFlight);
+    expect(callsWithinLease).toEqual([1]);
+    expect(settled).toMatchObject({ status: 'recovered', retry_count: 1, attempt: null });
+    const charges = await sandboxChargesOf(m, payment.id);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ idempotency_key: `retry-${payment.id}-1`, calls: 2, outcome: { status: 'succeeded' } });
+  });
+
+  it('retries a gateway error later with the same key, not counting it as an attempt', async () => {
+    // Prepare
+    const m = merchant();
+    const payment = await seedPayment(m, { declineCode: 'sandbox_gateway_error', declineCategory: 'unknown', declineSubcategory: 'unmapped' }, T0);
+    const dueAt = new Date(payment.next_retry_at as string);
+    // Act
+    await runJobAt(dueAt);
+    const afterError = await current(m, payment);
+    await runJobAt(new Date(afterError.next_retry_at as string));
+    // Assess
+    expect(afterError).toMatchObject({ status: 'retrying', retry_count: 0, gateway_errors: 1, attempt: null });
+    expect(afterError.next_retry_at).toBe(later(dueAt, 5 * 60_000).toISOString());
+    expect(await current(m, payment)).toMatchObject({ status: 'recovered', retry_count: 1 });
+    expect((await sandboxChargesOf(m, payment.id)).map((c) => [c.idempotency_key, c.calls])).toEqual([[`retry-${payment.id}-1`, 2]]);
+  });
+
+  it('ends a recovery when a sibling event of the same charge carries a do-not-retry answer the first lacked', async () => {
+    // Prepare: the invoice event first (no decline detail), then the PaymentIntent event of the same charge
+    const m = merchant();
+    const { payment_event_id: id } = await failure(m, { providerPaymentId: 'pi_sibling', declineCode: null });
+    const opened = await current(m, { id } as PaymentRecord);
+    // Act
+    const sibling = await failure(m, { providerPaymentId: 'pi_sibling', declineCode: 'do_not_honor', network: 'mastercard', adviceCode: '21' });
+    const after = await current(m, opened);
+    // Assess
+    expect(opened.status).toBe('retrying');
+    expect(sibling).toMatchObject({ status: 'processed', affected_payment_ids: [opened.id], recovery_initiated: false });
+    expect(after).toMatchObject({ status: 'terminal', next_retry_at: null });
+    expect(after.state_history.at(-1)?.reason).toMatch(/^Not retried: .*21.*for the same charge\)$/);
+  });
+
+  it('files a due entry under its shard with the due time first, so a run reads only what is due', () => {
+    // Prepare / Act
+    const entry = dueRetryKeys.entry('merch_x', '01ABC', '2026-12-07T15:00:00.000Z');
+    // Assess
+    expect(entry.GSI4PK).toMatch(/^DUE#[0-7]$/);
+    expect(entry.GSI4SK).toBe('2026-12-07T15:00:00.000Z#merch_x#01ABC');
+    expect(entry.GSI4SK <= dueRetryKeys.dueUpTo('2026-12-07T15:00:00.000Z')).toBe(true);
+    expect(entry.GSI4SK <= dueRetryKeys.dueUpTo('2026-12-07T14:59:59.999Z')).toBe(false);
+  });
+});

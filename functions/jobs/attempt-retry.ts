@@ -152,13 +152,9 @@ async function resolve(merchantId: string, paymentId: string, attempt: RetryAtte
       const attempted = (outcome: string) => outboundEventItem(merchantId, before.customer_id, ['recovery.retry_attempted'], { ...object, outcome }, now);
       if (answer instanceof GatewayError) {
         const at = new Date(now.getTime() + gatewayErrorWaitMs(before.gateway_errors + 1)).toISOString();
-        return {
-          events: [
-            { type: 'attempt_errored', reason: answer.message },
-            { type: 'schedule_retry', at, reason: `Retry ${attempt.number} again at ${at} with the same idempotency key after a gateway error (not counted as an attempt)` },
-          ],
-          items: [attempted('gateway_error')],
-        };
+        // Paused meanwhile: nothing is scheduled now; resuming plans the retry.
+        const again: PaymentEvent[] = before.status === 'paused' ? [] : [{ type: 'schedule_retry', at, reason: `Retry ${attempt.number} again at ${at} with the same idempotency key after a gateway error (not counted as an attempt)` }];
+        return { events: [{ type: 'attempt_errored', reason: answer.message }, ...again], items: [attempted('gateway_error')] };
       }
       if (answer.status === 'succeeded') {
         return {

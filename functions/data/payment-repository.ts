@@ -174,13 +174,23 @@ export interface NewFailedPayment {
  * Records a failed payment and opens its recovery, in one transaction with its customer
  * (created on first sight), references, first timeline entry and counters. A provider payment id
  * already recorded returns the payment that has it, unchanged (`created: false`), so a redelivered
- * event changes nothing, however many arrive at once.
+ * event changes nothing, however many arrive at once; so does an invoice whose recovery is still
+ * open (the provider retried it under a new transaction id).
  */
 export async function recordFailedPayment(input: NewFailedPayment, now: Date = new Date()): Promise<{ payment: PaymentRecord; created: boolean }> {
   return transactOptimistically<{ payment: PaymentRecord; created: boolean }>(async () => {
     if (input.providerPaymentId !== null) {
       const existing = await getPaymentByAnyId(input.merchantId, input.providerPaymentId);
       if (existing !== undefined) return { items: [], result: { payment: existing, created: false } };
+    }
+    // The same invoice failing again while its recovery is open is the same debt: the provider's
+    // own retry (Braintree, Razorpay, Chargebee give each attempt a new transaction id) or a
+    // sibling event naming the invoice only. A second recovery would retry it twice.
+    let previousOfInvoice: string | undefined;
+    if (input.invoiceId !== undefined && input.invoiceId !== null) {
+      const sameInvoice = await getPaymentByInvoice(input.merchantId, input.invoiceId);
+      if (sameInvoice !== undefined && isOpen(sameInvoice.status)) return { items: [], result: { payment: sameInvoice, created: false } };
+      previousOfInvoice = sameInvoice?.id;
     }
     const { customer, isNew } = await resolveCustomer(input.merchantId, { ...input.customer, psp: input.customer.psp ?? input.psp }, now);
     const at = now.toISOString();
@@ -243,7 +253,9 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       items.push({ Put: { TableName: env.TABLE_NAME, Item: providerRefItem(payment, input.providerPaymentId), ConditionExpression: 'attribute_not_exists(PK)' } });
     }
     if (payment.invoice_id !== null) {
-      items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...paymentKeys.invoiceRef(input.merchantId, payment.invoice_id), entity: ENTITY.invoiceRef, payment_id: payment.id, ...customerData, GSI2SK: `REF#INVREF#${payment.invoice_id}` } } });
+      // Guarded by what was read, so two failures of one invoice at once cannot both open a recovery.
+      const guard = previousOfInvoice === undefined ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: 'payment_id = :previous', ExpressionAttributeValues: { ':previous': previousOfInvoice } };
+      items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...paymentKeys.invoiceRef(input.merchantId, payment.invoice_id), entity: ENTITY.invoiceRef, payment_id: payment.id, ...customerData, GSI2SK: `REF#INVREF#${payment.invoice_id}` }, ...guard } });
     }
     if (payment.subscription_id !== null) {
       const key = paymentKeys.subscriptionInvoice(input.merchantId, payment.subscription_id, at, body);

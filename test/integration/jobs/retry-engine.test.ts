@@ -260,6 +260,18 @@ describe('retry engine', () => {
     expect(after.state_history.at(-1)?.reason).toMatch(/^Not retried: .*21.*for the same charge\)$/);
   });
 
+  it('keeps one recovery per invoice when the provider retries it under new transaction ids, even at once', async () => {
+    // Prepare
+    const m = merchant();
+    // Act: the first failure, then 5 provider retries of the same invoice, concurrently
+    const first = await failure(m, { providerPaymentId: 'txn_1', invoiceId: 'in_same', psp: 'braintree', declineCode: '2001' });
+    const retries = await Promise.all(['txn_2', 'txn_3', 'txn_4', 'txn_5', 'txn_6'].map((id) => failure(m, { providerPaymentId: id, invoiceId: 'in_same', psp: 'braintree', declineCode: '2001' })));
+    // Assess
+    expect(first.status).toBe('processed');
+    expect(new Set(retries.map((r) => r.payment_event_id))).toEqual(new Set([first.payment_event_id]));
+    expect(retries.every((r) => r.status === 'duplicate')).toBe(true);
+  });
+
   it('files a due entry under its shard with the due time first, so a run reads only what is due', () => {
     // Prepare / Act
     const entry = dueRetryKeys.entry('merch_x', '01ABC', '2026-12-07T15:00:00.000Z');

@@ -125,7 +125,8 @@ export type PaymentEvent =
   | { readonly type: 'start_attempt'; readonly attempt: RetryAttempt; readonly reason: string }
   | { readonly type: 'attempt_succeeded'; readonly providerChargeId: string; readonly reason: string }
   | { readonly type: 'attempt_declined'; readonly decline: AttemptDecline; readonly reason: string }
-  | { readonly type: 'attempt_errored'; readonly reason: string };
+  | { readonly type: 'attempt_errored'; readonly reason: string }
+  | { readonly type: 'decline_detailed'; readonly decline: AttemptDecline; readonly reason: string };
 
 /** The fields a transition changes, and the timeline entry it leaves. */
 export interface Transition {
@@ -164,6 +165,8 @@ function attemptInFlight(record: PaymentRecord): RetryAttempt {
  *   decline recorded); a hard_customer decline → pending, waiting for a card update; otherwise
  *   the policy's next decision follows in the same write.
  * - attempt_errored: the attempt in flight got no answer; not counted (gateway_errors + 1).
+ * - decline_detailed: an open payment recorded without a decline code learns it (a sibling event
+ *   of the same charge carried it); status and schedule unchanged.
  * - pause: pending or retrying → paused (previous_status kept); refused otherwise.
  * - resume: paused → previous status; refused otherwise.
  * - recover: pending, retrying or paused → recovered (recovered_at set).
@@ -266,6 +269,19 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
           type: 'retry_failed',
           detail: `Retry ${attempt.number} declined with ${event.decline.decline_code} (${event.decline.decline_category}/${event.decline.decline_subcategory}): ${event.reason}`,
           details: { retry_number: attempt.number, ...event.decline, reason: event.reason },
+        },
+      };
+    }
+    case 'decline_detailed': {
+      if (!isOpen(record.status)) refuse(record, 'add the decline details of');
+      if (record.decline_code !== null) refuse(record, 'add the decline details of', `it has its decline code ${record.decline_code} already`);
+      return {
+        changes: { ...event.decline },
+        history: undefined,
+        timeline: {
+          type: 'decline_detailed',
+          detail: `Decline code ${event.decline.decline_code} (${event.decline.decline_category}/${event.decline.decline_subcategory}) learnt: ${event.reason}`,
+          details: { ...event.decline, reason: event.reason },
         },
       };
     }

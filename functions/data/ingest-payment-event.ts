@@ -2,7 +2,7 @@ import { StateConflictError } from '../core/errors';
 import { timeOrderedId } from '../core/ids';
 import { cardIdentityOf } from '../core/card-caps';
 import { classifyFailedPayment, dedupeKeyOf, type IngestEvent, type IngestResult, pspOf } from '../core/ingest/ingest-event';
-import { OPEN_STATUSES, type PaymentEvent, type PaymentRecord, isOpen } from '../core/payments';
+import { type AttemptDecline, OPEN_STATUSES, type PaymentEvent, type PaymentRecord, isOpen } from '../core/payments';
 import { getCustomerByEmail } from './customer-repository';
 import { claimIngestEvent, completeIngestEvent, type IngestClaim, releaseIngestEvent } from './ingest-events';
 import { applyPaymentEvent, getPayment, getPaymentByAnyId, getPaymentByInvoice, recordFailedPayment, recordTimelineEvent } from './payment-repository';
@@ -125,11 +125,14 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
   // do-not-retry answer ends the recovery, a hard decline makes it wait for a new card, so no
   // retry goes out that the networks or the issuer forbid.
   if (!created && isOpen(payment.status)) {
+    const sameCharge = `event ${eventId} for the same charge`;
     const change: PaymentEvent | undefined = !decline.retryAllowed
-      ? { type: 'terminate', reason: `Not retried: ${decline.reason} (event ${eventId} for the same charge)` }
+      ? { type: 'terminate', reason: `Not retried: ${decline.reason} (${sameCharge})` }
       : decline.category === 'hard_customer' && !payment.awaiting_card_update
-        ? { type: 'await_card_update', reason: `Waiting for a card update: ${decline.reason} (event ${eventId} for the same charge)` }
-        : undefined;
+        ? { type: 'await_card_update', reason: `Waiting for a card update: ${decline.reason} (${sameCharge})` }
+        : payment.decline_code === null && event.declineCode !== null
+          ? { type: 'decline_detailed', decline: declineDetailsOf(event, decline), reason: sameCharge }
+          : undefined;
     if (change !== undefined && payment.status !== 'paused' && (await applyWhileOpen(merchantId, payment.id, change, now))) {
       return { result: { ...resultOf(event, eventId, payment, [payment.id]), status: 'processed', recovery_initiated: false }, customerId: payment.customer_id };
     }
@@ -141,6 +144,16 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
   };
   return { result, customerId: payment.customer_id };
 }
+
+/** The decline an event carries, as a payment records it. */
+const declineDetailsOf = (event: IngestEvent, decline: { category: AttemptDecline['decline_category']; subcategory: string }): AttemptDecline => ({
+  decline_code: event.declineCode ?? '',
+  decline_category: decline.category,
+  decline_subcategory: decline.subcategory,
+  network_code: event.networkCode ?? null,
+  advice_code: event.adviceCode ?? null,
+  card_network: event.network ?? null,
+});
 
 /** The customer's payment the event names by provider payment id or invoice id, else (when allowed) the newest open one of its amount. */
 async function matchingPayment(merchantId: string, customerId: string, event: IngestEvent, byAmount: boolean): Promise<PaymentRecord | undefined> {

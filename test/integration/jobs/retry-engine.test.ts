@@ -260,6 +260,19 @@ describe('retry engine', () => {
     expect(after.state_history.at(-1)?.reason).toMatch(/^Not retried: .*21.*for the same charge\)$/);
   });
 
+  it('records the decline code a sibling event carries on a recovery recorded without one', async () => {
+    // Prepare
+    const m = merchant();
+    const { payment_event_id: id } = await failure(m, { providerPaymentId: 'pi_detail', declineCode: null });
+    const opened = await current(m, { id } as PaymentRecord);
+    // Act
+    await failure(m, { providerPaymentId: 'pi_detail', declineCode: 'insufficient_funds', network: 'visa', networkCode: '51' });
+    const after = await current(m, opened);
+    // Assess
+    expect(opened).toMatchObject({ decline_code: null, decline_category: 'unknown' });
+    expect(after).toMatchObject({ status: 'retrying', decline_code: 'insufficient_funds', decline_category: 'soft_retry', decline_subcategory: 'balance', network_code: '51', card_network: 'visa', next_retry_at: opened.next_retry_at });
+  });
+
   it('keeps one recovery per invoice when the provider retries it under new transaction ids, even at once', async () => {
     // Prepare
     const m = merchant();

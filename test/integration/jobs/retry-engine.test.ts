@@ -12,7 +12,7 @@ import { putQuietHours } from '../../../functions/data/settings-repository';
 import { executeDueRetries } from '../../../functions/jobs/execute-due-retries';
 import { handler as everyMinute } from '../../../functions/jobs/every-minute';
 import { env } from '../../../functions/shared/env';
-import { seedPayment } from '../../fixtures/payments';
+import { PROCESSING_ERROR, seedPayment } from '../../fixtures/payments';
 
 /**
  * The retry engine end to end on DynamoDB Local with the sandbox gateway, the clock driven by the
@@ -283,6 +283,23 @@ describe('retry engine', () => {
     expect(first.status).toBe('processed');
     expect(new Set(retries.map((r) => r.payment_event_id))).toEqual(new Set([first.payment_event_id]));
     expect(retries.every((r) => r.status === 'duplicate')).toBe(true);
+  });
+
+  it('defers the retries left when a run has used its time budget, and the next run takes them', async () => {
+    // Prepare
+    const m = merchant();
+    const payments = await Promise.all(Array.from({ length: 3 }, (_, i) => seedPayment(m, { ...PROCESSING_ERROR, customer: { email: `budget${i}@example.com` } }, T0)));
+    const runAt = later(T0, 30 * 24 * HOUR);
+    // Act: a run with no budget left starts nothing
+    const spent = await executeDueRetries({ now: runAt, executionId: 'spent' }, { budgetMs: -1 });
+    const untouched = await Promise.all(payments.map((p) => current(m, p)));
+    await executeDueRetries({ now: runAt, executionId: 'next' });
+    const settled = await Promise.all(payments.map((p) => current(m, p)));
+    // Assess
+    expect(spent['deferred']).toBe(spent['due']);
+    expect(spent['due']).toBeGreaterThanOrEqual(3);
+    expect(untouched).toEqual(payments);
+    expect(settled.map((p) => p.status)).toEqual(['recovered', 'recovered', 'recovered']);
   });
 
   it('files a due entry under its shard with the due time first, so a run reads only what is due', () => {

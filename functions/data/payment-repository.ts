@@ -322,6 +322,8 @@ export async function changePayment<T = undefined>(
     const change = await decide(before);
     if (change === undefined) return { items: [], result: undefined };
     const folded = await withRetryPlan(merchantId, before, change.events, now);
+    // Nothing decided and nothing planned: no write (a run that skips a payment costs one read).
+    if (folded.timelines.length === 0 && (change.items ?? []).length === 0) return { items: [], result: { before, after: before, result: change.result } };
     const at = now.toISOString();
     const after: PaymentRecord = { ...folded.after, updated_at: at, version: before.version + 1 };
     const items: TransactItem[] = [

@@ -40,10 +40,30 @@ import {
  * surfaced if the charge object is not associated with a payment intent"): the PaymentIntent
  * (`pi_…`) when there is one, else the charge (`ch_…`). The invoice gives them as `payment_intent`
  * / `charge`, the charge as `payment_intent`; refunds and successes use the same id, so they find
- * the recovery. From API version 2025-03-31.basil on, invoices no longer carry `payment_intent` or
- * `charge` (https://docs.stripe.com/changelog/basil/2025-03-31/add-support-for-multiple-partial-payments-on-invoices),
- * so a basil `invoice.payment_failed` names no payment at all and cannot be matched to its
- * PaymentIntent's event from the payload alone.
+ * the recovery.
+ *
+ * **Basil invoices.** From API version 2025-03-31.basil on, invoices no longer carry
+ * `payment_intent` or `charge`, and PaymentIntents and charges no longer carry `invoice`
+ * (https://docs.stripe.com/changelog/basil/2025-03-31/add-support-for-multiple-partial-payments-on-invoices):
+ * the invoice's payments are InvoicePayment objects in its `payments` list, each naming its
+ * PaymentIntent as `payment.payment_intent` (or, without one, its charge as `payment.charge`;
+ * https://docs.stripe.com/api/invoice-payment/object). `payments` is an includable field, present
+ * only when asked for (`expand[]=payments`; https://docs.stripe.com/api/invoice-payment/list: "When
+ * retrieving an invoice, there is an includable payments property"), so the invoice of a webhook
+ * event normally lacks it. A basil `invoice.payment_failed` therefore names the PaymentIntent only
+ * when its payload does include `payments` (read here: the default payment's, else the first
+ * one's). Otherwise, were it ingested under its invoice id alone, its sibling
+ * `payment_intent.payment_failed` (which no longer names the invoice) would open a second
+ * recovery for the same failure; so the event is marked thin, `fetch: { resource:
+ * 'invoice_payment', id: <invoice id> }`, and the consumer completes it from Stripe's API
+ * (functions/adapters/provider-api/stripe.ts: the invoice with its payments) before ingest, with
+ * the PaymentIntent as payment id. Without the merchant's Stripe API key the consumer fails such
+ * an event into the DLQ (ProviderApiKeyMissingError), to be redriven once the key is set: one
+ * recovery for one failure is worth more than an early, second one. Older API versions' invoice
+ * events name the PaymentIntent themselves and are not fetched; their PaymentIntent and charge
+ * events name the invoice (`invoice`), so ingest also finds an open recovery by invoice id.
+ * Invoice successes (`invoice.paid`, `invoice.payment_succeeded`) are not fetched: ingest matches
+ * a success by invoice id too, and every recorded failure of a basil invoice carries it.
  */
 
 const PSP = 'stripe';
@@ -90,18 +110,44 @@ const chargePaymentId = (charge: JsonObject): string | undefined => idOf(charge,
 
 type Envelope = { readonly id: string; readonly occurredAt?: string };
 
+/**
+ * The payment a basil invoice names in its `payments` list, when the payload includes it: the
+ * default InvoicePayment's (the one the invoice created; `is_default`), else the first one's, as
+ * its PaymentIntent (`payment.payment_intent`, an id or the expanded object) or, without one, its
+ * charge (`payment.charge`). See the module comment.
+ */
+export function invoicePaymentId(invoice: JsonObject): string | undefined {
+  const listed = at(invoice, 'payments.data');
+  if (!Array.isArray(listed)) return undefined;
+  const payments = listed.filter(isObject);
+  const ordered = [...payments.filter((payment) => payment.is_default === true), ...payments.filter((payment) => payment.is_default !== true)];
+  for (const payment of ordered) {
+    const id = idOf(payment, 'payment.payment_intent') ?? idOf(payment, 'payment.charge');
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+/** The resource name of a basil invoice's payment, fetched by invoice id (see the module comment). */
+export const INVOICE_PAYMENT_RESOURCE = 'invoice_payment';
+
 function fromInvoice(type: NormalisedEventType, envelope: Envelope, invoice: JsonObject): NormalisedWebhookEvent {
   const amountField = type === 'payment_failed' ? 'amount_due' : 'amount_paid';
+  const providerPaymentId = idOf(invoice, 'payment_intent') ?? idOf(invoice, 'charge') ?? invoicePaymentId(invoice);
+  const invoiceId = text(invoice, 'id');
+  // A failure naming no payment (basil): its PaymentIntent is fetched, so its sibling events match it.
+  const fetch = type === 'payment_failed' && providerPaymentId === undefined && invoiceId !== undefined ? { resource: INVOICE_PAYMENT_RESOURCE, id: invoiceId } : undefined;
   return normalisedEvent({
     psp: PSP,
     providerEventId: envelope.id,
     type,
     occurredAt: envelope.occurredAt,
+    fetch,
     payment: {
-      providerPaymentId: idOf(invoice, 'payment_intent') ?? idOf(invoice, 'charge'),
+      providerPaymentId,
       amount: minorAmount(invoice, amountField, PSP),
       currency: lowerCurrency(invoice),
-      invoiceId: text(invoice, 'id'),
+      invoiceId,
       subscriptionId: idOf(invoice, 'subscription') ?? idOf(invoice, 'parent.subscription_details.subscription'),
     },
     customer: { providerCustomerId: idOf(invoice, 'customer'), email: text(invoice, 'customer_email'), name: text(invoice, 'customer_name') },

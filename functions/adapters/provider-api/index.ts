@@ -20,13 +20,16 @@ import { stripeApi } from './stripe';
  *   `chargeback` and `refund` (next-gen "simple" events, fetched under their payment);
  * - GoCardless: `payment`, `mandate`, `subscription`, `refund`;
  * - Authorize.Net: `transaction`, `subscription` (ARB), `customerPaymentProfile` (CIM);
- * - Recurly: `transaction`, `subscription`, `account`.
+ * - Recurly: `transaction`, `subscription`, `account`;
+ * - Stripe: `invoice_payment` (the PaymentIntent of a failed invoice whose event names no payment,
+ *   as since API version 2025-03-31.basil; fetched by invoice id through the stripe SDK).
  */
 const ADAPTERS: Partial<Record<Psp, ProviderApi>> = {
   mollie: mollieApi,
   gocardless: gocardlessApi,
   authorize_net: authorizeNetApi,
   recurly: recurlyApi,
+  stripe: stripeApi,
 };
 
 /**

@@ -327,7 +327,8 @@ function normalised(record: WebhookLogRecord): NormalisedWebhookEvent[] {
  * - a thin event is completed from the provider's API (withFetched), whatever it names: Mollie
  *   payments, chargebacks and refunds; GoCardless payments, mandates, subscriptions and refunds;
  *   Authorize.Net transactions, ARB subscriptions and payment profiles; Recurly transactions,
- *   subscriptions and accounts;
+ *   subscriptions and accounts; the PaymentIntent of a basil Stripe `invoice.payment_failed`
+ *   (`invoice_payment`, so it and its PaymentIntent's own event make one recovery);
  * - each event is ingested with event id `${psp}:${providerEventId}`, so a redelivery is a
  *   duplicate that changes nothing; the customer is the event's email, else the customer or
  *   payment the provider names, else (payment_failed) the customer looked up through the

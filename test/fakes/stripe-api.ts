@@ -53,6 +53,31 @@ const retrieve = (objects: ReadonlyMap<string, StripeObject>, object: string, id
 
 export const STRIPE_ROUTES: readonly StripeRoute[] = [{ method: 'GET', path: /^\/v1\/customers\/([^/]+)$/, handle: (objects, [id]) => retrieve(objects, 'customer', id) }];
 
+/**
+ * `GET /v1/invoices/{id}` answered as Stripe answers
+ * `expand[]=payments&expand[]=payments.data.payment.payment_intent` (the Stripe provider API
+ * adapter's `invoice_payment` fetch): the invoice with its `payments`, each listed payment's
+ * PaymentIntent expanded to the object when the fake holds it (else left as its id). The fake sees
+ * no query string, so a test opts in by passing this in `extraRoutes`, which stand in for the
+ * default invoice route (payments listed, PaymentIntents as ids).
+ */
+export const STRIPE_INVOICE_WITH_EXPANDED_INTENTS_ROUTE: StripeRoute = {
+  method: 'GET',
+  path: /^\/v1\/invoices\/([^/]+)$/,
+  handle: (objects, [id]) => {
+    const found = retrieve(objects, 'invoice', id);
+    if (found.status !== undefined) return found;
+    const invoice = found.body as StripeObject & { payments?: { data?: readonly Record<string, unknown>[] } };
+    if (invoice.payments?.data === undefined) return found;
+    const data = invoice.payments.data.map((payment) => {
+      const inner = payment.payment as { payment_intent?: unknown } | undefined;
+      const intent = typeof inner?.payment_intent === 'string' ? objects.get(inner.payment_intent) : undefined;
+      return intent === undefined ? payment : { ...payment, payment: { ...inner, payment_intent: intent } };
+    });
+    return { body: { ...invoice, payments: { ...invoice.payments, data } } };
+  },
+};
+
 export interface StripeCustomerSeed {
   readonly id: string;
   readonly email?: string | null;
@@ -153,6 +178,13 @@ export interface StripeInvoiceSeed {
   readonly status?: 'open' | 'paid' | 'void';
   /** What each pay does, in order; the last one repeats. Default: succeed. */
   readonly outcomes?: readonly StripeChargeScript[];
+  /**
+   * The PaymentIntent of the invoice's (failed) payment: the invoice's `payments` list then holds
+   * one default InvoicePayment naming it (`payment.payment_intent`, status `open`, or `paid` for a
+   * paid invoice), as `GET /v1/invoices/{id}` answers with `expand[]=payments`
+   * (https://docs.stripe.com/api/invoice-payment/object). Default: no payments listed.
+   */
+  readonly paymentIntent?: string;
 }
 
 export interface StripePaymentIntentSeed {
@@ -433,6 +465,31 @@ function stripePayments(objects: Map<string, StripeObject>): { routes: StripeRou
         livemode: false,
         created: CREATED,
         metadata: {},
+        ...(seed.paymentIntent === undefined
+          ? {}
+          : {
+              payments: {
+                object: 'list',
+                has_more: false,
+                url: '/v1/invoice_payments',
+                data: [
+                  {
+                    id: nextId('inpay'),
+                    object: 'invoice_payment',
+                    invoice: seed.id,
+                    is_default: true,
+                    status: status === 'paid' ? 'paid' : 'open',
+                    amount_paid: status === 'paid' ? amountDue : null,
+                    amount_requested: amountDue,
+                    currency: seed.currency ?? 'usd',
+                    payment: { type: 'payment_intent', payment_intent: seed.paymentIntent },
+                    status_transitions: { canceled_at: null, paid_at: status === 'paid' ? CREATED : null },
+                    livemode: false,
+                    created: CREATED,
+                  },
+                ],
+              },
+            }),
       });
     },
     seedPaymentIntent: (seed) => {

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { type FetchedCustomer, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '../../core/provider-api';
-import { isObject, text } from '../../webhooks/json-payload';
+import { at, isObject, text } from '../../webhooks/json-payload';
 import { INVOICE_PAYMENT_RESOURCE, invoicePaymentId } from '../../webhooks/stripe';
 import { baseUrlOf, PROVIDER_API_TIMEOUT_MS, providerApiErrorOfStatus } from './http';
 
@@ -80,7 +80,7 @@ async function fetchInvoicePayment(credentials: ProviderApiCredentials, invoiceI
   const amount = invoice.amount_due;
   const currency = text(invoice, 'currency')?.toLowerCase();
   if (!Number.isSafeInteger(amount) || currency === undefined) throw new ProviderApiError(PROVIDER, 'bad_response', 'answered an invoice without amount_due or currency');
-  const intent = invoice.payments?.data.map((payment) => payment.payment.payment_intent).find((found): found is Stripe.PaymentIntent => isObject(found) && found.id === providerPaymentId);
+  const intent = (invoice.payments?.data ?? []).map((payment) => at(payment, 'payment.payment_intent')).find((found): found is Stripe.PaymentIntent => isObject(found) && found.id === providerPaymentId);
   const error = intent?.last_payment_error ?? undefined;
   const idOf = (value: unknown): string | undefined => (isObject(value) ? text(value, 'id') : text(value));
   return {

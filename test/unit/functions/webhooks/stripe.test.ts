@@ -227,6 +227,8 @@ describe('stripe webhook', () => {
       occurredAt: '2026-03-10T12:00:00.000Z',
       payment: { amount: 2500, currency: 'eur', invoiceId: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b', subscriptionId: 'sub_1PfXgxLkdIwHu7ixHj2KcS1o' },
       customer: { providerCustomerId: 'cus_QWxv3kqYz8N1rT', email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+      // It names no payment (basil): its PaymentIntent is fetched by invoice id (see the basil tests below).
+      fetch: { resource: 'invoice_payment', id: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b' },
     });
   });
 
@@ -381,5 +383,128 @@ describe('stripe events of one failed charge', () => {
       ['charge_refunded', 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq'],
       ['payment_succeeded', 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq'],
     ]);
+  });
+});
+
+describe('stripe basil (2025-03-31+) invoice events', () => {
+  // https://docs.stripe.com/changelog/basil/2025-03-31/add-support-for-multiple-partial-payments-on-invoices:
+  // the invoice has no payment_intent or charge, the PaymentIntent and charge no invoice.
+  const basilInvoice = {
+    id: 'evt_1QbAsiLkdIwHu7ixInvFail',
+    object: 'event',
+    api_version: '2025-03-31.basil',
+    created: 1773144002,
+    type: 'invoice.payment_failed',
+    data: {
+      object: {
+        id: 'in_1QbAsgLkdIwHu7ixBasil001',
+        object: 'invoice',
+        amount_due: 4999,
+        amount_paid: 0,
+        amount_remaining: 4999,
+        attempt_count: 1,
+        billing_reason: 'subscription_cycle',
+        currency: 'usd',
+        customer: 'cus_QbAsil0001',
+        customer_email: 'jenny.rosen@example.com',
+        customer_name: 'Jenny Rosen',
+        next_payment_attempt: 1773403200,
+        parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_1QbAsfLkdIwHu7ixBasil001' } },
+        status: 'open',
+      },
+    },
+  };
+  const withInvoice = (fields: Record<string, unknown>, type = basilInvoice.type) => ({ ...basilInvoice, type, data: { object: { ...basilInvoice.data.object, ...fields } } });
+  const invoicePayment = (paymentIntent: unknown, fields: Record<string, unknown> = {}) => ({
+    id: 'inpay_1QbAsiLkdIwHu7ix0001',
+    object: 'invoice_payment',
+    amount_paid: null,
+    amount_requested: 4999,
+    currency: 'usd',
+    invoice: 'in_1QbAsgLkdIwHu7ixBasil001',
+    is_default: true,
+    payment: { type: 'payment_intent', payment_intent: paymentIntent },
+    status: 'open',
+    ...fields,
+  });
+  const normaliseOne = (event: object) => {
+    const events = stripeWebhook.normalise(signed(JSON.stringify(event)));
+    expect(events).toHaveLength(1);
+    return events[0];
+  };
+
+  it('marks a failed invoice whose payload lists no payments for a fetch of its invoice payment, keeping what the invoice gives', () => {
+    // Act
+    const event = normaliseOne(basilInvoice);
+    // Assess
+    expect(event).toEqual({
+      psp: 'stripe',
+      providerEventId: 'evt_1QbAsiLkdIwHu7ixInvFail',
+      type: 'payment_failed',
+      occurredAt: '2026-03-10T12:00:02.000Z',
+      payment: { amount: 4999, currency: 'usd', invoiceId: 'in_1QbAsgLkdIwHu7ixBasil001', subscriptionId: 'sub_1QbAsfLkdIwHu7ixBasil001' },
+      customer: { providerCustomerId: 'cus_QbAsil0001', email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+      fetch: { resource: 'invoice_payment', id: 'in_1QbAsgLkdIwHu7ixBasil001' },
+    });
+  });
+
+  it('names the PaymentIntent of the default invoice payment, with no fetch, when the payload includes payments', () => {
+    // Prepare
+    const payments = {
+      object: 'list',
+      has_more: false,
+      url: '/v1/invoice_payments',
+      data: [invoicePayment('pi_3QbAsiLkdIwHu7ix0Other', { id: 'inpay_other', is_default: false, status: 'canceled' }), invoicePayment('pi_3QbAsiLkdIwHu7ix0Basil')],
+    };
+    // Act
+    const event = normaliseOne(withInvoice({ payments }));
+    // Assess
+    expect(event?.payment?.providerPaymentId).toBe('pi_3QbAsiLkdIwHu7ix0Basil');
+    expect(event?.payment?.invoiceId).toBe('in_1QbAsgLkdIwHu7ixBasil001');
+    expect(event?.fetch).toBeUndefined();
+  });
+
+  it('names the PaymentIntent when the listed payment arrives expanded, and the charge of a payment without one', () => {
+    // Prepare
+    const expanded = withInvoice({ payments: { object: 'list', data: [invoicePayment({ id: 'pi_3QbAsiLkdIwHu7ix0Basil', object: 'payment_intent' })] } });
+    const chargeOnly = withInvoice({ payments: { object: 'list', data: [invoicePayment(undefined, { payment: { type: 'charge', charge: 'ch_3QbAsiLkdIwHu7ix0Basil' } })] } });
+    // Act
+    const [fromExpanded, fromCharge] = [normaliseOne(expanded), normaliseOne(chargeOnly)];
+    // Assess
+    expect([fromExpanded?.payment?.providerPaymentId, fromExpanded?.fetch]).toEqual(['pi_3QbAsiLkdIwHu7ix0Basil', undefined]);
+    expect([fromCharge?.payment?.providerPaymentId, fromCharge?.fetch]).toEqual(['ch_3QbAsiLkdIwHu7ix0Basil', undefined]);
+  });
+
+  it('still marks the fetch when the included payments name neither a PaymentIntent nor a charge', () => {
+    // Prepare
+    const event = withInvoice({ payments: { object: 'list', data: [] } });
+    // Act
+    const normalised = normaliseOne(event);
+    // Assess
+    expect(normalised?.payment?.providerPaymentId).toBeUndefined();
+    expect(normalised?.fetch).toEqual({ resource: 'invoice_payment', id: 'in_1QbAsgLkdIwHu7ixBasil001' });
+  });
+
+  it('does not fetch for a paid basil invoice: ingest matches the success by invoice id', () => {
+    // Prepare
+    const paid = withInvoice({ amount_paid: 4999, amount_remaining: 0, status: 'paid' }, 'invoice.paid');
+    // Act
+    const event = normaliseOne(paid);
+    // Assess
+    expect(event).toMatchObject({ type: 'payment_succeeded', payment: { amount: 4999, currency: 'usd', invoiceId: 'in_1QbAsgLkdIwHu7ixBasil001' } });
+    expect(event?.fetch).toBeUndefined();
+    expect(event?.payment?.providerPaymentId).toBeUndefined();
+  });
+
+  it('gives the PaymentIntent event its invoice id when the payload names one (before basil), and none when it does not (basil)', () => {
+    // Prepare
+    const preBasil = JSON.parse(paymentIntentFailed) as { data: { object: Record<string, unknown> } };
+    const { invoice: _removed, ...basilIntent } = preBasil.data.object;
+    const basil = { ...preBasil, id: 'evt_basil_intent', api_version: '2025-03-31.basil', data: { object: basilIntent } };
+    // Act
+    const [before, after] = [normaliseOne(preBasil), normaliseOne(basil)];
+    // Assess
+    expect([before?.payment?.providerPaymentId, before?.payment?.invoiceId, before?.fetch]).toEqual(['pi_3PfXh2LkdIwHu7ix0xHbW2Kq', 'in_1PfXgzLkdIwHu7ixmQ0mLx0b', undefined]);
+    expect([after?.payment?.providerPaymentId, after?.payment?.invoiceId, after?.fetch]).toEqual(['pi_3PfXh2LkdIwHu7ix0xHbW2Kq', undefined, undefined]);
   });
 });

@@ -14,11 +14,12 @@ export interface DueRetry {
 
 /**
  * The retries due at `now` in every shard of the due index (keys.ts dueRetryKeys), oldest first
- * within a shard, at most `limit` in all: one Query per shard (more only when a shard has more
- * than a page due), never a Scan.
+ * within a shard, at most `limit` in all and an even share of it from each shard (a shard with
+ * more due gives the rest to the next run): one Query per shard, never a Scan.
  */
 export async function findDueRetries(now: Date, limit: number): Promise<DueRetry[]> {
   const upTo = dueRetryKeys.dueUpTo(now.toISOString());
+  const perShardLimit = Math.ceil(limit / DUE_RETRY_SHARDS);
   const perShard = await Promise.all(
     Array.from({ length: DUE_RETRY_SHARDS }, async (_, shard) => {
       const found: DueRetry[] = [];
@@ -32,7 +33,7 @@ export async function findDueRetries(now: Date, limit: number): Promise<DueRetry
             ExpressionAttributeNames: { '#pk': 'GSI4PK', '#sk': 'GSI4SK', '#psp': 'psp' },
             ExpressionAttributeValues: { ':pk': dueRetryKeys.shardPk(shard), ':upTo': upTo },
             ProjectionExpression: 'GSI4SK, #psp',
-            Limit: Math.min(limit - found.length, 1000),
+            Limit: Math.min(perShardLimit - found.length, 1000),
             ExclusiveStartKey: startKey,
           }),
         );
@@ -41,9 +42,9 @@ export async function findDueRetries(now: Date, limit: number): Promise<DueRetry
           if (parsed !== undefined) found.push({ merchantId: parsed.merchantId, paymentId: paymentIdFor(parsed.body), psp: item['psp'] as string, dueAt: parsed.dueAt });
         }
         startKey = page.LastEvaluatedKey;
-      } while (startKey !== undefined && found.length < limit);
+      } while (startKey !== undefined && found.length < perShardLimit);
       return found;
     }),
   );
-  return perShard.flat().sort((a, b) => a.dueAt.localeCompare(b.dueAt)).slice(0, limit);
+  return perShard.flat().sort((a, b) => a.dueAt.localeCompare(b.dueAt));
 }

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { BatchWriteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { sandboxGateway } from '../../functions/adapters/payment-gateways/sandbox';
 import { cardIdentityOf, emptyLedger, withAttempt } from '../../functions/core/card-caps';
 import { customerBodyOf, type CustomerRecord, customerIdFor } from '../../functions/core/customers';
@@ -19,6 +19,7 @@ import { executeDueRetries } from '../../functions/jobs/execute-due-retries';
 import { env } from '../../functions/shared/env';
 import { deleteTable, ensureTable } from '../../lib/local/dynamo-table';
 import { counted, installCallTally, perUnit } from '../call-tally';
+import { batchWrite } from '../fixtures';
 import type { Scenario } from '../scenario';
 
 /**
@@ -41,7 +42,6 @@ import type { Scenario } from '../scenario';
 const SIZES = (process.env.BENCH_RETRY_DUE ?? '1000,10000').split(',').map(Number);
 /** Due payments seeded for each size's two sides (the bench takes 1,100 per side). */
 const POOL = 2_400;
-const WRITE_CONCURRENCY = 8;
 
 interface Template {
   readonly payment: PaymentRecord;
@@ -83,19 +83,7 @@ async function seedDue(template: Template, count: number, dueAt: Date): Promise<
     payments.push(payment);
     items.push(paymentItem(payment), ...putCustomer(undefined, customer, dueAt).flatMap((item) => (item.Put === undefined ? [] : [item.Put.Item as Record<string, unknown>])));
   }
-  let next = 0;
-  const writer = async (): Promise<void> => {
-    while (next < items.length) {
-      const batch = items.slice(next, next + 25);
-      next += 25;
-      let request: Record<string, unknown>[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
-      while (request !== undefined && request.length > 0) {
-        const { UnprocessedItems } = await documentClient.send(new BatchWriteCommand({ RequestItems: { [env.TABLE_NAME]: request as never } }));
-        request = UnprocessedItems?.[env.TABLE_NAME] as Record<string, unknown>[] | undefined;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, writer));
+  await batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
   return payments;
 }
 

@@ -1,7 +1,7 @@
 import type { CardLedger } from '../core/card-caps';
 import type { PaymentEvent, PaymentRecord } from '../core/payments';
 import type { QuietHours } from '../core/quiet-hours';
-import { planNextRetry, retryScoreInputOf } from '../core/retry-policy';
+import { planNextRetry, type RetryPlan, retryScoreInputOf } from '../core/retry-policy';
 import { scoreRetryByRules } from '../core/scoring/rules';
 import { getCardLedger, type StoredCardLedger } from './card-ledger-repository';
 import { getQuietHours } from './settings-repository';
@@ -30,7 +30,11 @@ export const needsRetryPlan = (p: PaymentRecord): boolean =>
 
 /** The status-machine event of the policy's decision for the payment's next attempt (core/retry-policy.ts). */
 export function plannedRetryEvent(payment: PaymentRecord, context: { quietHours: QuietHours; ledger: CardLedger }, now: Date): PaymentEvent {
-  const plan = planNextRetry({ payment, now, quietHours: context.quietHours, ledger: context.ledger, score: scoreRetryByRules(retryScoreInputOf(payment, now)) });
+  return eventOfPlan(planNextRetry({ payment, now, quietHours: context.quietHours, ledger: context.ledger, score: scoreRetryByRules(retryScoreInputOf(payment, now)) }));
+}
+
+/** The status-machine event that carries out a policy decision. */
+export function eventOfPlan(plan: RetryPlan): PaymentEvent {
   switch (plan.action) {
     case 'schedule':
       return { type: 'schedule_retry', at: plan.at.toISOString(), reason: plan.reason };

@@ -11,7 +11,7 @@ import { gatewayNameFor } from '../data/gateway-config-repository';
 import { outboundEventItem } from '../data/outbound-event-repository';
 import { changePayment, type PaymentChange } from '../data/payment-repository';
 import { getProviderApiKey } from '../data/provider-secret-repository';
-import { loadPlanningContext } from '../data/retry-planning';
+import { eventOfPlan, loadPlanningContext } from '../data/retry-planning';
 import { logger } from '../shared/logger';
 
 /**
@@ -88,9 +88,7 @@ async function claim(merchantId: string, paymentId: string, gateway: GatewayName
       // The spec's retry rules (recovered, terminal, paused, max_retries, waiting for a card): 409.
       if (mode === 'now') transition(before, { type: 'schedule_retry', at: now.toISOString(), reason: 'Retry requested through the API' }, now);
       const forbidden = retryForbiddenBy(before);
-      if (forbidden !== undefined) {
-        return { events: [forbidden.action === 'stop' ? { type: 'terminate', reason: forbidden.reason } : { type: 'await_card_update', reason: forbidden.reason }], result: { kind: 'rescheduled', reason: forbidden.reason } };
-      }
+      if (forbidden !== undefined) return { events: [eventOfPlan(forbidden)], result: { kind: 'rescheduled', reason: forbidden.reason } };
       if (gateway === undefined) {
         const at = new Date(now.getTime() + NO_GATEWAY_WAIT_MS).toISOString();
         const reason = `no payment gateway is configured for ${before.psp} (gateways set); looked at again at ${at}`;
@@ -99,8 +97,8 @@ async function claim(merchantId: string, paymentId: string, gateway: GatewayName
       const context = await loadPlanningContext(merchantId, before);
       const reasons: string[] = [];
       const allowed = withinQuietHoursAndCaps(before, context.quietHours, context.card.ledger, now, reasons);
-      if (allowed.action === 'await_card_update') return { events: [{ type: 'await_card_update', reason: allowed.reason }], result: { kind: 'rescheduled', reason: allowed.reason } };
-      if (allowed.action === 'schedule' && allowed.at.getTime() > now.getTime()) {
+      if (allowed.action !== 'schedule') return { events: [eventOfPlan(allowed)], result: { kind: 'rescheduled', reason: allowed.reason } };
+      if (allowed.at.getTime() > now.getTime()) {
         const reason = `Retry ${before.retry_count + 1} moved to ${allowed.at.toISOString()}: ${allowed.reason}`;
         return { events: [{ type: 'schedule_retry', at: allowed.at.toISOString(), reason }], result: { kind: 'rescheduled', reason } };
       }

@@ -9,16 +9,19 @@ import { type Headers, errorResponse, jsonResponse } from '../shared/http/respon
 import { logger } from '../shared/logger';
 import type { Operation, OperationRequest } from './operation';
 import type { RouteDef } from './route-types';
-import { routes } from './routes';
 
 export type GroupHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const routeKey = (method: string, resource: string): string => `${method} ${resource}`;
 
-function rowsOf(group: string, operations: Readonly<Record<string, Operation>>, table: readonly RouteDef[]): Map<string, RouteDef> {
+function rowsOf(groupRows: readonly RouteDef[], operations: Readonly<Record<string, Operation>>): Map<string, RouteDef> {
+  const group = groupRows[0]?.group;
+  if (group === undefined) throw new Error('A group handler needs its rows');
   const rows = new Map<string, RouteDef>();
-  for (const route of table) if (route.group === group) rows.set(routeKey(route.method, route.path), route);
-  if (rows.size === 0) throw new Error(`No route of the table belongs to group "${group}"`);
+  for (const route of groupRows) {
+    if (route.group !== group) throw new Error(`Row ${route.operationId} belongs to group "${route.group}", not "${group}"`);
+    rows.set(routeKey(route.method, route.path), route);
+  }
   for (const [operationId, operation] of Object.entries(operations)) {
     const route = [...rows.values()].find((row) => row.operationId === operationId);
     if (route === undefined) throw new Error(`Operation "${operationId}" is not a row of group "${group}"`);
@@ -34,10 +37,11 @@ function rowsOf(group: string, operations: Readonly<Record<string, Operation>>, 
  * errors included); 501 for rows not built yet; then, under the Idempotency-Key when one is
  * sent, request validation and the operation. Every outcome is rendered with `X-Request-Id`;
  * an unexpected error becomes a 500 that leaks nothing, its cause logged with the request id.
- * `table` is the route table; only the pipeline's own tests pass another.
+ * `groupRows` are the group's own rows (`<group>/routes.ts`): a group's Lambda bundles nothing of
+ * the other groups.
  */
-export function createGroupHandler(group: string, operations: Readonly<Record<string, Operation>>, table: readonly RouteDef[] = routes): GroupHandler {
-  const rows = rowsOf(group, operations, table);
+export function createGroupHandler(groupRows: readonly RouteDef[], operations: Readonly<Record<string, Operation>>): GroupHandler {
+  const rows = rowsOf(groupRows, operations);
 
   const dispatch = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const requestId = event.requestContext.requestId;

@@ -135,3 +135,31 @@ export function validateRoutes(routes: readonly RouteDef[]): void {
     }
   }
 }
+
+/** What the table checks of each registry entry (`groups.ts`); the registry's own type lives there. */
+interface GroupEntry {
+  readonly api: ApiName | 'all';
+  readonly table: 'read' | 'write';
+}
+
+/**
+ * Checks the rows against the group registry: every row's group is registered and every
+ * registered group has rows, on the registered API, and a `read` group serves only GETs (it
+ * gets read-only table access).
+ */
+export function validateGroups(routes: readonly RouteDef[], registry: Readonly<Record<string, GroupEntry>>): void {
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const where = `${route.method} ${route.path}`;
+    const group = registry[route.group];
+    if (group === undefined) throw new RouteTableError(`${where}: group "${route.group}" is not in the group registry`);
+    if (route.api !== group.api) throw new RouteTableError(`${where}: api "${route.api}" is not its group's "${group.api}"`);
+    seen.add(route.group);
+  }
+  for (const [name, group] of Object.entries(registry)) {
+    if (!seen.has(name)) throw new RouteTableError(`group "${name}" has no rows`);
+    const writes = routes.some((route) => route.group === name && route.method !== 'GET');
+    if (group.table === 'read' && writes) throw new RouteTableError(`group "${name}" is read-only but serves a write method`);
+    if (group.table === 'write' && !writes) throw new RouteTableError(`group "${name}" serves only GETs: declare it table 'read'`);
+  }
+}

@@ -3,9 +3,11 @@
  * Every queue has a dead-letter queue that receives a message after `maxReceiveCount` failed
  * receives. Pure data.
  */
+export type QueueName = 'inbound-webhooks' | 'outbound-deliveries' | 'notifications';
+
 export interface QueueDefinition {
   /** Logical name; also the consumer's file name under functions/consumers/. */
-  readonly name: 'inbound-webhooks' | 'outbound-deliveries' | 'notifications';
+  readonly name: QueueName;
   /** The environment variable that carries the queue URL to producers. */
   readonly urlEnv: 'INBOUND_WEBHOOK_QUEUE_URL' | 'OUTBOUND_DELIVERY_QUEUE_URL' | 'NOTIFICATION_QUEUE_URL';
   readonly visibilityTimeoutSeconds: number;
@@ -14,6 +16,8 @@ export interface QueueDefinition {
   /** How long the DLQ keeps a message for inspection and redrive. */
   readonly dlqRetentionDays: number;
   readonly description: string;
+  /** The only queues the consumer may send to (least privilege: grant and URL variable). */
+  readonly consumerSendsTo: readonly QueueName[];
 }
 
 export const queueDefinitions: readonly QueueDefinition[] = [
@@ -25,6 +29,8 @@ export const queueDefinitions: readonly QueueDefinition[] = [
     batchSize: 10,
     dlqRetentionDays: 14,
     description: 'Verified provider webhooks waiting to be normalised into payment events',
+    // A normalised payment event starts dunning and is announced to the merchant.
+    consumerSendsTo: ['outbound-deliveries', 'notifications'],
   },
   {
     name: 'outbound-deliveries',
@@ -34,6 +40,7 @@ export const queueDefinitions: readonly QueueDefinition[] = [
     batchSize: 10,
     dlqRetentionDays: 14,
     description: 'Signed webhook deliveries to merchant endpoints',
+    consumerSendsTo: [],
   },
   {
     name: 'notifications',
@@ -43,7 +50,6 @@ export const queueDefinitions: readonly QueueDefinition[] = [
     batchSize: 10,
     dlqRetentionDays: 14,
     description: 'Dunning emails, SMS and WhatsApp messages to send',
+    consumerSendsTo: [],
   },
 ];
-
-export type QueueName = QueueDefinition['name'];

@@ -1,3 +1,5 @@
+import type { QueueName } from '../consumers/queue-definitions';
+
 /**
  * The EventBridge Scheduler schedules, described once for the CDK jobs stack and the local
  * scheduler. Each invokes the job handler `functions/jobs/<name>.ts`. Pure data.
@@ -10,6 +12,11 @@ export interface ScheduleDefinition {
   readonly every: { readonly unit: 'minute' | 'hour' | 'day'; readonly atUtcHour?: number };
   /** The tasks the job runs, in order (spec: Scheduled processing). */
   readonly tasks: readonly string[];
+  readonly memoryMb: number;
+  /** The job's Lambda timeout. */
+  readonly timeoutSeconds: number;
+  /** The only queues the job may send to (least privilege: grant and URL variable). */
+  readonly sendsTo: readonly QueueName[];
 }
 
 export const scheduleDefinitions: readonly ScheduleDefinition[] = [
@@ -18,12 +25,20 @@ export const scheduleDefinitions: readonly ScheduleDefinition[] = [
     expression: 'rate(1 minute)',
     every: { unit: 'minute' },
     tasks: ['flush-notifications', 'execute-due-retries', 'dispatch-messages'],
+    // Must finish before the next run starts.
+    memoryMb: 1024,
+    timeoutSeconds: 55,
+    // flush-notifications and dispatch-messages enqueue; execute-due-retries emits events.
+    sendsTo: ['notifications', 'outbound-deliveries'],
   },
   {
     name: 'hourly',
     expression: 'cron(0 * * * ? *)',
     every: { unit: 'hour' },
     tasks: ['advance-campaign-steps', 'analytics-rollup'],
+    memoryMb: 1024,
+    timeoutSeconds: 5 * 60,
+    sendsTo: [],
   },
   {
     name: 'daily',
@@ -37,6 +52,9 @@ export const scheduleDefinitions: readonly ScheduleDefinition[] = [
       'retention-cleanup',
       'billing-metering',
     ],
+    memoryMb: 1024,
+    timeoutSeconds: 15 * 60,
+    sendsTo: [],
   },
 ];
 

@@ -1,3 +1,4 @@
+import { Duration } from 'aws-cdk-lib';
 import { AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -6,9 +7,8 @@ import { Construct } from 'constructs';
 import type { QueueName } from '../../functions/consumers/queue-definitions';
 import { routes as routeTable } from '../../functions/api/routes';
 import { type ApiName, type RouteDef, servesApi } from '../../functions/api/route-types';
-import { bedrockModel, callsAiModel } from '../config/ai-model';
-import { apiGroupSizes } from '../config/function-sizes';
-import { queuesSentToBy } from '../config/queue-senders';
+import { apiGroup } from '../../functions/api/groups';
+import { bedrockModel } from '../config/ai-model';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '../config/stages';
 import { GroupFunction, type QueueHandle } from './group-function';
 
@@ -19,7 +19,7 @@ export interface RestApiFromRoutesProps {
   readonly stage: StageName;
   /** @default - none; required */
   readonly table: ITable;
-  /** Every queue by name; a group gets only those `queueSenders` allows. @default - none; required */
+  /** Every queue by name; a group gets only those its registry entry sends to. @default - none; required */
   readonly queues: Readonly<Record<QueueName, QueueHandle>>;
   /** Signs list cursors; every group function may read it. @default - none; required */
   readonly cursorSecret: ISecret;
@@ -109,21 +109,22 @@ export class RestApiFromRoutes extends Construct {
   }
 
   private createGroupFunction(group: string, rows: readonly RouteDef[], props: RestApiFromRoutesProps): GroupFunction {
-    const size = apiGroupSizes[group];
+    const config = apiGroup(group);
     const fn = new GroupFunction(this, `Group-${group}`, {
       entry: `functions/api/${group}/handler.ts`,
       stage: props.stage,
       description: `${props.apiName} API, group ${group}`,
-      ...(size ?? {}),
-      sendsTo: queuesSentToBy('api', group).map((name) => props.queues[name]),
+      ...(config.memoryMb === undefined ? {} : { memorySize: config.memoryMb }),
+      ...(config.timeoutSeconds === undefined ? {} : { timeout: Duration.seconds(config.timeoutSeconds) }),
+      sendsTo: (config.sendsTo ?? []).map((name) => props.queues[name]),
     });
-    const readOnly = rows.every((row) => row.method === 'GET');
+    const readOnly = config.table === 'read';
     fn.bindTable(props.table, readOnly ? 'RO' : 'RW');
     // Every keyed request counts against its key's rate limit, a write even on a GET.
     if (readOnly && rows.some((row) => row.auth === 'api_key' || row.auth === 'optional_api_key')) fn.bindRateLimitWindows(props.table);
     fn.bindCursorSecret(props.cursorSecret);
     if (props.cronSecret !== undefined && rows.some((row) => row.auth === 'cron_secret')) fn.bindCronSecret(props.cronSecret);
-    if (callsAiModel(group)) fn.bindBedrockModel(bedrockModel.modelId);
+    if (config.ai === true) fn.bindBedrockModel(bedrockModel.modelId);
     this.functions.set(group, fn);
     return fn;
   }

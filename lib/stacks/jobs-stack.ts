@@ -1,10 +1,9 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { type QueueName, queueDefinitions } from '../../functions/consumers/queue-definitions';
 import { type ScheduleName, scheduleDefinitions } from '../../functions/jobs/schedule-definitions';
-import { jobSizes } from '../config/function-sizes';
 import { queuesSentToBy } from '../config/queue-senders';
 import type { StageName } from '../config/stages';
 import type { QueueHandle } from '../constructs/group-function';
@@ -54,7 +53,7 @@ export class JobsStack extends Stack {
           stage: props.stage,
           table: props.table,
           alarmTopic: props.alarmTopic,
-          size: jobSizes[definition.name],
+          size: { memorySize: definition.memoryMb, timeout: Duration.seconds(definition.timeoutSeconds) },
           sendsTo: sendersFor('jobs', definition.name),
         }),
       );

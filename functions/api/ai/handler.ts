@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { aiRoutes } from './routes';
 
 /** The ai Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('ai', {});
+export const handler = createGroupHandler(aiRoutes, {});

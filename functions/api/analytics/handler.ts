@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { analyticsRoutes } from './routes';
 
 /** The analytics Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('analytics', {});
+export const handler = createGroupHandler(analyticsRoutes, {});

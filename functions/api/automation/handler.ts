@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { automationRoutes } from './routes';
 
 /** The automation Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('automation', {});
+export const handler = createGroupHandler(automationRoutes, {});

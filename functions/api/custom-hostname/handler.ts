@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { customHostnameRoutes } from './routes';
 
 /** The custom-hostname Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('custom-hostname', {});
+export const handler = createGroupHandler(customHostnameRoutes, {});

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { customersRoutes } from './routes';
 import { deleteCustomer } from './delete-customer';
 import { getCustomer } from './get-customer';
 import { getCustomerByEmail } from './get-customer-by-email';
@@ -9,7 +10,7 @@ import { pauseAllCustomerPayments } from './pause-all-customer-payments';
 import { resumeAllCustomerPayments } from './resume-all-customer-payments';
 
 /** The customers Lambda: lists, lookups, bulk pause/resume and erasure of a merchant's customers. */
-export const handler = createGroupHandler('customers', {
+export const handler = createGroupHandler(customersRoutes, {
   listCustomers,
   getCustomerByEmail,
   getCustomer,

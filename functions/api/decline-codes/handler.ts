@@ -1,7 +1,8 @@
 import { createGroupHandler } from '../group-handler';
+import { declineCodesRoutes } from './routes';
 import { getDeclineCode } from './get-decline-code';
 import { listDeclineCategories } from './list-decline-categories';
 import { listDeclineCodes } from './list-decline-codes';
 
 /** The decline-codes Lambda: the catalogue list (cursor paged), the category taxonomy and one code with its provider variations. */
-export const handler = createGroupHandler('decline-codes', { listDeclineCodes, listDeclineCategories, getDeclineCode });
+export const handler = createGroupHandler(declineCodesRoutes, { listDeclineCodes, listDeclineCategories, getDeclineCode });

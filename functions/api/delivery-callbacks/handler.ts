@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { deliveryCallbacksRoutes } from './routes';
 import { receiveLegacyEmailStatus } from './receive-legacy-email-status';
 import { receiveMailerEvent } from './receive-mailer-event';
 import { receiveMessagingStatus } from './receive-messaging-status';
@@ -8,4 +9,4 @@ import { receiveMessagingStatus } from './receive-messaging-status';
  * providers. Each operation verifies its provider's signature itself (auth kind
  * `provider_signature`), with a service-wide secret from the environment.
  */
-export const handler = createGroupHandler('delivery-callbacks', { receiveMessagingStatus, receiveLegacyEmailStatus, receiveMailerEvent });
+export const handler = createGroupHandler(deliveryCallbacksRoutes, { receiveMessagingStatus, receiveLegacyEmailStatus, receiveMailerEvent });

@@ -5,7 +5,8 @@ import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
 import { headerOf } from '../../webhooks/crypto';
 import { defineOperation } from '../operation';
-import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, lowercasedHeaders, received } from './record-callback';
+import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, received } from './record-callback';
+import { lowercasedHeaders } from '../../shared/http/request-url';
 import { receiveMailerEventSchemas } from './schemas';
 import { verifyStandardWebhook } from './signatures';
 

@@ -2,9 +2,9 @@ import { rawBody } from '../../shared/http/parse-request';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
 import type { DeliveryEvent } from '../../core/messages';
-import { publicUrlOf } from '../provider-webhooks/receive-provider-webhook';
 import { defineOperation } from '../operation';
-import { applyDeliveryCallback, invalidSignature, lowercasedHeaders, received } from './record-callback';
+import { applyDeliveryCallback, invalidSignature, received } from './record-callback';
+import { lowercasedHeaders, publicUrlOf } from '../../shared/http/request-url';
 import { receiveMessagingStatusSchemas } from './schemas';
 import { verifyTwilioSignature } from './signatures';
 

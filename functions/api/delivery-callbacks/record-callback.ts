@@ -1,4 +1,3 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InvalidSignatureError } from '../../core/errors';
 import type { DeliveryEvent } from '../../core/messages';
 import { getMessageByProviderId, recordDeliveryEvent } from '../../data/message-repository';
@@ -19,12 +18,6 @@ export interface DeliveryCallback {
   /** Set for an email bounce the provider calls permanent, and for complaints: the address is suppressed. */
   readonly suppress?: SuppressionReason;
 }
-
-export const lowercasedHeaders = (event: APIGatewayProxyEvent): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) if (typeof value === 'string') out[name.toLowerCase()] = value;
-  return out;
-};
 
 /** The refusal of every bad, missing or stale signature (and of a callback whose secret is not configured). */
 export const invalidSignature = (): InvalidSignatureError => new InvalidSignatureError('The callback signature is missing, invalid or outside the allowed time window.');

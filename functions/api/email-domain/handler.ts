@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { emailDomainRoutes } from './routes';
 
 /** The email-domain Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('email-domain', {});
+export const handler = createGroupHandler(emailDomainRoutes, {});

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { experimentsRoutes } from './routes';
 
 /** The experiments Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('experiments', {});
+export const handler = createGroupHandler(experimentsRoutes, {});

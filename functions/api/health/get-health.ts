@@ -1,4 +1,4 @@
-import { getHealthSchemas } from '../status/schemas';
+import { getHealthSchemas } from './schemas';
 import { defineOperation } from '../operation';
 
 /** GET /health on every host: the function answers, so the host is up. Unwrapped, as the spec shows it. */

@@ -1,5 +1,6 @@
 import { createGroupHandler } from '../group-handler';
+import { healthRoutes } from './routes';
 import { getHealth } from './get-health';
 
 /** The health Lambda, deployed once per REST API: GET /health. */
-export const handler = createGroupHandler('health', { getHealth });
+export const handler = createGroupHandler(healthRoutes, { getHealth });

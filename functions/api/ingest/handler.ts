@@ -1,5 +1,6 @@
 import { createGroupHandler } from '../group-handler';
+import { ingestRoutes } from './routes';
 import { ingestPaymentEvent } from './ingest-payment-event';
 
 /** The ingest Lambda: POST /api/v1/ingest/payment-event. */
-export const handler = createGroupHandler('ingest', { ingestPaymentEvent });
+export const handler = createGroupHandler(ingestRoutes, { ingestPaymentEvent });

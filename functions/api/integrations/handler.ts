@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { integrationsRoutes } from './routes';
 
 /** The integrations Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('integrations', {});
+export const handler = createGroupHandler(integrationsRoutes, {});

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { internalRoutes } from './routes';
 
 /** The internal Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('internal', {});
+export const handler = createGroupHandler(internalRoutes, {});

@@ -1,5 +1,6 @@
 import { createGroupHandler } from '../group-handler';
+import { openapiRoutes } from './routes';
 import { getOpenApiDocument } from './get-open-api-document';
 
 /** The OpenAPI Lambda: GET /api/v1/openapi.json. */
-export const handler = createGroupHandler('openapi', { getOpenApiDocument });
+export const handler = createGroupHandler(openapiRoutes, { getOpenApiDocument });

@@ -1,11 +1,11 @@
-import { routes } from '../routes';
 import { createGroupHandler } from '../group-handler';
+import { providerWebhooksRoutes } from './routes';
 import { receiveProviderWebhook } from './receive-provider-webhook';
 
 /**
  * The provider-webhooks Lambda: one operation serves its 14 rows (13 providers and Square's
  * invoice path), registered under each row's operationId; the provider comes from the row's path.
  */
-const operations = Object.fromEntries(routes.filter((route) => route.group === 'provider-webhooks').map((route) => [route.operationId, receiveProviderWebhook]));
+const operations = Object.fromEntries(providerWebhooksRoutes.map((route) => [route.operationId, receiveProviderWebhook]));
 
-export const handler = createGroupHandler('provider-webhooks', operations);
+export const handler = createGroupHandler(providerWebhooksRoutes, operations);

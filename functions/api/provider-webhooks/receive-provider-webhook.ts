@@ -1,12 +1,11 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InternalError, InvalidSignatureError, ResourceNotFoundError } from '../../core/errors';
 import { isPsp, type Psp } from '../../core/providers';
 import { queueSender } from '../../adapters/queue-sender';
 import { getMerchantCached } from '../../data/merchant-repository';
 import { getProviderSecret } from '../../data/provider-secret-repository';
 import { PROVIDER_WEBHOOK_KIND, putWebhookLog, type WebhookRouteVariant } from '../../data/webhook-log-repository';
-import { env } from '../../shared/env';
 import { rawBody } from '../../shared/http/parse-request';
+import { lowercasedHeaders, publicUrlOf } from '../../shared/http/request-url';
 import { meta } from '../../shared/http/responses';
 import { logger } from '../../shared/logger';
 import { webhookModuleFor } from '../../webhooks/registry';
@@ -20,33 +19,6 @@ export function providerOfRoute(route: RouteDef): { psp: Psp; variant: WebhookRo
   const [, first, , last] = route.path.split('/');
   if (first === undefined || !isPsp(first)) throw new InternalError(`Route ${route.path} names no provider`);
   return { psp: first, variant: last === 'invoice' ? 'invoice' : 'default' };
-}
-
-const lowercased = (headers: APIGatewayProxyEvent['headers']): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) if (typeof value === 'string') out[name.toLowerCase()] = value;
-  return out;
-};
-
-/** The query string as sent, rebuilt from the (decoded) parameters API Gateway passes. */
-function queryOf(event: APIGatewayProxyEvent): string {
-  const multi = event.multiValueQueryStringParameters ?? {};
-  const pairs = Object.entries(multi).flatMap(([name, values]) => (values ?? []).map((value) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
-  if (pairs.length === 0) {
-    const single = Object.entries(event.queryStringParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
-    pairs.push(...single.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
-  }
-  return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
-}
-
-/**
- * The public URL the provider posted to: WEBHOOK_PUBLIC_BASE_URL + path + query when configured
- * (behind API Gateway's own host or a CDN, the Host header is not the URL the provider knows),
- * else `${X-Forwarded-Proto ?? 'https'}://${Host}${path}` + query.
- */
-export function publicUrlOf(event: APIGatewayProxyEvent, headers: Readonly<Record<string, string>>): string {
-  const base = env.WEBHOOK_PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? `${headers['x-forwarded-proto'] ?? 'https'}://${headers.host ?? ''}`;
-  return `${base}${event.path}${queryOf(event)}`;
 }
 
 // Same message for both, so a caller cannot tell which merchants exist or what they configured.
@@ -70,7 +42,7 @@ export const receiveProviderWebhook = defineOperation(receiveProviderWebhookSche
   const secret = await getProviderSecret(merchantId, psp);
   if (secret === undefined) throw notFound();
 
-  const headers = lowercased(event.headers);
+  const headers = lowercasedHeaders(event);
   const request: InboundWebhook = { rawBody: rawBody(event) ?? Buffer.alloc(0), headers, url: publicUrlOf(event, headers) };
   const now = new Date();
   const verification = await webhookModuleFor(psp).verify(request, { secret: secret.secret }, now);

@@ -1,7 +1,8 @@
 import { createGroupHandler } from '../group-handler';
+import { recoveriesRoutes } from './routes';
 import { getRecovery } from './get-recovery';
 import { listRecoveries } from './list-recoveries';
 import { triggerDunning } from './trigger-dunning';
 
 /** The recoveries Lambda: GET /recoveries, GET /recoveries/{id}, POST /recoveries/{id}/dunning. */
-export const handler = createGroupHandler('recoveries', { listRecoveries, getRecovery, triggerDunning });
+export const handler = createGroupHandler(recoveriesRoutes, { listRecoveries, getRecovery, triggerDunning });

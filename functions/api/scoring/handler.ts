@@ -1,5 +1,6 @@
 import { createGroupHandler } from '../group-handler';
+import { scoringRoutes } from './routes';
 import { scoreRetry } from './score-retry';
 
 /** The scoring Lambda: POST /scoring/retry with its three tiers (rules, enhanced through the AI port, lgbm from the lookup table). */
-export const handler = createGroupHandler('scoring', { scoreRetry });
+export const handler = createGroupHandler(scoringRoutes, { scoreRetry });

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { sessionProxyRoutes } from './routes';
 
 /** The session-proxy Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('session-proxy', {});
+export const handler = createGroupHandler(sessionProxyRoutes, {});

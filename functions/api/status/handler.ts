@@ -1,5 +1,6 @@
 import { createGroupHandler } from '../group-handler';
+import { statusRoutes } from './routes';
 import { getStatus } from './get-status';
 
 /** The status Lambda: GET /api/v1/status. */
-export const handler = createGroupHandler('status', { getStatus });
+export const handler = createGroupHandler(statusRoutes, { getStatus });

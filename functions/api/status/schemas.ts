@@ -1,7 +1,5 @@
 import { z } from 'zod';
 
-export const HealthResponse = z.object({ status: z.literal('ok') });
-
 export const StatusData = z.object({
   // A
   connected: z.boolean(),
@@ -21,5 +19,4 @@ export const StatusResponse = z.object({
   meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() }),
 });
 
-export const getHealthSchemas = { responses: { 200: HealthResponse } } as const;
 export const getStatusSchemas = { responses: { 200: StatusResponse } } as const;

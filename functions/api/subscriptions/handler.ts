@@ -1,8 +1,9 @@
 import { createGroupHandler } from '../group-handler';
+import { subscriptionsRoutes } from './routes';
 import { getInvoiceRecoveryStatus } from './get-invoice-recovery-status';
 import { getInvoiceTimeline } from './get-invoice-timeline';
 import { getSubscriptionRecoveryStatus } from './get-subscription-recovery-status';
 import { listFailedInvoices } from './list-failed-invoices';
 
 /** The subscriptions Lambda: subscription and invoice recovery status, failed invoices, invoice timelines. */
-export const handler = createGroupHandler('subscriptions', { getSubscriptionRecoveryStatus, listFailedInvoices, getInvoiceRecoveryStatus, getInvoiceTimeline });
+export const handler = createGroupHandler(subscriptionsRoutes, { getSubscriptionRecoveryStatus, listFailedInvoices, getInvoiceRecoveryStatus, getInvoiceTimeline });

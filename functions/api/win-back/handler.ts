@@ -1,4 +1,5 @@
 import { createGroupHandler } from '../group-handler';
+import { winBackRoutes } from './routes';
 
 /** The win-back Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler('win-back', {});
+export const handler = createGroupHandler(winBackRoutes, {});

@@ -1,3 +1,4 @@
+import { apiGroup } from '../../../functions/api/groups';
 import { routes } from '../../../functions/api/routes';
 import { API_NAMES } from '../../../functions/api/route-types';
 import { bedrockModel } from '../../../lib/config/ai-model';
@@ -36,7 +37,7 @@ describe('RestApiFromRoutes: the AI model (lib/config/ai-model.ts)', () => {
 
   it('leaves every other group on the local adapter with no Bedrock permission', () => {
     // Prepare
-    const others = apiGroups().filter((entry) => !(bedrockModel.groups as readonly string[]).includes(entry.group));
+    const others = apiGroups().filter((entry) => apiGroup(entry.group).ai !== true);
     // Act
     const granted = others.map((entry) => ({ group: entry.group, bedrock: actionsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((action) => action.startsWith('bedrock:')), provider: entry.variables.AI_PROVIDER }));
     // Assess

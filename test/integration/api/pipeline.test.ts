@@ -63,7 +63,7 @@ const thingsOf = (merchantId: string) => ({
 });
 
 const handler = createGroupHandler(
-  'pipeline-test',
+  table,
   {
     listThings: defineOperation(schemas.list, async ({ query, requestId }) => ({ body: { data: { query }, meta: { request_id: requestId } } })),
     createThing: defineOperation(schemas.create, async ({ body, caller }) => {
@@ -96,7 +96,6 @@ const handler = createGroupHandler(
       return { statusCode: 201, body: { data: { attempt: n } } };
     }),
   },
-  table,
 );
 
 describe('the request pipeline', () => {

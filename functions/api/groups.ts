@@ -1,0 +1,77 @@
+/**
+ * The API groups: one Lambda each, serving its own rows (`functions/api/<group>/routes.ts`).
+ * Everything the infrastructure needs to know about a group that its rows do not say is here,
+ * typed, once: the CDK REST APIs build each function from it, and `routes.ts` checks it against
+ * the rows when the table loads. Pure data.
+ */
+import type { QueueName } from '../consumers/queue-definitions';
+import type { ApiName } from './route-types';
+
+export interface ApiGroup {
+  /** The REST API whose host serves the group's rows; `all` for a row on every host (`/health`). */
+  readonly api: ApiName | 'all';
+  /**
+   * `read`: read-only table access (plus its keys' rate-limit windows), for groups whose rows are
+   * all GETs; `write` otherwise. Checked against the rows.
+   */
+  readonly table: 'read' | 'write';
+  /** @default 512 */
+  readonly memoryMb?: number;
+  /** @default 10 */
+  readonly timeoutSeconds?: number;
+  /** The only queues the group may send to (least privilege: grant and URL variable). @default none */
+  readonly sendsTo?: readonly QueueName[];
+  /** Calls the AI model (Bedrock on AWS, with permission on that one model). @default false */
+  readonly ai?: boolean;
+}
+
+export const apiGroups = {
+  // Answers from memory; a small, fast function keeps health checks cheap on all three hosts.
+  health: { api: 'all', table: 'read', memoryMb: 128, timeoutSeconds: 3 },
+  status: { api: 'merchant', table: 'read' },
+  openapi: { api: 'merchant', table: 'read' },
+  // Model calls are slow; 28 s stays under API Gateway's 29 s integration limit.
+  ai: { api: 'merchant', table: 'write', memoryMb: 1024, timeoutSeconds: 28 },
+  payments: { api: 'merchant', table: 'write' },
+  customers: { api: 'merchant', table: 'write' },
+  // Dunning messages and the resulting merchant webhook events.
+  recoveries: { api: 'merchant', table: 'write', sendsTo: ['notifications', 'outbound-deliveries'] },
+  campaigns: { api: 'merchant', table: 'write' },
+  subscriptions: { api: 'merchant', table: 'read' },
+  analytics: { api: 'merchant', table: 'write' },
+  'decline-codes': { api: 'merchant', table: 'read' },
+  // "Send a test event" goes through the normal signed delivery path.
+  'webhook-endpoints': { api: 'merchant', table: 'write', sendsTo: ['outbound-deliveries'] },
+  settings: { api: 'merchant', table: 'write' },
+  email: { api: 'merchant', table: 'write' },
+  experiments: { api: 'merchant', table: 'write' },
+  suggestions: { api: 'merchant', table: 'write' },
+  'win-back': { api: 'merchant', table: 'write' },
+  'cancel-flows': { api: 'merchant', table: 'write' },
+  // The enhanced tier asks a model for one short JSON answer.
+  scoring: { api: 'merchant', table: 'write', ai: true },
+  vectors: { api: 'merchant', table: 'write' },
+  integrations: { api: 'merchant', table: 'write' },
+  ingest: { api: 'merchant', table: 'write', sendsTo: ['notifications', 'outbound-deliveries'] },
+  crm: { api: 'merchant', table: 'write' },
+  automation: { api: 'merchant', table: 'write' },
+  internal: { api: 'merchant', table: 'write' },
+  'delivery-callbacks': { api: 'webhook', table: 'write' },
+  'cancel-sessions': { api: 'edge', table: 'write' },
+  widget: { api: 'edge', table: 'write' },
+  'custom-hostname': { api: 'edge', table: 'write' },
+  'email-domain': { api: 'edge', table: 'write' },
+  'edge-internal': { api: 'edge', table: 'write' },
+  'session-proxy': { api: 'edge', table: 'write' },
+  // Answers the provider fast and leaves normalising to the inbound consumer (DESIGN §2).
+  'provider-webhooks': { api: 'webhook', table: 'write', sendsTo: ['inbound-webhooks'] },
+} as const satisfies Readonly<Record<string, ApiGroup>>;
+
+export type GroupName = keyof typeof apiGroups;
+
+/** The registry entry of a group; throws for a name that is not one. */
+export function apiGroup(name: string): ApiGroup {
+  const group: ApiGroup | undefined = (apiGroups as Readonly<Record<string, ApiGroup>>)[name];
+  if (group === undefined) throw new Error(`"${name}" is not an API group (functions/api/groups.ts)`);
+  return group;
+}

@@ -1,0 +1,8 @@
+import { type RouteDef, READ, WRITE, v1 } from '../route-rows';
+
+/** The `suggestions` group's rows of the route table: its Lambda serves exactly these. */
+export const suggestionsRoutes: readonly RouteDef[] = [
+  v1('suggestions', 'GET', '/suggestions/recovery', 'listRecoverySuggestions', READ, 'AI recovery suggestions'),
+  v1('suggestions', 'POST', '/suggestions/{id}/apply', 'applySuggestion', WRITE, 'Apply a suggestion'),
+  v1('suggestions', 'POST', '/suggestions/{id}/dismiss', 'dismissSuggestion', WRITE, 'Dismiss a suggestion'),
+];

@@ -1,0 +1,11 @@
+import { type RouteDef, v1 } from '../route-rows';
+
+/** The `webhook-endpoints` group's rows of the route table: its Lambda serves exactly these. */
+export const webhookEndpointsRoutes: readonly RouteDef[] = [
+  v1('webhook-endpoints', 'GET', '/webhooks/endpoints', 'listWebhookEndpoints', ['webhooks', 'read'], 'List webhook endpoints'),
+  v1('webhook-endpoints', 'POST', '/webhooks/endpoints', 'createWebhookEndpoint', ['webhooks', 'admin'], 'Register a webhook endpoint'),
+  v1('webhook-endpoints', 'PUT', '/webhooks/endpoints/{id}', 'updateWebhookEndpoint', ['webhooks', 'admin'], 'Update a webhook endpoint'),
+  v1('webhook-endpoints', 'DELETE', '/webhooks/endpoints/{id}', 'deleteWebhookEndpoint', ['webhooks', 'admin'], 'Remove a webhook endpoint'),
+  v1('webhook-endpoints', 'POST', '/webhooks/endpoints/{id}/test', 'testWebhookEndpoint', ['webhooks', 'admin'], 'Send a test event'),
+  v1('webhook-endpoints', 'GET', '/webhooks/events', 'listWebhookDeliveries', ['webhooks', 'read'], 'Delivery log'),
+];

@@ -1,0 +1,62 @@
+/**
+ * Every Lambda of the service by its entry file, and a bundle of it built as GroupFunction
+ * builds it (esbuild, CJS, node22, minified, tree-shaken, SDK bundled). Shared by the infra test
+ * that keeps groups' bundles apart and by `npm run bench -- bundles`, which weighs them.
+ */
+import path from 'node:path';
+import { build } from 'esbuild';
+import { apiGroups } from '../functions/api/groups';
+import { queueDefinitions } from '../functions/consumers/queue-definitions';
+import { scheduleDefinitions } from '../functions/jobs/schedule-definitions';
+
+export const PROJECT_ROOT = path.join(__dirname, '..');
+
+export interface FunctionEntry {
+  readonly kind: 'api' | 'job' | 'consumer';
+  readonly name: string;
+  /** Relative to the project root. */
+  readonly entry: string;
+}
+
+/** API groups (functions/api/groups.ts), then jobs, then queue consumers. */
+export function functionEntries(): FunctionEntry[] {
+  return [
+    ...Object.keys(apiGroups).map((name) => ({ kind: 'api' as const, name, entry: `functions/api/${name}/handler.ts` })),
+    ...scheduleDefinitions.map(({ name }) => ({ kind: 'job' as const, name, entry: `functions/jobs/${name}.ts` })),
+    ...queueDefinitions.map(({ name }) => ({ kind: 'consumer' as const, name, entry: `functions/consumers/${name}.ts` })),
+  ];
+}
+
+export interface FunctionBundle {
+  /** The minified bundle. */
+  readonly code: string;
+  /** Project files and packages in it, relative to the project root (`functions/api/payments/get-payment.ts`). */
+  readonly inputs: readonly string[];
+}
+
+/** Bundles an entry (relative to the root, or a file's contents given as `stdin`) as GroupFunction does. */
+export async function bundleFunction(source: { readonly entry: string } | { readonly stdin: string }): Promise<FunctionBundle> {
+  const result = await build({
+    ...('entry' in source ? { entryPoints: [path.join(PROJECT_ROOT, source.entry)] } : { stdin: { contents: source.stdin, resolveDir: PROJECT_ROOT, loader: 'ts' } }),
+    absWorkingDir: PROJECT_ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const output = result.outputFiles[0];
+  if (output === undefined) throw new Error('esbuild wrote no bundle');
+  return { code: output.text, inputs: Object.keys(result.metafile.inputs) };
+}
+
+/** What a function needs at the least: one DynamoDB document client call, bundled the same way. */
+export const BARE_DYNAMODB_CLIENT = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+export const handler = async () => client.send(new GetCommand({ TableName: 'table', Key: { PK: 'a', SK: 'b' } }));
+`;

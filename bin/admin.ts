@@ -18,7 +18,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { API_KEY_MODES, type ApiKeyMode, parseScopes } from '../functions/core/api-keys';
+import { API_KEY_MODES, type ApiKeyMode } from '../functions/core/api-keys';
+import { parseScopes } from '../functions/core/scopes';
 import { AppError } from '../functions/core/errors';
 import { NewMerchantSchema } from '../functions/core/merchants';
 import { GATEWAY_NAMES, isGatewayName } from '../functions/core/payment-gateway';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
-import type { ApiKeyRecord } from '../core/merchants';
+import type { ApiKeyRecord } from '../core/api-keys';
 import type { Headers } from '../shared/http/responses';
 import type { RouteDef, RouteSchemas } from './route-types';
 

@@ -1,4 +1,7 @@
 import type { z } from 'zod';
+import { SCOPES, type Scope } from '../core/scopes';
+
+export { SCOPES, type Scope } from '../core/scopes';
 
 /** The three REST APIs of DESIGN §1; `all` serves a row on every host (only `/health`). */
 export const API_NAMES = ['merchant', 'edge', 'webhook'] as const;
@@ -30,26 +33,6 @@ export const AUTH_KINDS = [
 ] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 
-export const SCOPES = [
-  'read',
-  'write',
-  'admin',
-  'analytics',
-  'webhooks',
-  'email',
-  'read:payments',
-  'write:payments',
-  'read:customers',
-  'write:customers',
-  'admin:customers',
-  'read:campaigns',
-  'write:campaigns',
-  'read:cancel-flows',
-  'write:cancel-flows',
-  'read:vectors',
-  'write:vectors',
-] as const;
-export type Scope = (typeof SCOPES)[number];
 
 export interface RouteSchemas {
   readonly params?: z.ZodType;

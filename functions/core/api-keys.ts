@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SCOPES, type Scope } from '../api/route-types';
-import { ValidationError } from './errors';
-import type { ApiKeyRecord } from './merchants';
+import { ResourceNotFoundError } from './errors';
+import type { Scope } from './scopes';
 
 /**
  * API keys (DESIGN §1): `rk_live_<base62 of 32 random bytes>` or `rk_test_...`. Only the SHA-256
@@ -17,8 +16,6 @@ const base62Length = (bytes: number): number => Math.ceil((8 * bytes) / Math.log
 const API_KEY_PATTERN = /^rk_(live|test)_[0-9A-Za-z]{43,}$/;
 /** Characters of the key kept for display: `rk_live_` plus four random characters. */
 const DISPLAY_PREFIX_LENGTH = 12;
-
-export class InvalidScopeError extends ValidationError {}
 
 /**
  * Base62 of the bytes read as one big-endian integer, left-padded with `0` to a fixed length.
@@ -62,49 +59,49 @@ export function displayPartsOf(key: string): { prefix: string; last4: string } {
   return { prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), last4: key.slice(-4) };
 }
 
-export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
-
-/** The scopes a set of held scopes amounts to: admin implies every scope, write implies read. */
-function effectiveScopes(held: readonly Scope[]): ReadonlySet<Scope> {
-  if (held.includes('admin')) return new Set(SCOPES);
-  const effective = new Set(held);
-  if (effective.has('write')) effective.add('read');
-  return effective;
-}
-
-/**
- * Whether keys holding `held` may call a route granted by any one of `anyOf` (DESIGN §1, Scopes):
- * admin implies every scope; write implies read; a granular scope (`read:payments`) grants only
- * itself. Nothing else is implied, so neither `read` nor `write:payments` grants `read:payments`.
- *
- * @example scopesGrant(['write'], ['read', 'read:payments']) // true
- */
-export function scopesGrant(held: readonly Scope[], anyOf: readonly Scope[]): boolean {
-  const effective = effectiveScopes(held);
-  return anyOf.some((scope) => effective.has(scope));
-}
-
-/**
- * Scopes from a comma-separated list (`read,write`) or an array: known, non-empty, de-duplicated.
- * Throws InvalidScopeError otherwise.
- */
-export function parseScopes(input: string | readonly string[]): Scope[] {
-  const names = typeof input === 'string' ? input.split(',') : [...input];
-  const scopes: Scope[] = [];
-  for (const raw of names) {
-    const name = raw.trim();
-    if (name === '') throw new InvalidScopeError('Empty scope in the list', { param: 'scopes' });
-    if (!isScope(name)) {
-      throw new InvalidScopeError(`Unknown scope "${name}"; known scopes: ${SCOPES.join(', ')}`, { param: 'scopes' });
-    }
-    if (!scopes.includes(name)) scopes.push(name);
-  }
-  if (scopes.length === 0) throw new InvalidScopeError('At least one scope is required', { param: 'scopes' });
-  return scopes;
-}
-
 /** False once a key is revoked or its expiry has passed; such a key authenticates nothing. */
 export function isUsable(record: Pick<ApiKeyRecord, 'revoked_at' | 'expires_at'>, now: Date = new Date()): boolean {
   if (record.revoked_at !== null) return false;
   return record.expires_at === null || Date.parse(record.expires_at) > now.getTime();
+}
+
+/** What is kept of an API key. Never the key itself: only its hash identifies it (not exposed here). */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly merchant_id: string;
+  readonly scopes: readonly Scope[];
+  readonly mode: ApiKeyMode;
+  /** First 12 characters of the key (`rk_live_Ab3x`), for display. */
+  readonly prefix: string;
+  readonly last4?: string;
+  readonly created_at: string;
+  /** ISO-8601; null when the key never expires. */
+  readonly expires_at: string | null;
+  readonly revoked_at: string | null;
+}
+
+export interface NewApiKey {
+  readonly merchantId: string;
+  readonly scopes: readonly Scope[];
+  /** @default 'live' */
+  readonly mode?: ApiKeyMode;
+  /** Lifetime from creation; the key never expires when absent. */
+  readonly expiresInSeconds?: number;
+}
+
+const ID_BYTES = 16;
+export const newApiKeyId = (): string => `key_${encodeBase62(randomBytes(ID_BYTES))}`;
+
+/** Port: implemented over DynamoDB in functions/data/api-key-repository.ts. */
+export interface ApiKeyRepository {
+  createApiKey(input: NewApiKey): Promise<{ record: ApiKeyRecord; key: string }>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  revokeApiKey(keyId: string): Promise<ApiKeyRecord>;
+  listApiKeys(merchantId: string): Promise<ApiKeyRecord[]>;
+}
+
+export class ApiKeyNotFoundError extends ResourceNotFoundError {
+  constructor(keyId: string, options?: ErrorOptions) {
+    super(`No API key with id "${keyId}"`, { ...options, param: 'key_id' });
+  }
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Scope } from '../api/route-types';
-import { type ApiKeyMode, encodeBase62 } from './api-keys';
+import { encodeBase62 } from './api-keys';
 import { ResourceNotFoundError, ValidationError } from './errors';
 import type { Psp } from './providers';
 
@@ -26,21 +25,6 @@ export interface Merchant {
   readonly updated_at: string;
 }
 
-/** What is kept of an API key. Never the key itself: only its hash identifies it (not exposed here). */
-export interface ApiKeyRecord {
-  readonly id: string;
-  readonly merchant_id: string;
-  readonly scopes: readonly Scope[];
-  readonly mode: ApiKeyMode;
-  /** First 12 characters of the key (`rk_live_Ab3x`), for display. */
-  readonly prefix: string;
-  readonly last4?: string;
-  readonly created_at: string;
-  /** ISO-8601; null when the key never expires. */
-  readonly expires_at: string | null;
-  readonly revoked_at: string | null;
-}
-
 /** A provider's webhook secret as reported back: the secret itself is never part of it. */
 export interface ProviderSecretSummary {
   readonly merchant_id: string;
@@ -54,7 +38,6 @@ export interface ProviderSecret extends ProviderSecretSummary {
 
 const ID_BYTES = 16;
 export const newMerchantId = (): string => `merch_${encodeBase62(randomBytes(ID_BYTES))}`;
-export const newApiKeyId = (): string => `key_${encodeBase62(randomBytes(ID_BYTES))}`;
 
 export const NewMerchantSchema = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(200),
@@ -68,27 +51,11 @@ export const NewMerchantSchema = z.object({
 });
 export type NewMerchant = z.input<typeof NewMerchantSchema>;
 
-export interface NewApiKey {
-  readonly merchantId: string;
-  readonly scopes: readonly Scope[];
-  /** @default 'live' */
-  readonly mode?: ApiKeyMode;
-  /** Lifetime from creation; the key never expires when absent. */
-  readonly expiresInSeconds?: number;
-}
-
 /** Ports: implemented over DynamoDB in functions/data/*-repository.ts. */
 export interface MerchantRepository {
   createMerchant(input: NewMerchant): Promise<Merchant>;
   getMerchant(merchantId: string): Promise<Merchant | undefined>;
   listMerchants(): Promise<Merchant[]>;
-}
-
-export interface ApiKeyRepository {
-  createApiKey(input: NewApiKey): Promise<{ record: ApiKeyRecord; key: string }>;
-  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
-  revokeApiKey(keyId: string): Promise<ApiKeyRecord>;
-  listApiKeys(merchantId: string): Promise<ApiKeyRecord[]>;
 }
 
 export interface ProviderSecretRepository {
@@ -99,12 +66,6 @@ export interface ProviderSecretRepository {
 export class MerchantNotFoundError extends ResourceNotFoundError {
   constructor(merchantId: string, options?: ErrorOptions) {
     super(`No merchant with id "${merchantId}"`, { ...options, param: 'merchant_id' });
-  }
-}
-
-export class ApiKeyNotFoundError extends ResourceNotFoundError {
-  constructor(keyId: string, options?: ErrorOptions) {
-    super(`No API key with id "${keyId}"`, { ...options, param: 'key_id' });
   }
 }
 

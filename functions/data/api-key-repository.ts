@@ -1,15 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { displayPartsOf, generateApiKey, hashApiKey, parseScopes } from '../core/api-keys';
-import {
-  type ApiKeyRecord,
-  type ApiKeyRepository,
-  ApiKeyNotFoundError,
-  InvalidExpiryError,
-  MerchantNotFoundError,
-  type NewApiKey,
-  newApiKeyId,
-} from '../core/merchants';
+import { ApiKeyNotFoundError, type ApiKeyRecord, type ApiKeyRepository, displayPartsOf, generateApiKey, hashApiKey, type NewApiKey, newApiKeyId } from '../core/api-keys';
+import { InvalidExpiryError, MerchantNotFoundError } from '../core/merchants';
+import { parseScopes } from '../core/scopes';
 import { env } from '../shared/env';
 import { documentClient } from './client';
 import { conditions, ENTITY, type ItemKey, keys, queries } from './keys';

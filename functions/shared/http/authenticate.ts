@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Caller } from '../../api/operation';
 import type { RouteDef } from '../../api/route-types';
-import { hashApiKey, looksLikeApiKey, scopesGrant } from '../../core/api-keys';
+import { hashApiKey, looksLikeApiKey } from '../../core/api-keys';
+import { scopesGrant } from '../../core/scopes';
 import { InsufficientScopeError, InvalidApiKeyError } from '../../core/errors';
 import { findApiKeyByHash, isUsable } from '../../data/api-key-repository';
 

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { hashApiKey, isUsable, looksLikeApiKey } from '../../../functions/core/api-keys';
-import type { ApiKeyRecord, Merchant } from '../../../functions/core/merchants';
+import type { ApiKeyRecord } from '../../../functions/core/api-keys';
+import type { Merchant } from '../../../functions/core/merchants';
 import { findApiKeyByHash } from '../../../functions/data/api-key-repository';
 import { dynamo } from '../../../functions/data/client';
 import { createMerchant } from '../../../functions/data/merchant-repository';

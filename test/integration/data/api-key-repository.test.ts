@@ -1,6 +1,7 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../../functions/core/api-keys';
-import { ApiKeyNotFoundError, InvalidExpiryError, type Merchant, MerchantNotFoundError } from '../../../functions/core/merchants';
+import { ApiKeyNotFoundError } from '../../../functions/core/api-keys';
+import { InvalidExpiryError, type Merchant, MerchantNotFoundError } from '../../../functions/core/merchants';
 import {
   createApiKey,
   findApiKeyByHash,

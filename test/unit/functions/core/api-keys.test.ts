@@ -1,15 +1,5 @@
-import { SCOPES, type Scope } from '../../../../functions/api/route-types';
-import {
-  displayPartsOf,
-  encodeBase62,
-  generateApiKey,
-  hashApiKey,
-  InvalidScopeError,
-  isUsable,
-  looksLikeApiKey,
-  parseScopes,
-  scopesGrant,
-} from '../../../../functions/core/api-keys';
+import { displayPartsOf, encodeBase62, generateApiKey, hashApiKey, isUsable, looksLikeApiKey } from '../../../../functions/core/api-keys';
+import { InvalidScopeError, parseScopes, SCOPES, type Scope, scopesGrant } from '../../../../functions/core/scopes';
 
 describe('encodeBase62', () => {
   it('encodes the bytes as one big-endian number in 0-9A-Za-z when given known values', () => {

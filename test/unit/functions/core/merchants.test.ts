@@ -1,9 +1,8 @@
+import { ApiKeyNotFoundError, newApiKeyId } from '../../../../functions/core/api-keys';
 import {
-  ApiKeyNotFoundError,
   DEFAULT_RATE_LIMITS,
   MerchantNotFoundError,
   NewMerchantSchema,
-  newApiKeyId,
   newMerchantId,
   UnknownPspError,
 } from '../../../../functions/core/merchants';

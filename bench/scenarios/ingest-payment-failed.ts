@@ -115,7 +115,7 @@ export const scenario: Scenario = {
           provider_payment_id: providerPaymentId, amount: AMOUNT, currency: 'usd', status: 'pending', previous_status: null, decline_code: 'insufficient_funds',
           decline_category: 'soft_retry', decline_subcategory: 'balance', retry_count: 0, max_retries: DEFAULT_MAX_RETRIES, next_retry_at: null, paused_at: null,
           resumed_at: null, recovered_at: null, terminal_at: null, awaiting_card_update: false, subscription_id: null, invoice_id: null, campaign_id: null,
-          network_code: null, advice_code: null, card_network: null, card_identity: cardIdentityOf({ psp: 'stripe', customerId: customer.id }), attempt: null, gateway_errors: 0, last_attempt_at: null,
+          network_code: null, advice_code: null, card_network: null, card_identity: cardIdentityOf({ psp: 'stripe', customerId: customer.id }), attempt: null, gateway_errors: 0, last_attempt_at: null, retry_requested_at: null,
           metadata: { psp: 'stripe', payment_id: providerPaymentId },
           state_history: [{ status: 'pending', at, reason: 'Payment failed: decline code insufficient_funds (soft_retry/balance)' }],
           created_at: at, updated_at: at, version: 1,

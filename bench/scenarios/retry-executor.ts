@@ -164,7 +164,7 @@ export const scenario: Scenario = {
     return {
       async handler() {
         const payment = take();
-        const result = await attemptRetry(m, payment.id, payment.psp, { now: runAt, mode: 'due' });
+        const result = await attemptRetry(m, payment.id, payment.psp, { now: runAt });
         if (result.kind !== 'attempted' || result.outcome !== 'succeeded') throw new Error(`The retry should succeed, got ${JSON.stringify(result).slice(0, 300)}`);
       },
 

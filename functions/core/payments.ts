@@ -29,6 +29,12 @@ export type PaymentStatusFilter = keyof typeof PAYMENT_STATUS_FILTERS;
 /** Default number of automatic retries of one payment. */
 export const DEFAULT_MAX_RETRIES = 4;
 
+/**
+ * A manual retry (POST /payments/{id}/retry) is refused within this long of the payment's last
+ * attempt or last manual request, so a merchant's script cannot charge a card in a burst.
+ */
+export const MANUAL_RETRY_SPACING_MS = 5 * 60_000;
+
 export interface StateHistoryEntry {
   readonly status: PaymentStatus;
   readonly at: string;
@@ -71,6 +77,8 @@ export interface PaymentRecord {
   /** Gateway calls that gave no answer (5xx, timeout): retried, never counted as customer attempts. */
   readonly gateway_errors: number;
   readonly last_attempt_at: string | null;
+  /** When a retry was last requested through the API (the manual-retry spacing counts from it). */
+  readonly retry_requested_at: string | null;
   readonly subscription_id: string | null;
   readonly invoice_id: string | null;
   readonly campaign_id: string | null;
@@ -97,6 +105,17 @@ export interface RetryAttempt {
   readonly lease_until: string;
 }
 
+/**
+ * The instant a change of `before` is stamped with: `now`, or 1 ms after the payment's last write
+ * when that is later (a request that waited for a concurrent write commits after it). Taken on the
+ * state read for the conditional write that commits, so state_history and timeline entries ordered
+ * by time are in the order of the writes (the versions).
+ */
+export function commitInstant(before: Pick<PaymentRecord, 'updated_at' | 'state_history'>, now: Date): Date {
+  const last = Math.max(Date.parse(before.updated_at), ...before.state_history.map((entry) => Date.parse(entry.at)).filter((t) => !Number.isNaN(t)));
+  return Number.isNaN(last) || last < now.getTime() ? now : new Date(last + 1);
+}
+
 /** The decline of an attempt, as the gateway answered it. */
 export interface AttemptDecline {
   readonly decline_code: string;
@@ -116,6 +135,7 @@ export const paymentBodyOf = (id: string): string | undefined => idBody(id, 'pe'
 /** A transition request; each maps to one row of the spec's transition table. */
 export type PaymentEvent =
   | { readonly type: 'schedule_retry'; readonly at: string; readonly reason: string }
+  | { readonly type: 'request_retry'; readonly at: string; readonly reason: string }
   | { readonly type: 'pause'; readonly reason: string }
   | { readonly type: 'resume'; readonly reason: string }
   | { readonly type: 'recover'; readonly reason: string }
@@ -147,6 +167,25 @@ function refuseRetry(record: PaymentRecord): void {
   if (record.attempt !== null) refuse(record, 'retry', `retry ${record.attempt.number} is being attempted now`);
 }
 
+/**
+ * The manual-retry spacing: refused within MANUAL_RETRY_SPACING_MS of the last attempt or of the
+ * last retry requested through the API.
+ */
+function refuseManualRetryTooSoon(record: PaymentRecord, now: Date): void {
+  const last = [record.last_attempt_at, record.retry_requested_at].filter((at): at is string => at !== null).map((at) => Date.parse(at));
+  if (last.length === 0) return;
+  const allowedAt = Math.max(...last) + MANUAL_RETRY_SPACING_MS;
+  if (allowedAt > now.getTime()) {
+    refuse(record, 'retry', `a retry was attempted or requested less than ${MANUAL_RETRY_SPACING_MS / 60_000} minutes ago; the next manual retry is allowed at ${new Date(allowedAt).toISOString()}`);
+  }
+}
+
+/** Throws 409 `state_conflict` when a retry requested through the API now is refused (the spec's rules, then the spacing). */
+export function refuseManualRetry(record: PaymentRecord, now: Date): void {
+  refuseRetry(record);
+  refuseManualRetryTooSoon(record, now);
+}
+
 function attemptInFlight(record: PaymentRecord): RetryAttempt {
   if (record.attempt === null) refuse(record, 'record the outcome of an attempt on', 'no attempt is in flight');
   return record.attempt;
@@ -157,6 +196,9 @@ function attemptInFlight(record: PaymentRecord): RetryAttempt {
  * transition the table does not allow:
  * - schedule_retry: pending or retrying → retrying; refused when recovered, terminal, paused,
  *   at max_retries, waiting for a card update, or while an attempt is in flight.
+ * - request_retry: a retry requested through the API, due at `at` (now, or the end of quiet hours
+ *   or a cap): as schedule_retry, also refused within MANUAL_RETRY_SPACING_MS of the last attempt
+ *   or request; records retry_requested_at. The retry executor attempts it once it is due.
  * - await_card_update: pending or retrying → pending, waiting for a card update (no retry).
  * - start_attempt: retrying → retrying with the attempt recorded (next_retry_at = its lease end);
  *   the same attempt again (same idempotency key) is a re-send after a crash.
@@ -166,9 +208,13 @@ function attemptInFlight(record: PaymentRecord): RetryAttempt {
  *   the policy's next decision follows in the same write.
  * - attempt_errored: the attempt in flight got no answer; not counted (gateway_errors + 1).
  * - decline_detailed: an open payment recorded without a decline code learns it (a sibling event
- *   of the same charge carried it); status and schedule unchanged.
- * - pause: pending or retrying → paused (previous_status kept); refused otherwise.
- * - resume: paused → previous status; refused otherwise.
+ *   of the same charge carried it). A retry planned but not attempted yet is dropped so that the
+ *   policy plans it again for the decline as now classified (changePayment does, in the same
+ *   write); a hard_customer decline waits for a card update instead.
+ * - pause: pending or retrying → paused (previous_status kept); no retry is planned while paused
+ *   (next_retry_at cleared, so the payment leaves the due index); refused otherwise.
+ * - resume: paused → previous status, paused_at cleared; the policy plans the retry again (an
+ *   attempt still in flight is due at the end of its lease); refused otherwise.
  * - recover: pending, retrying or paused → recovered (recovered_at set).
  * - terminate: pending, retrying or paused → terminal.
  * - card_updated: clears awaiting_card_update on an open payment (status unchanged).
@@ -185,10 +231,23 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
         timeline: { type: 'retry_scheduled', detail: `Retry ${record.retry_count + 1} scheduled for ${event.at}: ${event.reason}`, details: { retry_number: record.retry_count + 1, scheduled_at: event.at, reason: event.reason } },
       };
     }
+    case 'request_retry': {
+      refuseManualRetry(record, now);
+      const due = Date.parse(event.at) <= now.getTime();
+      return {
+        changes: { status: 'retrying', next_retry_at: event.at, retry_requested_at: at },
+        history: history('retrying'),
+        timeline: {
+          type: 'retry_scheduled',
+          detail: `Retry ${record.retry_count + 1} requested through the API, ${due ? 'due now' : `due at ${event.at}`}: ${event.reason}`,
+          details: { retry_number: record.retry_count + 1, scheduled_at: event.at, requested: true, reason: event.reason },
+        },
+      };
+    }
     case 'pause': {
       if (record.status !== 'pending' && record.status !== 'retrying') refuse(record, 'pause');
       return {
-        changes: { status: 'paused', previous_status: record.status, paused_at: at },
+        changes: { status: 'paused', previous_status: record.status, paused_at: at, next_retry_at: null },
         history: history('paused'),
         timeline: { type: 'status_change', detail: `Paused (was ${record.status}): ${event.reason}`, details: { from: record.status, to: 'paused', reason: event.reason } },
       };
@@ -197,7 +256,8 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
       if (record.status !== 'paused') refuse(record, 'resume');
       const restored = record.previous_status ?? 'pending';
       return {
-        changes: { status: restored, previous_status: null, resumed_at: at },
+        // An attempt recorded before the pause is due again when its lease ends (re-sent with its key).
+        changes: { status: restored, previous_status: null, paused_at: null, resumed_at: at, next_retry_at: record.attempt?.lease_until ?? null },
         history: history(restored),
         timeline: { type: 'status_change', detail: `Resumed to ${restored}: ${event.reason}`, details: { from: 'paused', to: restored, reason: event.reason } },
       };
@@ -275,9 +335,20 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
     case 'decline_detailed': {
       if (!isOpen(record.status)) refuse(record, 'add the decline details of');
       if (record.decline_code !== null) refuse(record, 'add the decline details of', `it has its decline code ${record.decline_code} already`);
+      const hard = event.decline.decline_category === 'hard_customer';
+      // Not attempted yet: the planned retry was decided for the decline as it was known then.
+      const replan = record.attempt === null && record.status !== 'paused';
+      const waits = hard && record.attempt === null;
+      const status = waits && record.status !== 'paused' ? ('pending' as const) : undefined;
       return {
-        changes: { ...event.decline },
-        history: undefined,
+        changes: {
+          ...event.decline,
+          ...(replan ? { next_retry_at: null } : {}),
+          ...(waits ? { awaiting_card_update: true } : {}),
+          ...(status === undefined ? {} : { status }),
+          ...(waits && record.status === 'paused' ? { previous_status: 'pending' as const } : {}),
+        },
+        history: status === undefined || status === record.status ? undefined : history(status),
         timeline: {
           type: 'decline_detailed',
           detail: `Decline code ${event.decline.decline_code} (${event.decline.decline_category}/${event.decline.decline_subcategory}) learnt: ${event.reason}`,

@@ -121,19 +121,25 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
     now,
   );
   // A sibling event of a failure already recorded (Stripe's invoice, charge and PaymentIntent
-  // events of one charge arrive in any order) may carry a decline the first one lacked: a
-  // do-not-retry answer ends the recovery, a hard decline makes it wait for a new card, so no
-  // retry goes out that the networks or the issuer forbid.
+  // events of one charge arrive in any order) may carry a decline the first one lacked. A payment
+  // recorded without a code learns it, and a retry planned for the unknown decline but not
+  // attempted yet is planned again by the policy for the code as classified now (a do-not-retry
+  // answer ends the recovery, a hard decline waits for a new card, insufficient funds waits for
+  // the payday plan). A payment with a code already still ends on a do-not-retry answer, or waits
+  // on a hard decline, so no retry goes out that the networks or the issuer forbid.
   if (!created && isOpen(payment.status)) {
     const sameCharge = `event ${eventId} for the same charge`;
-    const change: PaymentEvent | undefined = !decline.retryAllowed
-      ? { type: 'terminate', reason: `Not retried: ${decline.reason} (${sameCharge})` }
-      : decline.category === 'hard_customer' && !payment.awaiting_card_update
-        ? { type: 'await_card_update', reason: `Waiting for a card update: ${decline.reason} (${sameCharge})` }
-        : payment.decline_code === null && event.declineCode !== null
-          ? { type: 'decline_detailed', decline: declineDetailsOf(event, decline), reason: sameCharge }
-          : undefined;
-    if (change !== undefined && payment.status !== 'paused' && (await applyWhileOpen(merchantId, payment.id, change, now))) {
+    const change: PaymentEvent | undefined =
+      payment.decline_code === null && event.declineCode !== null
+        ? { type: 'decline_detailed', decline: declineDetailsOf(event, decline), reason: sameCharge }
+        : payment.status === 'paused'
+          ? undefined
+          : !decline.retryAllowed
+            ? { type: 'terminate', reason: `Not retried: ${decline.reason} (${sameCharge})` }
+            : decline.category === 'hard_customer' && !payment.awaiting_card_update
+              ? { type: 'await_card_update', reason: `Waiting for a card update: ${decline.reason} (${sameCharge})` }
+              : undefined;
+    if (change !== undefined && (await applyWhileOpen(merchantId, payment.id, change, now))) {
       return { result: { ...resultOf(event, eventId, payment, [payment.id]), status: 'processed', recovery_initiated: false }, customerId: payment.customer_id };
     }
   }

@@ -12,6 +12,7 @@ import {
   type PaymentStatus,
   type StateHistoryEntry,
   type Transition,
+  commitInstant,
   isOpen,
   paymentBodyOf,
   paymentIdFor,
@@ -34,7 +35,7 @@ const get = async (key: { PK: string; SK: string }): Promise<Item | undefined> =
 const bodyOf = (payment: PaymentRecord): string => paymentBodyOf(payment.id) as string;
 
 /** Fields added by the retry engine, for items written before it. */
-const RETRY_ENGINE_DEFAULTS = { network_code: null, advice_code: null, card_network: null, attempt: null, gateway_errors: 0, last_attempt_at: null } as const;
+const RETRY_ENGINE_DEFAULTS = { network_code: null, advice_code: null, card_network: null, attempt: null, gateway_errors: 0, last_attempt_at: null, retry_requested_at: null } as const;
 
 export function paymentFromItem(item: Item): PaymentRecord {
   const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, GSI4PK: _7, GSI4SK: _8, ...record } = item;
@@ -229,6 +230,7 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       attempt: null,
       gateway_errors: 0,
       last_attempt_at: null,
+      retry_requested_at: null,
       subscription_id: input.subscriptionId ?? null,
       invoice_id: input.invoiceId ?? null,
       campaign_id: null,
@@ -308,7 +310,8 @@ export interface PaymentChange<T> {
  * retry policy's decision. Writes the new state with its state_history and timeline entries,
  * counters, customer figures and `decide`'s own items in one transaction guarded by the version
  * read; concurrent changes re-run on fresh state, so none is lost and each successful transition
- * leaves exactly one history entry.
+ * leaves exactly one history entry. Entries are stamped at commit (commitInstant): ordered by time,
+ * they are in the order of the writes.
  */
 export async function changePayment<T = undefined>(
   merchantId: string,
@@ -321,10 +324,11 @@ export async function changePayment<T = undefined>(
     if (before === undefined) throw new ResourceNotFoundError(`No payment ${paymentId}.`);
     const change = await decide(before);
     if (change === undefined) return { items: [], result: undefined };
-    const folded = await withRetryPlan(merchantId, before, change.events, now);
+    const stamp = commitInstant(before, now);
+    const folded = await withRetryPlan(merchantId, before, change.events, stamp);
     // Nothing decided and nothing planned: no write (a run that skips a payment costs one read).
     if (folded.timelines.length === 0 && (change.items ?? []).length === 0) return { items: [], result: { before, after: before, result: change.result } };
-    const at = now.toISOString();
+    const at = stamp.toISOString();
     const after: PaymentRecord = { ...folded.after, updated_at: at, version: before.version + 1 };
     const items: TransactItem[] = [
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(after), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } } },
@@ -337,7 +341,7 @@ export async function changePayment<T = undefined>(
     if (Object.keys(deltas).length > 0) items.push(counterUpdate(paymentKeys.counters(merchantId), deltas));
     if (before.status !== after.status) {
       const customer = await getCustomer(merchantId, before.customer_id);
-      if (customer !== undefined) items.push(...putCustomer(customer, customerAfter(customer, before, after), now));
+      if (customer !== undefined) items.push(...putCustomer(customer, customerAfter(customer, before, after), stamp));
     }
     return { items, result: { before, after, result: change.result } };
   });

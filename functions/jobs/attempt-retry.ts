@@ -1,9 +1,8 @@
 import { paymentGatewayNamed } from '../adapters/payment-gateways';
 import { blocked, withAttempt } from '../core/card-caps';
 import { classifyDecline } from '../core/decline-codes';
-import { StateConflictError } from '../core/errors';
 import { attemptIdempotencyKey, GatewayError, type GatewayCredentials, type GatewayName, type GatewayOutcome } from '../core/payment-gateway';
-import { type AttemptDecline, type PaymentEvent, type PaymentRecord, type RetryAttempt, transition } from '../core/payments';
+import type { AttemptDecline, PaymentEvent, PaymentRecord, RetryAttempt } from '../core/payments';
 import { retryForbiddenBy, withinQuietHoursAndCaps } from '../core/retry-policy';
 import { cardLedgerPut, getCardLedger } from '../data/card-ledger-repository';
 import type { TransactItem } from '../data/customer-repository';
@@ -15,8 +14,9 @@ import { eventOfPlan, loadPlanningContext } from '../data/retry-planning';
 import { logger } from '../shared/logger';
 
 /**
- * One retry of one payment, end to end, for the every-minute job (a due retry) and for
- * POST /payments/{id}/retry (a retry now):
+ * One due retry of one payment, end to end, for the every-minute job (execute-due-retries.ts), the
+ * one place that charges. POST /payments/{id}/retry charges nothing itself: it makes the retry due
+ * now (services/request-retry.ts) and the next run attempts it here:
  * 1. Claim, in one conditional transaction on fresh state: check eligibility again (status,
  *    max_retries, card update, the merchant's quiet hours and the card-network caps, counted in
  *    the card's ledger); if it may go now, record the attempt (number, idempotency key, gateway,
@@ -39,13 +39,8 @@ export type AttemptResult =
   | { readonly kind: 'attempted'; readonly outcome: 'succeeded' | 'declined' | 'gateway_error'; readonly payment: PaymentRecord };
 
 export interface AttemptOptions {
+  /** The run's time: only a retry due by then (next_retry_at ≤ now) is attempted, else skipped. */
   readonly now: Date;
-  /**
-   * `due`: the every-minute job; only a retry whose time has come, else skipped.
-   * `now`: POST /payments/{id}/retry; the merchant asks for an attempt now (409 where the status
-   * machine forbids a retry, a reschedule where quiet hours or a cap do).
-   */
-  readonly mode: 'due' | 'now';
   /** How long a recorded attempt belongs to its run before the next run may re-send it. */
   readonly leaseMs?: number;
   /** Called between the gateway's answer and its recording: tests inject a crash here. */
@@ -67,26 +62,19 @@ const skip = (reason: string): PaymentChange<Claim> => ({ events: [], result: { 
 
 /** Step 1 (see above). */
 async function claim(merchantId: string, paymentId: string, gateway: GatewayName | undefined, options: AttemptOptions): Promise<{ claim: Claim; payment: PaymentRecord } | undefined> {
-  const { now, mode } = options;
+  const { now } = options;
   const changed = await changePayment<Claim>(
     merchantId,
     paymentId,
     async (before): Promise<PaymentChange<Claim> | undefined> => {
-      if (mode === 'due') {
-        if (before.status !== 'retrying') return skip(`it is ${before.status}`);
-        if (before.next_retry_at === null || Date.parse(before.next_retry_at) > now.getTime()) return skip('its retry is not due yet');
-      }
+      if (before.status !== 'retrying') return skip(`it is ${before.status}`);
+      if (before.next_retry_at === null || Date.parse(before.next_retry_at) > now.getTime()) return skip('its retry is not due yet');
       if (before.attempt !== null) {
-        if (Date.parse(before.attempt.lease_until) > now.getTime()) {
-          if (mode === 'now') throw new StateConflictError(`Cannot retry payment ${before.id}: retry ${before.attempt.number} is being attempted now.`);
-          return skip(`retry ${before.attempt.number} is in flight`);
-        }
+        if (Date.parse(before.attempt.lease_until) > now.getTime()) return skip(`retry ${before.attempt.number} is in flight`);
         // The run that recorded it crashed (or timed out) before recording the outcome: re-send it, same key.
         const attempt: RetryAttempt = { ...before.attempt, lease_until: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString() };
         return { events: [{ type: 'start_attempt', attempt, reason: `the lease of the attempt recorded at ${before.attempt.recorded_at} ran out with no outcome; re-sent with the same idempotency key` }], result: { kind: 'attempt', attempt } };
       }
-      // The spec's retry rules (recovered, terminal, paused, max_retries, waiting for a card): 409.
-      if (mode === 'now') transition(before, { type: 'schedule_retry', at: now.toISOString(), reason: 'Retry requested through the API' }, now);
       const forbidden = retryForbiddenBy(before);
       if (forbidden !== undefined) return { events: [eventOfPlan(forbidden)], result: { kind: 'rescheduled', reason: forbidden.reason } };
       if (gateway === undefined) {
@@ -110,9 +98,8 @@ async function claim(merchantId: string, paymentId: string, gateway: GatewayName
         recorded_at: now.toISOString(),
         lease_until: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
       };
-      const why = mode === 'now' ? 'requested through the API' : `due at ${before.next_retry_at}`;
-      const events: PaymentEvent[] = before.status === 'pending' ? [{ type: 'schedule_retry', at: now.toISOString(), reason: `Retry ${number} requested through the API` }] : [];
-      events.push({ type: 'start_attempt', attempt, reason: why });
+      const requested = before.retry_requested_at !== null && before.next_retry_at <= before.retry_requested_at;
+      const events: PaymentEvent[] = [{ type: 'start_attempt', attempt, reason: `due at ${before.next_retry_at}${requested ? ' (requested through the API)' : ''}` }];
       const ledger = withAttempt(context.card.ledger, { at: now.toISOString(), amount: before.amount, currency: before.currency });
       return { events, items: [cardLedgerPut(merchantId, before.customer_id, context.card, ledger)], result: { kind: 'attempt', attempt } };
     },
@@ -188,7 +175,7 @@ async function credentialsFor(merchantId: string, psp: string, needsApiKey: bool
 
 /** Runs one retry of the payment (see above). */
 export async function attemptRetry(merchantId: string, paymentId: string, psp: string, options: AttemptOptions): Promise<AttemptResult> {
-  const log = logger.child({ merchant_id: merchantId, payment_id: paymentId, mode: options.mode });
+  const log = logger.child({ merchant_id: merchantId, payment_id: paymentId });
   const gatewayName = await gatewayNameFor(merchantId, psp);
   const claimed = await claim(merchantId, paymentId, gatewayName, options);
   if (claimed === undefined) return { kind: 'skipped', reason: 'nothing to do' };

@@ -1,41 +1,38 @@
-import { attemptRetry } from '../../jobs/attempt-retry';
+import { requestRetry } from '../../services/request-retry';
 import { envelope } from '../../shared/http/responses';
 import { defineOperation } from '../operation';
-import { findPayment } from './find-payment';
+import { transitionIdOf } from './find-payment';
 import { retryPaymentSchemas } from './schemas';
 
 /**
- * POST /api/v1/payments/{id}/retry: runs one attempt now through the merchant's gateway
- * (jobs/attempt-retry.ts), unless the merchant's quiet hours or a card-network cap forbid it now,
- * in which case the retry is scheduled for the first allowed time and that time is answered.
- * 409 where the spec refuses a retry: recovered, terminal or paused, at max_retries, a
- * hard_customer decline still waiting for a card update, or an attempt already in flight.
+ * POST /api/v1/payments/{id}/retry: hands the retry to the retry executor (services/request-retry.ts):
+ * the payment's retry becomes due now, and the executor's next run (every minute) attempts it with
+ * its lease and idempotency key; nothing is charged in this request. When the merchant's quiet
+ * hours or a card-network cap forbid an attempt now, the retry is due at the first time they allow.
+ * 409 where the spec refuses a retry (recovered, terminal or paused, at max_retries, a
+ * hard_customer decline still waiting for a card update, an attempt in flight), within 5 minutes of
+ * the last attempt or manual retry, with no payment gateway configured, or on a card blocked after
+ * a do-not-retry answer.
  *
- * 202 with one record for both forms: A's {payment_id, status: retry_initiated, next_retry_at}
- * and B's {retry_scheduled, retry_number, scheduled_at}, plus what happened: attempted, outcome,
- * payment_status and the reason.
+ * 202 with one record for both forms: A's {payment_id, status, next_retry_at}, `status`
+ * `retry_initiated` when the attempt is queued now and `retry_scheduled` when it was deferred;
+ * B's {retry_scheduled: true, retry_number, scheduled_at}; plus payment_status and the reason.
  */
 export const retryPayment = defineOperation(retryPaymentSchemas, async ({ params, caller, requestId }) => {
   const merchantId = caller?.merchantId as string;
-  const payment = await findPayment(merchantId, params.id);
-  const result = await attemptRetry(merchantId, payment.id, payment.psp, { now: new Date(), mode: 'now' });
-  const after = result.kind === 'skipped' ? payment : result.payment;
-  const attempted = result.kind === 'attempted';
-  const scheduled = after.status === 'retrying' && after.next_retry_at !== null;
+  const request = await requestRetry(merchantId, await transitionIdOf(merchantId, params.id));
   return {
     statusCode: 202,
     body: envelope(
       {
-        payment_id: after.id,
-        status: 'retry_initiated',
-        attempted,
-        outcome: attempted ? result.outcome : null,
-        payment_status: after.status,
-        next_retry_at: scheduled ? after.next_retry_at : null,
-        reason: after.state_history.at(-1)?.reason ?? '',
-        retry_scheduled: scheduled,
-        retry_number: attempted && result.outcome !== 'gateway_error' ? after.retry_count : after.retry_count + 1,
-        scheduled_at: scheduled ? after.next_retry_at : null,
+        payment_id: request.payment.id,
+        status: request.kind === 'queued' ? 'retry_initiated' : 'retry_scheduled',
+        payment_status: request.payment.status,
+        next_retry_at: request.dueAt,
+        reason: request.reason,
+        retry_scheduled: true,
+        retry_number: request.retryNumber,
+        scheduled_at: request.dueAt,
       },
       requestId,
       merchantId,

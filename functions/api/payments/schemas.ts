@@ -97,15 +97,15 @@ export const PaymentTimelineResponse = z.object({
 export const RetryPaymentResponse = z.object({
   data: z.object({
     payment_id: z.string(),
-    status: z.literal('retry_initiated'),
-    attempted: z.boolean().meta({ description: 'Whether an attempt was made now; false when quiet hours or a card-network cap moved it to next_retry_at.' }),
-    outcome: z.enum(['succeeded', 'declined', 'gateway_error']).nullable().meta({ description: "The attempt's result; null when none was made now." }),
-    payment_status: Status.meta({ description: 'The payment after the request: recovered on success.' }),
-    next_retry_at: Timestamp.nullable().meta({ description: 'When the next attempt is due (null when none is: recovered, terminal, or waiting for a card update).' }),
-    reason: z.string().meta({ description: 'Why the payment is where it is now (the last state_history reason).' }),
-    retry_scheduled: z.boolean().meta({ description: 'B: whether a retry is scheduled after this request.' }),
-    retry_number: z.number().int().meta({ description: 'The attempt made now, or the number the scheduled one will have.' }),
-    scheduled_at: Timestamp.nullable().meta({ description: 'B: the same value as next_retry_at.' }),
+    status: z.enum(['retry_initiated', 'retry_scheduled']).meta({
+      description: 'retry_initiated: the attempt is queued now for the retry executor (its next run, within a minute); retry_scheduled: quiet hours or a card-network cap deferred it to scheduled_at.',
+    }),
+    payment_status: Status.meta({ description: 'The payment after the request: retrying.' }),
+    next_retry_at: Timestamp.meta({ description: 'When the attempt is due: now, or the end of the quiet hours or cap.' }),
+    reason: z.string().meta({ description: 'Why the attempt is due when it is (the state_history reason).' }),
+    retry_scheduled: z.boolean().meta({ description: 'B: true, a retry is scheduled (at scheduled_at).' }),
+    retry_number: z.number().int().meta({ description: 'The number of the attempt queued (retry_count + 1).' }),
+    scheduled_at: Timestamp.meta({ description: 'B: the same value as next_retry_at.' }),
   }),
   meta: Meta,
 });

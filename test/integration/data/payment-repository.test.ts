@@ -137,7 +137,10 @@ describe('payment repository', () => {
       const { before, after } = await applyPaymentEvent(m, id, events[step] as PaymentEvent);
       // Assess
       expect(after.status).toBe(to);
-      expect(after.state_history).toEqual([...before.state_history, { status: to, at: after.updated_at, reason }]);
+      // A resume to retrying plans the retry again (a pause dropped it), in the same write.
+      const replanned = step === 'resume' && to === 'retrying' ? [{ status: 'retrying', at: after.updated_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) }] : [];
+      expect(after.state_history).toEqual([...before.state_history, { status: to, at: after.updated_at, reason }, ...replanned]);
+      expect(after.next_retry_at === null).toBe(to !== 'retrying');
     });
 
     it.each([

@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { StateConflictError } from '../../../functions/core/errors';
 import { isQuietAt } from '../../../functions/core/quiet-hours';
 import type { PaymentRecord } from '../../../functions/core/payments';
 import { getCardLedger } from '../../../functions/data/card-ledger-repository';
@@ -11,8 +12,9 @@ import { sandboxChargesOf } from '../../../functions/data/sandbox-charge-reposit
 import { putQuietHours } from '../../../functions/data/settings-repository';
 import { executeDueRetries } from '../../../functions/jobs/execute-due-retries';
 import { handler as everyMinute } from '../../../functions/jobs/every-minute';
+import { requestRetry } from '../../../functions/services/request-retry';
 import { env } from '../../../functions/shared/env';
-import { PROCESSING_ERROR, seedPayment } from '../../fixtures/payments';
+import { PROCESSING_ERROR, retryPlanOf, seedPayment } from '../../fixtures/payments';
 
 /**
  * The retry engine end to end on DynamoDB Local with the sandbox gateway, the clock driven by the
@@ -32,6 +34,12 @@ async function runJobAt(at: Date) {
   const task = report.tasks.find((t) => t.name === 'execute-due-retries');
   expect(task?.status).toBe('ok');
   return task?.summary as Record<string, number>;
+}
+
+/** The payment's entry in the due index (GSI4SK), undefined when it has none. */
+async function dueIndexEntryOf(merchantId: string, payment: PaymentRecord): Promise<string | undefined> {
+  const item = (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.payment(merchantId, payment.id.slice(3)), ConsistentRead: true }))).Item;
+  return item?.['GSI4SK'] as string | undefined;
 }
 
 async function current(merchantId: string, payment: PaymentRecord): Promise<PaymentRecord> {
@@ -253,24 +261,76 @@ describe('retry engine', () => {
     // Act
     const sibling = await failure(m, { providerPaymentId: 'pi_sibling', declineCode: 'do_not_honor', network: 'mastercard', adviceCode: '21' });
     const after = await current(m, opened);
-    // Assess
+    // Assess: the code is recorded, and the policy, deciding again for it, ends the recovery
     expect(opened.status).toBe('retrying');
     expect(sibling).toMatchObject({ status: 'processed', affected_payment_ids: [opened.id], recovery_initiated: false });
-    expect(after).toMatchObject({ status: 'terminal', next_retry_at: null });
-    expect(after.state_history.at(-1)?.reason).toMatch(/^Not retried: .*21.*for the same charge\)$/);
+    expect(after).toMatchObject({ status: 'terminal', next_retry_at: null, decline_code: 'do_not_honor', advice_code: '21', card_network: 'mastercard' });
+    expect(after.state_history.at(-1)?.reason).toMatch(/^Not retried: .*21/);
+    expect(await dueIndexEntryOf(m, after)).toBeUndefined();
   });
 
-  it('records the decline code a sibling event carries on a recovery recorded without one', async () => {
-    // Prepare
+  it('plans again, for the code a sibling event carries, a retry planned for the unknown decline and not attempted yet', async () => {
+    // Prepare: the invoice event (no decline code: planned as unknown), then the PaymentIntent event with insufficient_funds
     const m = merchant();
     const { payment_event_id: id } = await failure(m, { providerPaymentId: 'pi_detail', declineCode: null });
     const opened = await current(m, { id } as PaymentRecord);
     // Act
     await failure(m, { providerPaymentId: 'pi_detail', declineCode: 'insufficient_funds', network: 'visa', networkCode: '51' });
     const after = await current(m, opened);
+    // Assess: the payday plan of an insufficient-funds decline, made at the write that learnt the code
+    expect(opened).toMatchObject({ decline_code: null, decline_category: 'unknown', status: 'retrying' });
+    expect(after).toMatchObject({ status: 'retrying', decline_code: 'insufficient_funds', decline_category: 'soft_retry', decline_subcategory: 'balance', network_code: '51', card_network: 'visa', retry_count: 0 });
+    const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.updated_at));
+    expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 4 at .*insufficient-funds/) });
+    expect(after.next_retry_at).not.toBe(opened.next_retry_at);
+    expect(after.state_history.at(-1)).toEqual({ status: 'retrying', at: after.updated_at, reason: (plan as { reason: string }).reason });
+    expect(await dueIndexEntryOf(m, after)).toBe(dueRetryKeys.entry(m, after.id.slice(3), after.next_retry_at as string).GSI4SK);
+    // Act: the old plan's time passes with no attempt; the new one's brings retry 1
+    await runJobAt(new Date(opened.next_retry_at as string));
+    expect(await sandboxChargesOf(m, opened.id)).toEqual([]);
+    await runJobAt(new Date(after.next_retry_at as string));
+    expect((await sandboxChargesOf(m, opened.id)).map((c) => c.idempotency_key)).toEqual([`retry-${opened.id}-1`]);
+  });
+
+  it('makes a recovery wait for a card update when a sibling event carries a hard decline the first lacked', async () => {
+    // Prepare
+    const m = merchant();
+    const { payment_event_id: id } = await failure(m, { providerPaymentId: 'pi_hard', declineCode: null });
+    const opened = await current(m, { id } as PaymentRecord);
+    // Act
+    await failure(m, { providerPaymentId: 'pi_hard', declineCode: 'expired_card' });
+    const after = await current(m, opened);
+    await runJobAt(new Date(opened.next_retry_at as string));
     // Assess
-    expect(opened).toMatchObject({ decline_code: null, decline_category: 'unknown' });
-    expect(after).toMatchObject({ status: 'retrying', decline_code: 'insufficient_funds', decline_category: 'soft_retry', decline_subcategory: 'balance', network_code: '51', card_network: 'visa', next_retry_at: opened.next_retry_at });
+    expect(after).toMatchObject({ status: 'pending', decline_code: 'expired_card', decline_category: 'hard_customer', awaiting_card_update: true, next_retry_at: null });
+    expect(await dueIndexEntryOf(m, after)).toBeUndefined();
+    expect(await sandboxChargesOf(m, opened.id)).toEqual([]);
+  });
+
+  it('attempts a retry requested through the API at the next run, once, with its key; another request within 5 minutes is refused', async () => {
+    // Prepare: insufficient_funds (the sandbox declines retry 1), its planned retry days away
+    const m = merchant();
+    const payment = await seedPayment(m, {}, T0);
+    const requestedAt = later(T0, HOUR);
+    // Act
+    const request = await requestRetry(m, payment.id, requestedAt);
+    const queued = await current(m, payment);
+    const queuedEntry = await dueIndexEntryOf(m, queued);
+    const chargesBeforeRun = await sandboxChargesOf(m, payment.id);
+    await runJobAt(later(requestedAt, 60_000));
+    const attempted = await current(m, payment);
+    const tooSoon = await requestRetry(m, payment.id, later(requestedAt, 3 * 60_000)).catch((error: unknown) => error);
+    const next = await requestRetry(m, payment.id, later(new Date(attempted.last_attempt_at as string), 5 * 60_000));
+    // Assess
+    expect(request).toMatchObject({ kind: 'queued', retryNumber: 1, dueAt: requestedAt.toISOString() });
+    expect(queued).toMatchObject({ status: 'retrying', next_retry_at: requestedAt.toISOString(), retry_requested_at: queued.updated_at, retry_count: 0, attempt: null });
+    expect(queuedEntry).toBe(dueRetryKeys.entry(m, payment.id.slice(3), requestedAt.toISOString()).GSI4SK);
+    expect(chargesBeforeRun).toEqual([]);
+    expect(attempted).toMatchObject({ status: 'retrying', retry_count: 1, decline_code: 'insufficient_funds', attempt: null });
+    expect((await sandboxChargesOf(m, payment.id)).map((c) => [c.idempotency_key, c.calls])).toEqual([[`retry-${payment.id}-1`, 1]]);
+    expect(tooSoon).toBeInstanceOf(StateConflictError);
+    expect((tooSoon as Error).message).toMatch(/less than 5 minutes ago/);
+    expect(next).toMatchObject({ kind: 'queued', retryNumber: 2 });
   });
 
   it('keeps one recovery per invoice when the provider retries it under new transaction ids, even at once', async () => {

@@ -2,7 +2,8 @@
  * The Stripe payment gateway (functions/adapters/payment-gateways/stripe.ts) through the `stripe`
  * SDK against the loopback fake of Stripe's API (test/fakes/stripe-api.ts), which pays invoices
  * and confirms PaymentIntents as each test scripts them and keeps Idempotency-Keys as Stripe
- * does; and once end to end through the retry engine (jobs/attempt-retry.ts) on DynamoDB Local.
+ * does; and once end to end through the retry engine (a retry requested as the API does, services/request-retry.ts, then
+ * attempted as the executor does, jobs/attempt-retry.ts) on DynamoDB Local.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import { listOutboundEvents } from '../../../../functions/data/outbound-event-re
 import { getPayment } from '../../../../functions/data/payment-repository';
 import { setProviderApiKey } from '../../../../functions/data/provider-secret-repository';
 import { attemptRetry } from '../../../../functions/jobs/attempt-retry';
+import { requestRetry } from '../../../../functions/services/request-retry';
 import type { ReceivedRequest } from '../../../fakes/json-api-server';
 import { type FakeStripeApi, formOf, idempotencyKeyOf, STRIPE_TEST_SECRET_KEY, type StripeRoute, startFakeStripeApi } from '../../../fakes/stripe-api';
 import { seedPayment } from '../../../fixtures/payments';
@@ -433,8 +435,10 @@ describe('stripeGateway.charge', () => {
       const payment = await seedPayment(merchant.id, { invoiceId, providerPaymentId: `pi_${unique()}` });
       const now = new Date();
       // Act
-      const result = await attemptRetry(merchant.id, payment.id, 'stripe', { now, mode: 'now' });
+      const requested = await requestRetry(merchant.id, payment.id, now);
+      const result = await attemptRetry(merchant.id, payment.id, 'stripe', { now });
       // Assess
+      expect(requested).toMatchObject({ kind: 'queued', retryNumber: 1, dueAt: now.toISOString() });
       const charges = fake.chargesOf(invoiceId);
       expect(charges).toHaveLength(1);
       expect(result).toMatchObject({ kind: 'attempted', outcome: 'succeeded', payment: { status: 'recovered' } });

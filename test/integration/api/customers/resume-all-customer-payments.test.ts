@@ -8,7 +8,7 @@ import type { PaymentRecord } from '../../../../functions/core/payments';
 import { getPayment } from '../../../../functions/data/payment-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { HARD_DECLINE } from '../../../fixtures/payments';
+import { HARD_DECLINE, retryPlanOf } from '../../../fixtures/payments';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
@@ -56,13 +56,21 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     expect(response.body.data).toEqual({ customer_id: fromPending.customer_id, status: 'active', resumed_count: 2, payment_ids: [fromRetrying.id, fromPending.id] });
     const [afterPending, afterRetrying] = [await fresh(fromPending), await fresh(fromRetrying)];
     expect(afterPending).toMatchObject({ status: 'pending', previous_status: null, resumed_at: expect.any(String), awaiting_card_update: true, next_retry_at: null });
-    expect(afterRetrying).toMatchObject({ status: 'retrying', previous_status: null, resumed_at: expect.any(String), next_retry_at: fromRetrying.next_retry_at });
+    // Paused, no retry was planned; resumed, the policy plans it again (a payment waiting for a card still waits).
+    expect(fromRetrying).toMatchObject({ paused_at: expect.any(String), next_retry_at: null });
+    expect(afterRetrying).toMatchObject({ status: 'retrying', previous_status: null, paused_at: null, resumed_at: expect.any(String), next_retry_at: expect.any(String) });
+    expect(await retryPlanOf({ ...afterRetrying, next_retry_at: null }, new Date(afterRetrying.resumed_at as string))).toMatchObject({ type: 'schedule_retry', at: afterRetrying.next_retry_at });
+    expect(afterPending.paused_at).toBeNull();
     expect(afterPending.state_history).toEqual([...fromPending.state_history, { status: 'pending', at: afterPending.resumed_at, reason: REASON }]);
-    expect(afterRetrying.state_history).toEqual([...fromRetrying.state_history, { status: 'retrying', at: afterRetrying.resumed_at, reason: REASON }]);
+    expect(afterRetrying.state_history).toEqual([
+      ...fromRetrying.state_history,
+      { status: 'retrying', at: afterRetrying.resumed_at, reason: REASON },
+      { status: 'retrying', at: afterRetrying.resumed_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) },
+    ]);
     for (const untouched of [pending, recovered, neighbour]) expect(await fresh(untouched)).toEqual(untouched);
   });
 
-  it('undoes pause-all: every payment is back in the status it had, with a pause and a resume in its history', async () => {
+  it('undoes pause-all: every payment is back in the status it had, with a pause and a resume in its history, and its retry planned again', async () => {
     // Prepare
     const m = tenant.merchant.id;
     const who = { email: 'roundtrip@example.com', provider_customer_id: 'cus_ROUND' };
@@ -76,10 +84,11 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     for (const payment of before) {
       const after = await fresh(payment);
       expect(after.status).toBe(payment.status);
-      expect(after.next_retry_at).toBe(payment.next_retry_at);
+      expect(after.next_retry_at === null).toBe(payment.status === 'pending');
       expect(after.state_history.slice(payment.state_history.length).map((entry) => [entry.status, entry.reason])).toEqual([
         ['paused', "Paused with all of the customer's payments"],
         [payment.status, REASON],
+        ...(payment.status === 'retrying' ? [['retrying', expect.stringMatching(/^Retry 1 of 4 at /)]] : []),
       ]);
     }
   });

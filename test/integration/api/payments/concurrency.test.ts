@@ -1,17 +1,23 @@
 /**
  * 50 pause, resume and retry requests at once on one payment, over HTTP: no 5xx, every refusal a
- * 409, and a state that adds up. A retry runs an attempt through the sandbox gateway (an
- * insufficient_funds decline: retry 1 declines, retry 2 succeeds), so at most two retries are
- * accepted and each charges the card once. The history only ever takes allowed steps and has one
- * entry per accepted pause and resume plus those the attempts and the policy's plans left; the
- * version and the timeline count every write; counters and customer figures count the payment once.
+ * 409, and a state that adds up. A retry charges nothing in the request (it makes the retry due
+ * now, for the retry executor), and manual retries are at least 5 minutes apart, so at most one
+ * is accepted; the executor's run afterwards charges the card at most once. The history only ever
+ * takes allowed steps and has one entry per accepted pause, resume and retry plus the policy's
+ * plan at each resume; the version and the timeline count every write; counters and customer
+ * figures count the payment once. Entries are stamped at commit: ordered by time, the history and
+ * the timeline are in the order of the writes.
  */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
-import { isOpen, type PaymentStatus, type StateHistoryEntry } from '../../../../functions/core/payments';
+import { isOpen, type PaymentRecord, type PaymentStatus, paymentBodyOf, type StateHistoryEntry } from '../../../../functions/core/payments';
+import { documentClient } from '../../../../functions/data/client';
 import { getCustomer } from '../../../../functions/data/customer-repository';
+import { paymentKeys } from '../../../../functions/data/keys';
 import { getPayment, paymentCounters } from '../../../../functions/data/payment-repository';
 import { paymentTimeline } from '../../../../functions/data/payment-queries';
 import { sandboxChargesOf } from '../../../../functions/data/sandbox-charge-repository';
+import { executeDueRetries } from '../../../../functions/jobs/execute-due-retries';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
@@ -22,22 +28,19 @@ const REQUESTS = 50;
 const ACTIONS = ['pause', 'resume', 'retry'] as const;
 
 interface RetryData {
-  attempted: boolean;
-  outcome: string | null;
+  status: string;
   retry_number: number;
 }
 
 /**
- * Whether `to` may follow `from` in a history written by the recording, pause, resume and retry:
- * the recording plans retry 1 (pending → retrying); a declined attempt plans the next retry
- * (retrying → retrying), or, when it lands on a paused payment, the resume does (paused → the
- * status before the pause, then retrying → retrying); a successful attempt recovers the payment,
- * paused or not.
+ * Whether `to` may follow `from` in a history written by the recording, pause, resume and retry
+ * requests: the recording plans retry 1 (pending → retrying); a retry request or a plan keeps it
+ * retrying; a pause goes to paused and a resume back to the status before the pause.
  */
 function allowedStep(from: PaymentStatus, to: PaymentStatus, pausedFrom: PaymentStatus | undefined): boolean {
   if (from === 'pending') return to === 'paused' || to === 'retrying';
-  if (from === 'retrying') return to === 'paused' || to === 'retrying' || to === 'recovered';
-  if (from === 'paused') return to === pausedFrom || to === 'recovered';
+  if (from === 'retrying') return to === 'paused' || to === 'retrying';
+  if (from === 'paused') return to === pausedFrom;
   return false;
 }
 
@@ -49,6 +52,35 @@ function expectAllowedSteps(history: readonly StateHistoryEntry[]): void {
     expect({ step: index, from: previous.status, to: entry.status, allowed: allowedStep(previous.status, entry.status, pausedFrom) }).toEqual({ step: index, from: previous.status, to: entry.status, allowed: true });
     if (entry.status === 'paused') pausedFrom = previous.status;
   });
+}
+
+/**
+ * The payment's timeline as stored (ordered by its sort key, whose first part is the entry's
+ * time), each entry with the version of the write that added it (the key's sequence starts with it).
+ */
+async function storedTimeline(merchantId: string, payment: PaymentRecord): Promise<Array<{ timestamp: string; version: number; type: string; details: Record<string, unknown> }>> {
+  const { PK, SKPrefix } = paymentKeys.timelinePrefix(merchantId, paymentBodyOf(payment.id) as string);
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(new QueryCommand({ TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix }, ConsistentRead: true, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return items.map((item) => ({ timestamp: item['timestamp'] as string, version: Number((item['SK'] as string).split('#').at(-1)?.slice(0, 6)), type: item['type'] as string, details: item['details'] as Record<string, unknown> }));
+}
+
+/** Ordered by time, state_history and the timeline are in the order of the writes (versions). */
+function expectTimeOrderIsWriteOrder(history: readonly StateHistoryEntry[], timeline: Awaited<ReturnType<typeof storedTimeline>>): void {
+  const times = history.map((entry) => Date.parse(entry.at));
+  const backwards = times.flatMap((at, i) => (i > 0 && at < (times[i - 1] as number) ? [{ entry: i, at: history[i]?.at, previous: history[i - 1]?.at }] : []));
+  expect(backwards).toEqual([]);
+  const versions = timeline.map((entry) => entry.version);
+  const outOfOrder = versions.flatMap((version, i) => (i > 0 && version < (versions[i - 1] as number) ? [{ entry: i, version, previous: versions[i - 1], at: timeline[i]?.timestamp, previousAt: timeline[i - 1]?.timestamp }] : []));
+  expect(outOfOrder).toEqual([]);
+  // Two writes never share an instant, so the order by time alone is the order of the writes.
+  const sharedInstants = timeline.flatMap((entry, i) => (i > 0 && entry.version !== timeline[i - 1]?.version && entry.timestamp === timeline[i - 1]?.timestamp ? [entry.timestamp] : []));
+  expect(sharedInstants).toEqual([]);
 }
 
 describe('concurrent POST /payments/{id}/pause, /resume and /retry on one payment', () => {
@@ -82,54 +114,69 @@ describe('concurrent POST /payments/{id}/pause, /resume and /retry on one paymen
     const acceptedOf = (action: string) => accepted.filter((response) => response.action === action);
     const pauses = acceptedOf('pause').length;
     const resumes = acceptedOf('resume').length;
-    // Every accepted retry attempted once, numbered in turn: retry 1 declined, retry 2 succeeded.
-    const attempts = acceptedOf('retry').map((response) => response.data as RetryData).sort((a, b) => a.retry_number - b.retry_number);
-    expect(attempts.map((attempt) => [attempt.attempted, attempt.retry_number, attempt.outcome])).toEqual([
-      [true, 1, 'declined'],
-      [true, 2, 'succeeded'],
-    ].slice(0, attempts.length));
-    const declined = attempts.filter((attempt) => attempt.outcome === 'declined').length;
-    const succeeded = attempts.length - declined;
-    const charges = await sandboxChargesOf(m, payment.id);
-    expect(charges.map((charge) => [charge.idempotency_key, charge.calls]).sort()).toEqual(attempts.map((attempt) => [attemptIdempotencyKey(payment.id, attempt.retry_number), 1]).sort());
+    // Manual retries are 5 minutes apart: at most one accepted, retry 1, queued now; nothing charged in a request.
+    const retries = acceptedOf('retry').map((response) => response.data as RetryData);
+    expect(retries.length).toBeLessThanOrEqual(1);
+    expect(retries.map((retry) => [retry.status, retry.retry_number])).toEqual(retries.map(() => ['retry_initiated', 1]));
+    expect(await sandboxChargesOf(m, payment.id)).toEqual([]);
 
     const final = await getPayment(m, payment.id);
     if (final === undefined) throw new Error('the payment is gone');
     expectAllowedSteps(final.state_history);
     expect(final.status).toBe(final.state_history.at(-1)?.status);
-    expect(final).toMatchObject({ retry_count: attempts.length, attempt: null });
-    expect(final.status === 'recovered').toBe(succeeded > 0);
-    // Each attempt is two writes (recorded, then its outcome); each pause and resume one.
-    expect(final.version).toBe(payment.version + pauses + resumes + 2 * attempts.length);
-    // The policy planned retry 2 after the decline, at once or (declined while paused) on the resume
-    // that followed: one entry unless the payment is still paused with no retry planned.
-    const awaitingResume = final.status === 'paused' && final.next_retry_at === null;
-    const plans = declined > 0 && !awaitingResume ? 1 : 0;
+    expect(final).toMatchObject({ retry_count: 0, attempt: null });
+    expect(final.next_retry_at === null).toBe(final.status === 'paused');
+    // One write per accepted request, each resume planning the retry again in its own write.
+    expect(final.version).toBe(payment.version + pauses + resumes + retries.length);
     const history = final.state_history.slice(payment.state_history.length);
     expect(history.filter((entry) => entry.reason === 'Paused through the API')).toHaveLength(pauses);
     expect(history.filter((entry) => entry.reason === 'Resumed through the API')).toHaveLength(resumes);
-    expect(history.filter((entry) => entry.reason.startsWith('Retry 2 of 4 at '))).toHaveLength(plans);
-    expect(history.filter((entry) => entry.status === 'recovered')).toHaveLength(succeeded);
-    expect(history).toHaveLength(pauses + resumes + plans + succeeded);
+    expect(history.filter((entry) => entry.reason.startsWith('Retry 1 of 4 at '))).toHaveLength(resumes);
+    expect(history.filter((entry) => entry.reason.startsWith('Retry 1 requested through the API'))).toHaveLength(retries.length);
+    expect(history).toHaveLength(pauses + 2 * resumes + retries.length);
     const types = (await paymentTimeline(m, payment)).map((entry) => entry.type);
     const count = (type: string) => types.filter((t) => t === type).length;
-    expect([count('payment_failed'), count('status_change'), count('retry_attempted'), count('retry_failed'), count('retry_succeeded'), count('retry_scheduled')]).toEqual([
-      1,
-      pauses + resumes,
-      attempts.length,
-      declined,
-      succeeded,
-      1 + plans,
-    ]);
-    expect(types).toHaveLength(1 + pauses + resumes + attempts.length + declined + succeeded + 1 + plans);
+    expect([count('payment_failed'), count('status_change'), count('retry_scheduled')]).toEqual([1, pauses + resumes, 1 + resumes + retries.length]);
+    expect(types).toHaveLength(2 + pauses + 2 * resumes + retries.length);
+    expectTimeOrderIsWriteOrder(final.state_history, await storedTimeline(m, payment));
+
+    // Act: the executor's run attempts the payment once if a retry is due now.
+    await executeDueRetries({ now: new Date(), executionId: 'after-the-burst' });
+    // Assess
+    const due = final.status === 'retrying' && Date.parse(final.next_retry_at as string) <= Date.now();
+    expect((await sandboxChargesOf(m, payment.id)).map((charge) => [charge.idempotency_key, charge.calls])).toEqual(due ? [[attemptIdempotencyKey(payment.id, 1), 1]] : []);
+    const settled = (await getPayment(m, payment.id)) as PaymentRecord;
+    expect(settled.retry_count).toBe(due ? 1 : 0);
 
     const http = await call<{ data: { status: string } }>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
-    expect(http.body.data.status).toBe(final.status);
+    expect(http.body.data.status).toBe(settled.status);
     const counters = await paymentCounters(m);
     expect(counters.all).toBe(1);
-    expect(counters[`s:${final.status}`]).toBe(1);
+    expect(counters[`s:${settled.status}`]).toBe(1);
     const customer = await getCustomer(m, payment.customer_id);
-    expect(customer?.open_payments).toBe(isOpen(final.status) ? 1 : 0);
-    expect(customer?.recovered_payments).toBe(succeeded);
+    expect(customer?.open_payments).toBe(isOpen(settled.status) ? 1 : 0);
+  }, 120_000);
+
+  it('stamps state_history and timeline entries of concurrent pauses and resumes at commit: ordered by time, they are in the order of the writes', async () => {
+    // Prepare
+    const tenant = await newTenant(['write:payments', 'read:payments'], { read_per_minute: 1_000_000, write_per_minute: 1_000_000 });
+    const m = tenant.merchant.id;
+    const payment = await seedPayment(m);
+    // Act: 40 pauses and resumes at once
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call(`${stack.api_url}/payments/${payment.id}/${i % 2 === 0 ? 'pause' : 'resume'}`, { method: 'POST', key: tenant.key })),
+    );
+    // Assess
+    expect(responses.filter((response) => response.status !== 200 && response.status !== 409)).toEqual([]);
+    const final = (await getPayment(m, payment.id)) as PaymentRecord;
+    const timeline = await storedTimeline(m, payment);
+    expect(responses.filter((response) => response.status === 200).length).toBeGreaterThan(1);
+    expectTimeOrderIsWriteOrder(final.state_history, timeline);
+    // Each pause or resume in time order starts from the status the previous one left.
+    const changes = timeline.filter((entry) => entry.type === 'status_change').map((entry) => entry.details as { from: string; to: string });
+    changes.forEach((change, i) => {
+      if (i > 0) expect({ i, from: change.from }).toEqual({ i, from: changes[i - 1]?.to });
+    });
+    expect(final.updated_at).toBe(final.state_history.at(-1)?.at);
   }, 120_000);
 });

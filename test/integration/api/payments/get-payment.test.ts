@@ -8,6 +8,7 @@ import { attemptIdempotencyKey } from '../../../../functions/core/payment-gatewa
 import type { PaymentRecord } from '../../../../functions/core/payments';
 import { createApiKey } from '../../../../functions/data/api-key-repository';
 import { getPayment } from '../../../../functions/data/payment-repository';
+import { executeDueRetries } from '../../../../functions/jobs/execute-due-retries';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
@@ -128,9 +129,13 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
 
   describe('GET /payments/{id}/timeline', () => {
     it('answers the events oldest first, with A detail text and B details, and B payment_id', async () => {
-      // Prepare: recorded with retry 1 planned; retry 1 attempted now declines and retry 2 is planned; paused; resumed.
+      // Prepare: recorded with retry 1 planned; retry 1 requested, attempted by the executor's run, declined and retry 2
+      // planned; paused (retry 2 dropped); resumed (the retry planned again).
       const seeded = await seedPayment(tenant.merchant.id);
-      for (const action of ['retry', 'pause', 'resume']) {
+      expect((await call(url(seeded.id, '/retry'), { key: tenant.key, method: 'POST' })).status).toBe(202);
+      await executeDueRetries({ now: new Date(), executionId: 'timeline-test' });
+      const declined = (await getPayment(tenant.merchant.id, seeded.id)) as PaymentRecord;
+      for (const action of ['pause', 'resume']) {
         expect((await call(url(seeded.id, `/${action}`), { key: tenant.key, method: 'POST' })).status).toBeLessThan(300);
       }
       const stored = (await getPayment(tenant.merchant.id, seeded.id)) as PaymentRecord;
@@ -141,15 +146,17 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
       expect(PaymentTimelineResponse.safeParse(response.body).success).toBe(true);
       expect(response.body.data.payment_id).toBe(seeded.id);
       const events = response.body.data.events;
-      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_attempted', 'retry_failed', 'retry_scheduled', 'status_change', 'status_change']);
+      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_scheduled', 'retry_attempted', 'retry_failed', 'retry_scheduled', 'status_change', 'status_change', 'retry_scheduled']);
       expect(events.map((event) => event.timestamp)).toEqual([...events.map((event) => event.timestamp)].sort());
       expect(events[0]).toMatchObject({ detail: expect.stringContaining('insufficient_funds'), details: { decline_code: 'insufficient_funds', amount: 4999, currency: 'usd' } });
       expect(events[1]).toMatchObject({ detail: expect.stringContaining('Retry 1 scheduled'), details: { retry_number: 1, scheduled_at: seeded.next_retry_at, reason: seeded.state_history[1]?.reason } });
-      expect(events[2]).toMatchObject({ detail: expect.stringContaining('Attempting retry 1 through the sandbox gateway'), details: { retry_number: 1, gateway: 'sandbox', idempotency_key: attemptIdempotencyKey(seeded.id, 1), resend: false } });
-      expect(events[3]).toMatchObject({ detail: expect.stringContaining('Retry 1 declined with insufficient_funds'), details: { retry_number: 1, decline_code: 'insufficient_funds', decline_category: 'soft_retry' } });
-      expect(events[4]).toMatchObject({ detail: expect.stringContaining('Retry 2 scheduled'), details: { retry_number: 2, scheduled_at: stored.next_retry_at } });
-      expect(events[5]?.details).toEqual({ from: 'retrying', to: 'paused', reason: 'Paused through the API' });
-      expect(events[6]?.details).toEqual({ from: 'paused', to: 'retrying', reason: 'Resumed through the API' });
+      expect(events[2]).toMatchObject({ detail: expect.stringContaining('Retry 1 requested through the API, due now'), details: { retry_number: 1, requested: true } });
+      expect(events[3]).toMatchObject({ detail: expect.stringContaining('Attempting retry 1 through the sandbox gateway'), details: { retry_number: 1, gateway: 'sandbox', idempotency_key: attemptIdempotencyKey(seeded.id, 1), resend: false } });
+      expect(events[4]).toMatchObject({ detail: expect.stringContaining('Retry 1 declined with insufficient_funds'), details: { retry_number: 1, decline_code: 'insufficient_funds', decline_category: 'soft_retry' } });
+      expect(events[5]).toMatchObject({ detail: expect.stringContaining('Retry 2 scheduled'), details: { retry_number: 2, scheduled_at: declined.next_retry_at } });
+      expect(events[6]?.details).toEqual({ from: 'retrying', to: 'paused', reason: 'Paused through the API' });
+      expect(events[7]?.details).toEqual({ from: 'paused', to: 'retrying', reason: 'Resumed through the API' });
+      expect(events[8]).toMatchObject({ detail: expect.stringContaining('Retry 2 scheduled'), details: { retry_number: 2, scheduled_at: stored.next_retry_at } });
     });
 
     it('finds the timeline by recovery id and provider charge id', async () => {

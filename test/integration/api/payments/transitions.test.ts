@@ -2,12 +2,14 @@
  * POST /api/v1/payments/{id}/retry, /pause and /resume over HTTP: every transition the status
  * machine allows through them and every one it refuses (409, nothing written), the response
  * bodies of both forms, ids of every kind, 404 for other merchants' payments, scopes, and
- * Idempotency-Key replays. A retry runs an attempt now through the merchant's gateway (the
- * deterministic sandbox in tests: an insufficient_funds decline declines on attempt 1 and succeeds
- * on attempt 2, a processing_error or hard_customer decline succeeds at once), unless quiet hours
- * forbid it now, when it is rescheduled to their end.
+ * Idempotency-Key replays. A retry charges nothing in the request: it makes the payment's retry
+ * due now (or at the end of quiet hours), and the retry executor's next run (the every-minute job's
+ * task, driven by the test) attempts it through the merchant's gateway (the deterministic sandbox
+ * in tests: an insufficient_funds decline declines on attempt 1 and succeeds on attempt 2, a
+ * processing_error or hard_customer decline succeeds at once). Manual retries are at least 5
+ * minutes apart. A pause drops the planned retry; a resume plans it again.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PausePaymentResponse, ResumePaymentResponse, RetryPaymentResponse } from '../../../../functions/api/payments/schemas';
 import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
 import { type PaymentRecord, paymentBodyOf } from '../../../../functions/core/payments';
@@ -19,6 +21,7 @@ import { paymentTimeline } from '../../../../functions/data/payment-queries';
 import type { NewFailedPayment } from '../../../../functions/data/payment-repository';
 import { sandboxChargesOf } from '../../../../functions/data/sandbox-charge-repository';
 import { putQuietHours } from '../../../../functions/data/settings-repository';
+import { executeDueRetries } from '../../../../functions/jobs/execute-due-retries';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { call } from '../../../fixtures/http';
 import { startTestStack } from '../../../fixtures/local-stack';
@@ -44,6 +47,11 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
   const post = (id: string, action: Action, options: { key?: string; headers?: Record<string, string> } = {}) =>
     call<Body>(url(id, action), { method: 'POST', key: options.key ?? tenant.key, ...(options.headers ? { headers: options.headers } : {}) });
   const stored = async (payment: PaymentRecord) => (await getPayment(tenant.merchant.id, payment.id)) as PaymentRecord;
+  /** The payment's entry in the due index (GSI4SK), undefined when it has none. */
+  const dueEntryOf = async (payment: PaymentRecord, merchantId = tenant.merchant.id) =>
+    (await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(merchantId, paymentBodyOf(payment.id) as string), ConsistentRead: true }))).Item?.['GSI4SK'] as string | undefined;
+  /** One run of the retry executor, as the every-minute job runs it, at `now`. */
+  const runExecutor = (now = new Date()) => executeDueRetries({ now, executionId: `test-${now.getTime()}` });
 
   beforeAll(async () => {
     stack = await startTestStack();
@@ -58,16 +66,16 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
     // The timeline entries each request adds are compared as a set here: their order is asserted
     // in get-payment.test.ts ("answers the events oldest first").
     it.each([
-      ['retry', 'retrying (a soft decline: retry 1 declines, retry 2 is planned)', [], {}, 'retrying', 1, ['retry_attempted', 'retry_failed', 'retry_scheduled']],
-      ['retry', 'retrying with its retry rescheduled (retry 1 declines, retry 2 is planned)', ['retry'], {}, 'retrying', 1, ['retry_attempted', 'retry_failed', 'retry_scheduled']],
-      ['retry', 'retrying (a processing_error decline: retry 1 succeeds)', [], PROCESSING_ERROR, 'recovered', 1, ['retry_attempted', 'retry_succeeded']],
-      ['retry', 'a hard_customer decline, retrying since its card was updated (the new card is charged)', ['card_updated'], HARD, 'recovered', 1, ['retry_attempted', 'retry_succeeded']],
+      ['retry', 'retrying (a soft decline), its retry due now', [], {}, 'retrying', 1, ['retry_scheduled']],
+      ['retry', 'retrying with its retry rescheduled, its retry due now', ['retry'], {}, 'retrying', 1, ['retry_scheduled']],
+      ['retry', 'retrying (a processing_error decline), its retry due now', [], PROCESSING_ERROR, 'retrying', 1, ['retry_scheduled']],
+      ['retry', 'a hard_customer decline, retrying since its card was updated, its retry due now', ['card_updated'], HARD, 'retrying', 1, ['retry_scheduled']],
       ['pause', 'pending (a hard_customer decline waiting for a card)', [], HARD, 'paused', 1, ['status_change']],
       ['pause', 'retrying', [], {}, 'paused', 1, ['status_change']],
       ['pause', 'retrying with its retry rescheduled', ['retry'], {}, 'paused', 1, ['status_change']],
-      ['resume', 'paused from pending', ['pause'], HARD, 'pending', 1, ['status_change']],
-      ['resume', 'paused from retrying', ['pause'], {}, 'retrying', 1, ['status_change']],
-      ['resume', 'paused from retrying with its retry rescheduled', ['retry', 'pause'], {}, 'retrying', 1, ['status_change']],
+      ['resume', 'paused from pending (still waiting for a card: nothing planned)', ['pause'], HARD, 'pending', 1, ['status_change']],
+      ['resume', 'paused from retrying (the retry planned again)', ['pause'], {}, 'retrying', 2, ['status_change', 'retry_scheduled']],
+      ['resume', 'paused from retrying with its retry rescheduled (the retry planned again)', ['retry', 'pause'], {}, 'retrying', 2, ['status_change', 'retry_scheduled']],
     ] as const)('%s moves %s (seed steps %j, decline %j) to %s, with %i state_history entries more', async (action, _from, steps, overrides, to, newEntries, added) => {
       // Prepare
       const payment = await seedPaymentThrough(tenant.merchant.id, steps as readonly SeedStep[], overrides);
@@ -84,72 +92,64 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       const timeline = await paymentTimeline(tenant.merchant.id, payment);
       expect(timeline.slice(0, timelineBefore.length)).toEqual(timelineBefore);
       expect(timeline.slice(timelineBefore.length).map((entry) => entry.type).sort()).toEqual([...added].sort());
-      expect((await sandboxChargesOf(tenant.merchant.id, payment.id)).length).toBe(action === 'retry' ? 1 : 0);
+      // Nothing is charged in the request: the executor attempts the retry.
+      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([]);
+      expect(after.next_retry_at === null).toBe(to !== 'retrying');
+      expect(await dueEntryOf(payment)).toBe(to === 'retrying' ? `${after.next_retry_at}#${tenant.merchant.id}#${paymentBodyOf(payment.id)}` : undefined);
       const http = await call<Body>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
       expect(http.body.data.status).toBe(to);
     });
 
-    it('answers a retry that was declined with 202 and one record of A and B fields: attempted, declined, retry 2 planned later', async () => {
-      // Prepare: insufficient_funds, retrying with retry 1 planned at recording.
+    it('answers a retry with 202 retry_initiated, due now, charging nothing; the executor\'s next run attempts it once (declined: retry 2 planned)', async () => {
+      // Prepare: insufficient_funds, retrying with retry 1 planned days away at recording.
       const payment = await seedPayment(tenant.merchant.id);
       // Act
       const response = await post(payment.id, 'retry');
-      // Assess
+      const queued = await stored(payment);
+      const queuedEntry = await dueEntryOf(payment);
+      const chargesBeforeRun = await sandboxChargesOf(tenant.merchant.id, payment.id);
+      await runExecutor();
+      // Assess: the answer and the due retry
       expect(response.status).toBe(202);
       expect(RetryPaymentResponse.safeParse(response.body).success).toBe(true);
+      const dueAt = queued.next_retry_at as string;
+      const reason = 'Retry 1 requested through the API: due now, for the retry executor';
+      expect(response.body.data).toEqual({ payment_id: payment.id, status: 'retry_initiated', payment_status: 'retrying', next_retry_at: dueAt, reason, retry_scheduled: true, retry_number: 1, scheduled_at: dueAt });
+      expect(Date.parse(dueAt)).toBeLessThanOrEqual(Date.parse(queued.updated_at));
+      expect(Date.parse(dueAt)).toBeLessThan(Date.parse(payment.next_retry_at as string));
+      expect(queued).toMatchObject({ status: 'retrying', retry_count: 0, attempt: null, retry_requested_at: queued.updated_at });
+      expect(queued.state_history.at(-1)).toEqual({ status: 'retrying', at: queued.updated_at, reason });
+      expect(queuedEntry).toBe(`${dueAt}#${tenant.merchant.id}#${paymentBodyOf(payment.id)}`);
+      expect(chargesBeforeRun).toEqual([]);
+      // Assess: the executor's attempt, with its idempotency key, and retry 2 planned by the policy
       const after = await stored(payment);
-      const reason = after.state_history.at(-1)?.reason as string;
-      expect(response.body.data).toEqual({
-        payment_id: payment.id,
-        status: 'retry_initiated',
-        attempted: true,
-        outcome: 'declined',
-        payment_status: 'retrying',
-        next_retry_at: after.next_retry_at,
-        reason,
-        retry_scheduled: true,
-        retry_number: 1,
-        scheduled_at: after.next_retry_at,
-      });
       expect(after).toMatchObject({ status: 'retrying', retry_count: 1, attempt: null, decline_code: 'insufficient_funds', last_attempt_at: after.updated_at });
-      // Retry 2 is the policy's decision at the time of the attempt, for the decline it answered.
-      expect(Date.parse(after.next_retry_at as string)).toBeGreaterThan(Date.parse(after.last_attempt_at as string));
       const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.last_attempt_at as string));
       expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 2 of 4 at /) });
-      expect(reason).toBe((plan as { reason: string }).reason);
       expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([
         expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), state: 'answered', outcome: { status: 'declined', declineCode: 'insufficient_funds' }, amount: 4999, currency: 'usd', calls: 1 }),
       ]);
+      const types = (await paymentTimeline(tenant.merchant.id, payment)).map((event) => event.type);
+      expect(types.slice(2)).toEqual(['retry_scheduled', 'retry_attempted', 'retry_failed', 'retry_scheduled']);
     });
 
-    it('answers a retry that succeeded with 202: attempted, succeeded, the payment recovered and nothing scheduled', async () => {
+    it('recovers a processing_error at the executor\'s next run after a retry request', async () => {
       // Prepare
       const payment = await seedPayment(tenant.merchant.id, PROCESSING_ERROR);
       // Act
       const response = await post(payment.id, 'retry');
+      await runExecutor();
       // Assess
-      expect(response.status).toBe(202);
-      expect(RetryPaymentResponse.safeParse(response.body).success).toBe(true);
+      expect(response.body.data).toMatchObject({ status: 'retry_initiated', retry_number: 1 });
       const after = await stored(payment);
-      expect(response.body.data).toEqual({
-        payment_id: payment.id,
-        status: 'retry_initiated',
-        attempted: true,
-        outcome: 'succeeded',
-        payment_status: 'recovered',
-        next_retry_at: null,
-        reason: 'charged 4999 usd through the sandbox gateway',
-        retry_scheduled: false,
-        retry_number: 1,
-        scheduled_at: null,
-      });
       expect(after).toMatchObject({ status: 'recovered', retry_count: 1, next_retry_at: null, attempt: null, recovered_at: after.updated_at });
+      expect(await dueEntryOf(payment)).toBeUndefined();
       expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([
         expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), state: 'answered', outcome: { status: 'succeeded', providerChargeId: `sbx_ch_${attemptIdempotencyKey(payment.id, 1)}` }, calls: 1 }),
       ]);
     });
 
-    it('reschedules instead of attempting during the merchant\'s quiet hours, and answers the time they end', async () => {
+    it('answers retry_scheduled with the end of the merchant\'s quiet hours when they cover now, and the executor waits for it', async () => {
       // Prepare: a merchant of its own whose quiet hours cover now.
       const quiet = await newTenant(['admin'], UNLIMITED);
       const now = new Date();
@@ -160,25 +160,16 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       const windowEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), startHour + 2)).toISOString();
       // Act
       const response = await post(payment.id, 'retry', { key: quiet.key });
+      await runExecutor();
       // Assess
       expect(response.status).toBe(202);
       expect(RetryPaymentResponse.safeParse(response.body).success).toBe(true);
-      const reason = `Retry 1 moved to ${windowEnd}: after the merchant's quiet hours (${startHour}:00-${endHour}:00 UTC)`;
-      expect(response.body.data).toEqual({
-        payment_id: payment.id,
-        status: 'retry_initiated',
-        attempted: false,
-        outcome: null,
-        payment_status: 'retrying',
-        next_retry_at: windowEnd,
-        reason,
-        retry_scheduled: true,
-        retry_number: 1,
-        scheduled_at: windowEnd,
-      });
+      const reason = `Retry 1 requested through the API, moved to ${windowEnd}: after the merchant's quiet hours (${startHour}:00-${endHour}:00 UTC)`;
+      expect(response.body.data).toEqual({ payment_id: payment.id, status: 'retry_scheduled', payment_status: 'retrying', next_retry_at: windowEnd, reason, retry_scheduled: true, retry_number: 1, scheduled_at: windowEnd });
       const after = (await getPayment(quiet.merchant.id, payment.id)) as PaymentRecord;
       expect(after).toMatchObject({ status: 'retrying', retry_count: 0, next_retry_at: windowEnd, attempt: null });
       expect(after.state_history.at(-1)).toEqual({ status: 'retrying', at: after.updated_at, reason });
+      expect(await dueEntryOf(payment, quiet.merchant.id)).toBe(`${windowEnd}#${quiet.merchant.id}#${paymentBodyOf(payment.id)}`);
       expect(await sandboxChargesOf(quiet.merchant.id, payment.id)).toEqual([]);
     });
 
@@ -188,9 +179,33 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       await documentClient.send(new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(tenant.merchant.id, paymentBodyOf(payment.id) as string), UpdateExpression: 'SET retry_count = :n', ExpressionAttributeValues: { ':n': 2 } }));
       // Act
       const response = await post(payment.id, 'retry');
+      await runExecutor();
       // Assess
-      expect(response.body.data).toMatchObject({ retry_number: 3, attempted: true, outcome: 'succeeded', payment_status: 'recovered' });
+      expect(response.body.data).toMatchObject({ status: 'retry_initiated', retry_number: 3 });
+      expect(await stored(payment)).toMatchObject({ status: 'recovered', retry_count: 3 });
       expect((await sandboxChargesOf(tenant.merchant.id, payment.id)).map((charge) => charge.idempotency_key)).toEqual([attemptIdempotencyKey(payment.id, 3)]);
+    });
+
+    it('refuses manual retries within 5 minutes of the last request or attempt with 409 state_conflict: four at once charge once', async () => {
+      // Prepare
+      const payment = await seedPayment(tenant.merchant.id);
+      // Act: four requests at once, then the executor's run, then one more request
+      const burst = await Promise.all(Array.from({ length: 4 }, () => post(payment.id, 'retry')));
+      const queued = await stored(payment);
+      await runExecutor();
+      const attempted = await stored(payment);
+      const afterAttempt = await post(payment.id, 'retry');
+      // Assess
+      expect(burst.map((response) => response.status).sort()).toEqual([202, 409, 409, 409]);
+      for (const refused of burst.filter((response) => response.status === 409)) {
+        expect(refused.body.error).toMatchObject({ code: 'state_conflict', message: expect.stringMatching(/less than 5 minutes ago; the next manual retry is allowed at /) });
+      }
+      expect(queued.version).toBe(payment.version + 1);
+      expect(queued.state_history).toHaveLength(payment.state_history.length + 1);
+      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), calls: 1 })]);
+      expect(afterAttempt.status).toBe(409);
+      expect(afterAttempt.body.error?.message).toContain(new Date(Date.parse(attempted.last_attempt_at as string) + 5 * 60_000).toISOString());
+      expect(await stored(payment)).toEqual(attempted);
     });
 
     it('answers a pause with A fields, B payment_id and ok', async () => {
@@ -203,9 +218,14 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       const after = await stored(payment);
       expect(response.body).toMatchObject({ ok: true, data: { id: payment.id, payment_id: payment.id, status: 'paused', paused_at: after.paused_at, previous_status: 'retrying' } });
       expect(after.paused_at).toBe(after.updated_at);
+      // Paused: no retry planned, none shown, none in the due index.
+      expect(after.next_retry_at).toBeNull();
+      expect(await dueEntryOf(payment)).toBeUndefined();
+      const http = await call<Body>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
+      expect(http.body.data).toMatchObject({ status: 'paused', next_retry_at: null, paused_at: after.paused_at });
     });
 
-    it('answers a resume with A fields, B payment_id and ok, the status before the pause and the retry still scheduled', async () => {
+    it('answers a resume with A fields, B payment_id and ok, the status before the pause, paused_at cleared and the retry planned again', async () => {
       // Prepare
       const payment = await seedPaymentThrough(tenant.merchant.id, ['retry', 'pause']);
       // Act
@@ -215,9 +235,17 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       const after = await stored(payment);
       expect(response.body).toEqual({
         ok: true,
-        data: { id: payment.id, payment_id: payment.id, status: 'retrying', resumed_at: after.updated_at, next_retry_at: SEEDED_RETRY_AT },
+        data: { id: payment.id, payment_id: payment.id, status: 'retrying', resumed_at: after.updated_at, next_retry_at: after.next_retry_at },
         meta: expect.objectContaining({ merchant_id: tenant.merchant.id }),
       });
+      expect(after).toMatchObject({ paused_at: null, previous_status: null, resumed_at: after.updated_at });
+      // The policy's decision at the resume, not the time planned before the pause.
+      const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.updated_at));
+      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) });
+      expect(after.next_retry_at).not.toBe(SEEDED_RETRY_AT);
+      expect(await dueEntryOf(payment)).toBe(`${after.next_retry_at}#${tenant.merchant.id}#${paymentBodyOf(payment.id)}`);
+      const http = await call<Body>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
+      expect(http.body.data).toMatchObject({ status: 'retrying', paused_at: null, next_retry_at: after.next_retry_at });
     });
 
     it('takes the recovery id and the provider charge id as well as the payment id', async () => {
@@ -340,7 +368,7 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
   });
 
   describe('Idempotency-Key', () => {
-    it('replays a retry byte for byte without attempting it twice', async () => {
+    it('replays a retry byte for byte without requesting it twice', async () => {
       // Prepare
       const payment = await seedPayment(tenant.merchant.id);
       const headers = { 'Idempotency-Key': `retry-${payment.id}` };
@@ -353,16 +381,14 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       expect(second.text).toBe(first.text);
       expect(second.headers.get('idempotent-replayed')).toBe('true');
       expect(first.headers.get('idempotent-replayed')).toBeNull();
-      expect(first.body.data).toMatchObject({ attempted: true, outcome: 'declined', retry_number: 1 });
+      expect(first.body.data).toMatchObject({ status: 'retry_initiated', retry_number: 1 });
       const after = await stored(payment);
-      // One attempt: recorded (claim), then its outcome with retry 2 planned (resolve).
-      expect(after.version).toBe(payment.version + 2);
-      expect(after.retry_count).toBe(1);
-      const charges = await sandboxChargesOf(tenant.merchant.id, payment.id);
-      expect(charges.map((charge) => [charge.idempotency_key, charge.calls])).toEqual([[attemptIdempotencyKey(payment.id, 1), 1]]);
+      // One request: one write, nothing charged (the executor attempts it).
+      expect(after.version).toBe(payment.version + 1);
+      expect(after.retry_count).toBe(0);
+      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([]);
       const types = (await paymentTimeline(tenant.merchant.id, payment)).map((event) => event.type);
-      expect(types.slice(0, 2)).toEqual(['payment_failed', 'retry_scheduled']);
-      expect(types.slice(2).sort()).toEqual(['retry_attempted', 'retry_failed', 'retry_scheduled']);
+      expect(types).toEqual(['payment_failed', 'retry_scheduled', 'retry_scheduled']);
     });
 
     it('replays a refused retry as the same 409', async () => {

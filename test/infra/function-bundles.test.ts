@@ -33,9 +33,13 @@ describe('function bundles', () => {
       return owner !== undefined && owner !== group && !documented;
     });
 
+    const asynchronous = files.filter((input) => input.startsWith('functions/jobs/') || input.startsWith('functions/consumers/'));
+
     // Assess
     expect(files).toContain(`functions/api/${group}/handler.ts`);
     expect(foreign).toEqual([]);
+    // Jobs and consumers are other functions: an API group reaches them through services and queues.
+    expect(asynchronous).toEqual([]);
     expect(files.includes('functions/api/routes.ts')).toBe(group === 'openapi');
   });
 
@@ -45,7 +49,8 @@ describe('function bundles', () => {
       .filter((entry) => (inputs.get(entry.name) ?? []).some((input) => input.startsWith('functions/adapters/payment-gateways/')))
       .map((entry) => entry.name);
 
-    // Assess
+    // Assess: the manual retry (payments) hands its attempt to the executor.
     expect(withGateways).toEqual(['every-minute']);
+    expect(inputs.get('payments')).toContain('functions/services/request-retry.ts');
   });
 });

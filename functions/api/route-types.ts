@@ -40,6 +40,23 @@ export interface RouteSchemas {
   readonly body?: z.ZodType;
   /** Response bodies by status code. */
   readonly responses?: Readonly<Record<number, z.ZodType>>;
+  /** Error statuses the operation answers beyond those its auth kind, path and method imply (documented in OpenAPI). */
+  readonly errorStatuses?: readonly number[];
+  /**
+   * The body of an operation that reads it itself (a signed body, verified over the bytes as
+   * sent, or one read only after the caller's credential is checked): documented in OpenAPI, never
+   * parsed by the pipeline. A function gives each row sharing the schemas object its own.
+   */
+  readonly documentedBody?: DocumentedBody | ((route: RouteDef) => DocumentedBody);
+}
+
+/** A request body as the OpenAPI document describes it: what is accepted, per media type. */
+export interface DocumentedBody {
+  readonly description: string;
+  /** @default true */
+  readonly required?: boolean;
+  /** Media type (`application/json`, `application/x-www-form-urlencoded`) to the schema of what is accepted. */
+  readonly content: Readonly<Record<string, z.ZodType>>;
 }
 
 export interface RouteDef {

@@ -47,4 +47,7 @@ export const UpdateScoreLookupResponse = z.object({
   meta: z.object({ timestamp: z.string(), request_id: z.string() }),
 });
 
-export const updateScoreLookupSchemas = { responses: { 200: UpdateScoreLookupResponse } } as const;
+export const updateScoreLookupSchemas = {
+  documentedBody: { description: 'The scores to write, read only once the cron secret is verified.', content: { 'application/json': UpdateScoreLookupBody } },
+  responses: { 200: UpdateScoreLookupResponse },
+} as const;

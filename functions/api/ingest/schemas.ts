@@ -85,6 +85,7 @@ export const IngestPaymentEventBody = z
     amount: Amount.optional().describe('Alias of amount_cents (A); when both are given they must agree.'),
     currency: z
       .string()
+      .meta({ enum: [...CURRENCIES] })
       .describe(`One of ${CURRENCIES.join(', ')}; upper case is accepted and stored lowercase.`)
       .transform((value) => value.toLowerCase())
       .pipe(z.enum(CURRENCIES)),
@@ -100,7 +101,8 @@ export const IngestPaymentEventBody = z
     } else if (body.event_type === 'payment_failed' && (body.amount_cents ?? body.amount) === 0) {
       ctx.addIssue({ code: 'custom', path: [body.amount_cents === undefined ? 'amount' : 'amount_cents'], message: 'a failed payment has a positive amount' });
     }
-  });
+  })
+  .meta({ anyOf: [{ required: ['amount_cents'] }, { required: ['amount'] }] });
 
 export const IngestPaymentEventData = z.object({
   event_id: z.string().describe('Our id of this ingested event (`evt_…`); a duplicate answers with the first delivery\'s.'),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { API_NAMES, type HttpMethod, type RouteDef } from '../route-types';
+import { API_NAMES, type ApiName, type AuthKind, type HttpMethod, type RouteDef } from '../route-types';
 import {
   COMPONENTS,
   ERROR_RESPONSE_BY_STATUS,
@@ -9,6 +9,7 @@ import {
   REQUEST_ID_HEADER,
   ref,
   SERVERS,
+  serverOf,
 } from './components';
 import type { Header, JsonSchema, OpenApiDocument, OperationObject, Parameter, PathItem, PathMethod, Reference, RequestBody, Response, SecurityRequirement, Server } from './types';
 import { SchemaCollector } from './zod-schemas';
@@ -135,9 +136,22 @@ function parametersOf(route: RouteDef, collector: SchemaCollector): RouteParamet
   return { parameters: [...path, ...(paging === undefined ? [] : PAGING[paging].parameters), ...own, ...idempotency], paging };
 }
 
+/** Component-name suffixes of a body documented in several media types. */
+const MEDIA_TYPE_NAMES: Readonly<Record<string, string>> = { 'application/json': 'Json', 'application/x-www-form-urlencoded': 'Form' };
+
+/** A body the operation reads itself (signed, or read after its credential is checked), per media type. */
+function documentedBodyOf(route: RouteDef, collector: SchemaCollector): RequestBody | undefined {
+  const declared = route.schemas?.documentedBody;
+  if (declared === undefined) return undefined;
+  const { description, required = true, content } = typeof declared === 'function' ? declared(route) : declared;
+  const entries = Object.entries(content);
+  const name = (mediaType: string): string => `${pascal(route.operationId)}Body${entries.length === 1 ? '' : (MEDIA_TYPE_NAMES[mediaType] ?? entries.findIndex(([type]) => type === mediaType))}`;
+  return { description, required, content: Object.fromEntries(entries.map(([mediaType, schema]) => [mediaType, { schema: collector.convert(schema, 'input', name(mediaType)) }])) };
+}
+
 function requestBodyOf(route: RouteDef, collector: SchemaCollector): RequestBody | undefined {
   const body = route.schemas?.body;
-  if (body === undefined) return undefined;
+  if (body === undefined) return documentedBodyOf(route, collector);
   let optional: boolean;
   try {
     optional = body.safeParse(undefined).success;
@@ -167,15 +181,40 @@ function successResponse(status: number, schema: z.ZodType | undefined, route: R
   return { description, headers, content: { 'application/json': { schema: collector.convert(schema, 'output', `${pascal(route.operationId)}Response${status}`) } } };
 }
 
-/** The error statuses a row can answer with, from its auth kind, path and method. */
-function errorStatuses(route: RouteDef): number[] {
-  const statuses = [400, 422, 500];
-  if (route.auth === 'api_key') statuses.push(401, 403, 429);
-  if (route.auth === 'optional_api_key') statuses.push(401, 429);
+/**
+ * The 401 of each auth kind that checks a credential: an API key (invalid_api_key), the cron
+ * secret (invalid_api_key, cron-secret.ts) or a signature (invalid_signature). A session token is
+ * looked up by the path, so a bad one is a 404; the session cookie's answer is settled when the
+ * session proxy is built.
+ */
+const UNAUTHORIZED: Readonly<Partial<Record<AuthKind, ErrorResponseName>>> = {
+  api_key: 'InvalidApiKey',
+  optional_api_key: 'InvalidApiKey',
+  cron_secret: 'InvalidCronSecret',
+  provider_signature: 'InvalidSignature',
+  widget_hmac: 'InvalidSignature',
+};
+
+/**
+ * The error responses a row can answer with, by status: from its auth kind, path and method, plus
+ * the statuses its schemas declare (a lookup by an id in the body: 404).
+ */
+function errorResponsesOf(route: RouteDef): Map<number, ErrorResponseName> {
+  const where = `${route.method} ${route.path} (${route.operationId})`;
+  const statuses = [400, 422, 500, ...(route.schemas?.errorStatuses ?? [])];
+  if (UNAUTHORIZED[route.auth] !== undefined) statuses.push(401);
+  if (route.auth === 'api_key') statuses.push(403, 429);
+  if (route.auth === 'optional_api_key') statuses.push(429);
   if (HAS_PATH_PARAM.test(route.path)) statuses.push(404);
   if (MODIFYING.has(route.method)) statuses.push(409);
   if (route.schemas === undefined) statuses.push(501);
-  return statuses.sort((a, b) => a - b);
+  const responses = new Map<number, ErrorResponseName>();
+  for (const status of [...new Set(statuses)].sort((a, b) => a - b)) {
+    const name = status === 401 ? UNAUTHORIZED[route.auth] : ERROR_RESPONSE_BY_STATUS[status];
+    if (name === undefined) throw new Error(`${where}: no error response is defined for status ${status} (auth ${route.auth})`);
+    responses.set(status, name);
+  }
+  return responses;
 }
 
 function responsesOf(route: RouteDef, paging: Paging | undefined, collector: SchemaCollector): Record<string, Response | Reference> {
@@ -183,8 +222,8 @@ function responsesOf(route: RouteDef, paging: Paging | undefined, collector: Sch
   const responses: Record<string, Response | Reference> = {};
   const ownStatuses = Object.keys(own).map(Number);
   for (const status of ownStatuses.length > 0 ? ownStatuses : [200]) responses[status] = successResponse(status, own[status], route, paging, collector);
-  for (const status of errorStatuses(route)) {
-    if (responses[status] === undefined) responses[status] = ref('responses', ERROR_RESPONSE_BY_STATUS[status] as ErrorResponseName);
+  for (const [status, name] of errorResponsesOf(route)) {
+    if (responses[status] === undefined) responses[status] = ref('responses', name);
   }
   return responses;
 }
@@ -245,6 +284,24 @@ function build(routes: readonly RouteDef[], version: string): OpenApiDocument {
     paths: Object.fromEntries(Object.entries(paths).map(([path, { api: _api, ...item }]) => [path, item as PathItem])),
     components: { ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...converted } },
     'x-nonstandard-security': NONSTANDARD_SECURITY,
+  };
+}
+
+/**
+ * The document with each API's server defaulting to the origin it is served at (the merchant
+ * API's own URL when the document is fetched from it); APIs without a known origin keep the local
+ * stack's default. Everything else is the shared, frozen document.
+ *
+ * @example
+ * const served = withServerOrigins(buildOpenApiDocument(routes), { merchant: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod' });
+ */
+export function withServerOrigins(document: OpenApiDocument, origins: Readonly<Partial<Record<ApiName, string>>>): OpenApiDocument {
+  const replaced = new Map<Server, Server>(API_NAMES.map((api) => [SERVERS[api], origins[api] === undefined ? SERVERS[api] : serverOf(api, origins[api])]));
+  const servers = (list: readonly Server[]): Server[] => list.map((server) => replaced.get(server) ?? server);
+  return {
+    ...document,
+    servers: servers(document.servers),
+    paths: Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [path, item.servers === undefined ? item : { ...item, servers: servers(item.servers) }])),
   };
 }
 

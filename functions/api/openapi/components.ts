@@ -4,6 +4,7 @@ import {
   InternalError,
   InvalidApiKeyError,
   InvalidRequestError,
+  InvalidSignatureError,
   NotImplementedError,
   RateLimitExceededError,
   ResourceNotFoundError,
@@ -20,24 +21,38 @@ import type { Components, Header, JsonSchema, NonStandardSecurity, Reference, Re
 
 export const ref = (section: keyof Components, name: string): Reference => ({ $ref: `#/components/${section}/${name}` });
 
-const LOCAL_ORIGIN = 'http://localhost:3000';
+/** The local stack's default origin (PORT 3000): each server's default when the document is not served from a known origin. */
+export const LOCAL_ORIGIN = 'http://localhost:3000';
 
-const server = (variable: string, description: string): Server => ({
-  url: `{${variable}}`,
-  description,
-  variables: {
-    [variable]: {
-      default: LOCAL_ORIGIN,
-      description: `Origin of the ${description} (scheme and host, no trailing slash). The local stack serves all three hosts on one port (PORT, default 3000).`,
+const SERVER_TEXT: Readonly<Record<ApiName, { readonly variable: string; readonly description: string }>> = {
+  merchant: { variable: 'base_url', description: 'merchant API' },
+  edge: { variable: 'edge_url', description: 'edge API (cancel sessions, widget, white label, email domains)' },
+  webhook: { variable: 'webhook_url', description: 'webhook API (provider webhooks, delivery callbacks)' },
+};
+
+/**
+ * The server of one REST API: a `{variable}` URL whose default is `origin` (scheme, host and any
+ * base path, no trailing slash), so a client can still point it elsewhere.
+ */
+export function serverOf(api: ApiName, origin: string = LOCAL_ORIGIN): Server {
+  const { variable, description } = SERVER_TEXT[api];
+  return {
+    url: `{${variable}}`,
+    description,
+    variables: {
+      [variable]: {
+        default: origin,
+        description: `Origin of the ${description} (scheme and host, and the stage path on an execute-api host; no trailing slash). The local stack serves all three hosts on one port (PORT, default 3000).`,
+      },
     },
-  },
-});
+  };
+}
 
-/** One server per REST API; a path is served by the server(s) of its row's `api`. */
+/** One server per REST API, at the local stack's default origin; a path is served by the server(s) of its row's `api`. */
 export const SERVERS: Readonly<Record<ApiName, Server>> = {
-  merchant: server('base_url', 'merchant API'),
-  edge: server('edge_url', 'edge API (cancel sessions, widget, white label, email domains)'),
-  webhook: server('webhook_url', 'webhook API (provider webhooks, delivery callbacks)'),
+  merchant: serverOf('merchant'),
+  edge: serverOf('edge'),
+  webhook: serverOf('webhook'),
 };
 
 interface ErrorResponseDef {
@@ -59,6 +74,19 @@ const ERROR_RESPONSES = {
     sample: new InvalidApiKeyError('sample'),
     description: 'Missing, unknown, expired or revoked API key.',
     example: { message: 'Invalid API key provided.' },
+    beforeRateLimit: true,
+  },
+  InvalidCronSecret: {
+    sample: new InvalidApiKeyError('sample'),
+    description: 'Internal route: the shared cron secret (`Authorization: Bearer <CRON_SECRET>`) is missing or wrong, or none is configured; nothing is read or written.',
+    example: { message: 'Missing or invalid cron secret: send it as "Authorization: Bearer <secret>".' },
+    beforeRateLimit: true,
+  },
+  InvalidSignature: {
+    sample: new InvalidSignatureError('sample'),
+    description:
+      "A signed request (provider webhook, delivery callback) whose signature is missing, wrong or outside the allowed time window, or whose verifying secret is not configured; nothing is stored or changed.",
+    example: { message: 'The webhook signature is missing, invalid or outside the allowed time window.' },
     beforeRateLimit: true,
   },
   InsufficientScope: {
@@ -101,12 +129,17 @@ const ERROR_RESPONSES = {
 
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
 
-/** The error codes of the envelope, in the order of DESIGN §1, with `not_implemented` last. */
-export const ERROR_CODES: readonly string[] = Object.values(ERROR_RESPONSES).map(({ sample }) => sample.code);
+/** The error codes of the envelope, in the order of DESIGN §1 (`invalid_signature` beside the other 401), with `not_implemented` last. */
+export const ERROR_CODES: readonly string[] = [...new Set(Object.values(ERROR_RESPONSES).map(({ sample }) => sample.code))];
 
-/** `{ status: component name }` of every error response. */
+/**
+ * `{ status: component name }`: the error response of each status, the first of the map for a
+ * status that has several (401: `InvalidApiKey`; the document picks the 401 of each auth kind).
+ */
 export const ERROR_RESPONSE_BY_STATUS: Readonly<Record<number, ErrorResponseName>> = Object.fromEntries(
-  Object.entries(ERROR_RESPONSES).map(([name, { sample }]) => [sample.statusCode, name as ErrorResponseName]),
+  Object.entries(ERROR_RESPONSES)
+    .reverse()
+    .map(([name, { sample }]) => [sample.statusCode, name as ErrorResponseName]),
 );
 
 const SAMPLE_REQUEST_ID = '3f1c2a9e-6a43-4c55-9a37-0b8a2f1d7c10';
@@ -271,7 +304,7 @@ export const NONSTANDARD_SECURITY: Readonly<Record<string, NonStandardSecurity>>
   providerSignature: {
     in: 'header',
     description:
-      'Inbound provider webhooks and delivery callbacks (`x-auth: provider_signature`): each provider\'s own signature scheme, verified with the merchant\'s signing secret for that provider.',
+      'Inbound provider webhooks and delivery callbacks (`x-auth: provider_signature`): each provider\'s own scheme (a signature header, a signature in the body, or Basic credentials, as each operation\'s request body describes), verified with the merchant\'s secret for that provider (webhooks) or the service\'s own secret (delivery callbacks). A missing, wrong or stale signature is 401 `invalid_signature`.',
   },
 };
 

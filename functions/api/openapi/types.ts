@@ -44,6 +44,7 @@ export interface Response {
 }
 
 export interface RequestBody {
+  readonly description?: string;
   readonly required: boolean;
   readonly content: Readonly<Record<string, MediaType>>;
 }

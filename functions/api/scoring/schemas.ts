@@ -18,6 +18,7 @@ const DeclineCategoryInput = z
 
 const Currency = z
   .string()
+  .meta({ enum: [...CURRENCIES], default: 'usd' })
   .describe(`One of ${CURRENCIES.join(', ')}; upper case is accepted.`)
   .transform((value) => value.toLowerCase())
   .pipe(z.enum(CURRENCIES));
@@ -42,8 +43,8 @@ export const ScoreRetryBody = z
       .pipe(z.enum(PSPS))
       .optional()
       .describe('The provider of the decline code, for an exact catalogue match (B: the payment\'s provider when omitted).'),
-    attempt_number: z.number().int().min(1).max(100).optional().describe('1-based; default 1 (A). With B\'s retry_count it must equal retry_count + 1.'),
-    hour_of_day: z.number().int().min(0).max(23).optional().describe('Hour of the attempt, 0-23, customer local time when known; default 12.'),
+    attempt_number: z.number().int().min(1).max(100).optional().meta({ default: 1 }).describe('1-based; default 1 (A). With B\'s retry_count it must equal retry_count + 1.'),
+    hour_of_day: z.number().int().min(0).max(23).optional().meta({ default: 12 }).describe('Hour of the attempt, 0-23, customer local time when known; default 12.'),
     day_of_week: z.number().int().min(0).max(6).optional().describe('0 = Sunday to 6 = Saturday.'),
     card_brand: z.string().trim().min(1).max(30).optional().describe('visa, mastercard, ...'),
     card_last4: z.string().regex(/^\d{4}$/).optional(),
@@ -55,7 +56,7 @@ export const ScoreRetryBody = z
     payday_proximity_days: Count(31).optional().describe('Days until the customer\'s next expected payday (0 = today).'),
     success_rate_90d: z.number().min(0).max(1).optional(),
     anomaly_score: z.number().min(0).max(1).optional(),
-    model: z.enum(SCORING_MODELS).optional().describe('rules, enhanced (default) or lgbm.'),
+    model: z.enum(SCORING_MODELS).optional().meta({ default: 'enhanced' }).describe('rules, enhanced (default) or lgbm.'),
     payment_id: z.string().trim().min(1).max(200).optional().describe('B: the merchant\'s payment (`pe_…`, `rec_…` or the provider charge id).'),
     retry_count: Count(99).optional().describe('B: retries made so far; the attempt scored is retry_count + 1.'),
   })
@@ -73,7 +74,8 @@ export const ScoreRetryBody = z
         ctx.addIssue({ code: 'custom', path: ['attempt_number'], message: 'attempt_number must equal retry_count + 1' });
       }
     }
-  });
+  })
+  .meta({ anyOf: [{ required: ['amount_cents'] }, { required: ['amount'] }] });
 
 const Factor = z.object({ name: z.string(), impact: z.enum(['positive', 'negative']), weight: z.number() }).meta({ id: 'ScoreFactor' });
 
@@ -99,4 +101,5 @@ export const ScoreRetryResponseB = z.object({
   meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() }),
 });
 
-export const scoreRetrySchemas = { body: ScoreRetryBody, responses: { 200: z.union([ScoreRetryResponseA, ScoreRetryResponseB]) } } as const;
+/** 404: B's payment_id names no payment of the merchant. */
+export const scoreRetrySchemas = { body: ScoreRetryBody, errorStatuses: [404], responses: { 200: z.union([ScoreRetryResponseA, ScoreRetryResponseB]) } } as const;

@@ -1,4 +1,4 @@
-import { isPsp } from '../providers';
+import { isPsp, type Psp } from '../providers';
 import {
   type AdviceRule,
   type CardNetwork,
@@ -25,7 +25,9 @@ import type {
  * 2. the Visa category of the raw network code, when the network is Visa or not known and the
  *    code is a Visa category 1-3 code;
  * 3. the provider's decline code from the catalogue;
- * 4. a Visa category 4 (generic) network code, then nothing: unknown.
+ * 4. the cross-provider fallback: a descriptive code the provider's own table lacks, read in the
+ *    shared vocabulary of CROSS_PROVIDER_VOCABULARY (`insufficient_funds` sent with psp `adyen`);
+ * 5. a Visa category 4 (generic) network code, then nothing: unknown.
  * Whatever decides, a do-not-retry signal in the input (Visa category 1 with a Visa or unknown
  * network, MAC 03/21, Stripe do_not_try_again, Visa's stop advice) is never answered with an
  * allowed retry: reference/card-network-rules.md §3.3 items 3-6.
@@ -35,11 +37,13 @@ export const classifyDecline = (input: ClassifyDeclineInput): Classification => 
   const advice = resolveAdviceCode(input.adviceCode, network);
   const visaRule = visaRuleFor(input.networkCode, network);
   const provider = lookupProviderCode(input.psp, input.declineCode);
+  const fallback = provider === undefined ? lookupSharedVocabulary(input.psp, input.declineCode) : undefined;
 
   const decided =
     (advice?.rule.isRetryAdvice ? fromAdvice(advice) : undefined) ??
     (visaRule ? fromVisaRule(visaRule) : undefined) ??
     (provider ? fromProvider(provider) : undefined) ??
+    (fallback ? fromProvider(fallback) : undefined) ??
     (input.networkCode?.trim() && network === 'visa' ? visaGeneric(input.networkCode) : undefined) ??
     unmapped(input);
 
@@ -141,8 +145,16 @@ const lookupProviderCode = (psp: string | undefined, code: string | undefined): 
     const record = findDeclineCode(pspId, trimmed);
     return record && { record, classified: record, label: `${record.psp} decline code ${record.code}: ${withoutFullStop(record.description)}` };
   }
-  const candidates = findDeclineCodeAcrossProviders(trimmed);
-  const exact = candidates.filter((record) => record.code === trimmed);
+  return consensusOf(findDeclineCodeAcrossProviders(trimmed), trimmed);
+};
+
+/**
+ * One reading of a code several catalogue entries share: the exact-case entries when the case
+ * tells them apart; a unique entry as is; entries that agree by their common category; entries
+ * that disagree by the most cautious one.
+ */
+const consensusOf = (candidates: readonly DeclineCodeRecord[], code: string): ProviderMatch | undefined => {
+  const exact = candidates.filter((record) => record.code === code);
   const pool = exact.length > 0 ? exact : candidates;
   const [first] = pool;
   if (first === undefined) return undefined;
@@ -151,9 +163,37 @@ const lookupProviderCode = (psp: string | undefined, code: string | undefined): 
   }
   const providers = pool.map((record) => record.psp).join(', ');
   const agree = pool.every((record) => record.category === first.category && record.subcategory === first.subcategory);
-  if (agree) return { classified: first, label: `Decline code ${trimmed} (same meaning for ${providers})` };
+  if (agree) return { classified: first, label: `Decline code ${code} (same meaning for ${providers})` };
   const cautious = [...pool].sort((a, b) => CAUTION[a.category] - CAUTION[b.category])[0] as DeclineCodeRecord;
-  return { classified: cautious, label: `Decline code ${trimmed} (differs across ${providers}; the most cautious reading, ${cautious.psp}'s, applies)` };
+  return { classified: cautious, label: `Decline code ${code} (differs across ${providers}; the most cautious reading, ${cautious.psp}'s, applies)` };
+};
+
+/**
+ * The providers whose decline codes are trusted across providers: their codes are descriptive
+ * words of one shared vocabulary (Stripe's `decline_code` values, which Chargebee passes through
+ * from the gateways and Recurly, Paddle, Razorpay, Mollie, Square and GoCardless use with the same
+ * meaning), so a merchant or gateway that sends `insufficient_funds` with another psp means the
+ * same thing. Adyen, Authorize.Net, Braintree, Checkout.com and PayPal use numbers of their own
+ * ("4" is a processing error at Adyen and a stolen card at Authorize.Net), which are never borrowed.
+ */
+export const CROSS_PROVIDER_VOCABULARY: readonly Psp[] = ['stripe', 'chargebee', 'recurly', 'paddle', 'razorpay', 'mollie', 'square', 'gocardless'];
+
+/** A code with at least one letter: a word of the vocabulary, not a provider's number. */
+const DESCRIPTIVE_CODE = /[A-Za-z]/;
+
+/**
+ * The cross-provider fallback (step 4 of the precedence), for a known psp whose own table lacks
+ * the code: the entries of the other CROSS_PROVIDER_VOCABULARY providers for a descriptive code,
+ * read as one (consensusOf: agreeing entries by their common category, disagreeing ones by the
+ * most cautious). Never sets `matched`, which names the psp's own entry only.
+ */
+const lookupSharedVocabulary = (psp: string | undefined, code: string | undefined): ProviderMatch | undefined => {
+  const trimmed = code?.trim();
+  const pspId = psp?.trim().toLowerCase();
+  if (!trimmed || !DESCRIPTIVE_CODE.test(trimmed) || !pspId || !isPsp(pspId)) return undefined;
+  const shared = findDeclineCodeAcrossProviders(trimmed).filter((record) => record.psp !== pspId && CROSS_PROVIDER_VOCABULARY.includes(record.psp));
+  const match = consensusOf(shared, trimmed);
+  return match && { classified: match.classified, label: `Decline code ${trimmed} is not one of ${pspId}'s; by the cross-provider fallback: ${match.label}` };
 };
 
 /** The hard rules: no allowed retry after Visa category 1 or a do-not-retry advice code. */

@@ -1,33 +1,93 @@
-import type { LocalStack } from '../../../lib/local/local-stack';
+/**
+ * GET /api/v1/openapi.json over real HTTP, and the contract it states checked against the service
+ * itself: real responses of every built operation (successes and the errors the pipeline gives
+ * each auth kind) must have a status the served document declares for the operation and a body
+ * its schema for that status accepts. The schemas are the served document's own, turned back into
+ * validators with zod's `fromJSONSchema`. Callback and cron secrets are set by the fixtures,
+ * imported first (before the runtime reads its environment).
+ */
+import { mailerPayload, mailgunData, mailgunEvent, standardWebhook, twilioStatus } from '../../fixtures/delivery-callbacks';
+import { cronAuth } from '../../fixtures/cron-secret';
+import { z } from 'zod';
 import { routes } from '../../../functions/api/routes';
+import type { RouteDef } from '../../../functions/api/route-types';
+import { setProviderSecret } from '../../../functions/data/provider-secret-repository';
+import type { LocalStack } from '../../../lib/local/local-stack';
+import { call, type JsonResponse } from '../../fixtures/http';
 import { originOf, startTestStack } from '../../fixtures/local-stack';
+import { type Delivery, installPaypalTestCertificate, providerCases, thinCases, uninstallPaypalTestCertificate } from '../../fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '../../fixtures/tenants';
+
+type Json = Record<string, unknown>;
+
+interface Operation {
+  readonly operationId: string;
+  readonly responses: Record<string, { $ref?: string; content?: Record<string, { schema: Json }> }>;
+}
 
 interface Document {
   readonly openapi: string;
-  readonly paths: Record<string, Record<string, { operationId?: string }>>;
+  readonly servers: ReadonlyArray<{ url: string; variables?: Record<string, { default: string }> }>;
+  readonly paths: Record<string, Record<string, unknown> & { servers?: Document['servers'] }>;
+  readonly components: { schemas: Record<string, Json>; responses: Record<string, { content?: Record<string, { schema: Json }> }> };
+}
+
+/** One real exchange with the service: the row it went to, and what came back. */
+interface Exchange {
+  readonly route: RouteDef;
+  readonly what: string;
+  readonly status: number;
+  readonly body: unknown;
+}
+
+const rowOf = (operationId: string): RouteDef => {
+  const route = routes.find((row) => row.operationId === operationId);
+  if (route === undefined) throw new Error(`no row ${operationId}`);
+  return route;
+};
+
+const operationOf = (document: Document, route: RouteDef): Operation => document.paths[route.path]?.[route.method.toLowerCase()] as Operation;
+
+/** The served document's schema for a status, with `#/components/schemas/...` read as `$defs`, as a validator. */
+function validatorFor(document: Document, route: RouteDef, status: number): z.ZodType | undefined {
+  const declared = operationOf(document, route).responses[String(status)];
+  if (declared === undefined) return undefined;
+  const response = declared.$ref === undefined ? declared : document.components.responses[declared.$ref.split('/').pop() as string];
+  const schema = response?.content?.['application/json']?.schema;
+  if (schema === undefined) return z.undefined();
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', '#/$defs/') : rewrite(inner)]));
+  };
+  return z.fromJSONSchema(rewrite({ ...schema, $defs: document.components.schemas }) as Parameters<typeof z.fromJSONSchema>[0]);
 }
 
 describe('GET /api/v1/openapi.json', () => {
   let stack: LocalStack;
+  let document: Document;
 
   beforeAll(async () => {
     stack = await startTestStack();
-  });
+    await installPaypalTestCertificate();
+    document = (await call<Document>(`${stack.api_url}/openapi.json`)).body;
+  }, 60_000);
 
   afterAll(async () => {
-    await stack.stop();
+    await uninstallPaypalTestCertificate();
+    await stack?.stop();
   });
 
   it('serves an OpenAPI 3.1.0 document with every row of the route table when called over HTTP without a key', async () => {
     // Act
     const response = await fetch(`${originOf(stack)}/api/v1/openapi.json`);
-    const document = JSON.parse(await response.text()) as Document;
+    const served = JSON.parse(await response.text()) as Document;
     // Assess
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(document.openapi).toBe('3.1.0');
-    const missing = routes.filter((route) => document.paths[route.path]?.[route.method.toLowerCase()]?.operationId !== route.operationId);
+    expect(served.openapi).toBe('3.1.0');
+    const missing = routes.filter((route) => (served.paths[route.path]?.[route.method.toLowerCase()] as Operation | undefined)?.operationId !== route.operationId);
     expect(missing.map((route) => route.operationId)).toEqual([]);
   });
 
@@ -38,5 +98,208 @@ describe('GET /api/v1/openapi.json', () => {
     // Assess
     expect(keyed.status).toBe(200);
     expect(await keyed.text()).toBe(anonymous);
+  });
+
+  it('points every server at the origin the stack serves on, a port other than the default 3000', async () => {
+    // Prepare
+    const origin = originOf(stack);
+    const defaults = (servers: Document['servers'] | undefined) => (servers ?? []).map((server) => Object.values(server.variables ?? {})[0]?.default);
+    // Act
+    const response = await fetch(`${stack.api_url}/openapi.json`);
+    const served = (await response.json()) as Document;
+    // Assess
+    expect(new URL(origin).port).not.toBe('3000');
+    expect(defaults(served.servers)).toEqual([origin, origin, origin]);
+    for (const [path, item] of Object.entries(served.paths)) expect({ path, servers: defaults(item.servers) }).toEqual({ path, servers: defaults(item.servers).map(() => origin) });
+    expect(response.headers.get('vary')).toBe('Host, X-Forwarded-Proto');
+  });
+
+  describe('the contract, checked against real responses', () => {
+    const exchanges: Exchange[] = [];
+    let successPhase = 0;
+    let tenant: Tenant;
+    let readOnly: string;
+
+    const record = async (operationId: string, what: string, url: string, options: Parameters<typeof call>[1] = {}): Promise<JsonResponse<Json>> => {
+      const response = await call<Json>(url, options);
+      exchanges.push({ route: rowOf(operationId), what, status: response.status, body: response.body });
+      return response;
+    };
+    const deliver = (operationId: string, what: string, path: string, delivery: Delivery) =>
+      record(operationId, what, `${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+    const publicUrl = (path: string): string => `https://${new URL(originOf(stack)).host}${path}`;
+    const data = (response: JsonResponse<Json>): Json => response.body.data as Json;
+
+    /** Every built operation once with a request it accepts, in an order that gives each its data. */
+    async function exerciseSuccesses(): Promise<void> {
+      const api = stack.api_url;
+      const key = tenant.key;
+      await record('getHealth', 'health', `${originOf(stack)}/health`);
+      await record('getStatus', 'status with a key', `${api}/status`, { key });
+      await record('getOpenApiDocument', 'document', `${api}/openapi.json`);
+
+      const email = 'casey.contract@example.com';
+      const ingested = await record('ingestPaymentEvent', 'payment_failed', `${api}/ingest/payment-event`, {
+        method: 'POST',
+        key,
+        body: { event_type: 'payment_failed', amount_cents: 4999, currency: 'usd', customer_email: email, decline_code: 'insufficient_funds', metadata: { payment_id: 'ch_contract_1', subscription_id: 'sub_contract_1', invoice_id: 'in_contract_1', customer_name: 'Casey Contract' } },
+      });
+      const paymentId = data(ingested).payment_event_id as string;
+      const recoveryId = data(ingested).recovery_id as string;
+
+      await record('listPayments', 'list', `${api}/payments`, { key });
+      await record('getPayment', 'by id', `${api}/payments/${paymentId}`, { key });
+      await record('getPaymentTimeline', 'timeline', `${api}/payments/${paymentId}/timeline`, { key });
+      await record('pausePayment', 'pause', `${api}/payments/${paymentId}/pause`, { method: 'POST', key });
+      await record('resumePayment', 'resume', `${api}/payments/${paymentId}/resume`, { method: 'POST', key });
+      await record('retryPayment', 'manual retry', `${api}/payments/${paymentId}/retry`, { method: 'POST', key });
+
+      const customers = await record('listCustomers', 'list', `${api}/customers`, { key });
+      const customerId = ((customers.body.data as Json[])[0] as Json).id as string;
+      await record('getCustomerByEmail', 'by email', `${api}/customers/by-email/${encodeURIComponent(email)}`, { key });
+      await record('getCustomer', 'by id', `${api}/customers/${customerId}`, { key });
+      await record('listCustomerPayments', 'payments', `${api}/customers/${customerId}/payments`, { key });
+      await record('listCustomerRecoveries', 'recoveries', `${api}/customers/${customerId}/recoveries`, { key });
+      await record('pauseAllCustomerPayments', 'pause all', `${api}/customers/${customerId}/pause-all`, { method: 'POST', key });
+      await record('resumeAllCustomerPayments', 'resume all', `${api}/customers/${customerId}/resume-all`, { method: 'POST', key });
+
+      await record('listRecoveries', 'list', `${api}/recoveries`, { key });
+      await record('getRecovery', 'by id', `${api}/recoveries/${recoveryId}`, { key });
+      await record('triggerDunning', 'default email', `${api}/recoveries/${recoveryId}/dunning`, { method: 'POST', key, body: {} });
+
+      await record('getSubscriptionRecoveryStatus', 'status', `${api}/subscriptions/sub_contract_1`, { key });
+      await record('listFailedInvoices', 'failed invoices', `${api}/subscriptions/sub_contract_1/failed-invoices`, { key });
+      await record('getInvoiceRecoveryStatus', 'status', `${api}/invoices/in_contract_1`, { key });
+      await record('getInvoiceTimeline', 'timeline', `${api}/invoices/in_contract_1/timeline`, { key });
+
+      await record('listDeclineCodes', 'catalogue', `${api}/decline-codes`, { key });
+      await record('listDeclineCategories', 'categories', `${api}/decline-codes/categories`, { key });
+      await record('getDeclineCode', 'one code', `${api}/decline-codes/insufficient_funds`, { key });
+
+      await record('setQuietHours', 'set', `${api}/settings/quiet-hours`, { method: 'POST', key, body: { start_hour: 22, end_hour: 7, timezone: 'Europe/Berlin' } });
+      await record('getQuietHours', 'get', `${api}/settings/quiet-hours`, { key });
+      await record('setRecoveryGoal', 'set', `${api}/settings/recovery-goal`, { method: 'POST', key, body: { target_rate: 0.4 } });
+      await record('getRecoveryGoal', 'get', `${api}/settings/recovery-goal`, { key });
+
+      await record('scoreRetry', 'form A', `${api}/scoring/retry`, { method: 'POST', key, body: { decline_code: 'insufficient_funds', amount_cents: 4999 } });
+      await record('scoreRetry', 'form B', `${api}/scoring/retry`, { method: 'POST', key, body: { payment_id: paymentId, decline_code: 'insufficient_funds', amount_cents: 4999, currency: 'usd', retry_count: 0 } });
+
+      const entry = { decline_code: 'contract_test_code', attempt_bucket: '1', amount_bucket: '10_50', currency: 'usd', score: 0.4, delay_hours: 36, confidence: 0.8, model_version: 'lgbm-contract-1' };
+      await record('updateScoreLookup', 'one entry', `${originOf(stack)}/api/internal/scoring/update-lookup`, { method: 'POST', headers: cronAuth(), body: { entries: [entry] } });
+
+      const messaging = '/api/v1/messaging/status';
+      await deliver('receiveMessagingStatus', 'delivered', messaging, twilioStatus(publicUrl(messaging), { MessageSid: 'SMcontract0001', MessageStatus: 'delivered' }));
+      await deliver('receiveLegacyEmailStatus', 'delivered', '/api/v1/messaging/email/status', mailgunEvent(mailgunData('contract-1@mail.example.com', 'delivered')));
+      await deliver('receiveMailerEvent', 'delivered', '/api/v1/mailer/webhook', standardWebhook(mailerPayload('email.delivered', 'contract-email-1')));
+
+      for (const c of [...providerCases, ...thinCases.map((thin) => ({ ...thin, path: (merchantId: string) => `/${thin.psp}/${merchantId}` }))]) {
+        const merchant = await newTenant(['admin'], UNLIMITED);
+        await setProviderSecret(merchant.merchant.id, c.psp, c.secret);
+        const path = c.path(merchant.merchant.id);
+        const route = routes.find((row) => row.group === 'provider-webhooks' && row.path === path.replace(merchant.merchant.id, '{merchant_id}')) as RouteDef;
+        await deliver(route.operationId, 'failed payment', path, c.failed(publicUrl(path)));
+      }
+
+      await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
+    }
+
+    /** For every built operation, the errors the pipeline answers its auth kind and path with. */
+    async function exerciseErrors(): Promise<void> {
+      const origin = originOf(stack);
+      const built = routes.filter((route) => route.schemas !== undefined);
+      const urlOf = (route: RouteDef, param: string): string => `${origin}${route.path.replace(/\{[^}]+\}/g, param)}`;
+      for (const route of built) {
+        const method = route.method;
+        const body = method === 'GET' || method === 'DELETE' ? {} : { rawBody: '{}', headers: { 'Content-Type': 'application/json' } };
+        if (route.auth === 'api_key') {
+          await record(route.operationId, 'no key', urlOf(route, 'x_unknown_id'), { method, ...body });
+          await record(route.operationId, 'key without the scope', urlOf(route, 'x_unknown_id'), { method, key: readOnly, ...body });
+        }
+        if (route.auth === 'provider_signature' || route.auth === 'cron_secret') {
+          const merchant = route.group === 'provider-webhooks' ? tenant.merchant.id : 'x';
+          await record(route.operationId, 'unsigned', urlOf(route, merchant), { method, rawBody: '{"id":"evt_unsigned"}', headers: { 'Content-Type': 'application/json' } });
+        }
+        if (route.path.includes('{')) {
+          await record(route.operationId, 'unknown id', urlOf(route, 'x_unknown_id'), { method, key: tenant.key, ...(method === 'POST' ? { body: {} } : {}) });
+          await record(route.operationId, 'malformed path parameter', urlOf(route, '%E0%A4%A'), { method, key: tenant.key });
+        }
+        if (route.auth === 'api_key' && route.schemas?.body !== undefined) {
+          await record(route.operationId, 'malformed JSON', urlOf(route, 'x_unknown_id'), { method, key: tenant.key, rawBody: '{"unterminated', headers: { 'Content-Type': 'application/json' } });
+        }
+      }
+      const limited = await newTenant(['admin'], { read_per_minute: 1, write_per_minute: 1 });
+      for (let attempt = 0; attempt < 3; attempt += 1) await record('listPayments', 'over the rate limit', `${stack.api_url}/payments`, { key: limited.key });
+    }
+
+    beforeAll(async () => {
+      tenant = await newTenant(['admin'], UNLIMITED);
+      // Configured for every provider, so an unsigned delivery reaches the signature check.
+      for (const c of [...providerCases, ...thinCases]) await setProviderSecret(tenant.merchant.id, c.psp, c.secret);
+      // A scope that grants none of the built operations.
+      readOnly = (await newTenant(['read:vectors'], UNLIMITED)).key;
+      await exerciseSuccesses();
+      successPhase = exchanges.length;
+      await exerciseErrors();
+    }, 180_000);
+
+    it('gets a success from every built operation, each one with a status the document declares and a body its schema accepts', () => {
+      // Prepare
+      const successes = exchanges.slice(0, successPhase);
+      const built = routes.filter((route) => route.schemas !== undefined).map((route) => route.operationId);
+      // Act
+      const problems = successes.flatMap((exchange) => {
+        const validator = validatorFor(document, exchange.route, exchange.status);
+        if (validator === undefined) return [`${exchange.route.operationId} (${exchange.what}): status ${exchange.status} is not declared`];
+        const result = validator.safeParse(exchange.body);
+        return result.success ? [] : [`${exchange.route.operationId} (${exchange.what}) ${exchange.status}: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`];
+      });
+      // Assess
+      expect([...new Set(successes.filter((exchange) => exchange.status < 300).map((exchange) => exchange.route.operationId))].sort()).toEqual([...built].sort());
+      expect(problems).toEqual([]);
+    });
+
+    it('answers every error with a status the operation declares and the error envelope with a documented code', () => {
+      // Prepare
+      const errors = exchanges.slice(successPhase);
+      // Act
+      const problems = errors.flatMap((exchange) => {
+        const validator = validatorFor(document, exchange.route, exchange.status);
+        if (validator === undefined) return [`${exchange.route.operationId} (${exchange.what}): status ${exchange.status} is not declared`];
+        const result = validator.safeParse(exchange.body);
+        return result.success ? [] : [`${exchange.route.operationId} (${exchange.what}) ${exchange.status}: ${JSON.stringify(exchange.body)}`];
+      });
+      // Assess
+      expect(errors.length).toBeGreaterThan(100);
+      expect(problems).toEqual([]);
+    });
+
+    it('declares what the pipeline answers each auth kind: 401 for keyed, signed and cron routes, 403 and 429 for keyed, 400, and 404 where the path has a parameter', () => {
+      // Prepare
+      const seen = (what: string) => new Set(exchanges.filter((exchange) => exchange.what === what).map((exchange) => `${exchange.route.operationId} ${exchange.status}`));
+      const built = routes.filter((route) => route.schemas !== undefined);
+      const expected = built.flatMap((route) => [
+        ...(route.auth === 'api_key' ? [['no key', 401], ['key without the scope', 403]] : []),
+        ...(route.auth === 'provider_signature' || route.auth === 'cron_secret' ? [['unsigned', 401]] : []),
+        ...(route.path.includes('{') ? [['malformed path parameter', 400]] : []),
+        ...(route.auth === 'api_key' && route.schemas?.body !== undefined ? [['malformed JSON', 400]] : []),
+      ].map(([what, status]) => ({ operationId: route.operationId, what, status })));
+      // Act
+      const answered = expected.filter(({ operationId, what, status }) => seen(what as string).has(`${operationId} ${status}`));
+      const declared = built.flatMap((route) => {
+        const statuses = Object.keys(operationOf(document, route).responses);
+        const wanted = [
+          '400',
+          ...(route.auth === 'api_key' || route.auth === 'optional_api_key' || route.auth === 'provider_signature' || route.auth === 'cron_secret' ? ['401'] : []),
+          ...(route.auth === 'api_key' ? ['403', '429'] : []),
+          ...(route.path.includes('{') ? ['404'] : []),
+        ];
+        return wanted.filter((status) => !statuses.includes(status)).map((status) => `${route.operationId} lacks ${status}`);
+      });
+      // Assess
+      expect(answered).toEqual(expected);
+      expect(declared).toEqual([]);
+      expect(exchanges.some((exchange) => exchange.what === 'over the rate limit' && exchange.status === 429)).toBe(true);
+      expect(exchanges.some((exchange) => exchange.what === 'unknown id' && exchange.status === 404)).toBe(true);
+    });
   });
 });

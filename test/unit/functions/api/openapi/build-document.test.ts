@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { buildOpenApiDocument, DEFAULT_SERVICE_VERSION } from '../../../../../functions/api/openapi/build-document';
+import { buildOpenApiDocument, DEFAULT_SERVICE_VERSION, withServerOrigins } from '../../../../../functions/api/openapi/build-document';
+import { PSPS } from '../../../../../functions/core/providers';
+import { CURRENCIES } from '../../../../../functions/core/money';
 import type { OpenApiDocument, OperationObject, Parameter, PathMethod, Reference, Response } from '../../../../../functions/api/openapi/types';
 import type { RouteDef } from '../../../../../functions/api/route-types';
 import { routes } from '../../../../../functions/api/routes';
@@ -148,7 +150,8 @@ describe('buildOpenApiDocument', () => {
     for (const route of routes) {
       const statuses = Object.keys(operationOf(document, route).responses);
       expect(statuses).toEqual(expect.arrayContaining(['400', '422', '500']));
-      expect({ operationId: route.operationId, has404: statuses.includes('404') }).toEqual({ operationId: route.operationId, has404: route.path.includes('{') });
+      const declares404 = route.path.includes('{') || (route.schemas?.errorStatuses ?? []).includes(404);
+      expect({ operationId: route.operationId, has404: statuses.includes('404') }).toEqual({ operationId: route.operationId, has404: declares404 });
       expect({ operationId: route.operationId, has409: statuses.includes('409') }).toEqual({ operationId: route.operationId, has409: route.method !== 'GET' });
     }
   });
@@ -224,6 +227,7 @@ describe('buildOpenApiDocument', () => {
     expect(schemas.ErrorEnvelope?.properties.error?.properties.code?.enum).toEqual([
       'invalid_request',
       'invalid_api_key',
+      'invalid_signature',
       'insufficient_scope',
       'resource_not_found',
       'state_conflict',
@@ -245,6 +249,114 @@ describe('buildOpenApiDocument', () => {
     expect(parameters.PerPage).toMatchObject({ name: 'per_page', in: 'query', schema: { default: 25, maximum: 100 } });
     expect(parameters.Cursor).toMatchObject({ name: 'cursor', in: 'query', schema: { type: 'string' } });
     expect(parameters.Limit).toMatchObject({ name: 'limit', in: 'query', schema: { default: 50, maximum: 200 } });
+  });
+});
+
+const schemaOf = (document: OpenApiDocument, route: Pick<RouteDef, 'method' | 'path'>, mediaType = 'application/json'): Record<string, unknown> =>
+  operationOf(document, route).requestBody?.content[mediaType]?.schema as Record<string, unknown>;
+
+describe('buildOpenApiDocument: credentials, bodies and values the operations check themselves', () => {
+  const document = buildOpenApiDocument(routes);
+  const signed = routes.filter((route) => route.auth === 'provider_signature');
+  const example = (name: string): { code?: string } | undefined =>
+    (document.components.responses[name]?.content?.['application/json']?.example as { error?: { code?: string } } | undefined)?.error;
+
+  it('declares 401 invalid_signature, without rate-limit headers, on the 14 provider webhooks and the 3 delivery callbacks', () => {
+    // Assess
+    expect(signed.map((route) => route.operationId)).toHaveLength(17);
+    for (const route of signed) {
+      expect({ operationId: route.operationId, unauthorized: refOf(operationOf(document, route).responses[401]) }).toEqual({ operationId: route.operationId, unauthorized: '#/components/responses/InvalidSignature' });
+    }
+    expect(example('InvalidSignature')?.code).toBe('invalid_signature');
+    expect(Object.keys(document.components.responses.InvalidSignature?.headers ?? {})).toEqual(['X-Request-Id']);
+    expect(document.components.responses.InvalidSignature?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+  });
+
+  it('declares 401 invalid_api_key for a missing or wrong cron secret on every cron-secret route', () => {
+    // Prepare
+    const cron = routes.filter((route) => route.auth === 'cron_secret');
+    // Assess
+    expect(cron.length).toBeGreaterThanOrEqual(6);
+    for (const route of cron) expect({ operationId: route.operationId, unauthorized: refOf(operationOf(document, route).responses[401]) }).toEqual({ operationId: route.operationId, unauthorized: '#/components/responses/InvalidCronSecret' });
+    expect(example('InvalidCronSecret')?.code).toBe('invalid_api_key');
+  });
+
+  it('declares 404 on scoreRetry, whose B body names a payment', () => {
+    // Act
+    const operation = operationOf(document, { method: 'POST', path: '/api/v1/scoring/retry' });
+    // Assess
+    expect(refOf(operation.responses[404])).toBe('#/components/responses/ResourceNotFound');
+  });
+
+  it('documents each provider webhook\'s own body: its media types, its signature and a JSON schema where it is JSON', () => {
+    // Prepare
+    const webhooks = signed.filter((route) => route.group === 'provider-webhooks');
+    const descriptions = new Set(webhooks.map((route) => operationOf(document, route).requestBody?.description));
+    // Assess
+    expect(webhooks).toHaveLength(PSPS.length + 1);
+    expect(descriptions.size).toBe(webhooks.length);
+    for (const route of webhooks) {
+      const body = operationOf(document, route).requestBody;
+      expect({ operationId: route.operationId, required: body?.required, types: Object.keys(body?.content ?? {}).length > 0 }).toEqual({ operationId: route.operationId, required: true, types: true });
+      for (const media of Object.values(body?.content ?? {})) expect(media.schema).toMatchObject({ type: expect.anything() });
+    }
+    expect(Object.keys(operationOf(document, { method: 'POST', path: '/braintree/{merchant_id}' }).requestBody?.content ?? {})).toEqual(['application/x-www-form-urlencoded']);
+    expect(Object.keys(operationOf(document, { method: 'POST', path: '/mollie/{merchant_id}' }).requestBody?.content ?? {})).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(operationOf(document, { method: 'POST', path: '/stripe/{merchant_id}' }).requestBody?.description).toContain('Stripe-Signature');
+    expect(operationOf(document, { method: 'POST', path: '/square/{merchant_id}/invoice' }).requestBody?.description).toContain('invoice subscription');
+    expect(schemaOf(document, { method: 'POST', path: '/stripe/{merchant_id}' })).toMatchObject({ type: 'object', required: expect.arrayContaining(['id', 'type', 'data']) });
+  });
+
+  it('documents the delivery callbacks\' bodies (form for SMS status, JSON for email events) and the cron route\'s body', () => {
+    // Assess
+    expect(schemaOf(document, { method: 'POST', path: '/api/v1/messaging/status' }, 'application/x-www-form-urlencoded')).toMatchObject({ required: expect.arrayContaining(['MessageSid', 'MessageStatus']) });
+    expect(schemaOf(document, { method: 'POST', path: '/api/v1/messaging/email/status' })).toMatchObject({ required: expect.arrayContaining(['signature', 'event-data']) });
+    expect(schemaOf(document, { method: 'POST', path: '/api/v1/mailer/webhook' })).toMatchObject({ required: expect.arrayContaining(['type', 'data']) });
+    expect(operationOf(document, { method: 'POST', path: '/api/v1/mailer/webhook' }).requestBody?.description).toContain('webhook-signature');
+    expect(schemaOf(document, { method: 'POST', path: '/api/internal/scoring/update-lookup' })).toMatchObject({ required: ['entries'], properties: { entries: { type: 'array', minItems: 1 } } });
+  });
+
+  it('requires amount or amount_cents (anyOf) and lists the 20 lowercase currencies on ingest and scoring bodies', () => {
+    // Prepare
+    const bodies = [schemaOf(document, { method: 'POST', path: '/api/v1/ingest/payment-event' }), schemaOf(document, { method: 'POST', path: '/api/v1/scoring/retry' })];
+    // Assess
+    expect(CURRENCIES).toHaveLength(20);
+    for (const body of bodies) {
+      expect(body.anyOf).toEqual([{ required: ['amount_cents'] }, { required: ['amount'] }]);
+      expect(body.required ?? []).not.toContain('amount');
+      expect((body.properties as Record<string, { enum?: unknown }>).currency?.enum).toEqual([...CURRENCIES]);
+    }
+    expect(bodies[0]?.required).toEqual(expect.arrayContaining(['event_type', 'currency', 'customer_email']));
+  });
+
+  it('gives the scoring body\'s defaulted fields their default keywords', () => {
+    // Act
+    const properties = schemaOf(document, { method: 'POST', path: '/api/v1/scoring/retry' }).properties as Record<string, { default?: unknown }>;
+    // Assess
+    expect({ attempt_number: properties.attempt_number?.default, hour_of_day: properties.hour_of_day?.default, currency: properties.currency?.default, model: properties.model?.default }).toEqual({
+      attempt_number: 1,
+      hour_of_day: 12,
+      currency: 'usd',
+      model: 'enhanced',
+    });
+  });
+});
+
+describe('withServerOrigins', () => {
+  const document = buildOpenApiDocument(routes);
+
+  it('points each API\'s server at its given origin, on the document and on every path, and keeps the rest shared', () => {
+    // Act
+    const served = withServerOrigins(document, { merchant: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod', webhook: 'https://hooks.example.com' });
+    // Assess
+    const defaults = (servers: readonly { variables?: Record<string, { default: string }> }[] | undefined) => servers?.map((server) => Object.values(server.variables ?? {})[0]?.default);
+    expect(defaults(served.servers)).toEqual(['https://abc.execute-api.eu-west-1.amazonaws.com/prod', 'http://localhost:3000', 'https://hooks.example.com']);
+    expect(defaults(served.paths['/api/v1/payments']?.servers)).toEqual(['https://abc.execute-api.eu-west-1.amazonaws.com/prod']);
+    expect(defaults(served.paths['/stripe/{merchant_id}']?.servers)).toEqual(['https://hooks.example.com']);
+    expect(defaults(served.paths['/api/widget/init']?.servers)).toEqual(['http://localhost:3000']);
+    expect(served.paths['/api/v1/payments']?.get).toBe(document.paths['/api/v1/payments']?.get);
+    expect(served.components).toBe(document.components);
+    expect(defaults(document.servers)).toEqual(['http://localhost:3000', 'http://localhost:3000', 'http://localhost:3000']);
   });
 });
 
@@ -365,5 +477,31 @@ describe('buildOpenApiDocument with a row\'s zod schemas', () => {
     const build = () => buildOpenApiDocument(table);
     // Assess
     expect(build).toThrow(/served by both the merchant and the edge API/);
+  });
+
+  it('documents a body the operation reads itself, per row when given as a function, and the extra error statuses a row declares', () => {
+    // Prepare
+    const documentedBody = (route: RouteDef) => ({ description: `Signed body of ${route.operationId}.`, content: { 'application/x-www-form-urlencoded': z.object({ token: z.string() }) } });
+    const table = [
+      row({ method: 'POST', path: '/api/v1/hooks/a', operationId: 'receiveA', auth: 'provider_signature', scopes: [], schemas: { documentedBody, errorStatuses: [404] } }),
+      row({ method: 'POST', path: '/api/v1/hooks/b', operationId: 'receiveB', auth: 'provider_signature', scopes: [], schemas: { documentedBody } }),
+    ];
+    // Act
+    const document = buildOpenApiDocument(table);
+    // Assess
+    const [a, b] = table.map((route) => operationOf(document, route));
+    expect(a?.requestBody).toEqual({ description: 'Signed body of receiveA.', required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { token: { type: 'string' } }, required: ['token'] } } } });
+    expect(b?.requestBody?.description).toBe('Signed body of receiveB.');
+    expect(refOf(a?.responses[404])).toBe('#/components/responses/ResourceNotFound');
+    expect(b?.responses[404]).toBeUndefined();
+  });
+
+  it('refuses an error status that has no error response', () => {
+    // Prepare
+    const table = [row({ schemas: { errorStatuses: [418] } })];
+    // Act
+    const build = () => buildOpenApiDocument(table);
+    // Assess
+    expect(build).toThrow(/no error response is defined for status 418/);
   });
 });

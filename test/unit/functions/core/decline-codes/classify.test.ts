@@ -183,11 +183,51 @@ describe('classifyDecline', () => {
       expect(result.matched).toMatchObject({ psp: 'stripe', code: 'insufficient_funds' });
     });
 
-    it('does not borrow another provider\'s meaning when the psp is known but lacks the code', () => {
+    it('reads a shared code the provider lacks through the cross-provider fallback when insufficient_funds comes with psp adyen', () => {
+      // Act
+      const result = classifyDecline({ psp: 'adyen', declineCode: 'insufficient_funds' });
+      // Assess
+      expect(result).toMatchObject({ category: 'soft_retry', subcategory: 'balance', source: 'provider_code', retry: { allowed: true } });
+      expect(result.retry.reason).toContain("not one of adyen's; by the cross-provider fallback");
+      expect(result.matched).toBeUndefined();
+    });
+
+    it('borrows a hard meaning through the fallback too, so a stolen card sent with another psp is not retried', () => {
       // Act
       const result = classifyDecline({ psp: 'adyen', declineCode: 'stolen_card' });
       // Assess
-      expect(result).toMatchObject({ category: 'unknown', subcategory: 'unmapped', source: 'none' });
+      expect(result).toMatchObject({ category: 'hard_customer', subcategory: 'stolen', source: 'provider_code', retry: { allowed: false } });
+    });
+
+    it('takes the most cautious reading when the vocabulary providers disagree on a code the psp lacks', () => {
+      // Act: stripe reads restricted_card as hard_customer/stolen, recurly as terminal/not_permitted.
+      const result = classifyDecline({ psp: 'braintree', declineCode: 'restricted_card' });
+      // Assess
+      expect(result).toMatchObject({ category: 'terminal', subcategory: 'not_permitted', retry: { allowed: false } });
+    });
+
+    it('keeps the provider\'s own code first when it has one, whatever the vocabulary says', () => {
+      // Prepare: recurly has restricted_card itself.
+      const own = DECLINE_CODE_CATALOGUE.find((record) => record.psp === 'stripe' && record.code === 'restricted_card');
+      // Act
+      const result = classifyDecline({ psp: 'stripe', declineCode: 'restricted_card' });
+      // Assess
+      expect(result).toMatchObject({ category: own?.category, subcategory: own?.subcategory });
+      expect(result.matched).toBe(own);
+    });
+
+    it('never borrows a numeric code from another provider, whose numbers mean something else at each', () => {
+      // Act: "2001" is Braintree's insufficient funds; "4" is stolen at Authorize.Net.
+      const results = [classifyDecline({ psp: 'stripe', declineCode: '2001' }), classifyDecline({ psp: 'checkout', declineCode: '4' })];
+      // Assess
+      for (const result of results) expect(result).toMatchObject({ category: 'unknown', subcategory: 'unmapped', source: 'none' });
+    });
+
+    it('puts the fallback after the provider code and before a Visa category 4 network code', () => {
+      // Act
+      const result = classifyDecline({ psp: 'adyen', declineCode: 'insufficient_funds', networkCode: '05', network: 'visa' });
+      // Assess
+      expect(result).toMatchObject({ category: 'soft_retry', subcategory: 'balance', source: 'provider_code' });
     });
 
     it('uses a unique match across providers when the psp is absent', () => {

@@ -344,3 +344,26 @@ export const queries = {
   }),
 } as const;
 
+
+/**
+ * Erasure (functions/data/customer-erasure.ts, erasure-tombstones.ts) and what it must find:
+ * | an erased customer's tombstone: SHA-256 of merchant id, kind (`email`, `provider_customer_id`) and value; never erased, no TTL | PK = M#<m>, SK = ERASED#<sha256> | table |
+ * | a stored Idempotency-Key response's link to each further customer it names (the record itself carries the first one's GSI2 tag) | PK = M#<m>, SK = IDEMLINK#<key hash>#<customer> | table |
+ * | a customer's Idempotency-Key records and links (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with IDEM# / IDEMLINK# | GSI2 |
+ * Tombstones hold hashes only, so that later events for an erased customer are refused without
+ * keeping anything that names them.
+ */
+export const erasureKeys = {
+  tombstone: (merchantId: string, hash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `ERASED#${hash}` }),
+  /** GSI2 attributes that file an Idempotency-Key record among the customer's data. */
+  idempotencyTag: (merchantId: string, customerId: string, keyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `IDEM#${keyHash}` }),
+  /** The link from a stored response to a further customer it names (`IDEMLINK#` does not begin with `IDEM#`). */
+  idempotencyLink: (merchantId: string, keyHash: string, customerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEMLINK#${keyHash}#${customerId}` }),
+  idempotencyLinkTag: (merchantId: string, customerId: string, keyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `IDEMLINK#${keyHash}` }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const ERASURE_ENTITY = {
+  tombstone: 'erasure_tombstone',
+  idempotencyLink: 'idempotency_link',
+} as const;

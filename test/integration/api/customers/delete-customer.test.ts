@@ -170,7 +170,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
       expect(response.body.data).toEqual({ deleted: true, customer_id: victimId(), records_deleted: victimBefore.size });
       // The seed did leave the kinds of items erasure must find: customer, references, payments,
       // timelines, idempotency records, the ingest dedupe record, messages, outbox emails, message
-      // references and sandbox charges.
+      // references, the manual-dunning cooldown and sandbox charges.
       expect(new Set([...victimBefore.values()].map((item) => item.entity))).toEqual(
         new Set([
           'customer',
@@ -186,6 +186,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
           'outbox_email',
           'message_ref',
           'sandbox_charge',
+          'dunning_cooldown',
         ]),
       );
     });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { normaliseEmail } from '../core/customers';
 import { env } from '../shared/env';
 import { logger } from '../shared/logger';
@@ -42,23 +42,26 @@ function tombstonesOf(merchantId: string, identity: ErasedIdentity): Array<{ kin
 }
 
 /**
- * Writes the tombstones of a customer being erased (idempotent: a repeated erasure overwrites
- * them with the same content, keeping no count of refusals it did not see).
+ * Writes the tombstones of a customer being erased, one UpdateItem each (a handful per customer):
+ * idempotent, so a repeated or resumed erasure keeps the first `erased_at` and the refusals
+ * counted so far.
  */
 export async function writeTombstones(merchantId: string, identities: readonly ErasedIdentity[], now: Date = new Date()): Promise<void> {
   const byKey = new Map<string, { kind: TombstoneKind; key: ItemKey }>();
   for (const identity of identities) for (const stone of tombstonesOf(merchantId, identity)) byKey.set(stone.key.SK, stone);
-  const stones = [...byKey.values()];
-  for (let start = 0; start < stones.length; start += 25) {
-    let requests = stones.slice(start, start + 25).map(({ kind, key }) => ({
-      PutRequest: { Item: { ...key, entity: ERASURE_ENTITY.tombstone, kind, erased_at: now.toISOString() } },
-    }));
-    for (let attempt = 0; requests.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((done) => setTimeout(done, Math.min(1000, 20 * 2 ** attempt) * Math.random()));
-      const { UnprocessedItems } = await documentClient.send(new BatchWriteCommand({ RequestItems: { [env.TABLE_NAME]: requests } }));
-      requests = (UnprocessedItems?.[env.TABLE_NAME] ?? []) as typeof requests;
-    }
-  }
+  await Promise.all(
+    [...byKey.values()].map(({ kind, key }) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: env.TABLE_NAME,
+          Key: key,
+          UpdateExpression: 'SET #entity = :entity, #kind = :kind, erased_at = if_not_exists(erased_at, :now)',
+          ExpressionAttributeNames: { '#entity': 'entity', '#kind': 'kind' },
+          ExpressionAttributeValues: { ':entity': ERASURE_ENTITY.tombstone, ':kind': kind, ':now': now.toISOString() },
+        }),
+      ),
+    ),
+  );
 }
 
 /** The kind of the first tombstone an identity matches (one consistent BatchGetItem), or undefined. */

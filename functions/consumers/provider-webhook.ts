@@ -5,10 +5,11 @@ import { type Currency, isCurrency } from '../core/money';
 import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, type FetchedSubscription, ProviderApiError, type ThinResource } from '../core/provider-api';
 import { PSPS, type Psp } from '../core/providers';
 import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '../data/customer-repository';
+import { refuseIfErased } from '../data/erasure-tombstones';
 import { ingestPaymentEvent } from '../data/ingest-payment-event';
 import { getPaymentByAnyId } from '../data/payment-repository';
 import { getProviderApiKey } from '../data/provider-secret-repository';
-import { fileWebhookLogUnderCustomers, getWebhookLog, PROVIDER_WEBHOOK_KIND, rawBodyOf, type WebhookLogRecord } from '../data/webhook-log-repository';
+import { deleteWebhookLog, fileWebhookLogUnderCustomers, getWebhookLog, PROVIDER_WEBHOOK_KIND, rawBodyOf, type WebhookLogRecord } from '../data/webhook-log-repository';
 import { logger } from '../shared/logger';
 import { webhookModuleFor } from '../webhooks/registry';
 import { type NormalisedWebhookEvent, WebhookPayloadError } from '../webhooks/types';
@@ -337,6 +338,9 @@ function normalised(record: WebhookLogRecord): NormalisedWebhookEvent[] {
  *   other types with no known customer are dropped (nothing to update);
  * - the stored delivery is filed under every customer it concerns (GSI2: a tag for the first, a
  *   link item for each further one of a batch), so erasing any of them removes it.
+ * - an event for an erased customer (a tombstone matches its email or provider customer id) is
+ *   refused: nothing is looked up, written or charged for it, and the stored delivery is deleted
+ *   (it names the customer, and erasure could no longer find it).
  * Every check runs before the first write, so a message that fails writes nothing. Logs name
  * the psp, the stored delivery and error names only, never the payload.
  */
@@ -366,7 +370,13 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
   }
 
   const planned: Array<{ event: NormalisedWebhookEvent; identity: Identity }> = [];
+  let refused = false;
   for (const event of events) {
+    // An erased customer's event is refused before any lookup (erasure-tombstones.ts).
+    if (await refuseIfErased(merchantId, { email: event.customer?.email, providerCustomerId: event.customer?.providerCustomerId }, event.type)) {
+      refused = true;
+      continue;
+    }
     const identity = await identityOf(merchantId, event);
     if (identity !== undefined) {
       planned.push({ event, identity });
@@ -390,9 +400,16 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
   const customers = new Set<string>();
   for (const event of ingestEvents) {
     const result = await ingestPaymentEvent(merchantId, event, new Date());
+    if (result.status === 'refused') refused = true;
     const customer = await getCustomerByEmail(merchantId, event.customerEmail);
     if (customer !== undefined) customers.add(customer.id);
     log.info('webhook event ingested', { event_type: event.type, status: result.status, payment_event_id: result.payment_event_id });
+  }
+  // A delivery that names an erased customer is not kept: erasure could no longer find it.
+  if (refused) {
+    await deleteWebhookLog(merchantId, record.id);
+    log.info('stored webhook deleted: it names an erased customer');
+    return;
   }
   // One delivery normally concerns one customer; a batch (Adyen) is filed under each it names.
   await fileWebhookLogUnderCustomers(merchantId, record, [...customers]);

@@ -1,6 +1,23 @@
 import type { PaymentRecord, PaymentStatus } from './payments';
 import { formatMoney } from './money';
 
+/**
+ * Templates a dunning email may name (`template_id`). Merchant templates do not exist yet; until
+ * they do, the one built-in email (renderDunningEmail) is the only template, and any other id is
+ * unknown (404 with `param: "template_id"`).
+ */
+export const DUNNING_TEMPLATE_IDS = ['tmpl_dunning_default'] as const;
+export const isKnownDunningTemplate = (id: string): boolean => (DUNNING_TEMPLATE_IDS as readonly string[]).includes(id);
+
+/**
+ * Manual dunning (POST /recoveries/{id}/dunning) reaches one customer at most once per hour,
+ * whichever of the customer's recoveries it is for: a second request within the hour is refused
+ * (409 state_conflict, as a business rule that the request itself cannot change, not a rate
+ * limit of the API key). The hour runs from the send, or from the end of the quiet period when
+ * the email was scheduled for it.
+ */
+export const MANUAL_DUNNING_COOLDOWN_MS = 60 * 60 * 1000;
+
 /** Statuses of a recovery that may receive a dunning email now. */
 export const DUNNING_STATUSES: readonly PaymentStatus[] = ['pending', 'retrying'];
 

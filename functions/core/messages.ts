@@ -8,8 +8,10 @@ import { idBody } from './ids';
  * recovery no longer takes dunning (recovered, terminal, paused); or `failed` when it could not
  * even be queued; or `suppressed` when, at send time, the recipient is on the merchant's
  * suppression list (a hard bounce or a complaint): nothing is sent.
+ * A message asked for during the merchant's quiet hours starts `scheduled` (with `scheduled_at`,
+ * the end of the quiet period) and is released to the queue by the every-minute job when due.
  */
-export const MESSAGE_STATUSES = ['queued', 'sending', 'sent', 'cancelled', 'failed', 'suppressed'] as const;
+export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'sent', 'cancelled', 'failed', 'suppressed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export interface MessageRecord {
@@ -28,6 +30,8 @@ export interface MessageRecord {
   readonly template_id: string | null;
   /** The caller's subject (B), else null and the default subject is used. */
   readonly subject: string | null;
+  /** When a `scheduled` message is due to be sent (the end of the quiet period it was asked for in); null or absent when sent at once. */
+  readonly scheduled_at?: string | null;
   /** When a consumer claimed it (`sending`); a claim older than the queue's visibility timeout may be taken over. */
   readonly sending_at: string | null;
   readonly sent_at: string | null;

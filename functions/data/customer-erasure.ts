@@ -5,8 +5,11 @@ import { paymentBodyOf } from '../core/payments';
 import { env } from '../shared/env';
 import { documentClient } from './client';
 import { counterUpdate, getCustomer } from './customer-repository';
-import { customerKeys, ENTITY, type ItemKey, keys, paymentKeys } from './keys';
+import { type ErasedIdentity, writeTombstones } from './erasure-tombstones';
+import { linkedIdempotencyRecordKey } from './idempotency-repository';
+import { customerKeys, ENTITY, ERASURE_ENTITY, type ItemKey, paymentKeys } from './keys';
 import { getPayment, paymentCounterNames } from './payment-repository';
+import { sandboxChargeKeysOf } from './sandbox-charge-repository';
 import { linkedWebhookLogKey } from './webhook-log-repository';
 import { transactOptimistically } from './transact';
 
@@ -80,6 +83,21 @@ async function erasePayment(merchantId: string, paymentId: string): Promise<bool
   });
 }
 
+/** The identity a customer reference item stands for (`CUSTEMAIL#<email>`, `CUSTREF#<provider id>`), for its tombstone. */
+function identityOfRef(item: Item): ErasedIdentity | undefined {
+  const sk = item.SK as string;
+  if (sk.startsWith('CUSTEMAIL#')) return { email: sk.slice('CUSTEMAIL#'.length) };
+  if (sk.startsWith('CUSTREF#')) return { providerCustomerId: sk.slice('CUSTREF#'.length) };
+  return undefined;
+}
+
+/** Further items an entry of the index brings along: the delivery or stored response a link names. */
+async function linkedKeyOf(merchantId: string, item: Item): Promise<ItemKey | undefined> {
+  if (item.entity === ENTITY.webhookLogLink) return linkedWebhookLogKey(merchantId, item);
+  if (item.entity === ERASURE_ENTITY.idempotencyLink) return linkedIdempotencyRecordKey(merchantId, item);
+  return undefined;
+}
+
 /** One pass over the customer's index: every entry but the customer item is deleted. */
 async function sweepOnce(merchantId: string, customerId: string, deleted: Deleted): Promise<{ seen: number; fresh: number }> {
   let seen = 0;
@@ -96,6 +114,12 @@ async function sweepOnce(merchantId: string, customerId: string, deleted: Delete
   );
   for await (const page of pages) {
     const others: ItemKey[] = [];
+    const identities: ErasedIdentity[] = [];
+    const take = (entry: ItemKey): void => {
+      if (others.some((other) => keyId(other) === keyId(entry))) return;
+      if (!deleted.has(entry)) fresh += 1;
+      others.push(entry);
+    };
     for (const item of (page.Items ?? []) as Item[]) {
       if (item.entity === ENTITY.customer) continue;
       const key: ItemKey = { PK: item.PK as string, SK: item.SK as string };
@@ -105,16 +129,20 @@ async function sweepOnce(merchantId: string, customerId: string, deleted: Delete
           deleted.add(key);
           fresh += 1;
         }
+        // The sandbox gateway's records of the payment's attempts (payment id, amount) go with it.
+        for (const charge of await sandboxChargeKeysOf(merchantId, item.id as string)) take(charge);
       } else {
-        // A link to a batch delivery filed under another customer goes with the delivery it names.
-        const linked = item.entity === ENTITY.webhookLogLink ? await linkedWebhookLogKey(merchantId, item) : undefined;
-        for (const entry of linked === undefined ? [key] : [key, linked]) {
-          if (others.some((other) => keyId(other) === keyId(entry))) continue;
-          if (!deleted.has(entry)) fresh += 1;
-          others.push(entry);
+        if (item.entity === ENTITY.customerRef) {
+          const identity = identityOfRef(item);
+          if (identity !== undefined) identities.push(identity);
         }
+        // A link to a batch delivery or a stored response filed under another customer goes with what it names.
+        const linked = await linkedKeyOf(merchantId, item);
+        for (const entry of linked === undefined ? [key] : [key, linked]) take(entry);
       }
     }
+    // Every identity the customer was known by is tombstoned before its reference goes.
+    if (identities.length > 0) await writeTombstones(merchantId, identities);
     await batchDelete(others, deleted);
   }
   return { seen, fresh };
@@ -152,40 +180,15 @@ async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): P
 }
 
 /**
- * Idempotency records whose stored response mentions the customer. They are not tagged with the
- * customer (the pipeline stores them for any route), so this is a Query over the merchant's IDEM#
- * items with a contains() filter: it reads every record of the merchant, which is acceptable here
- * because records live 24 hours, are few per merchant, and erasure is rare.
- */
-async function eraseIdempotencyRecords(merchantId: string, mentions: readonly string[], deleted: Deleted): Promise<void> {
-  const { PK, SKPrefix } = keys.idempotencyRecordPrefix(merchantId);
-  const values: Record<string, unknown> = { ':pk': PK, ':prefix': SKPrefix };
-  mentions.forEach((text, i) => {
-    values[`:m${i}`] = text;
-  });
-  const found: ItemKey[] = [];
-  for await (const page of paginateQuery(
-    { client: documentClient, pageSize: 1000 },
-    {
-      TableName: env.TABLE_NAME,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      FilterExpression: mentions.map((_, i) => `contains(#response.#body, :m${i})`).join(' OR '),
-      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#response': 'response', '#body': 'body' },
-      ExpressionAttributeValues: values,
-      ProjectionExpression: '#pk, #sk',
-    },
-  )) {
-    for (const item of (page.Items ?? []) as Item[]) found.push({ PK: item.PK as string, SK: item.SK as string });
-  }
-  await batchDelete(found, deleted);
-}
-
-/**
- * Erases a customer (GDPR Art. 17): every item tagged with the customer's data key (GSI2PK =
- * customerKeys.data: its references, payments, their references and timelines, and whatever later
- * features tag the same way; a link to a batch webhook delivery filed under another customer is
- * deleted with that delivery, which names this customer too), then the customer item, then
- * idempotency records that mention the customer's id or email. Counters move with what is
+ * Erases a customer (GDPR Art. 17): first a tombstone per identity (email, provider customer
+ * ids; hashes only, erasure-tombstones.ts) so that later events for the customer are refused;
+ * then every item tagged with the customer's data key (GSI2PK = customerKeys.data: its
+ * references, payments, their references and timelines, messages, outbox emails, message
+ * references, suppressions, stored webhook deliveries, card ledgers, outbound events, ingest
+ * dedupe records, Idempotency-Key records that name the customer, and whatever later features tag
+ * the same way; a link to a batch webhook delivery or a stored response filed under another
+ * customer is deleted with what it names, which names this customer too), with each payment the
+ * sandbox gateway's records of its attempts; then the customer item. Counters move with what is
  * deleted: each payment leaves its payment counters in the transaction that deletes it, the
  * customer its customer counters.
  *
@@ -200,19 +203,18 @@ async function eraseIdempotencyRecords(merchantId: string, mentions: readonly st
  */
 export async function eraseCustomer(merchantId: string, customerId: string): Promise<{ recordsDeleted: number } | undefined> {
   const deleted = new Deleted();
-  const mentions = new Set<string>([customerId]);
   let found = false;
   for (let round = 0; ; round += 1) {
     const customer = await getCustomer(merchantId, customerId);
     if (customer === undefined) break;
     found = true;
-    mentions.add(customer.email);
     if (round >= MAX_ROUNDS) throw new StateConflictError(`Customer ${customerId} keeps changing during erasure; retry the request to finish it.`);
+    // First, so that an event arriving while the erasure runs is refused rather than recorded.
+    await writeTombstones(merchantId, [{ email: customer.email, providerCustomerId: customer.provider_customer_id }]);
     await sweep(merchantId, customerId, deleted);
     if (await deleteCustomerItem(customer, deleted)) break;
   }
   if (!found) return undefined;
   await sweep(merchantId, customerId, deleted);
-  await eraseIdempotencyRecords(merchantId, [...mentions], deleted);
   return { recordsDeleted: deleted.size };
 }

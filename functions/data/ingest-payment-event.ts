@@ -4,6 +4,7 @@ import { cardIdentityOf } from '../core/card-caps';
 import { classifyFailedPayment, dedupeKeyOf, type IngestEvent, type IngestResult, pspOf } from '../core/ingest/ingest-event';
 import { type AttemptDecline, OPEN_STATUSES, type PaymentEvent, type PaymentRecord, isOpen } from '../core/payments';
 import { getCustomerByEmail } from './customer-repository';
+import { refuseIfErased } from './erasure-tombstones';
 import { claimIngestEvent, completeIngestEvent, type IngestClaim, releaseIngestEvent } from './ingest-events';
 import { applyPaymentEvent, getPayment, getPaymentByAnyId, getPaymentByInvoice, recordFailedPayment, recordTimelineEvent } from './payment-repository';
 import { listPayments } from './payment-queries';
@@ -42,6 +43,8 @@ interface Outcome {
  */
 export async function ingestPaymentEvent(merchantId: string, event: IngestEvent, now: Date = new Date()): Promise<IngestResult> {
   const eventId = `evt_${timeOrderedId(now)}`;
+  // An erased customer's events are refused before anything is claimed or written (erasure-tombstones.ts).
+  if (await refuseIfErased(merchantId, { email: event.customerEmail, providerCustomerId: event.providerCustomerId }, event.type, now)) return { ...resultOf(event, eventId), status: 'refused' };
   const dedupeKey = dedupeKeyOf(event);
   if (dedupeKey === undefined) return (await applyEvent(merchantId, event, eventId, now)).result;
   const claim = await claimOrWait(merchantId, dedupeKey, eventId, now);

@@ -344,3 +344,57 @@ export const queries = {
   }),
 } as const;
 
+
+/**
+ * Erasure (functions/data/customer-erasure.ts, erasure-tombstones.ts) and what it must find:
+ * | an erased customer's tombstone: SHA-256 of merchant id, kind (`email`, `provider_customer_id`) and value; never erased, no TTL | PK = M#<m>, SK = ERASED#<sha256> | table |
+ * | a stored Idempotency-Key response's link to each further customer it names (the record itself carries the first one's GSI2 tag) | PK = M#<m>, SK = IDEMLINK#<key hash>#<customer> | table |
+ * | a customer's Idempotency-Key records and links (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with IDEM# / IDEMLINK# | GSI2 |
+ * Tombstones hold hashes only, so that later events for an erased customer are refused without
+ * keeping anything that names them.
+ */
+export const erasureKeys = {
+  tombstone: (merchantId: string, hash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `ERASED#${hash}` }),
+  /** GSI2 attributes that file an Idempotency-Key record among the customer's data. */
+  idempotencyTag: (merchantId: string, customerId: string, keyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `IDEM#${keyHash}` }),
+  /** The link from a stored response to a further customer it names (`IDEMLINK#` does not begin with `IDEM#`). */
+  idempotencyLink: (merchantId: string, keyHash: string, customerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEMLINK#${keyHash}#${customerId}` }),
+  idempotencyLinkTag: (merchantId: string, customerId: string, keyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `IDEMLINK#${keyHash}` }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const ERASURE_ENTITY = {
+  tombstone: 'erasure_tombstone',
+  idempotencyLink: 'idempotency_link',
+} as const;
+
+/** Shards of the scheduled-message index: messages released at the same instant (a quiet period's end) spread over this many partitions. */
+export const MESSAGE_DUE_SHARDS = 4;
+
+/**
+ * Dunning messages held for later (quiet hours) and the manual-dunning cooldown:
+ * | scheduled messages due now, every merchant (every-minute job `dispatch-messages`) | GSI4PK = MSGDUE#<shard 0-3>, GSI4SK <= <now>#~ (sparse: only `scheduled` messages) | GSI4 |
+ * | the manual-dunning cooldown of a customer (POST /recoveries/{id}/dunning) | PK = M#<m>, SK = DUNCOOL#<customer> (TTL at its end; tagged GSI2 for erasure) | table |
+ * The due index shares GSI4 with the due retries (`DUE#`) and open customers (`M#…#CUSTOPEN`):
+ * the partition prefixes differ, so no query of one sees the others.
+ */
+export const messageDueKeys = {
+  shardPk: (shard: number): string => `MSGDUE#${shard}`,
+  entry: (merchantId: string, body: string, dueAt: string) => {
+    let hash = 0;
+    for (let i = 0; i < body.length; i += 1) hash = (hash * 31 + body.charCodeAt(i)) >>> 0;
+    return { GSI4PK: `MSGDUE#${hash % MESSAGE_DUE_SHARDS}`, GSI4SK: `${dueAt}#${merchantId}#${body}` };
+  },
+  /** The merchant and message body of a due entry's sort key. */
+  parse: (sortKey: string): { dueAt: string; merchantId: string; body: string } | undefined => {
+    const [dueAt, merchantId, body] = sortKey.split('#');
+    return dueAt && merchantId && body ? { dueAt, merchantId, body } : undefined;
+  },
+  dueUpTo: (at: string): string => `${at}#~`,
+  cooldown: (merchantId: string, customerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `DUNCOOL#${customerId}` }),
+  cooldownTag: (merchantId: string, customerId: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: 'DUNCOOL' }),
+} as const;
+
+export const MESSAGE_ENTITY = {
+  dunningCooldown: 'dunning_cooldown',
+} as const;

@@ -1,12 +1,13 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { StateConflictError } from '../core/errors';
 import { timeOrderedId } from '../core/ids';
 import { type DeliveryEvent, type DeliveryStatus, deliveryRank, MAX_DELIVERY_EVENTS, type MessageRecord, type MessageStatus, messageBodyOf, messageIdFor } from '../core/messages';
 import type { PaymentRecord } from '../core/payments';
 import { env } from '../shared/env';
 import { documentClient } from './client';
 import type { TransactItem } from './customer-repository';
-import { ENTITY, messageKeys } from './keys';
+import { ENTITY, MESSAGE_DUE_SHARDS, MESSAGE_ENTITY, messageDueKeys, messageKeys } from './keys';
 
 type Item = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ type Item = Record<string, unknown>;
 const bodyOf = (message: MessageRecord): string => messageBodyOf(message.id) as string;
 
 function messageFromItem(item: Item): MessageRecord {
-  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, delivery_event_ids: _ids, delivery_rank: _rank, ...record } = item;
+  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, GSI4PK: _3, GSI4SK: _4, delivery_event_ids: _ids, delivery_rank: _rank, ...record } = item;
   return record as unknown as MessageRecord;
 }
 
@@ -29,6 +30,8 @@ function messageItem(message: MessageRecord): Item {
     entity: ENTITY.message,
     ...message,
     ...messageKeys.customerData(message.merchant_id, message.customer_id, `MSG#${body}`),
+    // Only a scheduled message sits in the due index (sparse).
+    ...(message.status === 'scheduled' && message.scheduled_at ? messageDueKeys.entry(message.merchant_id, body, message.scheduled_at) : {}),
   };
 }
 
@@ -39,12 +42,28 @@ export async function getMessage(merchantId: string, messageId: string): Promise
   return Item === undefined ? undefined : messageFromItem(Item);
 }
 
-/** Records a dunning email for a recovery, `queued`, addressed to the payment's customer. */
-export async function createDunningMessage(
-  payment: PaymentRecord,
-  request: { readonly templateId: string | null; readonly subject: string | null },
-  now: Date = new Date(),
-): Promise<MessageRecord> {
+/** A manual dunning email refused because the customer got one less than the cooldown ago. */
+export class DunningCooldownError extends StateConflictError {}
+
+export interface NewDunningMessage {
+  readonly templateId: string | null;
+  readonly subject: string | null;
+  /** When to send it: null or absent for now (`queued`), else the end of the quiet period (`scheduled`). */
+  readonly scheduledAt?: Date | null;
+  /** Manual dunning: the customer takes no other manual dunning email until then (the cooldown item's end). */
+  readonly cooldownUntil?: Date;
+}
+
+/**
+ * Records a dunning email for a recovery, addressed to the payment's customer: `queued`
+ * to be sent now, or `scheduled` (in the due index) for `scheduledAt`. For manual dunning
+ * (`cooldownUntil`), the customer's cooldown item is put in the same transaction, on condition
+ * that no cooldown of the customer is still running: of concurrent requests for one customer,
+ * exactly one records a message; the others get DunningCooldownError (409) naming when the next
+ * is allowed. The cooldown item holds ids only, is filed among the customer's data (erasure) and
+ * expires at its end.
+ */
+export async function createDunningMessage(payment: PaymentRecord, request: NewDunningMessage, now: Date = new Date()): Promise<MessageRecord> {
   const at = now.toISOString();
   const message: MessageRecord = {
     id: messageIdFor(timeOrderedId(now)),
@@ -54,10 +73,11 @@ export async function createDunningMessage(
     recovery_id: payment.recovery_id,
     channel: 'email',
     purpose: 'dunning',
-    status: 'queued',
+    status: request.scheduledAt ? 'scheduled' : 'queued',
     to: payment.customer_email,
     template_id: request.templateId,
     subject: request.subject,
+    scheduled_at: request.scheduledAt?.toISOString() ?? null,
     sending_at: null,
     sent_at: null,
     provider: null,
@@ -66,7 +86,45 @@ export async function createDunningMessage(
     created_at: at,
     updated_at: at,
   };
-  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: messageItem(message), ConditionExpression: 'attribute_not_exists(PK)' }));
+  if (request.cooldownUntil === undefined) {
+    await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: messageItem(message), ConditionExpression: 'attribute_not_exists(PK)' }));
+    return message;
+  }
+  const until = request.cooldownUntil.toISOString();
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: env.TABLE_NAME, Item: messageItem(message), ConditionExpression: 'attribute_not_exists(PK)' } },
+          {
+            Put: {
+              TableName: env.TABLE_NAME,
+              Item: {
+                ...messageDueKeys.cooldown(payment.merchant_id, payment.customer_id),
+                ...messageDueKeys.cooldownTag(payment.merchant_id, payment.customer_id),
+                entity: MESSAGE_ENTITY.dunningCooldown,
+                customer_id: payment.customer_id,
+                recovery_id: payment.recovery_id,
+                message_id: message.id,
+                until,
+                expires_at: Math.ceil(request.cooldownUntil.getTime() / 1000),
+              },
+              ConditionExpression: 'attribute_not_exists(PK) OR #until <= :now',
+              ExpressionAttributeNames: { '#until': 'until' },
+              ExpressionAttributeValues: { ':now': at },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const reason = error instanceof TransactionCanceledException ? error.CancellationReasons?.[1] : undefined;
+    if (reason?.Code !== 'ConditionalCheckFailed') throw error;
+    const { Item: standing } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: messageDueKeys.cooldown(payment.merchant_id, payment.customer_id), ConsistentRead: true }));
+    const next = typeof standing?.until === 'string' ? standing.until : 'later';
+    const same = standing?.recovery_id === payment.recovery_id ? 'this recovery' : `recovery ${String(standing?.recovery_id ?? '')} of the same customer`;
+    throw new DunningCooldownError(`A dunning email was already sent or scheduled for ${same}; the customer can get the next manual one at ${next}.`);
+  }
   return message;
 }
 
@@ -80,10 +138,13 @@ export type ClaimResult =
   | { readonly outcome: 'missing' };
 
 /**
- * Takes a message for sending: `queued` → `sending`, or takes over a `sending` claim older than
+ * Takes a message for sending: `queued` → `sending`, or `scheduled` → `sending` (only the
+ * dispatch job puts a scheduled message on the queue, once due, and it enqueues before it marks
+ * the message `queued`; no clock comparison here, so the job's and the consumer's clocks need not
+ * agree), or takes over a `sending` claim older than
  * `staleAfterMs` (a consumer that died mid-send; the email port deduplicates by message id, so a
  * take-over sends nothing twice). One conditional UpdateItem: of two concurrent consumers,
- * exactly one claims.
+ * exactly one claims. The claim takes the message out of the due index.
  */
 export async function claimMessage(merchantId: string, messageId: string, now: Date, staleAfterMs: number): Promise<ClaimResult> {
   const body = messageBodyOf(messageId);
@@ -94,10 +155,10 @@ export async function claimMessage(merchantId: string, messageId: string, now: D
       new UpdateCommand({
         TableName: env.TABLE_NAME,
         Key: messageKeys.message(merchantId, body),
-        UpdateExpression: 'SET #status = :sending, sending_at = :now, updated_at = :now',
-        ConditionExpression: '#status = :queued OR (#status = :sending AND sending_at < :stale)',
+        UpdateExpression: 'SET #status = :sending, sending_at = :now, updated_at = :now REMOVE GSI4PK, GSI4SK',
+        ConditionExpression: '#status IN (:queued, :scheduled) OR (#status = :sending AND sending_at < :stale)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':queued': 'queued', ':sending': 'sending', ':now': at, ':stale': new Date(now.getTime() - staleAfterMs).toISOString() },
+        ExpressionAttributeValues: { ':queued': 'queued', ':scheduled': 'scheduled', ':sending': 'sending', ':now': at, ':stale': new Date(now.getTime() - staleAfterMs).toISOString() },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -106,7 +167,7 @@ export async function claimMessage(merchantId: string, messageId: string, now: D
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     const message = await getMessage(merchantId, messageId);
     if (message === undefined) return { outcome: 'missing' };
-    return { outcome: message.status === 'sending' || message.status === 'queued' ? 'busy' : 'done', message };
+    return { outcome: message.status === 'sending' || message.status === 'queued' || message.status === 'scheduled' ? 'busy' : 'done', message };
   }
 }
 
@@ -273,4 +334,72 @@ export async function recordDeliveryEvent(message: MessageRecord, event: Deliver
     }
   }
   return outcome;
+}
+
+/** A scheduled message the due index says has come (GSI4 is eventually consistent: the claim re-checks). */
+export interface DueMessage {
+  readonly merchantId: string;
+  readonly messageId: string;
+  readonly dueAt: string;
+}
+
+/**
+ * The scheduled messages due at `now` in every shard of the due index (keys.ts messageDueKeys),
+ * at most `limit` in all, an even share from each shard: one Query per shard, never a Scan.
+ */
+export async function findDueMessages(now: Date, limit: number): Promise<DueMessage[]> {
+  const upTo = messageDueKeys.dueUpTo(now.toISOString());
+  const perShard = Math.ceil(limit / MESSAGE_DUE_SHARDS);
+  const shards = await Promise.all(
+    Array.from({ length: MESSAGE_DUE_SHARDS }, async (_, shard) => {
+      const found: DueMessage[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await documentClient.send(
+          new QueryCommand({
+            TableName: env.TABLE_NAME,
+            IndexName: 'GSI4',
+            KeyConditionExpression: '#pk = :pk AND #sk <= :upTo',
+            ExpressionAttributeNames: { '#pk': 'GSI4PK', '#sk': 'GSI4SK' },
+            ExpressionAttributeValues: { ':pk': messageDueKeys.shardPk(shard), ':upTo': upTo },
+            ProjectionExpression: '#sk',
+            Limit: Math.min(perShard - found.length, 1000),
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          const parsed = messageDueKeys.parse(item.GSI4SK as string);
+          if (parsed !== undefined) found.push({ merchantId: parsed.merchantId, messageId: messageIdFor(parsed.body), dueAt: parsed.dueAt });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey !== undefined && found.length < perShard);
+      return found;
+    }),
+  );
+  return shards.flat().sort((a, b) => a.dueAt.localeCompare(b.dueAt));
+}
+
+/**
+ * `scheduled` → `queued` once the job has put the message on the queue: out of the due index.
+ * False when it was no longer scheduled (a consumer claimed it first, or it was erased).
+ */
+export async function markScheduledMessageQueued(merchantId: string, messageId: string, now: Date): Promise<boolean> {
+  const body = messageBodyOf(messageId);
+  if (body === undefined) return false;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: messageKeys.message(merchantId, body),
+        UpdateExpression: 'SET #status = :queued, updated_at = :now REMOVE GSI4PK, GSI4SK',
+        ConditionExpression: '#status = :scheduled',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':queued': 'queued', ':scheduled': 'scheduled', ':now': now.toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }

@@ -1,9 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { attemptIdempotencyKeyPrefix, type GatewayOutcome } from '../core/payment-gateway';
 import { env } from '../shared/env';
 import { documentClient } from './client';
-import { ENTITY, queries, retryKeys } from './keys';
+import { ENTITY, type ItemKey, queries, retryKeys } from './keys';
 
 /**
  * The sandbox gateway's own record of what it was asked, kept as a provider keeps its
@@ -65,4 +65,17 @@ export async function storeSandboxAnswer(merchantId: string, charge: Omit<Sandbo
 export async function sandboxChargesOf(merchantId: string, paymentId: string): Promise<SandboxCharge[]> {
   const { Items } = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, ConsistentRead: true, ...queries.partitionPrefix(retryKeys.sandboxChargePrefix(merchantId, attemptIdempotencyKeyPrefix(paymentId))) }));
   return (Items ?? []) as SandboxCharge[];
+}
+
+/**
+ * The keys of the sandbox's records for a payment's attempts, for erasure: they hold the payment
+ * id and amount, so they go with the payment (one Query on the payment's key prefix).
+ */
+export async function sandboxChargeKeysOf(merchantId: string, paymentId: string): Promise<ItemKey[]> {
+  const found: ItemKey[] = [];
+  const input = { TableName: env.TABLE_NAME, ConsistentRead: true, ProjectionExpression: '#pk, #sk', ...queries.partitionPrefix(retryKeys.sandboxChargePrefix(merchantId, attemptIdempotencyKeyPrefix(paymentId))) };
+  for await (const page of paginateQuery({ client: documentClient }, input)) {
+    for (const item of page.Items ?? []) found.push({ PK: item.PK as string, SK: item.SK as string });
+  }
+  return found;
 }

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { idBody, timeOrderedId } from '../core/ids';
 import type { Psp } from '../core/providers';
 import { env } from '../shared/env';
@@ -165,4 +165,11 @@ export async function linkedWebhookLogKey(merchantId: string, link: { readonly w
   const key = webhookLogKeys.delivery(merchantId, body);
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }));
   return Item === undefined ? undefined : key;
+}
+
+/** Deletes a stored delivery (one that names an erased customer, so erasure could not find it). */
+export async function deleteWebhookLog(merchantId: string, id: string): Promise<void> {
+  const body = webhookLogBodyOf(id);
+  if (body === undefined) return;
+  await documentClient.send(new DeleteCommand({ TableName: env.TABLE_NAME, Key: webhookLogKeys.delivery(merchantId, body) }));
 }

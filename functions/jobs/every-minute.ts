@@ -1,7 +1,9 @@
+import { dispatchScheduledMessages } from './dispatch-messages';
 import { executeDueRetries } from './execute-due-retries';
 import { createJobHandler } from './run-job';
 
 // Tasks not listed here are added by the issues that build them; until then each is reported not_implemented.
 export const handler = createJobHandler('every-minute', {
   'execute-due-retries': (input) => executeDueRetries(input),
+  'dispatch-messages': (input) => dispatchScheduledMessages(input),
 });

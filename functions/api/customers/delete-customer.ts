@@ -10,6 +10,9 @@ import { deleteCustomerSchemas } from './schemas';
  * Art. 17), see `eraseCustomer`. A's answer `{ deleted, customer_id, records_deleted }` (B's is
  * its first two fields). A second DELETE finds nothing: 404.
  *
+ * Erasure is final: the customer's tombstone (hashes of its email and provider customer ids,
+ * nothing else) refuses later events for it on both ingest paths, and the answers stored under
+ * Idempotency-Keys that named the customer are erased with it, so their replay runs again.
  * Sent with an Idempotency-Key, this response is itself kept 24 h for replay, and so is the
  * customer's (opaque) id in it; nothing else about the customer is.
  */

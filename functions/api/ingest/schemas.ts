@@ -107,7 +107,7 @@ export const IngestPaymentEventBody = z
 export const IngestPaymentEventData = z.object({
   event_id: z.string().describe('Our id of this ingested event (`evt_…`); a duplicate answers with the first delivery\'s.'),
   event_type: z.enum(INGEST_EVENT_TYPES),
-  status: z.enum(['processed', 'duplicate']).describe('`processed`: handled by this delivery (possibly changing nothing, when no customer or payment matched). `duplicate`: the event was already ingested (same metadata.event_id, or same type and provider payment id) or its payment already recorded; nothing changed and the other fields are the first delivery\'s.'),
+  status: z.enum(['processed', 'duplicate', 'refused']).describe('`processed`: handled by this delivery (possibly changing nothing, when no customer or payment matched). `duplicate`: the event was already ingested (same metadata.event_id, or same type and provider payment id) or its payment already recorded; nothing changed and the other fields are the first delivery\'s. `refused`: the event names a customer who was erased (DELETE /customers/{id}); nothing was recorded.'),
   recovery_initiated: z.boolean().describe('A payment_failed opened a recovery that is open (not ended at once by a do-not-retry decline).'),
   payment_event_id: z.string().nullable().describe('The payment the event was about (recorded, recovered or refunded), else null.'),
   recovery_id: z.string().nullable().describe('Its recovery, else null.'),

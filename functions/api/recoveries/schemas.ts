@@ -43,9 +43,10 @@ export const DunningTriggered = z.object({
   recovery_id: z.string(),
   payment_event_id: z.string(),
   payment_id: z.string(),
-  status: z.literal('dunning_triggered'),
-  sent: z.boolean(),
+  status: z.enum(['dunning_triggered', 'dunning_scheduled']).describe('`dunning_triggered`: the email is queued to be sent now. `dunning_scheduled`: the merchant\'s quiet hours are on; the email is sent at `scheduled_at`, the end of the quiet period.'),
+  sent: z.boolean().describe('B: true when the email is queued to be sent now, false when it is scheduled for the end of the quiet hours.'),
   message_id: z.string(),
+  scheduled_at: Timestamp.nullable().describe('When a scheduled email is sent (the end of the quiet period); null when it is sent now.'),
 });
 
 const RecoveryIdParams = z.object({ id: Id });
@@ -79,11 +80,14 @@ export const getRecoverySchemas = {
   responses: { 200: z.object({ data: RecoveryDetail, meta: Meta }) },
 } as const;
 
+/** The body is optional (A sends none): without one, the default email is sent. */
 export const triggerDunningSchemas = {
   params: RecoveryIdParams,
-  body: z.object({
-    template_id: TemplateId.optional(),
-    subject: HeaderText.optional(),
-  }),
+  body: z
+    .object({
+      template_id: TemplateId.optional().describe('The template of the email; until merchant templates exist only `tmpl_dunning_default` (the built-in email) is known, and any other id is 404 with `param: template_id`.'),
+      subject: HeaderText.optional(),
+    })
+    .optional(),
   responses: { 202: z.object({ data: DunningTriggered, meta: Meta }) },
 } as const;

@@ -50,6 +50,8 @@ export interface IngestEvent {
  *   changed nothing); `duplicate` when the same event (same sender event id, or same type and
  *   provider payment id) was already ingested, or a payment_failed names a provider payment already
  *   recorded: nothing changed, and the other fields are those of the first delivery.
+ *   `refused` when the event names an erased customer (by email or provider customer id): nothing
+ *   is written and nothing charged (functions/data/erasure-tombstones.ts).
  * - `recovery_initiated`: a payment_failed opened a new recovery that is open (not terminal at once).
  * - `payment_event_id`, `recovery_id`: the one payment the event was about (recorded, recovered
  *   or refunded), else null.
@@ -59,7 +61,7 @@ export interface IngestEvent {
 export interface IngestResult {
   readonly event_id: string;
   readonly event_type: IngestEventType;
-  readonly status: 'processed' | 'duplicate';
+  readonly status: 'processed' | 'duplicate' | 'refused';
   readonly recovery_initiated: boolean;
   readonly payment_event_id: string | null;
   readonly recovery_id: string | null;

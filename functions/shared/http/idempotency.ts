@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { InvalidRequestError, StateConflictError, ValidationError } from '../../core/errors';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../data/idempotency-repository';
+import { claimIdempotencyKey, completeIdempotencyKey, customersNamedIn, releaseIdempotencyKey } from '../../data/idempotency-repository';
 import { headerOf } from './authenticate';
 
 const HEADER = 'Idempotency-Key';
@@ -31,6 +31,9 @@ export function idempotencyKeyOf(event: APIGatewayProxyEvent): string | undefine
  * key is stored for 24 h and replayed byte-for-byte with `Idempotent-Replayed: true`; the same
  * key while the first is in flight is 409; with another request (method, path or body) 422 with
  * `param: Idempotency-Key`. 5xx results are not stored, so the request can be retried.
+ * A stored answer is filed among the data of every customer it names (customer, payment and
+ * recovery ids, emails: `customersNamedIn`), so that erasing the customer deletes it and a
+ * replay after the erasure runs the request again instead of answering with erased data.
  * `execute` renders the operation's outcome, errors below 500 included.
  */
 export async function withIdempotency(
@@ -72,6 +75,8 @@ export async function withIdempotency(
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) if (!PER_REQUEST_HEADERS.test(name)) headers[name] = String(value);
-  await completeIdempotencyKey(merchantId, keyHash, fingerprint, { statusCode: result.statusCode, headers, body: result.body });
+  // Filed under every customer the answer names, so that erasing one deletes it (DESIGN §2c).
+  const subjects = { customerIds: await customersNamedIn(merchantId, result.body), expiresAt: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS };
+  await completeIdempotencyKey(merchantId, keyHash, fingerprint, { statusCode: result.statusCode, headers, body: result.body }, subjects);
   return result;
 }

@@ -1,14 +1,19 @@
 /**
  * DELETE /api/v1/customers/{id} over HTTP: GDPR erasure. A Scan of the whole table, before and
- * after, proves that nothing mentions the customer afterwards, that another customer of the same
- * merchant is untouched, and that the counters behind list totals moved with what was deleted.
+ * after, proves that nothing mentions the customer (its ids, email, name, provider id or any of
+ * its payments' ids) afterwards, that another customer of the same merchant is untouched, that the
+ * counters behind list totals moved with what was deleted, that a response stored under an
+ * Idempotency-Key is not replayed after the erasure, and that the tombstone (hashes only) refuses
+ * later events for the customer.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { sandboxGateway } from '../../../../functions/adapters/payment-gateways/sandbox';
 import { deleteCustomerSchemas } from '../../../../functions/api/customers/schemas';
+import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
 import type { PaymentRecord } from '../../../../functions/core/payments';
 import { documentClient } from '../../../../functions/data/client';
 import { customerCounts, getCustomer } from '../../../../functions/data/customer-repository';
-import { claimIdempotencyKey, completeIdempotencyKey } from '../../../../functions/data/idempotency-repository';
+import { claimIdempotencyKey, completeIdempotencyKey, customersNamedIn } from '../../../../functions/data/idempotency-repository';
 import { getPayment, paymentCounterNames, paymentCounters } from '../../../../functions/data/payment-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
@@ -45,12 +50,19 @@ async function itemsMentioning(...texts: string[]): Promise<Map<string, Item>> {
   return found;
 }
 
-/** An Idempotency-Key record whose stored response mentions `text`, as any POST answering with it would leave. */
+/**
+ * An Idempotency-Key record whose stored response mentions `text`, filed as the pipeline files
+ * every stored response (under the customers it names, found from its ids and emails).
+ */
 async function idempotencyRecordMentioning(merchantId: string, keyHash: string, text: string): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({ data: { note: `about ${text}` } });
   await claimIdempotencyKey({ merchantId, keyHash, fingerprint: 'f', now, lockSeconds: 60, retentionSeconds: 86_400 });
-  await completeIdempotencyKey(merchantId, keyHash, 'f', { statusCode: 200, headers: {}, body: JSON.stringify({ data: { note: `about ${text}` } }) });
+  await completeIdempotencyKey(merchantId, keyHash, 'f', { statusCode: 200, headers: {}, body }, { customerIds: await customersNamedIn(merchantId, body), expiresAt: now + 86_400 });
 }
+
+/** The id body shared by a payment's `pe_` and `rec_` ids: what any item about the payment mentions. */
+const bodyOfPayment = (id: string): string => id.replace(/^pe_/, '');
 
 /** The payment counters a set of payments should leave: each counts once under each of its names. */
 function expectedCounters(payments: readonly PaymentRecord[]): Record<string, number> {
@@ -77,6 +89,9 @@ describe('DELETE /api/v1/customers/{id}', () => {
     let tenant: Tenant;
     let victim: PaymentRecord[];
     let other: PaymentRecord[];
+    /** Every payment id of the victim, the one recorded through ingest included. */
+    let victimPaymentIds: string[];
+    let ingested: { payment_event_id: string; recovery_id: string };
     const VICTIM = { email: 'Victim.Person+gdpr@Example.com', name: 'Victim Person', provider_customer_id: 'cus_VICTIM_7' };
     const VICTIM_EMAIL = 'victim.person+gdpr@example.com';
     let otherBefore: Map<string, Item>;
@@ -86,6 +101,17 @@ describe('DELETE /api/v1/customers/{id}', () => {
 
     const victimId = () => victim[0]?.customer_id as string;
     const otherId = () => other[0]?.customer_id as string;
+    /** What any item about the victim mentions: its id, its email, or one of its payments' id bodies. */
+    const victimNeedles = (): string[] => [victimId(), VICTIM_EMAIL, ...victimPaymentIds.map(bodyOfPayment)];
+    /** A payment_failed of the victim, ingested over HTTP: its answer names the payment and recovery, not the customer. */
+    const INGEST_BODY = { event_type: 'payment_failed', amount: 1500, currency: 'usd', customer_email: VICTIM.email, decline_code: 'insufficient_funds', metadata: { event_id: 'evt_victim_ingest_1' } };
+    const ingest = (idempotencyKey: string, body: Record<string, unknown> = INGEST_BODY) =>
+      call<{ data: { status: string; payment_event_id: string | null; recovery_id: string | null; affected_payment_ids: string[] } }>(`${stack.api_url}/ingest/payment-event`, {
+        method: 'POST',
+        key: tenant.key,
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
 
     beforeAll(async () => {
       // Prepare
@@ -101,16 +127,34 @@ describe('DELETE /api/v1/customers/{id}', () => {
         await seedCustomerPayment(m, { email: 'other@example.com', name: 'Other Person' }, { subscriptionId: 'sub_other', invoiceId: 'in_other_1' }),
         await moveThrough(m, await seedCustomerPayment(m, { email: 'other@example.com' }), ['retry', 'recover']),
       ];
-      // Responses kept for Idempotency-Keys: a real pause-all of each customer, and stored answers naming the victim's email.
+      // Responses kept for Idempotency-Keys: an ingested payment of the victim (its answer names
+      // only the payment and recovery), a real pause-all of each customer, and stored answers
+      // naming the victim's email.
+      const ingestedFirst = await ingest('ingest-victim');
+      expect(ingestedFirst.status).toBe(200);
+      ingested = ingestedFirst.body.data as typeof ingested;
       const pausedVictim = await call(`${stack.api_url}/customers/${victimId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-victim' } });
       const pausedOther = await call(`${stack.api_url}/customers/${otherId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-other' } });
       expect([pausedVictim.status, pausedOther.status]).toEqual([200, 200]);
       await idempotencyRecordMentioning(m, 'a'.repeat(64), VICTIM_EMAIL);
       await idempotencyRecordMentioning(m, 'b'.repeat(64), 'other@example.com');
+      // A dunning email to the victim, sent (message, outbox email, provider reference), and a
+      // sandbox charge of one of its payments (the gateway's own record: payment id and amount).
+      const resumed = await call(`${stack.api_url}/customers/${victimId()}/resume-all`, { method: 'POST', key: tenant.key });
+      expect(resumed.status).toBe(200);
+      const dunning = await call(`${stack.api_url}/recoveries/${ingested.recovery_id}/dunning`, { method: 'POST', key: tenant.key });
+      expect(dunning.status).toBe(202);
+      await stack.runtime.queues.drain();
+      const charged = victim[1] as PaymentRecord;
+      await sandboxGateway.charge(
+        { merchantId: m, paymentId: charged.id, psp: charged.psp, providerPaymentId: charged.provider_payment_id, invoiceId: charged.invoice_id, amount: charged.amount, currency: charged.currency, declineCode: charged.decline_code, attemptNumber: 1, idempotencyKey: attemptIdempotencyKey(charged.id, 1) },
+        undefined,
+      );
       victim = (await Promise.all(victim.map((payment) => getPayment(m, payment.id)))) as PaymentRecord[];
       other = (await Promise.all(other.map((payment) => getPayment(m, payment.id)))) as PaymentRecord[];
+      victimPaymentIds = [...victim.map((payment) => payment.id), ingested.payment_event_id];
 
-      victimBefore = await itemsMentioning(victimId(), VICTIM_EMAIL);
+      victimBefore = await itemsMentioning(...victimNeedles());
       otherBefore = await itemsMentioning(otherId(), 'other@example.com');
       const payments = await call<{ pagination: { total: number } }>(`${stack.api_url}/payments`, { key: tenant.key });
       const customers = await call<{ pagination: { total: number } }>(`${stack.api_url}/customers`, { key: tenant.key });
@@ -124,15 +168,74 @@ describe('DELETE /api/v1/customers/{id}', () => {
       expect(response.status).toBe(200);
       expect(deleteCustomerSchemas.responses[200].safeParse(response.body).success).toBe(true);
       expect(response.body.data).toEqual({ deleted: true, customer_id: victimId(), records_deleted: victimBefore.size });
-      // The seed did leave the kinds of items erasure must find: customer, references, payments, timelines, idempotency records.
+      // The seed did leave the kinds of items erasure must find: customer, references, payments,
+      // timelines, idempotency records, the ingest dedupe record, messages, outbox emails, message
+      // references, the manual-dunning cooldown and sandbox charges.
       expect(new Set([...victimBefore.values()].map((item) => item.entity))).toEqual(
-        new Set(['customer', 'customer_ref', 'payment', 'payment_ref', 'invoice_ref', 'subscription_invoice', 'timeline_entry', 'idempotency_record']),
+        new Set([
+          'customer',
+          'customer_ref',
+          'payment',
+          'payment_ref',
+          'invoice_ref',
+          'subscription_invoice',
+          'timeline_entry',
+          'idempotency_record',
+          'ingest_event',
+          'message',
+          'outbox_email',
+          'message_ref',
+          'sandbox_charge',
+          'dunning_cooldown',
+        ]),
       );
     });
 
-    it("leaves no item anywhere in the table that mentions the customer's id, email, name or provider id", async () => {
+    it("leaves no item anywhere in the table that mentions the customer's id, email, name, provider id or payments", async () => {
       // Assess
-      expect([...(await itemsMentioning(victimId(), VICTIM_EMAIL, VICTIM.name, VICTIM.provider_customer_id)).keys()]).toEqual([]);
+      expect([...(await itemsMentioning(...victimNeedles(), VICTIM.name, VICTIM.provider_customer_id)).keys()]).toEqual([]);
+    });
+
+    it('replays no erased data for an Idempotency-Key sent before the erasure: the request runs again and is refused', async () => {
+      // Act
+      const replayedIngest = await ingest('ingest-victim');
+      const replayedPause = await call(`${stack.api_url}/customers/${victimId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-victim' } });
+      const replayedOther = await call(`${stack.api_url}/customers/${otherId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-other' } });
+      // Assess
+      expect(replayedIngest.status).toBe(200);
+      expect(replayedIngest.headers.get('idempotent-replayed')).toBeNull();
+      expect(replayedIngest.body.data).toMatchObject({ status: 'refused', payment_event_id: null, recovery_id: null, affected_payment_ids: [] });
+      expect(replayedPause.status).toBe(404);
+      expect(replayedPause.headers.get('idempotent-replayed')).toBeNull();
+      // The 404 echoes the id the caller put in the path, and nothing else of the customer.
+      expect(replayedPause.body).toMatchObject({ error: { code: 'resource_not_found', message: `No customer ${victimId()}.` } });
+      for (const needle of [...victimNeedles(), VICTIM.name, VICTIM.provider_customer_id]) {
+        expect(replayedIngest.text).not.toContain(needle);
+        if (needle !== victimId()) expect(replayedPause.text).not.toContain(needle);
+      }
+      // Another customer's stored answer is still replayed.
+      expect(replayedOther.headers.get('idempotent-replayed')).toBe('true');
+      // Only the new answer to the replayed pause-all (that 404) names the id, as its path did.
+      const left = [...(await itemsMentioning(...victimNeedles(), VICTIM.name, VICTIM.provider_customer_id)).values()];
+      expect(left.map((item) => [item.entity, (item.response as { statusCode: number } | undefined)?.statusCode])).toEqual([['idempotency_record', 404]]);
+    });
+
+    it('keeps a tombstone of hashes only, which refuses later events for the email or the provider customer id', async () => {
+      // Act
+      const sameEmail = await ingest('late-email', { ...INGEST_BODY, metadata: { event_id: 'evt_victim_late_2' } });
+      const sameProviderId = await ingest('late-provider-id', { ...INGEST_BODY, customer_email: 'new.address@example.com', metadata: { event_id: 'evt_victim_late_3', provider_customer_id: VICTIM.provider_customer_id } });
+      // Assess
+      expect([sameEmail.body.data.status, sameProviderId.body.data.status]).toEqual(['refused', 'refused']);
+      expect(await itemsMentioning('new.address@example.com', VICTIM_EMAIL, VICTIM.provider_customer_id, ...victimPaymentIds.map(bodyOfPayment))).toEqual(new Map());
+      const tombstones = (await scanTable()).filter((item) => item.entity === 'erasure_tombstone' && item.PK === `M#${tenant.merchant.id}`);
+      expect(tombstones.map((item) => item.kind).sort()).toEqual(['email', 'provider_customer_id']);
+      for (const tombstone of tombstones) {
+        expect(Object.keys(tombstone).sort()).toEqual(['PK', 'SK', 'entity', 'erased_at', 'kind', 'last_refused_at', 'refused_count'].sort());
+        expect(tombstone.SK).toMatch(/^ERASED#[0-9a-f]{64}$/);
+      }
+      // The replay above and these two: one refusal by email each for the first two, one by provider id.
+      expect(Object.fromEntries(tombstones.map((item) => [item.kind, item.refused_count]))).toEqual({ email: 2, provider_customer_id: 1 });
+      expect(await customerCounts(tenant.merchant.id)).toEqual({ all: 1, has_failed: 1 });
     });
 
     it('leaves every item of another customer of the same merchant exactly as it was', async () => {
@@ -148,7 +251,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
       const customers = await call<{ data: Array<{ id: string }>; pagination: { total: number } }>(`${stack.api_url}/customers`, { key: tenant.key });
       const openCustomers = await call<{ pagination: { total: number } }>(`${stack.api_url}/customers?has_failed_payment=true`, { key: tenant.key });
       // Assess
-      expect(totalsBefore).toEqual({ payments: 6, customers: 2 });
+      expect(totalsBefore).toEqual({ payments: 7, customers: 2 });
       expect(payments.body.pagination.total).toBe(2);
       expect(payments.body.data.map((payment) => payment.id).sort()).toEqual(other.map((payment) => payment.id).sort());
       expect(customers.body.pagination.total).toBe(1);

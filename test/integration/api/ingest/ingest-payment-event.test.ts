@@ -448,7 +448,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect((await customerOf(customer)).body.data.failed_payments).toBe(1);
     });
 
-    it('forgets a delivered event when its customer is erased', async () => {
+    it('refuses a delivered event again after its customer is erased, recording nothing', async () => {
       // Prepare
       const customer = email();
       const body = failed(customer, {}, { event_id: unique('evt_erased') });
@@ -459,8 +459,9 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const again = await ingest(body);
       // Assess
       expect(erased.status).toBe(200);
-      expect(again.body.data).toMatchObject({ status: 'processed', recovery_initiated: true });
-      expect(again.body.data.payment_event_id).not.toBe(first.payment_event_id);
+      expect(again.body.data).toMatchObject({ status: 'refused', recovery_initiated: false, payment_event_id: null, recovery_id: null, affected_payment_ids: [] });
+      expect(first.payment_event_id).not.toBeNull();
+      expect((await read(`/customers/by-email/${encodeURIComponent(customer)}`)).status).toBe(404);
     });
 
     it('replays the first response when the same Idempotency-Key is sent again', async () => {

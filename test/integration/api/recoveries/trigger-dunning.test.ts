@@ -1,8 +1,13 @@
+import { buildOpenApiDocument } from '../../../../functions/api/openapi/build-document';
 import { triggerDunningSchemas } from '../../../../functions/api/recoveries/schemas';
+import { routes } from '../../../../functions/api/routes';
 import { listOutboxEmails } from '../../../../functions/adapters/email/outbox';
 import { handler as notificationsHandler } from '../../../../functions/consumers/notifications';
+import { MANUAL_DUNNING_COOLDOWN_MS } from '../../../../functions/core/dunning';
 import type { PaymentRecord } from '../../../../functions/core/payments';
 import { getMessage } from '../../../../functions/data/message-repository';
+import { putQuietHours } from '../../../../functions/data/settings-repository';
+import { handler as everyMinute } from '../../../../functions/jobs/every-minute';
 import { paymentTimeline } from '../../../../functions/data/payment-queries';
 import { applyPaymentEvent } from '../../../../functions/data/payment-repository';
 import type { LocalStack } from '../../../../lib/local/local-stack';
@@ -13,19 +18,32 @@ import { keyWithScopes, sqsEventOf } from '../../../fixtures/recoveries';
 import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
 
 interface DunningBody {
-  data: { recovery_id: string; payment_event_id: string; payment_id: string; status: string; sent: boolean; message_id: string };
+  data: { recovery_id: string; payment_event_id: string; payment_id: string; status: string; sent: boolean; message_id: string; scheduled_at: string | null };
   meta: { merchant_id: string; timestamp: string; request_id: string };
   error?: { code: string; param?: string; message: string };
 }
 
 const LIMITS = { read_per_minute: 100000, write_per_minute: 100000 };
 
+/** Runs the every-minute job as EventBridge Scheduler would at `at`, and returns its dispatch-messages summary. */
+async function dispatchAt(at: Date): Promise<Record<string, number>> {
+  const report = await everyMinute({ schedule: 'every-minute', scheduled_time: at.toISOString(), execution_id: `test-${at.getTime()}`, attempt_number: 1, schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute' });
+  const task = report.tasks.find((t) => t.name === 'dispatch-messages');
+  expect(task?.status).toBe('ok');
+  return task?.summary as Record<string, number>;
+}
+
+let customerSequence = 0;
+
 describe('POST /api/v1/recoveries/{id}/dunning', () => {
   let stack: LocalStack;
   let tenant: Tenant;
   const dunning = (id: string): string => `${stack.api_url}/recoveries/${id}/dunning`;
-  const seed = (steps: Parameters<typeof seedPaymentThrough>[1] = [], overrides: Parameters<typeof seedPaymentThrough>[2] = {}): Promise<PaymentRecord> =>
-    seedPaymentThrough(tenant.merchant.id, steps, { customer: { email: 'Ada@Example.com', name: 'Ada Lovelace' }, amount: 4999, currency: 'usd', invoiceId: `in_${Math.random().toString(36).slice(2, 10)}`, ...overrides });
+  /** A payment of a new customer each time (manual dunning has a per-customer cooldown), unless `overrides` names one. */
+  const seed = (steps: Parameters<typeof seedPaymentThrough>[1] = [], overrides: Parameters<typeof seedPaymentThrough>[2] = {}, merchantId = tenant.merchant.id): Promise<PaymentRecord> => {
+    customerSequence += 1;
+    return seedPaymentThrough(merchantId, steps, { customer: { email: `Ada+${customerSequence}@Example.com`, name: 'Ada Lovelace' }, amount: 4999, currency: 'usd', invoiceId: `in_${Math.random().toString(36).slice(2, 10)}`, ...overrides });
+  };
   const dunningEntries = async (payment: PaymentRecord) => (await paymentTimeline(tenant.merchant.id, payment)).filter((entry) => entry.type === 'dunning_sent');
   const outboxOf = async (messageId: string) => (await listOutboxEmails(tenant.merchant.id)).filter((email) => email.message_id === messageId);
 
@@ -48,15 +66,16 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     // Assess
     expect(response.status).toBe(202);
     expect(() => triggerDunningSchemas.responses[202].parse(response.body)).not.toThrow();
-    expect(response.body.data).toEqual({ recovery_id: payment.recovery_id, payment_event_id: payment.id, payment_id: payment.id, status: 'dunning_triggered', sent: true, message_id: expect.stringMatching(/^msg_[0-9A-Z]{26}$/) });
+    expect(response.body.data).toEqual({ recovery_id: payment.recovery_id, payment_event_id: payment.id, payment_id: payment.id, status: 'dunning_triggered', sent: true, message_id: expect.stringMatching(/^msg_[0-9A-Z]{26}$/), scheduled_at: null });
     expect(response.body.meta).toEqual({ merchant_id: tenant.merchant.id, timestamp: expect.any(String), request_id: expect.any(String) });
-    expect(queuedMessage).toMatchObject({ status: 'queued', to: 'ada@example.com', payment_id: payment.id, recovery_id: payment.recovery_id, channel: 'email', purpose: 'dunning' });
+    expect(payment.customer_email).toMatch(/^ada\+\d+@example\.com$/);
+    expect(queuedMessage).toMatchObject({ status: 'queued', to: payment.customer_email, payment_id: payment.id, recovery_id: payment.recovery_id, channel: 'email', purpose: 'dunning' });
     expect(delivered).toMatchObject({ delivered: 1, succeeded: 1, failed: 0 });
     const message = await getMessage(tenant.merchant.id, response.body.data.message_id);
     const outbox = await outboxOf(response.body.data.message_id);
     expect(outbox).toHaveLength(1);
     expect(message).toMatchObject({ status: 'sent', sent_at: expect.any(String), provider: 'outbox', provider_message_id: outbox[0]?.id });
-    expect(outbox[0]).toMatchObject({ to: 'ada@example.com', customer_id: payment.customer_id, subject: `Your payment of $49.99 to ${tenant.merchant.name} did not go through` });
+    expect(outbox[0]).toMatchObject({ to: payment.customer_email, customer_id: payment.customer_id, subject: `Your payment of $49.99 to ${tenant.merchant.name} did not go through` });
     expect(outbox[0]?.text).toContain('Hello Ada Lovelace,');
     expect(outbox[0]?.text).toContain(`$49.99 to ${tenant.merchant.name} (invoice ${payment.invoice_id})`);
     const entries = await dunningEntries(payment);
@@ -68,12 +87,12 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     // Prepare
     const payment = await seed([], { amount: 5000, currency: 'jpy' });
     // Act
-    const response = await call<DunningBody>(dunning(payment.id), { method: 'POST', key: tenant.key, body: { template_id: 'tmpl_gentle', subject: 'A quick note about your plan' } });
+    const response = await call<DunningBody>(dunning(payment.id), { method: 'POST', key: tenant.key, body: { template_id: 'tmpl_dunning_default', subject: 'A quick note about your plan' } });
     await stack.runtime.queues.drain();
     // Assess
     expect(response.status).toBe(202);
     expect(response.body.data).toMatchObject({ recovery_id: payment.recovery_id, sent: true, status: 'dunning_triggered' });
-    expect(await getMessage(tenant.merchant.id, response.body.data.message_id)).toMatchObject({ status: 'sent', template_id: 'tmpl_gentle', subject: 'A quick note about your plan' });
+    expect(await getMessage(tenant.merchant.id, response.body.data.message_id)).toMatchObject({ status: 'sent', template_id: 'tmpl_dunning_default', subject: 'A quick note about your plan' });
     const outbox = await outboxOf(response.body.data.message_id);
     expect(outbox).toHaveLength(1);
     expect(outbox[0]?.subject).toBe('A quick note about your plan');
@@ -203,6 +222,100 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     expect(response.status).toBe(status);
     expect(response.body.error).toMatchObject({ code, param });
     expect(stack.runtime.queues.depth('notifications')).toBe(0);
+  });
+
+  it('answers 404 naming template_id, and records and queues nothing, when template_id names no template', async () => {
+    // Prepare
+    const payment = await seed([]);
+    // Act
+    const response = await call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key, body: { template_id: 'tmpl_gentle' } });
+    const allowedAfter = await call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key });
+    await stack.runtime.queues.drain();
+    // Assess
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'template_id' });
+    // The refusal started no cooldown: the same recovery takes the default email right after.
+    expect(allowedAfter.status).toBe(202);
+    expect(await dunningEntries(payment)).toHaveLength(1);
+  });
+
+  it('documents the body as optional in the OpenAPI document (a POST without a body sends the default email)', () => {
+    // Act
+    const document = buildOpenApiDocument(routes);
+    // Assess
+    expect(document.paths['/api/v1/recoveries/{id}/dunning']?.post?.requestBody?.required).toBe(false);
+  });
+
+  describe('quiet hours', () => {
+    it('schedules the email for the end of the quiet period, says so, and the every-minute job sends it then', async () => {
+      // Prepare: quiet hours covering now (this hour and the next, UTC) for a merchant of its own.
+      const quietTenant = await newTenant(['admin'], LIMITS);
+      const hour = new Date().getUTCHours();
+      await putQuietHours(quietTenant.merchant.id, { startHour: hour, endHour: (hour + 2) % 24, timezone: 'UTC', enabled: true });
+      const payment = await seed(['retry'], {}, quietTenant.merchant.id);
+      // Act
+      const response = await call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: quietTenant.key });
+      const afterRequest = await stack.runtime.queues.drain();
+      const scheduledAt = new Date(response.body.data.scheduled_at ?? 0);
+      const early = await dispatchAt(new Date(scheduledAt.getTime() - 60_000));
+      const outboxBefore = (await listOutboxEmails(quietTenant.merchant.id)).length;
+      const due = await dispatchAt(scheduledAt);
+      await stack.runtime.queues.drain();
+      const again = await dispatchAt(new Date(scheduledAt.getTime() + 60_000));
+      // Assess
+      const expectedEnd = new Date();
+      expectedEnd.setUTCHours(hour + 2, 0, 0, 0);
+      expect(response.status).toBe(202);
+      expect(() => triggerDunningSchemas.responses[202].parse(response.body)).not.toThrow();
+      expect(response.body.data).toMatchObject({ status: 'dunning_scheduled', sent: false, recovery_id: payment.recovery_id, scheduled_at: expectedEnd.toISOString() });
+      expect(afterRequest.delivered).toBe(0);
+      expect(early).toEqual({ due: 0, dispatched: 0, failed: 0 });
+      expect(outboxBefore).toBe(0);
+      expect(due).toEqual({ due: 1, dispatched: 1, failed: 0 });
+      expect(again).toEqual({ due: 0, dispatched: 0, failed: 0 });
+      const outbox = (await listOutboxEmails(quietTenant.merchant.id)).filter((email) => email.message_id === response.body.data.message_id);
+      expect(outbox).toHaveLength(1);
+      expect(await getMessage(quietTenant.merchant.id, response.body.data.message_id)).toMatchObject({ status: 'sent', scheduled_at: expectedEnd.toISOString() });
+    });
+  });
+
+  describe('cooldown', () => {
+    it('refuses a second manual send to the same recovery, or another recovery of the same customer, within the hour with 409', async () => {
+      // Prepare
+      const first = await seed(['retry']);
+      const sibling = await seed([], { customer: { email: first.customer_email } });
+      const stranger = await seed([]);
+      // Act
+      const sent = await call<DunningBody>(dunning(first.recovery_id), { method: 'POST', key: tenant.key });
+      const sameRecovery = await call<DunningBody>(dunning(first.recovery_id), { method: 'POST', key: tenant.key });
+      const sameCustomer = await call<DunningBody>(dunning(sibling.recovery_id), { method: 'POST', key: tenant.key });
+      const otherCustomer = await call<DunningBody>(dunning(stranger.recovery_id), { method: 'POST', key: tenant.key });
+      await stack.runtime.queues.drain();
+      // Assess
+      expect(sibling.customer_id).toBe(first.customer_id);
+      expect([sent.status, sameRecovery.status, sameCustomer.status, otherCustomer.status]).toEqual([202, 409, 409, 202]);
+      const next = new Date(Date.parse(sent.body.meta.timestamp) + MANUAL_DUNNING_COOLDOWN_MS);
+      expect(sameRecovery.body.error).toMatchObject({ code: 'state_conflict', message: expect.stringContaining('this recovery') });
+      expect(sameCustomer.body.error).toMatchObject({ code: 'state_conflict', message: expect.stringContaining(first.recovery_id) });
+      const until = Date.parse(/at (\S+)\.$/.exec(sameRecovery.body.error?.message ?? '')?.[1] ?? '');
+      expect(Math.abs(until - next.getTime())).toBeLessThan(5_000);
+      expect(await dunningEntries(first)).toHaveLength(1);
+      expect(await dunningEntries(sibling)).toHaveLength(0);
+    });
+
+    it('sends one email when 20 requests for one customer arrive at once', async () => {
+      // Prepare
+      const payment = await seed(['retry']);
+      // Act
+      const responses = await Promise.all(Array.from({ length: 20 }, () => call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key })));
+      await stack.runtime.queues.drain();
+      // Assess
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.filter((status) => status === 202)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(19);
+      expect(await dunningEntries(payment)).toHaveLength(1);
+      expect((await listOutboxEmails(tenant.merchant.id)).filter((email) => email.customer_id === payment.customer_id)).toHaveLength(1);
+    });
   });
 
   it('refuses malformed JSON with 400', async () => {

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobHandler } from '../functions/jobs/run-job';
-import { type ScheduleName, scheduleDefinitions } from '../functions/jobs/schedule-definitions';
+import { type ScheduleName, scheduleDefinitions } from '../functions/contracts/schedules';
 
 const STACK_FILE = join(__dirname, '..', '.local', 'stack.json');
 

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import { apiGroups } from '../functions/api/groups';
-import { queueDefinitions } from '../functions/consumers/queue-definitions';
-import { scheduleDefinitions } from '../functions/jobs/schedule-definitions';
+import { queueDefinitions } from '../functions/contracts/queues';
+import { scheduleDefinitions } from '../functions/contracts/schedules';
 
 export const PROJECT_ROOT = path.join(__dirname, '..');
 

@@ -1,5 +1,5 @@
 import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { type QueueDefinition, type QueueName, queueDefinitions } from '../consumers/queue-definitions';
+import { type QueueDefinition, type QueueName, queueDefinitions } from '../contracts/queues';
 import { InternalError } from '../core/errors';
 import { env } from '../shared/env';
 

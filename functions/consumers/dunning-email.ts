@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { emailSender } from '../adapters/email';
 import { dunningRefusal, renderDunningEmail } from '../core/dunning';
 import { InternalError } from '../core/errors';
@@ -9,17 +8,8 @@ import { getPayment, timelineItem } from '../data/payment-repository';
 import { getSuppression } from '../data/suppression-repository';
 import { logger } from '../shared/logger';
 import type { MessageProcessor } from './consume';
-import { queueDefinitions } from './queue-definitions';
-
-export const DUNNING_EMAIL_KIND = 'dunning_email';
-
-/** What POST /recoveries/{id}/dunning enqueues on `notifications`: ids only, never the email itself. */
-export const DunningEmailMessageSchema = z.object({
-  kind: z.literal(DUNNING_EMAIL_KIND),
-  merchant_id: z.string().min(1),
-  message_id: z.string().min(1),
-});
-export type DunningEmailMessage = z.infer<typeof DunningEmailMessageSchema>;
+import { DunningEmailMessageSchema } from '../contracts/notifications';
+import { queueDefinitions } from '../contracts/queues';
 
 /** A claim older than the queue's visibility timeout belongs to a consumer that died mid-send. */
 const STALE_CLAIM_MS = (queueDefinitions.find((queue) => queue.name === 'notifications')?.visibilityTimeoutSeconds ?? 60) * 1000;

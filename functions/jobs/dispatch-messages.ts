@@ -1,5 +1,5 @@
 import { queueSender } from '../adapters/queue-sender';
-import type { DunningEmailMessage } from '../consumers/dunning-email';
+import type { DunningEmailMessage } from '../contracts/notifications';
 import { findDueMessages, markScheduledMessageQueued } from '../data/message-repository';
 import { logger } from '../shared/logger';
 import type { JobTaskInput, JobTaskSummary } from './run-job';

@@ -1,6 +1,6 @@
 import { apiGroup } from '../../functions/api/groups';
-import { type QueueName, queueDefinitions } from '../../functions/consumers/queue-definitions';
-import { scheduleDefinitions } from '../../functions/jobs/schedule-definitions';
+import { type QueueName, queueDefinitions } from '../../functions/contracts/queues';
+import { scheduleDefinitions } from '../../functions/contracts/schedules';
 
 export type SenderKind = 'api' | 'jobs' | 'consumers';
 

@@ -9,7 +9,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { RATE_LIMIT_PREFIX } from '../../functions/data/keys';
-import type { QueueDefinition } from '../../functions/consumers/queue-definitions';
+import type { QueueDefinition } from '../../functions/contracts/queues';
 import { tableDefinition } from '../../functions/data/table-definition';
 import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '../config/stages';
 

@@ -4,7 +4,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { QueueName } from '../../functions/consumers/queue-definitions';
+import type { QueueName } from '../../functions/contracts/queues';
 import { routes as routeTable } from '../../functions/api/routes';
 import { type ApiName, type RouteDef, servesApi } from '../../functions/api/route-types';
 import { apiGroup } from '../../functions/api/groups';

@@ -4,7 +4,7 @@ import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk
 import { type ISchedule, type IScheduleTarget, Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { type ScheduleDefinition, scheduledJobInputTemplate } from '../../functions/jobs/schedule-definitions';
+import { type ScheduleDefinition, scheduledJobInputTemplate } from '../../functions/contracts/schedules';
 import type { FunctionSize } from '../config/function-sizes';
 import type { StageName } from '../config/stages';
 import { DeadLetterQueue } from './dead-letter-queue';

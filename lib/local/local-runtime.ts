@@ -1,5 +1,5 @@
-import { type QueueName, queueDefinitions } from '../../functions/consumers/queue-definitions';
-import { type ScheduleName, scheduleDefinitions } from '../../functions/jobs/schedule-definitions';
+import { type QueueName, queueDefinitions } from '../../functions/contracts/queues';
+import { type ScheduleName, scheduleDefinitions } from '../../functions/contracts/schedules';
 import { LocalQueues, type SqsConsumer } from './queue-hub';
 import { type LocalJobHandler, LocalScheduler } from './scheduler';
 

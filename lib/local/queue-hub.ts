@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import { type LocalQueueTransport, registerLocalQueueTransport, type SendOptions } from '../../functions/adapters/queue-sender';
-import { type QueueDefinition, type QueueName, queueDefinitions } from '../../functions/consumers/queue-definitions';
+import { type QueueDefinition, type QueueName, queueDefinitions } from '../../functions/contracts/queues';
 import { type Logger, logger as defaultLogger } from '../../functions/shared/logger';
 import { createLambdaContext } from './lambda-context';
 

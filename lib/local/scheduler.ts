@@ -6,7 +6,7 @@ import {
   type ScheduledJobEvent,
   type ScheduleName,
   scheduleDefinitions,
-} from '../../functions/jobs/schedule-definitions';
+} from '../../functions/contracts/schedules';
 import { type Logger, logger as defaultLogger } from '../../functions/shared/logger';
 import { createLambdaContext } from './lambda-context';
 

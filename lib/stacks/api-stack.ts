@@ -3,7 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { ApiName } from '../../functions/api/route-types';
-import type { QueueName } from '../../functions/consumers/queue-definitions';
+import type { QueueName } from '../../functions/contracts/queues';
 import type { StageName } from '../config/stages';
 import type { QueueHandle } from '../constructs/group-function';
 import { RestApiFromRoutes } from '../constructs/rest-api-from-routes';

@@ -7,7 +7,7 @@ import { isQuietAt, nextAllowedAt } from '../../core/quiet-hours';
 import { closeMessage, createDunningMessage } from '../../data/message-repository';
 import { getPayment } from '../../data/payment-repository';
 import { quietHoursOf, readQuietHours } from '../../data/settings-repository';
-import type { DunningEmailMessage } from '../../consumers/dunning-email';
+import type { DunningEmailMessage } from '../../contracts/notifications';
 import { envelope } from '../../shared/http/responses';
 import { defineOperation } from '../operation';
 import { triggerDunningSchemas } from './schemas';

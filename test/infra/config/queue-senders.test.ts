@@ -1,5 +1,5 @@
 import type { Stack } from 'aws-cdk-lib';
-import { type QueueName, queueDefinitions } from '../../../functions/consumers/queue-definitions';
+import { type QueueName, queueDefinitions } from '../../../functions/contracts/queues';
 import { API_NAMES } from '../../../functions/api/route-types';
 import { queuesSentToBy, type SenderKind } from '../../../lib/config/queue-senders';
 import type { GroupFunction } from '../../../lib/constructs/group-function';

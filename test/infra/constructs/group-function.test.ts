@@ -6,8 +6,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { routes } from '../../../functions/api/routes';
 import { API_NAMES, servesApi } from '../../../functions/api/route-types';
-import { queueDefinitions } from '../../../functions/consumers/queue-definitions';
-import { scheduleDefinitions } from '../../../functions/jobs/schedule-definitions';
+import { queueDefinitions } from '../../../functions/contracts/queues';
+import { scheduleDefinitions } from '../../../functions/contracts/schedules';
 import { GroupFunction } from '../../../lib/constructs/group-function';
 import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService } from '../synth-service';
 

@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { queueDefinitions } from '../../../functions/consumers/queue-definitions';
+import { queueDefinitions } from '../../../functions/contracts/queues';
 import { tableDefinition } from '../../../functions/data/table-definition';
 import { logicalIdOf, synthService } from '../synth-service';
 import type { CfnElement } from 'aws-cdk-lib';

@@ -1,7 +1,7 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { queueDefinitions } from '../../../functions/consumers/queue-definitions';
-import { scheduledJobInputTemplate, scheduleDefinitions } from '../../../functions/jobs/schedule-definitions';
+import { queueDefinitions } from '../../../functions/contracts/queues';
+import { scheduledJobInputTemplate, scheduleDefinitions } from '../../../functions/contracts/schedules';
 import { logicalIdOf, policyStatementsOfRole, synthService } from '../synth-service';
 
 describe('JobsStack', () => {

@@ -9,7 +9,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
 import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
 import { processProviderWebhook, UnknownWebhookCustomerError } from '../../../../functions/consumers/provider-webhook';
-import { queueDefinitions } from '../../../../functions/consumers/queue-definitions';
+import { queueDefinitions } from '../../../../functions/contracts/queues';
 import { documentClient } from '../../../../functions/data/client';
 import { recordFailedPayment } from '../../../../functions/data/payment-repository';
 import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';

@@ -1,5 +1,5 @@
 import { createJobHandler, InvalidJobEventError, type JobTaskInput } from '../../../../functions/jobs/run-job';
-import { type ScheduledJobEvent, scheduleDefinitions, scheduledJobInputTemplate } from '../../../../functions/jobs/schedule-definitions';
+import { type ScheduledJobEvent, scheduleDefinitions, scheduledJobInputTemplate } from '../../../../functions/contracts/schedules';
 
 const dailyTasks = scheduleDefinitions.find((definition) => definition.name === 'daily')?.tasks ?? [];
 

@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { QueueSender } from '../../../../functions/adapters/queue-sender';
-import { queueDefinitions } from '../../../../functions/consumers/queue-definitions';
+import { queueDefinitions } from '../../../../functions/contracts/queues';
 import { LocalQueues, type SqsConsumer } from '../../../../lib/local/queue-hub';
 
 function notificationsDefinition() {

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { JobReport } from '../../../../functions/jobs/run-job';
-import type { ScheduledJobEvent, ScheduleName } from '../../../../functions/jobs/schedule-definitions';
+import type { ScheduledJobEvent, ScheduleName } from '../../../../functions/contracts/schedules';
 import { LocalScheduler, type LocalJobHandler } from '../../../../lib/local/scheduler';
 
 const at = (iso: string): number => Date.parse(iso);

@@ -1,4 +1,4 @@
-import type { QueueName } from '../consumers/queue-definitions';
+import type { QueueName } from './queues';
 
 /**
  * The EventBridge Scheduler schedules, described once for the CDK jobs stack and the local

@@ -1,11 +1,11 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { AppError, NotImplementedError, ResourceNotFoundError } from '../core/errors';
-import { authenticate } from '../shared/http/authenticate';
-import { idempotencyKeyOf, withIdempotency } from '../shared/http/idempotency';
-import { parseRequest } from '../shared/http/parse-request';
-import { limitApiKey, rateLimitHeaders } from '../shared/http/rate-limit';
-import { type Headers, errorResponse, jsonResponse } from '../shared/http/responses';
+import { authenticate } from './pipeline/authenticate';
+import { idempotencyKeyOf, withIdempotency } from './pipeline/idempotency';
+import { parseRequest } from './pipeline/parse-request';
+import { limitApiKey, rateLimitHeaders } from './pipeline/rate-limit';
+import { type Headers, errorResponse, jsonResponse } from './pipeline/responses';
 import { logger } from '../shared/logger';
 import type { Operation, OperationRequest } from './operation';
 import type { RouteDef } from './route-types';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
 import type { ApiKeyRecord } from '../core/api-keys';
-import type { Headers } from '../shared/http/responses';
+import type { Headers } from './pipeline/responses';
 import type { RouteDef, RouteSchemas } from './route-types';
 
 /** Who is calling, once the route's auth kind has been satisfied. */

@@ -1,5 +1,5 @@
 /**
- * The error family every operation throws. One mapper (shared/http/error-response.ts) renders
+ * The error family every operation throws. One mapper (api/pipeline/responses.ts) renders
  * them as DESIGN's envelope `{ error: { code, message, param?, request_id, retry_after? } }`,
  * one status per code. `expose` is false only for 5xx, whose message never reaches the client.
  */

@@ -2,7 +2,7 @@ import { GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-
 import type { CustomerRecord } from '../core/customers';
 import { timeOrderedIdFloor } from '../core/ids';
 import type { PaymentRecord, PaymentStatus } from '../core/payments';
-import { type Pagination, queryOffsetPage } from '../shared/http/paging';
+import { type Pagination, queryOffsetPage } from '../api/pipeline/paging';
 import { env } from '../shared/env';
 import { documentClient } from './client';
 import { customerCounts, customerFromItem, getCustomer } from './customer-repository';

@@ -71,7 +71,7 @@ const EnvSchema = z.object({
   DEFAULT_PAYMENT_GATEWAY: z.enum(['sandbox', 'stripe']).optional(),
   /**
    * The shared secret of the internal (`cron_secret`) routes, sent as `Authorization: Bearer <secret>`
-   * (functions/shared/http/cron-secret.ts). Locally the value itself; on AWS the Secrets Manager
+   * (functions/api/pipeline/cron-secret.ts). Locally the value itself; on AWS the Secrets Manager
    * secret holding it (set by CDK, read once per cold start). Neither set: those routes refuse every call.
    */
   CRON_SECRET: z.string().min(16).optional(),

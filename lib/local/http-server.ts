@@ -5,7 +5,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { GroupHandler } from '../../functions/api/group-handler';
 import type { RouteDef } from '../../functions/api/route-types';
 import { ResourceNotFoundError } from '../../functions/core/errors';
-import { errorResponse, jsonResponse } from '../../functions/shared/http/responses';
+import { errorResponse, jsonResponse } from '../../functions/api/pipeline/responses';
 import { logger } from '../../functions/shared/logger';
 import { toApiGatewayEvent } from './api-gateway-event';
 import { createLambdaContext } from './lambda-context';

@@ -1,6 +1,6 @@
 import { ResourceNotFoundError } from '../../core/errors';
 import { eraseCustomer } from '../../data/customer-erasure';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { customerInPath, merchantIdOf } from './customer-lookup';
 import { deleteCustomerSchemas } from './schemas';

@@ -1,6 +1,6 @@
 import { ResourceNotFoundError } from '../../core/errors';
 import { getCustomerByEmail as findByEmail } from '../../data/customer-repository';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { customerView, recoveryStatsView } from '../views';
 import { merchantIdOf } from './customer-lookup';

@@ -1,4 +1,4 @@
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { customerView } from '../views';
 import { customerInPath, merchantIdOf } from './customer-lookup';

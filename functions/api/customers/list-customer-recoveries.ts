@@ -1,6 +1,6 @@
 import { PAYMENT_STATUS_FILTERS } from '../../core/payments';
 import { listPayments } from '../../data/payment-queries';
-import { pagedEnvelope } from '../../shared/http/responses';
+import { pagedEnvelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { recoveryView } from '../views';
 import { customerInPath, merchantIdOf } from './customer-lookup';

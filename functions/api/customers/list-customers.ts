@@ -1,5 +1,5 @@
 import { listCustomers as listCustomerRecords } from '../../data/customer-queries';
-import { pagedEnvelope } from '../../shared/http/responses';
+import { pagedEnvelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { customerView } from '../views';
 import { merchantIdOf } from './customer-lookup';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_STATUS_FILTERS } from '../../core/payments';
-import { offsetPagingQuery } from '../../shared/http/paging-query';
+import { offsetPagingQuery } from '../pipeline/paging-query';
 import { PaymentData } from '../payments/schemas';
 import { RECOVERY_STATUS_FILTERS, Recovery } from '../recoveries/schemas';
 

@@ -1,6 +1,6 @@
 import { getDeclineCodeVariations, listCategories } from '../../core/decline-codes';
 import { ResourceNotFoundError } from '../../core/errors';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { getDeclineCodeSchemas } from './schemas';
 import { declineCodeView } from './views';

@@ -1,5 +1,5 @@
 import { listCategories } from '../../core/decline-codes';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { listDeclineCategoriesSchemas } from './schemas';
 

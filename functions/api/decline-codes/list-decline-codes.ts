@@ -1,6 +1,6 @@
 import { compareDeclineCodes, listDeclineCodes as listCatalogue } from '../../core/decline-codes';
-import { decodeCursor, encodeCursor } from '../../shared/http/paging';
-import { cursorEnvelope } from '../../shared/http/responses';
+import { decodeCursor, encodeCursor } from '../pipeline/paging';
+import { cursorEnvelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { listDeclineCodesSchemas } from './schemas';
 import { declineCodeView } from './views';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DECLINE_CATEGORIES, DECLINE_SUBCATEGORIES, type DeclineSubcategory } from '../../core/decline-codes/types';
 import { PSPS } from '../../core/providers';
-import { cursorPagingQuery } from '../../shared/http/paging-query';
+import { cursorPagingQuery } from '../pipeline/paging-query';
 
 const SUBCATEGORIES = DECLINE_SUBCATEGORIES as unknown as [DeclineSubcategory, ...DeclineSubcategory[]];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InvalidRequestError } from '../../core/errors';
 import { claimCallbackToken } from '../../data/callback-token-repository';
-import { rawBody } from '../../shared/http/parse-request';
+import { rawBody } from '../pipeline/parse-request';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
 import { defineOperation } from '../operation';

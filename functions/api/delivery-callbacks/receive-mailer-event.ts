@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { InvalidRequestError } from '../../core/errors';
-import { rawBody } from '../../shared/http/parse-request';
+import { rawBody } from '../pipeline/parse-request';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
 import { headerOf } from '../../webhooks/crypto';
 import { defineOperation } from '../operation';
 import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, received } from './record-callback';
-import { lowercasedHeaders } from '../../shared/http/request-url';
+import { lowercasedHeaders } from '../pipeline/request-url';
 import { receiveMailerEventSchemas } from './schemas';
 import { verifyStandardWebhook } from './signatures';
 

@@ -1,10 +1,10 @@
-import { rawBody } from '../../shared/http/parse-request';
+import { rawBody } from '../pipeline/parse-request';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
 import type { DeliveryEvent } from '../../core/messages';
 import { defineOperation } from '../operation';
 import { applyDeliveryCallback, invalidSignature, received } from './record-callback';
-import { lowercasedHeaders, publicUrlOf } from '../../shared/http/request-url';
+import { lowercasedHeaders, publicUrlOf } from '../pipeline/request-url';
 import { receiveMessagingStatusSchemas } from './schemas';
 import { verifyTwilioSignature } from './signatures';
 

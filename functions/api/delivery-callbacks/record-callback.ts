@@ -2,7 +2,7 @@ import { InvalidSignatureError } from '../../core/errors';
 import type { DeliveryEvent } from '../../core/messages';
 import { getMessageByProviderId, recordDeliveryEvent } from '../../data/message-repository';
 import { suppressEmail, type SuppressionReason } from '../../data/suppression-repository';
-import { meta } from '../../shared/http/responses';
+import { meta } from '../pipeline/responses';
 import type { Logger } from '../../shared/logger';
 import type { OperationResult } from '../operation';
 

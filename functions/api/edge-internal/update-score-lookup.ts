@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { lookupKeyOf } from '../../core/scoring/lookup-key';
 import type { PrecomputedScore } from '../../core/scoring/types';
 import { putPrecomputedScores } from '../../data/score-lookup-repository';
-import { verifyCronSecret } from '../../shared/http/cron-secret';
-import { parseRequest } from '../../shared/http/parse-request';
-import { envelope } from '../../shared/http/responses';
+import { verifyCronSecret } from '../pipeline/cron-secret';
+import { parseRequest } from '../pipeline/parse-request';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { UpdateScoreLookupBody, updateScoreLookupSchemas } from './schemas';
 

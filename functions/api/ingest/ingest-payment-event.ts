@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { InvalidApiKeyError } from '../../core/errors';
 import type { IngestEvent } from '../../core/ingest/ingest-event';
 import { ingestPaymentEvent as ingest } from '../../data/ingest-payment-event';
-import { meta } from '../../shared/http/responses';
+import { meta } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { type IngestPaymentEventBody, ingestPaymentEventSchemas } from './schemas';
 

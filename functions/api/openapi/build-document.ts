@@ -92,7 +92,7 @@ function objectParameters(schema: JsonSchema, location: 'path' | 'query', where:
 
 type Paging = 'offset' | 'cursor';
 
-/** The shared paging parameters (`shared/http/paging.ts`), by the query fields that reveal them. */
+/** The shared paging parameters (`api/pipeline/paging.ts`), by the query fields that reveal them. */
 const PAGING: Readonly<Record<Paging, { readonly fields: readonly string[]; readonly parameters: readonly Reference[]; readonly envelope: string }>> = {
   offset: { fields: ['page', 'per_page'], parameters: [ref('parameters', 'Page'), ref('parameters', 'PerPage')], envelope: 'OffsetPage' },
   cursor: { fields: ['cursor', 'limit'], parameters: [ref('parameters', 'Cursor'), ref('parameters', 'Limit')], envelope: 'CursorPage' },

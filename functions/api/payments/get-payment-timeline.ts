@@ -1,5 +1,5 @@
 import { paymentTimeline } from '../../data/payment-queries';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { timelineEventView } from '../views';
 import { findPayment } from './find-payment';

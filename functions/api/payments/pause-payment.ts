@@ -1,5 +1,5 @@
 import { applyPaymentEvent } from '../../data/payment-repository';
-import { meta } from '../../shared/http/responses';
+import { meta } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { transitionIdOf } from './find-payment';
 import { pausePaymentSchemas } from './schemas';

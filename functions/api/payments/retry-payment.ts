@@ -1,5 +1,5 @@
 import { requestRetry } from '../../services/request-retry';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { transitionIdOf } from './find-payment';
 import { retryPaymentSchemas } from './schemas';

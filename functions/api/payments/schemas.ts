@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
 import { PAYMENT_STATUSES, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '../../core/payments';
 import { PSPS } from '../../core/providers';
-import { offsetPagingQuery } from '../../shared/http/paging-query';
+import { offsetPagingQuery } from '../pipeline/paging-query';
 
 const STATUS_FILTERS = Object.keys(PAYMENT_STATUS_FILTERS) as [PaymentStatusFilter, ...PaymentStatusFilter[]];
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

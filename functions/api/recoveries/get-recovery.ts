@@ -1,6 +1,6 @@
 import { ResourceNotFoundError } from '../../core/errors';
 import { getPayment } from '../../data/payment-repository';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { recoveryDetailView } from '../views';
 import { getRecoverySchemas } from './schemas';

@@ -8,7 +8,7 @@ import { closeMessage, createDunningMessage } from '../../data/message-repositor
 import { getPayment } from '../../data/payment-repository';
 import { quietHoursOf, readQuietHours } from '../../data/settings-repository';
 import type { DunningEmailMessage } from '../../contracts/notifications';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { triggerDunningSchemas } from './schemas';
 

@@ -4,7 +4,7 @@ import { createRetryScorer } from '../../core/scoring/scorer';
 import type { RetryScore, RetryScoreInput } from '../../core/scoring/types';
 import { aiModel } from '../../adapters/ai';
 import { scoreLookupRepository } from '../../data/score-lookup-repository';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { logger } from '../../shared/logger';
 import { defineOperation } from '../operation';
 import { findPayment } from '../payments/find-payment';

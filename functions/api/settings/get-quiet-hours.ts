@@ -1,5 +1,5 @@
 import { readQuietHours } from '../../data/settings-repository';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { getQuietHoursSchemas } from './schemas';
 

@@ -1,5 +1,5 @@
 import { readRecoveryGoal } from '../../data/settings-repository';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { recoveryGoalView } from './recovery-goal-view';
 import { getRecoveryGoalSchemas } from './schemas';

@@ -1,5 +1,5 @@
 import { putQuietHours } from '../../data/settings-repository';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { setQuietHoursSchemas } from './schemas';
 

@@ -1,6 +1,6 @@
 import { getMerchantCached } from '../../data/merchant-repository';
 import { env } from '../../shared/env';
-import { meta } from '../../shared/http/responses';
+import { meta } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { getStatusSchemas } from './schemas';
 

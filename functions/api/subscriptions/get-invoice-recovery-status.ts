@@ -1,6 +1,6 @@
 import { ResourceNotFoundError } from '../../core/errors';
 import { getPaymentByInvoice } from '../../data/payment-repository';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { invoiceView } from '../views';
 import { getInvoiceRecoveryStatusSchemas } from './schemas';

@@ -1,7 +1,7 @@
 import { ResourceNotFoundError } from '../../core/errors';
 import { paymentTimeline } from '../../data/payment-queries';
 import { getPaymentByInvoice } from '../../data/payment-repository';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { invoiceTimelineView } from '../views';
 import { getInvoiceTimelineSchemas } from './schemas';

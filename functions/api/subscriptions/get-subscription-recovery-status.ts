@@ -1,6 +1,6 @@
 import { summariseSubscription } from '../../core/subscriptions';
 import { subscriptionPayments } from '../../data/payment-queries';
-import { envelope } from '../../shared/http/responses';
+import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { subscriptionRecoveryView } from '../views';
 import { getSubscriptionRecoveryStatusSchemas } from './schemas';

@@ -1,5 +1,5 @@
 import { subscriptionPayments } from '../../data/payment-queries';
-import { pagedEnvelope } from '../../shared/http/responses';
+import { pagedEnvelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { failedInvoiceView } from '../views';
 import { listFailedInvoicesSchemas } from './schemas';

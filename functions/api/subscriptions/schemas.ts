@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
 import { PAYMENT_STATUSES } from '../../core/payments';
 import { SUBSCRIPTION_RECOVERY_STATUSES } from '../../core/subscriptions';
-import { offsetPagingQuery } from '../../shared/http/paging-query';
+import { offsetPagingQuery } from '../pipeline/paging-query';
 
 const Id = z.string().min(1).max(255);
 const Timestamp = z.string();

@@ -12,7 +12,7 @@ import { type RouteDef, validateRoutes } from '../../../functions/api/route-type
 import { ResourceNotFoundError } from '../../../functions/core/errors';
 import { createApiKey } from '../../../functions/data/api-key-repository';
 import { documentClient } from '../../../functions/data/client';
-import { cursorPagingQuery, offsetPagingQuery, queryCursorPage, queryOffsetPage } from '../../../functions/shared/http/paging';
+import { cursorPagingQuery, offsetPagingQuery, queryCursorPage, queryOffsetPage } from '../../../functions/api/pipeline/paging';
 import { type LocalHttpServer, startLocalHttpServer } from '../../../lib/local/http-server';
 import { awayFromMinuteBoundary, call } from '../../fixtures/http';
 import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../fixtures/tenants';

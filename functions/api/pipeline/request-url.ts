@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { env } from '../env';
+import { env } from '../../shared/env';
 
 /** The request's headers under lowercase names (API Gateway keeps the client's case). */
 export function lowercasedHeaders(event: APIGatewayProxyEvent): Record<string, string> {

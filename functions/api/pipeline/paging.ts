@@ -4,7 +4,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
 import { documentClient } from '../../data/client';
 import { readSecret } from '../../adapters/secrets';
-import { env } from '../env';
+import { env } from '../../shared/env';
 
 type Item = Record<string, unknown>;
 type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;

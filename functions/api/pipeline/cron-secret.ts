@@ -2,14 +2,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { readSecret } from '../../adapters/secrets';
 import { InvalidApiKeyError } from '../../core/errors';
-import { env } from '../env';
-import { logger } from '../logger';
+import { env } from '../../shared/env';
+import { logger } from '../../shared/logger';
 import { headerOf } from './authenticate';
 
 let configured: Promise<Buffer | undefined> | undefined;
 
 /**
- * The shared secret of the internal routes, as the cursor key is read (shared/http/paging.ts):
+ * The shared secret of the internal routes, as the cursor key is read (api/pipeline/paging.ts):
  * CRON_SECRET when set, else the Secrets Manager secret CRON_SECRET_ARN names, read once per cold
  * start (a failed read is not kept, so the next request tries again); undefined when neither is set.
  */

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Caller } from '../../api/operation';
-import type { RouteDef } from '../../api/route-types';
+import type { Caller } from '../operation';
+import type { RouteDef } from '../route-types';
 import { hashApiKey, looksLikeApiKey } from '../../core/api-keys';
 import { scopesGrant } from '../../core/scopes';
 import { InsufficientScopeError, InvalidApiKeyError } from '../../core/errors';

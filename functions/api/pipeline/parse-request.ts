@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
-import type { RouteDef } from '../../api/route-types';
+import type { RouteDef } from '../route-types';
 import { InvalidRequestError, ValidationError } from '../../core/errors';
 
 /** Bodies above this are refused before they are parsed (spec: size not shown; Stripe-like bound). */

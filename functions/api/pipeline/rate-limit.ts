@@ -1,4 +1,4 @@
-import type { Caller } from '../../api/operation';
+import type { Caller } from '../operation';
 import { RateLimitExceededError } from '../../core/errors';
 import { keys } from '../../data/keys';
 import { getMerchantCached } from '../../data/merchant-repository';

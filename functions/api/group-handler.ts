@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { AppError, NotImplementedError, ResourceNotFoundError } from '../core/errors';
-import { authenticate } from './pipeline/authenticate';
+import { authenticators, authorize } from './pipeline/authenticators';
 import { idempotencyKeyOf, withIdempotency } from './pipeline/idempotency';
 import { parseRequest } from './pipeline/parse-request';
 import { limitApiKey, rateLimitHeaders } from './pipeline/rate-limit';
@@ -26,17 +26,19 @@ function rowsOf(groupRows: readonly RouteDef[], operations: Readonly<Record<stri
     const route = [...rows.values()].find((row) => row.operationId === operationId);
     if (route === undefined) throw new Error(`Operation "${operationId}" is not a row of group "${group}"`);
     if (route.schemas !== operation.schemas) throw new Error(`Operation "${operationId}" must be defined with its route row's schemas`);
+    if (route.auth !== operation.auth) throw new Error(`Operation "${operationId}" must be defined with its route row's auth kind (${route.auth})`);
   }
   return rows;
 }
 
 /**
  * The Lambda of one group, and the one pipeline every route goes through, in order:
- * route lookup by `httpMethod` + `resource` (as API Gateway sends them); authentication and
- * scopes as the row says; the per-key rate limit (its headers go on every later response,
- * errors included); 501 for rows not built yet; then, under the Idempotency-Key when one is
- * sent, request validation and the operation. Every outcome is rendered with `X-Request-Id`;
- * an unexpected error becomes a 500 that leaks nothing, its cause logged with the request id.
+ * route lookup by `httpMethod` + `resource` (as API Gateway sends them); the authenticator of the
+ * row's auth kind, which gives the operation its typed principal; for an API key, the per-key rate
+ * limit (its headers go on every later response, errors included) and then the row's scopes; 501
+ * for rows not built yet; then, under the Idempotency-Key when one is sent, request validation and
+ * the operation. Every outcome is rendered with `X-Request-Id`; an unexpected error becomes a 500
+ * that leaks nothing, its cause logged with the request id.
  * `groupRows` are the group's own rows (`<group>/routes.ts`): a group's Lambda bundles nothing of
  * the other groups.
  */
@@ -49,15 +51,18 @@ export function createGroupHandler(groupRows: readonly RouteDef[], operations: R
     try {
       const route = rows.get(routeKey(event.httpMethod, event.resource));
       if (route === undefined) throw new ResourceNotFoundError(`No route ${event.httpMethod} ${event.path}.`);
-      const caller = await authenticate(event, route);
-      if (caller !== undefined) headers = rateLimitHeaders(await limitApiKey(caller, event.httpMethod));
       const operation = operations[route.operationId];
+      const principal = await authenticators[route.auth]({ event, route, operation, now: new Date() });
+      if (principal.kind === 'api_key') {
+        headers = rateLimitHeaders(await limitApiKey(principal, event.httpMethod));
+        authorize(principal, route);
+      }
       if (operation === undefined) throw new NotImplementedError(`${route.method} ${route.path} (${route.operationId}) is not implemented yet.`);
 
       const execute = async (): Promise<APIGatewayProxyResult> => {
         try {
           const input = parseRequest(event, route);
-          const request = { event, route, requestId, caller, ...input } as OperationRequest;
+          const request = { event, route, requestId, principal, ...input } as OperationRequest;
           const result = await operation.run(request);
           return jsonResponse(result.statusCode ?? 200, result.body, result.headers);
         } catch (error) {
@@ -66,8 +71,8 @@ export function createGroupHandler(groupRows: readonly RouteDef[], operations: R
           throw error;
         }
       };
-      const idempotencyKey = caller === undefined ? undefined : idempotencyKeyOf(event);
-      const result = caller !== undefined && idempotencyKey !== undefined ? await withIdempotency(event, caller.merchantId, idempotencyKey, execute) : await execute();
+      const idempotencyKey = principal.kind === 'api_key' ? idempotencyKeyOf(event) : undefined;
+      const result = principal.kind === 'api_key' && idempotencyKey !== undefined ? await withIdempotency(event, principal.merchantId, idempotencyKey, execute) : await execute();
       return { ...result, headers: { ...result.headers, ...headers, 'X-Request-Id': requestId } };
     } catch (error) {
       const response = errorResponse(error, requestId, headers);

@@ -2,24 +2,63 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
 import type { ApiKeyRecord } from '../core/api-keys';
 import type { Headers } from './pipeline/responses';
-import type { RouteDef, RouteSchemas } from './route-types';
+import type { AuthKind, RouteDef, RouteSchemas } from './route-types';
 
-/** Who is calling, once the route's auth kind has been satisfied. */
-export interface Caller {
-  /** The tenant of the request: the key's merchant. Nothing in the path or body can change it. */
+/** A caller with a valid API key holding one of the row's scopes; its merchant is the tenant of the request. */
+export interface ApiKeyPrincipal {
+  readonly kind: 'api_key';
+  /** Nothing in the path or body can change it. */
   readonly merchantId: string;
   readonly apiKey: ApiKeyRecord;
 }
 
+/** No credential: a public row, or an `optional_api_key` row called without a key. */
+export interface PublicPrincipal {
+  readonly kind: 'public';
+}
+
+/** The holder of the shared internal secret (scheduled and operator calls). */
+export interface CronPrincipal {
+  readonly kind: 'cron_secret';
+}
+
+/**
+ * A sender whose signature over the request the row's verifier accepted: a payment provider, or
+ * the service's own messaging and email providers. Verifiers add what they established (the
+ * merchant, the verified body).
+ */
+export interface SignedPrincipal {
+  readonly kind: 'provider_signature';
+  /** `stripe`, `messaging`, `mailer`, …: who signed. */
+  readonly sender: string;
+}
+
+/** What each auth kind's authenticator establishes (api/pipeline/authenticators.ts). */
+export interface PrincipalOf {
+  readonly api_key: ApiKeyPrincipal;
+  readonly optional_api_key: ApiKeyPrincipal | PublicPrincipal;
+  readonly public: PublicPrincipal;
+  readonly cron_secret: CronPrincipal;
+  readonly provider_signature: SignedPrincipal;
+  // Their authenticators come with their groups (cancel sessions, widget, session proxy).
+  readonly session_token: never;
+  readonly widget_hmac: never;
+  readonly session_cookie: never;
+}
+
+export type Principal = PrincipalOf[AuthKind];
+
+/** Checks a signed request before anything reads it; throws InvalidSignatureError (401) or ResourceNotFoundError (404). */
+export type SignatureVerifier<P extends SignedPrincipal = SignedPrincipal> = (event: APIGatewayProxyEvent, route: RouteDef) => Promise<P>;
+
 type Parsed<T, Otherwise> = T extends z.ZodType ? z.output<T> : Otherwise;
 
-/** What an operation receives: the request, validated against its row's schemas. */
-export interface OperationRequest<S extends RouteSchemas = RouteSchemas> {
+/** What an operation receives: the authenticated principal and the request, validated against its row's schemas. */
+export interface OperationRequest<S extends RouteSchemas = RouteSchemas, P = Principal> {
   readonly event: APIGatewayProxyEvent;
   readonly route: RouteDef;
   readonly requestId: string;
-  /** Present on api_key routes, and on optional_api_key routes when a key was given. */
-  readonly caller: Caller | undefined;
+  readonly principal: P;
   /** Path parameters, percent-decoded. */
   readonly params: Parsed<S['params'], Readonly<Record<string, string>>>;
   readonly query: Parsed<S['query'], Readonly<Record<string, string>>>;
@@ -34,19 +73,37 @@ export interface OperationResult {
   readonly headers?: Headers;
 }
 
-/** One operation of the route table: takes the request, returns the body, throws AppErrors. */
+/** One operation of the route table: takes the authenticated request, returns the body, throws AppErrors. */
 export interface Operation {
+  /** The auth kind of its route row (checked when the group loads). */
+  readonly auth: AuthKind;
   /** The very schemas object of the operation's route row (checked when the group loads). */
   readonly schemas: RouteSchemas;
+  /** The signature check of a `provider_signature` row, run by the pipeline before the request is parsed. */
+  readonly verify?: SignatureVerifier;
   run(request: OperationRequest): Promise<OperationResult>;
 }
 
+type Run<S extends RouteSchemas, P> = (request: OperationRequest<S, P>) => Promise<OperationResult>;
+
 /**
- * Declares an operation with the schemas of its route row, so its input is typed from them
- * and the group handler validates with exactly the same objects.
+ * Declares an operation with the auth kind and the schemas of its route row, so that its input
+ * and principal are typed from them and the pipeline authenticates and validates with exactly
+ * the same objects. A signed row also names its verifier; no operation checks credentials itself.
  *
- * @example export const getThing = defineOperation(getThingSchemas, async ({ params }) => ({ body: ... }));
+ * @example export const getThing = defineOperation({ auth: 'api_key', schemas: getThingSchemas }, async ({ principal, params }) => ({ body: ... }));
  */
-export function defineOperation<S extends RouteSchemas>(schemas: S, run: (request: OperationRequest<S>) => Promise<OperationResult>): Operation {
-  return { schemas, run: run as Operation['run'] };
+export function defineOperation<S extends RouteSchemas, A extends Exclude<AuthKind, 'provider_signature'>>(
+  definition: { readonly auth: A; readonly schemas: S },
+  run: Run<S, PrincipalOf[A]>,
+): Operation;
+export function defineOperation<S extends RouteSchemas, P extends SignedPrincipal>(
+  definition: { readonly auth: 'provider_signature'; readonly schemas: S; readonly verify: SignatureVerifier<P> },
+  run: Run<S, P>,
+): Operation;
+export function defineOperation(
+  definition: { readonly auth: AuthKind; readonly schemas: RouteSchemas; readonly verify?: SignatureVerifier },
+  run: Run<RouteSchemas, never>,
+): Operation {
+  return { ...definition, run: run as Operation['run'] };
 }

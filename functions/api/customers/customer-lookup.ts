@@ -1,13 +1,6 @@
 import type { CustomerRecord } from '../../core/customers';
-import { InvalidApiKeyError, ResourceNotFoundError } from '../../core/errors';
+import { ResourceNotFoundError } from '../../core/errors';
 import { getCustomerByAnyId } from '../../data/customer-repository';
-import type { Caller } from '../operation';
-
-/** The tenant of a keyed route (the pipeline has authenticated it; absent only if a row is misconfigured). */
-export function merchantIdOf(caller: Caller | undefined): string {
-  if (caller === undefined) throw new InvalidApiKeyError('An API key is required.');
-  return caller.merchantId;
-}
 
 /**
  * The customer in the path, under the caller's merchant only: our `cust_…` id or the provider's

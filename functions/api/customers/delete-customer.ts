@@ -2,7 +2,7 @@ import { ResourceNotFoundError } from '../../core/errors';
 import { eraseCustomer } from '../../data/customer-erasure';
 import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
-import { customerInPath, merchantIdOf } from './customer-lookup';
+import { customerInPath } from './customer-lookup';
 import { deleteCustomerSchemas } from './schemas';
 
 /**
@@ -16,8 +16,8 @@ import { deleteCustomerSchemas } from './schemas';
  * Sent with an Idempotency-Key, this response is itself kept 24 h for replay, and so is the
  * customer's (opaque) id in it; nothing else about the customer is.
  */
-export const deleteCustomer = defineOperation(deleteCustomerSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = merchantIdOf(caller);
+export const deleteCustomer = defineOperation({ auth: 'api_key', schemas: deleteCustomerSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const customer = await customerInPath(merchantId, params.id);
   const erased = await eraseCustomer(merchantId, customer.id);
   if (erased === undefined) throw new ResourceNotFoundError(`No customer ${params.id}.`);

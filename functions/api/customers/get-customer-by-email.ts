@@ -3,7 +3,6 @@ import { getCustomerByEmail as findByEmail } from '../../data/customer-repositor
 import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { customerView, recoveryStatsView } from '../views';
-import { merchantIdOf } from './customer-lookup';
 import { getCustomerByEmailSchemas } from './schemas';
 
 /**
@@ -11,8 +10,8 @@ import { getCustomerByEmailSchemas } from './schemas';
  * path, compared case-insensitively) and its recovery_stats. Two GetItems: the email reference,
  * then the customer.
  */
-export const getCustomerByEmail = defineOperation(getCustomerByEmailSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = merchantIdOf(caller);
+export const getCustomerByEmail = defineOperation({ auth: 'api_key', schemas: getCustomerByEmailSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const customer = await findByEmail(merchantId, params.email);
   if (customer === undefined) throw new ResourceNotFoundError('No customer with this email.');
   return { body: envelope({ ...customerView(customer), recovery_stats: recoveryStatsView(customer) }, requestId, merchantId) };

@@ -3,15 +3,15 @@ import { listPayments } from '../../data/payment-queries';
 import { pagedEnvelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { paymentView } from '../views';
-import { customerInPath, merchantIdOf } from './customer-lookup';
+import { customerInPath } from './customer-lookup';
 import { listCustomerPaymentsSchemas } from './schemas';
 
 /**
  * GET /api/v1/customers/{id}/payments: the customer's payments, newest first, paged (A), with
  * A's status filter or B's aliases (failed, active). Served by the customer's index.
  */
-export const listCustomerPayments = defineOperation(listCustomerPaymentsSchemas, async ({ params, query, caller, requestId }) => {
-  const merchantId = merchantIdOf(caller);
+export const listCustomerPayments = defineOperation({ auth: 'api_key', schemas: listCustomerPaymentsSchemas }, async ({ params, query, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const customer = await customerInPath(merchantId, params.id);
   const statuses = query.status === undefined ? undefined : PAYMENT_STATUS_FILTERS[query.status];
   const { payments, pagination } = await listPayments(merchantId, { customerId: customer.id, ...(statuses === undefined ? {} : { statuses }) }, query.page, query.per_page);

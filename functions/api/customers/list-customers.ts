@@ -2,7 +2,6 @@ import { listCustomers as listCustomerRecords } from '../../data/customer-querie
 import { pagedEnvelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { customerView } from '../views';
-import { merchantIdOf } from './customer-lookup';
 import { listCustomersSchemas } from './schemas';
 
 /**
@@ -11,8 +10,8 @@ import { listCustomersSchemas } from './schemas';
  * created_before (exclusive). See `listCustomers` in data/customer-queries.ts for how each is served
  * and where pagination.total comes from.
  */
-export const listCustomers = defineOperation(listCustomersSchemas, async ({ query, caller, requestId }) => {
-  const merchantId = merchantIdOf(caller);
+export const listCustomers = defineOperation({ auth: 'api_key', schemas: listCustomersSchemas }, async ({ query, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const search = query.search === undefined || query.search === '' ? undefined : query.search;
   const { customers, pagination } = await listCustomerRecords(
     merchantId,

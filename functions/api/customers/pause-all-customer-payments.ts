@@ -1,6 +1,6 @@
 import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
-import { customerInPath, merchantIdOf } from './customer-lookup';
+import { customerInPath } from './customer-lookup';
 import { pauseAllCustomerPaymentsSchemas } from './schemas';
 import { transitionAll } from './transition-all';
 
@@ -8,8 +8,8 @@ import { transitionAll } from './transition-all';
  * POST /api/v1/customers/{id}/pause-all (B): pauses every pending or retrying payment of the
  * customer (each keeps its previous status for resume, and gets its state_history entry).
  */
-export const pauseAllCustomerPayments = defineOperation(pauseAllCustomerPaymentsSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = merchantIdOf(caller);
+export const pauseAllCustomerPayments = defineOperation({ auth: 'api_key', schemas: pauseAllCustomerPaymentsSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const customer = await customerInPath(merchantId, params.id);
   const paymentIds = await transitionAll(merchantId, customer.id, ['pending', 'retrying'], { type: 'pause', reason: "Paused with all of the customer's payments" });
   return { body: envelope({ customer_id: customer.id, status: 'paused', paused_count: paymentIds.length, payment_ids: paymentIds }, requestId, merchantId) };

@@ -1,6 +1,6 @@
 import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
-import { customerInPath, merchantIdOf } from './customer-lookup';
+import { customerInPath } from './customer-lookup';
 import { resumeAllCustomerPaymentsSchemas } from './schemas';
 import { transitionAll } from './transition-all';
 
@@ -8,8 +8,8 @@ import { transitionAll } from './transition-all';
  * POST /api/v1/customers/{id}/resume-all (B): resumes every paused payment of the customer, each
  * to the status it held before its pause (A); B's answer `status: active` describes the customer.
  */
-export const resumeAllCustomerPayments = defineOperation(resumeAllCustomerPaymentsSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = merchantIdOf(caller);
+export const resumeAllCustomerPayments = defineOperation({ auth: 'api_key', schemas: resumeAllCustomerPaymentsSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const customer = await customerInPath(merchantId, params.id);
   const paymentIds = await transitionAll(merchantId, customer.id, ['paused'], { type: 'resume', reason: "Resumed with all of the customer's payments" });
   return { body: envelope({ customer_id: customer.id, status: 'active', resumed_count: paymentIds.length, payment_ids: paymentIds }, requestId, merchantId) };

@@ -12,7 +12,7 @@ const shared = <T>(values: readonly T[]): T | undefined => (values.every((value)
  * `variations`; the category (with A's recommended strategy) and subcategory at the top level when
  * all variations agree on them. 404 when no provider has the code.
  */
-export const getDeclineCode = defineOperation(getDeclineCodeSchemas, async ({ params, caller, requestId }) => {
+export const getDeclineCode = defineOperation({ auth: 'api_key', schemas: getDeclineCodeSchemas }, async ({ params, principal, requestId }) => {
   const variations = getDeclineCodeVariations(params.code);
   if (variations.length === 0) throw new ResourceNotFoundError(`No provider has the decline code "${params.code}".`);
   const category = shared(variations.map((record) => record.category));
@@ -25,5 +25,5 @@ export const getDeclineCode = defineOperation(getDeclineCodeSchemas, async ({ pa
     ...(strategy === undefined ? {} : { recommended_strategy: strategy }),
     variations: variations.map(declineCodeView),
   };
-  return { body: envelope(data, requestId, caller?.merchantId) };
+  return { body: envelope(data, requestId, principal.merchantId) };
 });

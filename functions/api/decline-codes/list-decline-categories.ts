@@ -4,7 +4,7 @@ import { defineOperation } from '../operation';
 import { listDeclineCategoriesSchemas } from './schemas';
 
 /** GET /api/v1/decline-codes/categories: the four categories with their subcategories (the literal path wins over /{code}). */
-export const listDeclineCategories = defineOperation(listDeclineCategoriesSchemas, async ({ caller, requestId }) => {
+export const listDeclineCategories = defineOperation({ auth: 'api_key', schemas: listDeclineCategoriesSchemas }, async ({ principal, requestId }) => {
   const data = listCategories().map((record) => ({
     category: record.category,
     description: record.description,
@@ -12,5 +12,5 @@ export const listDeclineCategories = defineOperation(listDeclineCategoriesSchema
     expected_recovery_rate: record.expected_recovery_rate,
     subcategories: [...record.subcategories],
   }));
-  return { body: envelope(data, requestId, caller?.merchantId) };
+  return { body: envelope(data, requestId, principal.merchantId) };
 });

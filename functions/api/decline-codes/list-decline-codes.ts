@@ -12,8 +12,8 @@ const LIST = 'decline-codes';
  * in (psp, code) order, cursor paged. The cursor holds the last returned (psp, code), signed and
  * tied to the merchant and this list; the next page starts after it.
  */
-export const listDeclineCodes = defineOperation(listDeclineCodesSchemas, async ({ query, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const listDeclineCodes = defineOperation({ auth: 'api_key', schemas: listDeclineCodesSchemas }, async ({ query, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const records = listCatalogue({
     ...(query.psp === undefined ? {} : { psp: query.psp }),
     ...(query.category === undefined ? {} : { category: query.category }),

@@ -1,10 +1,11 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../core/errors';
 import { claimCallbackToken } from '../../data/callback-token-repository';
 import { rawBody } from '../pipeline/parse-request';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
-import { defineOperation } from '../operation';
+import { defineOperation, type SignedPrincipal } from '../operation';
 import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, received } from './record-callback';
 import { receiveLegacyEmailStatusSchemas } from './schemas';
 import { CALLBACK_TOLERANCE_SECONDS, verifyMailgunSignature } from './signatures';
@@ -57,10 +58,16 @@ const stripBrackets = (id: string): string => id.trim().replace(/^<(.*)>$/, '$1'
  * unchanged, a delivery that fails here with a 5xx is never accepted again: that follows from the
  * ±300 s window, with or without the token cache.)
  */
-export const receiveLegacyEmailStatus = defineOperation(receiveLegacyEmailStatusSchemas, async ({ event, requestId }) => {
-  const log = logger.child({ request_id: requestId, callback: 'legacy_email' });
+/** A verified legacy email callback: its JSON body and the signature token, spent by the check. */
+export interface LegacyEmailPrincipal extends SignedPrincipal {
+  readonly json: Record<string, unknown>;
+  readonly token: string;
+}
+
+/** The provider_signature authenticator of this row (signature and single-use token, above). */
+export async function verifyLegacyEmailCallback(event: APIGatewayProxyEvent): Promise<LegacyEmailPrincipal> {
+  const log = logger.child({ request_id: event.requestContext.requestId, callback: 'legacy_email' });
   const now = new Date();
-  const body = rawBody(event) ?? Buffer.alloc(0);
   const key = env.LEGACY_EMAIL_SIGNING_KEY;
   if (key === undefined) {
     log.warn('legacy email callback refused: LEGACY_EMAIL_SIGNING_KEY is not configured');
@@ -68,7 +75,7 @@ export const receiveLegacyEmailStatus = defineOperation(receiveLegacyEmailStatus
   }
   let json: unknown;
   try {
-    json = JSON.parse(body.toString('utf8'));
+    json = JSON.parse((rawBody(event) ?? Buffer.alloc(0)).toString('utf8'));
   } catch {
     json = undefined;
   }
@@ -84,8 +91,15 @@ export const receiveLegacyEmailStatus = defineOperation(receiveLegacyEmailStatus
     log.info('legacy email callback refused', { reason: 'token already used' });
     throw invalidSignature();
   }
+  return { kind: 'provider_signature', sender: 'legacy_email', json: json as Record<string, unknown>, token: signature.token };
+}
 
-  const parsed = EventData.safeParse((json as Record<string, unknown>)['event-data']);
+export const receiveLegacyEmailStatus = defineOperation(
+  { auth: 'provider_signature', schemas: receiveLegacyEmailStatusSchemas, verify: verifyLegacyEmailCallback },
+  async ({ principal: { json, token }, requestId }) => {
+  const log = logger.child({ request_id: requestId, callback: 'legacy_email' });
+  const now = new Date();
+  const parsed = EventData.safeParse(json['event-data']);
   if (!parsed.success) throw new InvalidRequestError('The body has no readable event-data (event and message.headers.message-id).', { param: 'event-data' });
   const data = parsed.data;
   const at = now.toISOString();
@@ -103,10 +117,11 @@ export const receiveLegacyEmailStatus = defineOperation(receiveLegacyEmailStatus
     {
       source: 'legacy_email',
       providerMessageId: stripBrackets(data.message.headers['message-id']),
-      event: { id: data.id ?? signature.token, type, source: 'legacy_email', occurred_at: isoOr(data.timestamp, at), received_at: at, detail },
+      event: { id: data.id ?? token, type, source: 'legacy_email', occurred_at: isoOr(data.timestamp, at), received_at: at, detail },
       ...(suppress === undefined ? {} : { suppress }),
     },
     log,
   );
   return received(requestId, now);
-});
+  },
+);

@@ -1,12 +1,13 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../core/errors';
 import { rawBody } from '../pipeline/parse-request';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
 import { headerOf } from '../../webhooks/crypto';
-import { defineOperation } from '../operation';
+import { defineOperation, type SignedPrincipal } from '../operation';
 import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, received } from './record-callback';
-import { lowercasedHeaders } from '../pipeline/request-url';
+import { lowercasedHeaders } from '../pipeline/headers';
 import { receiveMailerEventSchemas } from './schemas';
 import { verifyStandardWebhook } from './signatures';
 
@@ -36,27 +37,39 @@ const MailerEvent = z.object({
  * a signed body that is not such an event is 400 `invalid_request`; an unknown email id is 200
  * with nothing changed.
  */
-export const receiveMailerEvent = defineOperation(receiveMailerEventSchemas, async ({ event, requestId }) => {
-  const log = logger.child({ request_id: requestId, callback: 'mailer' });
-  const now = new Date();
-  const body = rawBody(event) ?? Buffer.alloc(0);
+/** A verified mailer event: its body and the Standard Webhooks id it was signed under. */
+export interface MailerEventPrincipal extends SignedPrincipal {
+  readonly body: Buffer;
+  readonly webhookId: string;
+}
+
+/** The provider_signature authenticator of this row (Standard Webhooks, above). */
+export async function verifyMailerEvent(event: APIGatewayProxyEvent): Promise<MailerEventPrincipal> {
   const secret = env.MAILER_WEBHOOK_SECRET;
   if (secret === undefined) {
-    log.warn('mailer webhook refused: MAILER_WEBHOOK_SECRET is not configured');
+    logger.warn('mailer webhook refused: MAILER_WEBHOOK_SECRET is not configured', { request_id: event.requestContext.requestId });
     throw invalidSignature();
   }
+  const body = rawBody(event) ?? Buffer.alloc(0);
   const headers = lowercasedHeaders(event);
   const signed = {
     id: headerOf(headers, 'webhook-id') ?? headerOf(headers, 'svix-id'),
     timestamp: headerOf(headers, 'webhook-timestamp') ?? headerOf(headers, 'svix-timestamp'),
     signature: headerOf(headers, 'webhook-signature') ?? headerOf(headers, 'svix-signature'),
   };
-  const verification = verifyStandardWebhook(signed, body, secret, now);
-  if (!verification.ok) {
-    log.info('mailer webhook refused', { reason: verification.reason });
+  const verification = verifyStandardWebhook(signed, body, secret, new Date());
+  if (!verification.ok || signed.id === undefined) {
+    logger.info('mailer webhook refused', { request_id: event.requestContext.requestId, reason: verification.ok ? 'no webhook-id' : verification.reason });
     throw invalidSignature();
   }
+  return { kind: 'provider_signature', sender: 'mailer', body, webhookId: signed.id };
+}
 
+export const receiveMailerEvent = defineOperation(
+  { auth: 'provider_signature', schemas: receiveMailerEventSchemas, verify: verifyMailerEvent },
+  async ({ principal: { body, webhookId }, requestId }) => {
+  const log = logger.child({ request_id: requestId, callback: 'mailer' });
+  const now = new Date();
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));
@@ -101,10 +114,11 @@ export const receiveMailerEvent = defineOperation(receiveMailerEventSchemas, asy
     {
       source: 'mailer',
       providerMessageId: mailerEvent.data.email_id,
-      event: { id: signed.id as string, type, source: 'mailer', occurred_at: isoOr(mailerEvent.created_at, at), received_at: at, detail },
+      event: { id: webhookId, type, source: 'mailer', occurred_at: isoOr(mailerEvent.created_at, at), received_at: at, detail },
       ...(suppress === undefined ? {} : { suppress }),
     },
     log,
   );
   return received(requestId, now);
-});
+  },
+);

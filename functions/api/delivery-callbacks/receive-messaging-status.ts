@@ -1,10 +1,12 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { rawBody } from '../pipeline/parse-request';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
 import type { DeliveryEvent } from '../../core/messages';
-import { defineOperation } from '../operation';
+import { defineOperation, type SignedPrincipal } from '../operation';
 import { applyDeliveryCallback, invalidSignature, received } from './record-callback';
-import { lowercasedHeaders, publicUrlOf } from '../pipeline/request-url';
+import { lowercasedHeaders } from '../pipeline/headers';
+import { publicUrlOf } from '../pipeline/request-url';
 import { receiveMessagingStatusSchemas } from './schemas';
 import { verifyTwilioSignature } from './signatures';
 
@@ -32,23 +34,33 @@ const STATUS_MAP: Readonly<Record<string, DeliveryEvent['type']>> = {
  * configured, is 401 `invalid_signature` with nothing changed; an unknown MessageSid is 200 with
  * nothing changed. Answers 200 `{ data: { received: true }, meta }`.
  */
-export const receiveMessagingStatus = defineOperation(receiveMessagingStatusSchemas, async ({ event, requestId }) => {
-  const log = logger.child({ request_id: requestId, callback: 'messaging' });
-  const now = new Date();
-  const body = rawBody(event) ?? Buffer.alloc(0);
+/** A verified Twilio-style status callback: its form parameters. */
+export interface MessagingCallbackPrincipal extends SignedPrincipal {
+  readonly params: URLSearchParams;
+}
+
+/** The provider_signature authenticator of this row (the signature scheme above). */
+export async function verifyMessagingCallback(event: APIGatewayProxyEvent): Promise<MessagingCallbackPrincipal> {
   const token = env.MESSAGING_AUTH_TOKEN;
   if (token === undefined) {
-    log.warn('messaging status callback refused: MESSAGING_AUTH_TOKEN is not configured');
+    logger.warn('messaging status callback refused: MESSAGING_AUTH_TOKEN is not configured', { request_id: event.requestContext.requestId });
     throw invalidSignature();
   }
   const headers = lowercasedHeaders(event);
-  const params = new URLSearchParams(body.toString('utf8'));
+  const params = new URLSearchParams((rawBody(event) ?? Buffer.alloc(0)).toString('utf8'));
   const verification = verifyTwilioSignature(publicUrlOf(event, headers), params, headers['x-twilio-signature'], token);
   if (!verification.ok) {
-    log.info('messaging status callback refused', { reason: verification.reason });
+    logger.info('messaging status callback refused', { request_id: event.requestContext.requestId, reason: verification.reason });
     throw invalidSignature();
   }
+  return { kind: 'provider_signature', sender: 'messaging', params };
+}
 
+export const receiveMessagingStatus = defineOperation(
+  { auth: 'provider_signature', schemas: receiveMessagingStatusSchemas, verify: verifyMessagingCallback },
+  async ({ principal: { params }, requestId }) => {
+  const log = logger.child({ request_id: requestId, callback: 'messaging' });
+  const now = new Date();
   const sid = params.get('MessageSid') ?? params.get('SmsSid');
   const status = params.get('MessageStatus') ?? params.get('SmsStatus');
   const type = status === null ? undefined : STATUS_MAP[status];
@@ -63,4 +75,5 @@ export const receiveMessagingStatus = defineOperation(receiveMessagingStatusSche
     log,
   );
   return received(requestId, now);
-});
+  },
+);

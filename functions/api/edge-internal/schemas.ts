@@ -48,6 +48,7 @@ export const UpdateScoreLookupResponse = z.object({
 });
 
 export const updateScoreLookupSchemas = {
-  documentedBody: { description: 'The scores to write, read only once the cron secret is verified.', content: { 'application/json': UpdateScoreLookupBody } },
+  // Parsed by the pipeline after the cron_secret authenticator: a refused caller's body is never read.
+  body: UpdateScoreLookupBody,
   responses: { 200: UpdateScoreLookupResponse },
 } as const;

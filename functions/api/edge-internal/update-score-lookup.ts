@@ -1,23 +1,18 @@
-import type { z } from 'zod';
 import { lookupKeyOf } from '../../core/scoring/lookup-key';
 import type { PrecomputedScore } from '../../core/scoring/types';
 import { putPrecomputedScores } from '../../data/score-lookup-repository';
-import { verifyCronSecret } from '../pipeline/cron-secret';
-import { parseRequest } from '../pipeline/parse-request';
 import { envelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
-import { UpdateScoreLookupBody, updateScoreLookupSchemas } from './schemas';
+import { updateScoreLookupSchemas } from './schemas';
 
 /**
  * POST /api/internal/scoring/update-lookup (shared cron secret): seeds or replaces pre-computed
- * retry scores, the lgbm tier of POST /scoring/retry. The secret is checked first (401, nothing
- * read or written), then the body, with the pipeline's own 400/422 rules. Each entry's key is
+ * retry scores, the lgbm tier of POST /scoring/retry. The pipeline checks the secret first (401,
+ * nothing read or written), then the body. Each entry's key is
  * built from its decline code, attempt bucket, amount bucket and currency, and the entries are
  * written 25 at a time. Answers `{ data: { received, written, keys }, meta }`.
  */
-export const updateScoreLookup = defineOperation(updateScoreLookupSchemas, async ({ event, route, requestId }) => {
-  await verifyCronSecret(event);
-  const body = parseRequest(event, { ...route, schemas: { body: UpdateScoreLookupBody } }).body as z.output<typeof UpdateScoreLookupBody>;
+export const updateScoreLookup = defineOperation({ auth: 'cron_secret', schemas: updateScoreLookupSchemas }, async ({ body, requestId }) => {
   const scores: PrecomputedScore[] = body.entries.map((entry) => ({
     key: lookupKeyOf({ declineCode: entry.decline_code, attemptBucket: entry.attempt_bucket, amountBucket: entry.amount_bucket, currency: entry.currency }),
     score: entry.score,

@@ -2,4 +2,4 @@ import { getHealthSchemas } from './schemas';
 import { defineOperation } from '../operation';
 
 /** GET /health on every host: the function answers, so the host is up. Unwrapped, as the spec shows it. */
-export const getHealth = defineOperation(getHealthSchemas, async () => ({ body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } }));
+export const getHealth = defineOperation({ auth: 'public', schemas: getHealthSchemas }, async () => ({ body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } }));

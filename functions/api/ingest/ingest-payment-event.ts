@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { InvalidApiKeyError } from '../../core/errors';
 import type { IngestEvent } from '../../core/ingest/ingest-event';
 import { ingestPaymentEvent as ingest } from '../../data/ingest-payment-event';
 import { meta } from '../pipeline/responses';
@@ -35,9 +34,8 @@ function eventOf(body: z.output<typeof IngestPaymentEventBody>): IngestEvent {
  * Answers 200 with `{ event_id, event_type, status, recovery_initiated, payment_event_id,
  * recovery_id, affected_payment_ids }`; what each event type does is `ingestPaymentEvent`'s.
  */
-export const ingestPaymentEvent = defineOperation(ingestPaymentEventSchemas, async ({ body, caller, requestId }) => {
-  if (caller === undefined) throw new InvalidApiKeyError('An API key is required.');
+export const ingestPaymentEvent = defineOperation({ auth: 'api_key', schemas: ingestPaymentEventSchemas }, async ({ body, principal, requestId }) => {
   const now = new Date();
-  const result = await ingest(caller.merchantId, eventOf(body), now);
-  return { body: { data: result, meta: meta(requestId, caller.merchantId, now) } };
+  const result = await ingest(principal.merchantId, eventOf(body), now);
+  return { body: { data: result, meta: meta(requestId, principal.merchantId, now) } };
 });

@@ -11,7 +11,7 @@ import { servedOrigins } from './served-origins';
  * requested from (served-origins.ts), so it is cacheable by clients and CDNs for five minutes per
  * host and scheme.
  */
-export const getOpenApiDocument = defineOperation(getOpenApiDocumentSchemas, async ({ event }) => ({
+export const getOpenApiDocument = defineOperation({ auth: 'public', schemas: getOpenApiDocumentSchemas }, async ({ event }) => ({
   body: withServerOrigins(buildOpenApiDocument(routes, { version: env.SERVICE_VERSION }), servedOrigins(event)),
   headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', Vary: 'Host, X-Forwarded-Proto' },
 }));

@@ -9,8 +9,8 @@ import { getPaymentTimelineSchemas } from './schemas';
  * GET /api/v1/payments/{id}/timeline, oldest first. One body for both forms: A reads
  * `data.events[]` with `detail` text, B reads `data.payment_id` and `details` objects.
  */
-export const getPaymentTimeline = defineOperation(getPaymentTimelineSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const getPaymentTimeline = defineOperation({ auth: 'api_key', schemas: getPaymentTimelineSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const payment = await findPayment(merchantId, params.id);
   const events = await paymentTimeline(merchantId, payment);
   return { body: envelope({ payment_id: payment.id, events: events.map(timelineEventView) }, requestId, merchantId) };

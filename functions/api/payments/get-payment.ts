@@ -5,7 +5,7 @@ import { findPayment } from './find-payment';
 import { getPaymentSchemas } from './schemas';
 
 /** GET /api/v1/payments/{id}: by `pe_`, `rec_` or provider charge id. */
-export const getPayment = defineOperation(getPaymentSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const getPayment = defineOperation({ auth: 'api_key', schemas: getPaymentSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   return { body: envelope(paymentView(await findPayment(merchantId, params.id)), requestId, merchantId) };
 });

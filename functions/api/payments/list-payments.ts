@@ -10,8 +10,8 @@ import { listPaymentsSchemas } from './schemas';
  * `active`, expanded to A's statuses), decline category, psp and created range; offset paged,
  * `pagination.total` from the counters when no range narrows the list.
  */
-export const listPayments = defineOperation(listPaymentsSchemas, async ({ query, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const listPayments = defineOperation({ auth: 'api_key', schemas: listPaymentsSchemas }, async ({ query, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const { payments, pagination } = await listPaymentRecords(
     merchantId,
     {

@@ -9,8 +9,8 @@ import { pausePaymentSchemas } from './schemas';
  * to; 409 from any other status. A's `{ ok, data: { id, status, paused_at, previous_status } }`
  * with B's `payment_id`.
  */
-export const pausePayment = defineOperation(pausePaymentSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const pausePayment = defineOperation({ auth: 'api_key', schemas: pausePaymentSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const { after } = await applyPaymentEvent(merchantId, await transitionIdOf(merchantId, params.id), { type: 'pause', reason: 'Paused through the API' });
   return {
     body: {

@@ -10,8 +10,8 @@ import { resumePaymentSchemas } from './schemas';
  * resumed_at, next_retry_at } }` with B's `payment_id`. A retry scheduled before the pause keeps
  * its `next_retry_at`; the retry engine picks it up again once the payment is no longer paused.
  */
-export const resumePayment = defineOperation(resumePaymentSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const resumePayment = defineOperation({ auth: 'api_key', schemas: resumePaymentSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const { after } = await applyPaymentEvent(merchantId, await transitionIdOf(merchantId, params.id), { type: 'resume', reason: 'Resumed through the API' });
   return {
     body: {

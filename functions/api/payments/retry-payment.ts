@@ -18,8 +18,8 @@ import { retryPaymentSchemas } from './schemas';
  * `retry_initiated` when the attempt is queued now and `retry_scheduled` when it was deferred;
  * B's {retry_scheduled: true, retry_number, scheduled_at}; plus payment_status and the reason.
  */
-export const retryPayment = defineOperation(retryPaymentSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const retryPayment = defineOperation({ auth: 'api_key', schemas: retryPaymentSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const request = await requestRetry(merchantId, await transitionIdOf(merchantId, params.id));
   return {
     statusCode: 202,

@@ -4,7 +4,7 @@ import { readSecret } from '../../adapters/secrets';
 import { InvalidApiKeyError } from '../../core/errors';
 import { env } from '../../shared/env';
 import { logger } from '../../shared/logger';
-import { headerOf } from './authenticate';
+import { headerOf } from './headers';
 
 let configured: Promise<Buffer | undefined> | undefined;
 
@@ -28,10 +28,10 @@ function cronSecret(): Promise<Buffer | undefined> {
 const digest = (value: Buffer): Buffer => createHash('sha256').update(value).digest();
 
 /**
- * Admits a `cron_secret` route's caller (spec, Authentication 10; OpenAPI `cronSecret`): the shared
+ * Admits a `cron_secret` route's caller (the pipeline's cron_secret authenticator) (spec, Authentication 10; OpenAPI `cronSecret`): the shared
  * secret as `Authorization: Bearer <secret>`, compared in constant time (both sides hashed first,
  * so neither the secret's length nor its content leaks through timing). A missing or wrong secret,
- * or none configured, is 401 `invalid_api_key` in the error envelope; operations call this before
+ * or none configured, is 401 `invalid_api_key` in the error envelope; the pipeline calls this before
  * they read the body, so nothing is parsed or written for a refused caller.
  */
 export async function verifyCronSecret(event: APIGatewayProxyEvent): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Caller } from '../operation';
+import type { ApiKeyPrincipal } from '../operation';
 import { RateLimitExceededError } from '../../core/errors';
 import { keys } from '../../data/keys';
 import { getMerchantCached } from '../../data/merchant-repository';
@@ -43,11 +43,11 @@ async function take(windowKey: (windowStart: number) => Parameters<typeof countI
  * The per-key limit: reads (GET) and writes count in separate buckets with the merchant's
  * read and write limits (default 100 each). Throws 429 with the headers and `retry_after`.
  */
-export async function limitApiKey(caller: Caller, method: string, now: Date = new Date()): Promise<RateLimitState> {
-  const merchant = await getMerchantCached(caller.merchantId, now.getTime());
+export async function limitApiKey(principal: ApiKeyPrincipal, method: string, now: Date = new Date()): Promise<RateLimitState> {
+  const merchant = await getMerchantCached(principal.merchantId, now.getTime());
   const kind = method === 'GET' ? 'read' : 'write';
   const limit = (kind === 'read' ? merchant?.rate_limits.read_per_minute : merchant?.rate_limits.write_per_minute) ?? DEFAULT_REQUESTS_PER_MINUTE;
-  return take((start) => keys.rateLimitWindow(caller.merchantId, `key:${caller.apiKey.id}:${kind}`, start), limit, now, `this API key (${kind}s)`);
+  return take((start) => keys.rateLimitWindow(principal.merchantId, `key:${principal.apiKey.id}:${kind}`, start), limit, now, `this API key (${kind}s)`);
 }
 
 /** AI generation: 100 a minute per merchant, apart from the API limit. */

@@ -1,13 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { env } from '../../shared/env';
 
-/** The request's headers under lowercase names (API Gateway keeps the client's case). */
-export function lowercasedHeaders(event: APIGatewayProxyEvent): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) if (typeof value === 'string') out[name.toLowerCase()] = value;
-  return out;
-}
-
 /** The query string as sent, rebuilt from the (decoded) parameters API Gateway passes. */
 function queryOf(event: APIGatewayProxyEvent): string {
   const multi = event.multiValueQueryStringParameters ?? {};

@@ -10,8 +10,8 @@ import { getRecoverySchemas } from './schemas';
  * The id may be the recovery's (`rec_…`) or its payment's (`pe_…`). B's current_step and
  * total_steps come with campaigns and are not invented here.
  */
-export const getRecovery = defineOperation(getRecoverySchemas, async ({ params, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const getRecovery = defineOperation({ auth: 'api_key', schemas: getRecoverySchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const payment = await getPayment(merchantId, params.id);
   if (payment === undefined) throw new ResourceNotFoundError(`No recovery ${params.id}.`, { param: 'id' });
   return { body: envelope(recoveryDetailView(payment), requestId, merchantId) };

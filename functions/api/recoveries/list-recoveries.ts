@@ -11,8 +11,8 @@ import { listRecoveriesSchemas } from './schemas';
  * one campaign. A recovery and its payment are one record, so this is the payment list rendered
  * as recoveries.
  */
-export const listRecoveries = defineOperation(listRecoveriesSchemas, async ({ query, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const listRecoveries = defineOperation({ auth: 'api_key', schemas: listRecoveriesSchemas }, async ({ query, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const { payments, pagination } = await listPayments(
     merchantId,
     {

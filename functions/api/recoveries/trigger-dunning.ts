@@ -42,8 +42,8 @@ const dunningView = (p: PaymentRecord, m: MessageRecord) => ({
  * Idempotency-Key, so the client can retry (the cooldown then still runs: the retry is refused
  * until it ends, as no email was sent only in that rare case).
  */
-export const triggerDunning = defineOperation(triggerDunningSchemas, async ({ params, body, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const triggerDunning = defineOperation({ auth: 'api_key', schemas: triggerDunningSchemas }, async ({ params, body, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const payment = await getPayment(merchantId, params.id);
   if (payment === undefined) throw new ResourceNotFoundError(`No recovery ${params.id}.`, { param: 'id' });
   const templateId = body?.template_id ?? null;

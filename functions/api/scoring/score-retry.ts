@@ -70,8 +70,8 @@ const scoreView = (result: RetryScore) => ({
  * answered unwrapped; B's (payment_id + retry_count) must name one of the merchant's payments (404
  * otherwise, another merchant's included) and is answered in the envelope.
  */
-export const scoreRetry = defineOperation(scoreRetrySchemas, async ({ body, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const scoreRetry = defineOperation({ auth: 'api_key', schemas: scoreRetrySchemas }, async ({ body, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const payment = body.payment_id === undefined ? undefined : await findPayment(merchantId, body.payment_id);
   const model = body.model ?? DEFAULTS.model;
   const result = await scorer.score(scoreInputOf(body, payment), model);

@@ -9,7 +9,7 @@ import { getRecoveryGoalSchemas } from './schemas';
  * period. Before a goal is set: 200 with `target_rate: null`, `on_track: null` and the monthly
  * progress, which is there whatever the goal.
  */
-export const getRecoveryGoal = defineOperation(getRecoveryGoalSchemas, async ({ caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const getRecoveryGoal = defineOperation({ auth: 'api_key', schemas: getRecoveryGoalSchemas }, async ({ principal, requestId }) => {
+  const merchantId = principal.merchantId;
   return { body: envelope(await recoveryGoalView(merchantId, await readRecoveryGoal(merchantId)), requestId, merchantId) };
 });

@@ -9,8 +9,8 @@ import { getStatusSchemas } from './schemas';
  * record carries A's fields (connected, merchant_name, plan_tier, auth_strategy) and B's
  * (status, version, authenticated).
  */
-export const getStatus = defineOperation(getStatusSchemas, async ({ caller, requestId }) => {
-  const merchant = caller === undefined ? undefined : await getMerchantCached(caller.merchantId);
+export const getStatus = defineOperation({ auth: 'optional_api_key', schemas: getStatusSchemas }, async ({ principal, requestId }) => {
+  const merchant = principal.kind === 'api_key' ? await getMerchantCached(principal.merchantId) : undefined;
   const now = new Date();
   return {
     body: {
@@ -19,11 +19,11 @@ export const getStatus = defineOperation(getStatusSchemas, async ({ caller, requ
         merchant_id: merchant?.id ?? null,
         merchant_name: merchant?.name ?? null,
         plan_tier: merchant?.plan_tier ?? null,
-        auth_strategy: caller === undefined ? 'none' : 'api_key',
+        auth_strategy: principal.kind === 'api_key' ? 'api_key' : 'none',
         status: 'ok',
         version: env.SERVICE_VERSION,
         timestamp: now.toISOString(),
-        authenticated: caller !== undefined,
+        authenticated: principal.kind === 'api_key',
       },
       meta: meta(requestId, merchant?.id, now),
     },

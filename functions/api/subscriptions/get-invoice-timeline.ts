@@ -11,8 +11,8 @@ import { getInvoiceTimelineSchemas } from './schemas';
  * (failure, retries, status changes, dunning emails); each event has A's `detail` text and B's
  * `details` object. 404 when the merchant has no failed payment for the invoice.
  */
-export const getInvoiceTimeline = defineOperation(getInvoiceTimelineSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const getInvoiceTimeline = defineOperation({ auth: 'api_key', schemas: getInvoiceTimelineSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const payment = await getPaymentByInvoice(merchantId, params.id);
   if (payment === undefined) throw new ResourceNotFoundError(`No failed invoice ${params.id}.`, { param: 'id' });
   return { body: envelope(invoiceTimelineView(payment, await paymentTimeline(merchantId, payment)), requestId, merchantId) };

@@ -18,8 +18,8 @@ import { getSubscriptionRecoveryStatusSchemas } from './schemas';
  * `total_at_risk` sums the open amounts, `recovered_amount` the recovered ones, `recovery_rate`
  * is recovered / failed by count (0-1). The counts by status and the common `currency` are added.
  */
-export const getSubscriptionRecoveryStatus = defineOperation(getSubscriptionRecoveryStatusSchemas, async ({ params, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const getSubscriptionRecoveryStatus = defineOperation({ auth: 'api_key', schemas: getSubscriptionRecoveryStatusSchemas }, async ({ params, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const payments = await subscriptionPayments(merchantId, params.id);
   return { body: envelope(subscriptionRecoveryView(summariseSubscription(params.id, payments)), requestId, merchantId) };
 });

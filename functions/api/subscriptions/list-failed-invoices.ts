@@ -10,8 +10,8 @@ import { listFailedInvoicesSchemas } from './schemas';
  * list (200), as its status is `unknown` rather than 404. The subscription's failures are read
  * whole (one Query of its index entries, then GetItems): their number per subscription is small.
  */
-export const listFailedInvoices = defineOperation(listFailedInvoicesSchemas, async ({ params, query, caller, requestId }) => {
-  const merchantId = caller?.merchantId as string;
+export const listFailedInvoices = defineOperation({ auth: 'api_key', schemas: listFailedInvoicesSchemas }, async ({ params, query, principal, requestId }) => {
+  const merchantId = principal.merchantId;
   const invoiced = (await subscriptionPayments(merchantId, params.id)).filter((payment) => payment.invoice_id !== null);
   const start = (query.page - 1) * query.per_page;
   const pagination = { total: invoiced.length, page: query.page, per_page: query.per_page, total_pages: Math.ceil(invoiced.length / query.per_page) };

@@ -65,33 +65,33 @@ const thingsOf = (merchantId: string) => ({
 const handler = createGroupHandler(
   table,
   {
-    listThings: defineOperation(schemas.list, async ({ query, requestId }) => ({ body: { data: { query }, meta: { request_id: requestId } } })),
-    createThing: defineOperation(schemas.create, async ({ body, caller }) => {
-      const merchantId = caller?.merchantId as string;
+    listThings: defineOperation({ auth: 'api_key', schemas: schemas.list }, async ({ query, requestId }) => ({ body: { data: { query }, meta: { request_id: requestId } } })),
+    createThing: defineOperation({ auth: 'api_key', schemas: schemas.create }, async ({ body, principal }) => {
+      const merchantId = principal.merchantId;
       const n = await countExecution(merchantId, 'create');
       await new Promise((done) => setTimeout(done, 150));
       await documentClient.send(new UpdateCommand({ TableName: TABLE, Key: { PK: `M#${merchantId}`, SK: `THING#thing_${n}` }, UpdateExpression: 'SET #body = :body', ExpressionAttributeNames: { '#body': 'body' }, ExpressionAttributeValues: { ':body': body } }));
       return { statusCode: 201, body: { data: { id: `thing_${n}`, ...body } } };
     }),
-    getThing: defineOperation(schemas.get, async ({ params, caller }) => {
-      const { Item } = await documentClient.send(new GetCommand({ TableName: TABLE, Key: { PK: `M#${caller?.merchantId}`, SK: `THING#${params.id}` } }));
+    getThing: defineOperation({ auth: 'api_key', schemas: schemas.get }, async ({ params, principal }) => {
+      const { Item } = await documentClient.send(new GetCommand({ TableName: TABLE, Key: { PK: `M#${principal.merchantId}`, SK: `THING#${params.id}` } }));
       if (Item === undefined) throw new ResourceNotFoundError(`No thing ${params.id}.`);
       return { body: { data: { id: params.id, ...(Item.body as object) } } };
     }),
-    failThing: defineOperation(schemas.fail, async () => {
+    failThing: defineOperation({ auth: 'api_key', schemas: schemas.fail }, async () => {
       throw new Error('connection to 10.1.2.3 failed with secret sk_live_abc');
     }),
-    listThingsByCursor: defineOperation(schemas.cursor, async ({ query, caller }) => {
-      const page = await queryCursorPage(thingsOf(caller?.merchantId as string), { merchantId: caller?.merchantId as string, list: 'things', cursor: query.cursor, limit: query.limit });
+    listThingsByCursor: defineOperation({ auth: 'api_key', schemas: schemas.cursor }, async ({ query, principal }) => {
+      const page = await queryCursorPage(thingsOf(principal.merchantId), { merchantId: principal.merchantId, list: 'things', cursor: query.cursor, limit: query.limit });
       return { body: { data: page.items.map((item) => item.SK), cursor: page.cursor } };
     }),
-    pageThings: defineOperation(schemas.page, async ({ query, caller }) => {
-      const total = await executions(caller?.merchantId as string, 'create');
-      const page = await queryOffsetPage(thingsOf(caller?.merchantId as string), query.page, query.per_page, total);
+    pageThings: defineOperation({ auth: 'api_key', schemas: schemas.page }, async ({ query, principal }) => {
+      const total = await executions(principal.merchantId, 'create');
+      const page = await queryOffsetPage(thingsOf(principal.merchantId), query.page, query.per_page, total);
       return { body: { data: page.items.map((item) => item.SK), pagination: page.pagination } };
     }),
-    flakyThing: defineOperation(schemas.flaky, async ({ caller }) => {
-      const n = await countExecution(caller?.merchantId as string, 'flaky');
+    flakyThing: defineOperation({ auth: 'api_key', schemas: schemas.flaky }, async ({ principal }) => {
+      const n = await countExecution(principal.merchantId, 'flaky');
       if (n === 1) throw new Error('first attempt fails');
       return { statusCode: 201, body: { data: { attempt: n } } };
     }),
@@ -166,6 +166,31 @@ describe('the request pipeline', () => {
         expect(response.body.error?.code).toBe('insufficient_scope');
         expect(response.body.error?.message).toMatch(method === 'POST' ? /write/ : /read/);
       }
+    });
+
+    it('counts a 403 against the key and gives it the rate-limit headers, like every response after authentication', async () => {
+      // Prepare
+      const { key } = await createApiKey({ merchantId: tenant.merchant.id, scopes: ['read'], mode: 'test' });
+      // Act
+      const first = await call<{ error: { code: string } }>(`${base}/things`, { key, method: 'POST', body: { name: 'x' } });
+      const second = await call<{ error: { code: string } }>(`${base}/things`, { key, method: 'POST', body: { name: 'x' } });
+      // Assess
+      expect([first.status, second.status]).toEqual([403, 403]);
+      expect(first.body.error.code).toBe('insufficient_scope');
+      expect(first.headers.get('x-ratelimit-limit')).toBe('100');
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    });
+
+    it('refuses Authorization and X-API-Key naming two different keys with 400, and accepts both naming the same key', async () => {
+      // Prepare
+      const other = await createApiKey({ merchantId: tenant.merchant.id, scopes: ['read'], mode: 'test' });
+      // Act
+      const conflicting = await call<{ error: { code: string; param?: string } }>(`${base}/things`, { headers: { Authorization: `Bearer ${tenant.key}`, 'X-API-Key': other.key } });
+      const agreeing = await call(`${base}/things`, { headers: { Authorization: `Bearer ${tenant.key}`, 'X-API-Key': tenant.key } });
+      // Assess
+      expect(conflicting.status).toBe(400);
+      expect(conflicting.body.error).toMatchObject({ code: 'invalid_request', param: 'X-API-Key' });
+      expect(agreeing.status).toBe(200);
     });
 
     it('takes the tenant from the key, whatever the body or path says', async () => {
@@ -456,5 +481,30 @@ describe('the request pipeline', () => {
       expect(last.body.data).toHaveLength(1);
       expect(beyond.body.data).toEqual([]);
     });
+  });
+});
+
+describe('createGroupHandler', () => {
+  it('refuses, when the group loads, an operation defined with another auth kind than its row', () => {
+    // Prepare
+    const listThings = defineOperation({ auth: 'public', schemas: schemas.list }, async () => ({ body: {} }));
+    // Act and assess
+    expect(() => createGroupHandler(table, { listThings })).toThrow(/auth kind \(api_key\)/);
+  });
+
+  it('answers 501 for a signed row whose operation, and so its verifier, is not built', async () => {
+    // Prepare
+    const signedRow: RouteDef = { ...(table[0] as RouteDef), operationId: 'receiveThing', method: 'POST', path: '/api/v1/pipeline-test/signed', auth: 'provider_signature', scopes: [] };
+    const signedHandler = createGroupHandler([signedRow], {});
+    const server = await startLocalHttpServer({ routes: [signedRow], loadHandler: async () => signedHandler, port: 0 });
+    try {
+      // Act
+      const response = await call<{ error: { code: string } }>(`${server.url}/api/v1/pipeline-test/signed`, { method: 'POST', body: {} });
+      // Assess
+      expect(response.status).toBe(501);
+      expect(response.body.error.code).toBe('not_implemented');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -8,14 +8,14 @@
  */
 import { LEGACY_EMAIL_SIGNING_KEY, mailerPayload, mailgunData, mailgunEvent, type SignedCallback, standardWebhook, twilioStatus, twilioStatusBySdk, withMailgunSignature } from '../../../fixtures/delivery-callbacks';
 import { createHash } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { CALLBACK_TOLERANCE_SECONDS } from '../../../../functions/api/delivery-callbacks/signatures';
 import { CALLBACK_TOKEN_RETENTION_MARGIN_SECONDS } from '../../../../functions/data/callback-token-repository';
 import { receiveMailerEventSchemas } from '../../../../functions/api/delivery-callbacks/schemas';
 import { listOutboxEmails } from '../../../../functions/adapters/email/outbox';
 import type { MessageRecord } from '../../../../functions/core/messages';
 import { documentClient } from '../../../../functions/data/client';
-import { customerKeys, ENTITY } from '../../../../functions/data/keys';
+import { customerKeys, ENTITY, messageDueKeys } from '../../../../functions/data/keys';
 import { getMessage } from '../../../../functions/data/message-repository';
 import { getSuppression } from '../../../../functions/data/suppression-repository';
 import { env } from '../../../../functions/shared/env';
@@ -93,6 +93,9 @@ describe('delivery callbacks', () => {
     expect(message).toMatchObject({ status: 'sent', provider_message_id: expect.any(String) });
     return { messageId, providerMessageId: message?.provider_message_id as string, recoveryId: payment.recovery_id, customerId: payment.customer_id, email };
   };
+  /** The hour of manual-dunning cooldown after the first email, passed: its item is gone, as its TTL would remove it. */
+  const endDunningCooldown = (customerId: string) =>
+    documentClient.send(new DeleteCommand({ TableName: env.TABLE_NAME, Key: messageDueKeys.cooldown(tenant.merchant.id, customerId) }));
   const outboxOf = async (messageId: string) => (await listOutboxEmails(tenant.merchant.id)).filter((email) => email.message_id === messageId);
 
   describe('POST /api/v1/mailer/webhook', () => {
@@ -131,6 +134,7 @@ describe('delivery callbacks', () => {
       const sent = await sendDunning();
       // Act
       const response = await post(MAILER, standardWebhook(mailerPayload('email.bounced', sent.providerMessageId, { bounce: { type: 'Permanent', subType: 'General' } })));
+      await endDunningCooldown(sent.customerId);
       const secondMessageId = await triggerDunning(sent.recoveryId);
       // Assess
       expect(response.status).toBe(200);
@@ -186,6 +190,7 @@ describe('delivery callbacks', () => {
       const sent = await sendDunning();
       // Act
       const response = await post(LEGACY, mailgunEvent(mailgunData(sent.providerMessageId, 'complained')));
+      await endDunningCooldown(sent.customerId);
       const secondMessageId = await triggerDunning(sent.recoveryId);
       // Assess
       expect(response.status).toBe(200);

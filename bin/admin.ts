@@ -15,14 +15,13 @@
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { API_KEY_MODES, type ApiKeyMode, parseScopes } from '../functions/core/api-keys';
 import { AppError } from '../functions/core/errors';
 import { NewMerchantSchema } from '../functions/core/merchants';
 import { GATEWAY_NAMES, isGatewayName } from '../functions/core/payment-gateway';
 import { isPsp, PSPS } from '../functions/core/providers';
+import { useLocalStackEnvironment } from '../lib/local/stack-file';
 
 class UsageError extends Error {
   constructor(message: string) {
@@ -181,15 +180,9 @@ function prepare(argv: string[]): (repos: Repositories) => Promise<unknown> {
 
 /** TABLE_NAME (and DYNAMODB_ENDPOINT) from the environment, else from the local stack's file. */
 function configureTable(): void {
-  if (process.env.TABLE_NAME !== undefined) return;
-  const stackFile = join(__dirname, '..', '.local', 'stack.json');
-  const stack = existsSync(stackFile) ? (JSON.parse(readFileSync(stackFile, 'utf8')) as Record<string, unknown>) : {};
-  if (typeof stack.table_name !== 'string') {
+  useLocalStackEnvironment();
+  if (process.env.TABLE_NAME === undefined) {
     throw new Error('no table: set TABLE_NAME (and DYNAMODB_ENDPOINT locally), or start the local stack to write .local/stack.json');
-  }
-  process.env.TABLE_NAME = stack.table_name;
-  if (process.env.DYNAMODB_ENDPOINT === undefined && typeof stack.dynamodb_endpoint === 'string') {
-    process.env.DYNAMODB_ENDPOINT = stack.dynamodb_endpoint;
   }
 }
 

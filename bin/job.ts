@@ -5,17 +5,16 @@
  * consumer handlers the stack runs, before it exits.
  *
  * DYNAMODB_ENDPOINT and TABLE_NAME come from the environment, else from `.local/stack.json`
- * (`dynamodb_endpoint`, `table_name`), written by `npm start`.
+ * (`dynamodb_endpoint`, `table_name`), written by `npm start`; against the stack's table, the
+ * retry engine's default gateway is the stack's (`default_payment_gateway`, sandbox unless
+ * DEFAULT_PAYMENT_GATEWAY says otherwise), as if the stack's own scheduler ran the job.
  *
  * Exit codes: 0 report printed, no task failed; 1 a task failed or the job could not run;
  * 2 bad arguments.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { JobHandler } from '../functions/jobs/run-job';
 import { type ScheduleName, scheduleDefinitions } from '../functions/jobs/schedule-definitions';
-
-const STACK_FILE = join(__dirname, '..', '.local', 'stack.json');
+import { stackFilePath, useLocalStackEnvironment } from '../lib/local/stack-file';
 
 // Explicit imports (not a path built from the argument) so tsc checks each one and only a
 // known name ever loads code.
@@ -29,28 +28,17 @@ function exit(code: number, stream: NodeJS.WriteStream, text: string): void {
   stream.write(`${text}\n`, () => process.exit(code));
 }
 
-function readStackFile(): { dynamodb_endpoint?: unknown; table_name?: unknown } {
-  if (!existsSync(STACK_FILE)) return {};
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(STACK_FILE, 'utf8'));
-    return typeof parsed === 'object' && parsed !== null ? parsed : {};
-  } catch {
-    throw new Error(`${STACK_FILE} is not JSON`);
-  }
-}
-
 /** Must run before anything imports functions/shared/env.ts, which reads the environment once. */
 function configureEnvironment(): void {
-  if (process.env.DYNAMODB_ENDPOINT === undefined || process.env.TABLE_NAME === undefined) {
-    const stack = readStackFile();
-    if (process.env.DYNAMODB_ENDPOINT === undefined && typeof stack.dynamodb_endpoint === 'string') process.env.DYNAMODB_ENDPOINT = stack.dynamodb_endpoint;
-    if (process.env.TABLE_NAME === undefined && typeof stack.table_name === 'string') process.env.TABLE_NAME = stack.table_name;
-  }
+  useLocalStackEnvironment();
   const missing = ['DYNAMODB_ENDPOINT', 'TABLE_NAME'].filter((name) => process.env[name] === undefined);
   if (missing.length > 0) {
-    throw new Error(`no local stack found (${missing.join(', ')} unset and not in ${STACK_FILE}): start it with \`npm start\` or set them`);
+    throw new Error(`no local stack found (${missing.join(', ')} unset and not in ${stackFilePath()}): start it with \`npm start\` or set them`);
   }
   process.env.QUEUE_DRIVER ??= 'local';
+  // stdout carries the report and stderr the job's JSON logs; the SDK's notice that future
+  // releases will need Node 22 (which Lambda already runs) is neither.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 }
 
 async function main(args: readonly string[]): Promise<void> {

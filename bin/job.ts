@@ -50,9 +50,10 @@ async function main(args: readonly string[]): Promise<void> {
   }
 
   configureEnvironment();
-  const [{ LocalScheduler }, { LocalQueues }, { logger }, job, inbound, outbound, notifications] = await Promise.all([
+  const [{ LocalScheduler }, { LocalQueues }, { saveLocalDeadLetter }, { logger }, job, inbound, outbound, notifications] = await Promise.all([
     import('../lib/local/scheduler'),
     import('../lib/local/queue-hub'),
+    import('../functions/adapters/dead-letters/local'),
     import('../functions/shared/logger'),
     jobModules[name](),
     import('../functions/consumers/inbound-webhooks'),
@@ -62,6 +63,7 @@ async function main(args: readonly string[]): Promise<void> {
   const queues = new LocalQueues({
     region: process.env.AWS_REGION,
     consumers: { 'inbound-webhooks': inbound.handler, 'outbound-deliveries': outbound.handler, notifications: notifications.handler },
+    onDeadLetter: (queue, letter) => saveLocalDeadLetter(queue, letter),
   });
   const report = await new LocalScheduler({ handlers: { [name]: job.handler }, region: process.env.AWS_REGION }).runNow(name);
   const delivery = await queues.drain();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Runs a TypeScript command-line script (`bin/admin.ts`, `bin/job.ts`) from a bundle that esbuild
+ * Runs a TypeScript command-line script (`bin/admin.ts`, `bin/job.ts`, `bin/stripe-webhook.ts`) from a bundle that esbuild
  * makes at first use into `.local/cli/`, and again whenever one of the script's own source files
  * (or package-lock.json, or this file) is newer than the bundle. `npm run admin` and `npm run job`
  * go through it:
@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SCRIPTS = ['admin', 'job'];
+const SCRIPTS = ['admin', 'job', 'stripe-webhook'];
 
 const mtime = (path) => {
   try {

@@ -11,19 +11,24 @@
  *   npm run --silent admin -- providers set-secret --merchant <id> --psp stripe --secret whsec_...
  *   npm run --silent admin -- providers set-api-key --merchant <id> --psp mollie --key live_...
  *   npm run --silent admin -- gateways set --merchant <id> --psp stripe --gateway stripe|sandbox
+ *   npm run --silent admin -- outbox list [--merchant <id>] [--to <email>] [--limit 20]
+ *   npm run --silent admin -- dlq list [--queue inbound-webhooks] [--limit 50] [--dlq-url <SQS URL>]
+ *   npm run --silent admin -- dlq redrive [--queue inbound-webhooks] [--dlq-url <SQS URL>]
+ *   npm run --silent admin -- dlq events --merchant <id> [--limit 50]
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { API_KEY_MODES, type ApiKeyMode } from '../functions/core/api-keys';
 import { parseScopes } from '../functions/core/scopes';
 import { AppError } from '../functions/core/errors';
 import { NewMerchantSchema } from '../functions/core/merchants';
 import { GATEWAY_NAMES, isGatewayName } from '../functions/core/payment-gateway';
+import type { DeadLetterQueues } from '../functions/adapters/dead-letters/port';
+import { type QueueName, queueDefinitions } from '../functions/contracts/queues';
 import { isPsp, PSPS } from '../functions/core/providers';
+import { useLocalStackEnvironment } from '../lib/local/stack-file';
 
 class UsageError extends Error {
   constructor(message: string) {
@@ -35,16 +40,22 @@ class UsageError extends Error {
 type Repositories = typeof import('../functions/data/merchant-repository') &
   typeof import('../functions/data/api-key-repository') &
   typeof import('../functions/data/provider-secret-repository') &
-  typeof import('../functions/data/gateway-config-repository');
+  typeof import('../functions/data/gateway-config-repository') &
+  typeof import('../functions/data/dead-letter-repository') &
+  Pick<typeof import('../functions/adapters/email/outbox'), 'listRecentOutboxEmails'>;
+/** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
+type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
 /** Checks the arguments before anything touches the table, then returns the work to do. */
 type Command = {
   readonly options: NonNullable<ParseArgsConfig['options']>;
   readonly positionals: readonly string[];
-  readonly prepare: (values: Values, positionals: string[]) => (repos: Repositories) => Promise<unknown>;
+  readonly prepare: (values: Values, positionals: string[]) => Work;
 };
 
-const COMMAND_NAMES = 'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set';
+const COMMAND_NAMES =
+  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | dlq list | dlq redrive | dlq events';
+const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
   'merchants list',
@@ -54,7 +65,63 @@ const USAGE = [
   `providers set-secret --merchant <id> --psp <${PSPS.join('|')}> --secret <secret>`,
   `providers set-api-key --merchant <id> --psp <${PSPS.join('|')}> --key <provider API key>`,
   `gateways set --merchant <id> --psp <${PSPS.join('|')}> --gateway <${GATEWAY_NAMES.join('|')}>`,
+  'outbox list [--merchant <id>] [--to <email>] [--limit <n, default 20>]',
+  `dlq list [--queue <${QUEUE_NAMES.join('|')}>] [--limit <n, default 50>] [--dlq-url <SQS URL of the DLQ, on AWS>]`,
+  `dlq redrive [--queue <${QUEUE_NAMES.join('|')}>] [--dlq-url <SQS URL of the DLQ, on AWS>]`,
+  'dlq events --merchant <id> [--limit <n, default 50>]',
 ];
+
+function limitOf(values: Values, fallback: number, max: number): number {
+  const raw = values.limit;
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`--limit must be a whole number from 1 to ${max}`);
+  return Number(raw);
+}
+
+function queueOf(values: Values): QueueName {
+  const queue = values.queue ?? 'inbound-webhooks';
+  const known = QUEUE_NAMES.find((name) => name === queue);
+  if (known === undefined) throw new UsageError(`unknown --queue "${queue}"; one of ${QUEUE_NAMES.join(', ')}`);
+  return known;
+}
+
+function dlqUrlOf(values: Values): string | undefined {
+  const url = values['dlq-url'];
+  if (url === undefined) return undefined;
+  if (!/^https?:\/\/[^/]+\/.+/.test(url)) throw new UsageError('--dlq-url must be the URL of an SQS queue (https://sqs.<region>.amazonaws.com/<account>/<name>)');
+  return url;
+}
+
+/**
+ * AWS: the DLQ through SQS's API with the ambient credentials. The queue URL's origin is the
+ * endpoint (stated, so the SDK does not warn that it differs) and its region the region
+ * (`sqs.<region>.amazonaws.com`), else AWS_REGION, else us-east-1.
+ */
+async function sqsDeadLetters(dlqUrl: string): Promise<DeadLetterQueues> {
+  const [{ SQSClient }, { sqsDeadLetterQueues }] = await Promise.all([import('@aws-sdk/client-sqs'), import('../functions/adapters/dead-letters/sqs')]);
+  const url = new URL(dlqUrl);
+  const region = /^sqs\.([a-z0-9-]+)\.amazonaws\.com/.exec(url.hostname)?.[1] ?? process.env.AWS_REGION ?? 'us-east-1';
+  return sqsDeadLetterQueues(new SQSClient({ region, endpoint: url.origin }), () => dlqUrl);
+}
+
+/** Local: the stack's DLQs kept in the table; a redrive runs the stack's consumers in this process. */
+async function localDeadLetters(): Promise<DeadLetterQueues> {
+  const [{ localDeadLetterQueues }, { localRedeliver }, inbound, outbound, notifications] = await Promise.all([
+    import('../functions/adapters/dead-letters/local'),
+    import('../lib/local/dead-letter-redrive'),
+    import('../functions/consumers/inbound-webhooks'),
+    import('../functions/consumers/outbound-deliveries'),
+    import('../functions/consumers/notifications'),
+  ]);
+  return localDeadLetterQueues(localRedeliver({ 'inbound-webhooks': inbound.handler, 'outbound-deliveries': outbound.handler, notifications: notifications.handler }));
+}
+
+/** `dlq list` / `dlq redrive`: SQS with --dlq-url, else the local stack's. */
+function onDeadLetters(values: Values, use: (queues: DeadLetterQueues) => Promise<unknown>): Work {
+  const dlqUrl = dlqUrlOf(values);
+  if (dlqUrl !== undefined) return { withoutTable: async () => use(await sqsDeadLetters(dlqUrl)) };
+  return async () => use(await localDeadLetters());
+}
 
 function required(values: Values, name: string): string {
   const value = values[name];
@@ -154,9 +221,63 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  /** Sent emails of the local outbox (the only EmailSender so far), newest first. */
+  'outbox list': {
+    options: { merchant: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const limit = limitOf(values, 20, 1000);
+      const merchantId = values.merchant;
+      if (merchantId !== undefined && merchantId.trim() === '') throw new UsageError('missing --merchant value');
+      const to = values.to;
+      if (to !== undefined && !to.includes('@')) throw new UsageError('--to must be an email address');
+      const query = { limit, ...(to === undefined ? {} : { to }) };
+      return async (repos) => {
+        if (merchantId !== undefined) {
+          await existingMerchant(repos, merchantId);
+          return repos.listRecentOutboxEmails(merchantId, query);
+        }
+        const merchants = await repos.listMerchants();
+        const emails = (await Promise.all(merchants.map((merchant) => repos.listRecentOutboxEmails(merchant.id, query)))).flat();
+        return emails.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)).slice(0, limit);
+      };
+    },
+  },
+  /** Messages in a queue's DLQ, left there (oldest first). */
+  'dlq list': {
+    options: { queue: { type: 'string' }, limit: { type: 'string' }, 'dlq-url': { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const queue = queueOf(values);
+      const limit = limitOf(values, 50, 1000);
+      return onDeadLetters(values, (queues) => queues.list(queue, limit));
+    },
+  },
+  /** Every message of a queue's DLQ back to the queue. */
+  'dlq redrive': {
+    options: { queue: { type: 'string' }, 'dlq-url': { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const queue = queueOf(values);
+      return onDeadLetters(values, (queues) => queues.redrive(queue));
+    },
+  },
+  /** What a merchant will see of its dropped deliveries: the dead-lettered inbound events recorded under it, newest first. */
+  'dlq events': {
+    options: { merchant: { type: 'string' }, limit: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const limit = limitOf(values, 50, 1000);
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        return repos.listDeadLetteredEvents(merchantId, limit);
+      };
+    },
+  },
 };
 
-function prepare(argv: string[]): (repos: Repositories) => Promise<unknown> {
+function prepare(argv: string[]): Work {
   const [group, action, ...rest] = argv;
   if (group === undefined) throw new UsageError(`missing command: ${COMMAND_NAMES}`);
   const name = `${group} ${action ?? ''}`.trim();
@@ -182,16 +303,12 @@ function prepare(argv: string[]): (repos: Repositories) => Promise<unknown> {
 
 /** TABLE_NAME (and DYNAMODB_ENDPOINT) from the environment, else from the local stack's file. */
 function configureTable(): void {
-  if (process.env.TABLE_NAME !== undefined) return;
-  const stackFile = join(__dirname, '..', '.local', 'stack.json');
-  const stack = existsSync(stackFile) ? (JSON.parse(readFileSync(stackFile, 'utf8')) as Record<string, unknown>) : {};
-  if (typeof stack.table_name !== 'string') {
+  useLocalStackEnvironment();
+  if (process.env.TABLE_NAME === undefined) {
     throw new Error('no table: set TABLE_NAME (and DYNAMODB_ENDPOINT locally), or start the local stack to write .local/stack.json');
   }
-  process.env.TABLE_NAME = stack.table_name;
-  if (process.env.DYNAMODB_ENDPOINT === undefined && typeof stack.dynamodb_endpoint === 'string') {
-    process.env.DYNAMODB_ENDPOINT = stack.dynamodb_endpoint;
-  }
+  // Against DynamoDB Local, what a consumer enqueues (a local redrive) goes to the in-process queues.
+  if (process.env.DYNAMODB_ENDPOINT !== undefined) process.env.QUEUE_DRIVER ??= 'local';
 }
 
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
@@ -203,20 +320,26 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     const work = prepare(argv);
-    configureTable();
     // stderr carries only this CLI's one-line errors; the SDK's notice that future releases will
     // need Node 22 (which Lambda already runs) is not one of them.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    if (typeof work !== 'function') {
+      process.stdout.write(`${JSON.stringify(await work.withoutTable(), null, 2)}\n`);
+      return 0;
+    }
+    configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, client] = await Promise.all([
+    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, outbox, client] = await Promise.all([
       import('../functions/data/merchant-repository'),
       import('../functions/data/api-key-repository'),
       import('../functions/data/provider-secret-repository'),
       import('../functions/data/gateway-config-repository'),
+      import('../functions/data/dead-letter-repository'),
+      import('../functions/adapters/email/outbox'),
       import('../functions/data/client'),
     ]);
     try {
-      const result = await work({ ...merchants, ...apiKeys, ...providerSecrets, ...gateways });
+      const result = await work({ ...merchants, ...apiKeys, ...providerSecrets, ...gateways, ...deadLetters, listRecentOutboxEmails: outbox.listRecentOutboxEmails });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
     } finally {

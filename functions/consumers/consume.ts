@@ -19,6 +19,18 @@ export type MessageProcessor = (message: QueueMessage, record: SQSRecord) => Pro
 
 export type QueueConsumer = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>;
 
+/**
+ * Called when a record fails on its last receive (`ApproximateReceiveCount` ≥ the queue's
+ * `maxReceiveCount`), so that SQS (or the local queues) moves it to the DLQ next: the one moment
+ * the service itself sees a message being dead-lettered. `message` is undefined when the body was
+ * not a message at all. Its own failure is logged, never thrown: the record fails either way.
+ */
+export type LastFailureRecorder = (message: QueueMessage | undefined, record: SQSRecord, error: unknown) => Promise<void>;
+
+export interface QueueConsumerOptions {
+  readonly onLastFailure?: LastFailureRecorder;
+}
+
 const QueueMessageSchema = z.looseObject({ kind: z.string().min(1) });
 const SqsEventSchema = z.looseObject({
   Records: z.array(z.looseObject({ messageId: z.string().min(1), body: z.string() })),
@@ -53,21 +65,27 @@ function parseMessage(record: SQSRecord, processors: Readonly<Record<string, Mes
  * someone can see it. No Middy here: there is no response to map, and the partial batch
  * response is the error handling.
  */
-export function createQueueConsumer(queue: QueueName, processors: Readonly<Record<string, MessageProcessor>>): QueueConsumer {
-  if (!queueDefinitions.some((definition) => definition.name === queue)) throw new Error(`Unknown queue "${queue}"`);
+export function createQueueConsumer(queue: QueueName, processors: Readonly<Record<string, MessageProcessor>>, options: QueueConsumerOptions = {}): QueueConsumer {
+  const definition = queueDefinitions.find((candidate) => candidate.name === queue);
+  if (definition === undefined) throw new Error(`Unknown queue "${queue}"`);
   const log = logger.child({ queue });
 
   const processRecord = async (record: SQSRecord): Promise<SQSBatchItemFailure | undefined> => {
     const fields = { message_id: record.messageId, receive_count: Number(record.attributes?.ApproximateReceiveCount) };
     let kind: string | undefined;
+    let parsed: QueueMessage | undefined;
     try {
       const [message, processor] = parseMessage(record, processors);
+      parsed = message;
       kind = message.kind;
       await processor(message, record);
       log.debug('message processed', { ...fields, kind });
       return undefined;
     } catch (error) {
       log[error instanceof UnprocessableMessageError ? 'warn' : 'error']('message failed', { ...fields, kind, error });
+      if (options.onLastFailure !== undefined && fields.receive_count >= definition.maxReceiveCount) {
+        await options.onLastFailure(parsed, record, error).catch((recordError: unknown) => log.error('could not record the dead-lettered message', { ...fields, kind, error: recordError }));
+      }
       return { itemIdentifier: record.messageId };
     }
   };

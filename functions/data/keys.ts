@@ -344,7 +344,6 @@ export const queries = {
   }),
 } as const;
 
-
 /**
  * Erasure (functions/data/customer-erasure.ts, erasure-tombstones.ts) and what it must find:
  * | an erased customer's tombstone: SHA-256 of merchant id, kind (`email`, `provider_customer_id`) and value; never erased, no TTL | PK = M#<m>, SK = ERASED#<sha256> | table |
@@ -397,4 +396,18 @@ export const messageDueKeys = {
 
 export const MESSAGE_ENTITY = {
   dunningCooldown: 'dunning_cooldown',
+} as const;
+
+/**
+ * Dead letters (functions/data/dead-letter-repository.ts, functions/adapters/dead-letters/local.ts):
+ * | a merchant's dead-lettered inbound events, newest first (integrations health; no payload) | PK = M#<m>, SK begins_with DEADLETTER#<body> (`dle_<body>`, time-ordered) | table |
+ * | the local stack's dead-letter queue of one queue (operator CLI `dlq list`/`dlq redrive`; local only) | PK = LOCALDLQ#<queue>, SK begins_with MSG#<dead-lettered at>#<message id> | table |
+ * The local queues are in-process, so their DLQ is kept in the table where the CLI (another
+ * process) reads it; on AWS the DLQs are SQS queues and nothing is written under LOCALDLQ#.
+ */
+export const deadLetterKeys = {
+  inboundEvent: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `DEADLETTER#${body}` }),
+  inboundEventPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'DEADLETTER#' }),
+  localMessage: (queue: string, deadLetteredAt: string, messageId: string): ItemKey => ({ PK: `LOCALDLQ#${queue}`, SK: `MSG#${deadLetteredAt}#${messageId}` }),
+  localQueuePrefix: (queue: string) => ({ PK: `LOCALDLQ#${queue}`, SKPrefix: 'MSG#' }),
 } as const;

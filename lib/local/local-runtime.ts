@@ -1,3 +1,4 @@
+import { saveLocalDeadLetter } from '../../functions/adapters/dead-letters/local';
 import { type QueueName, queueDefinitions } from '../../functions/contracts/queues';
 import { type ScheduleName, scheduleDefinitions } from '../../functions/contracts/schedules';
 import { LocalQueues, type SqsConsumer } from './queue-hub';
@@ -26,7 +27,8 @@ export async function startLocalRuntime(options: { readonly background: boolean 
   for (const { name } of scheduleDefinitions) {
     jobs[name] = ((await import(`../../functions/jobs/${name}`)) as { handler: LocalJobHandler }).handler;
   }
-  const queues = new LocalQueues({ consumers });
+  // Dead letters are kept in the table too, where the operator CLI (`dlq list`, `dlq redrive`) finds them.
+  const queues = new LocalQueues({ consumers, onDeadLetter: (queue, letter) => saveLocalDeadLetter(queue, letter) });
   const scheduler = new LocalScheduler({ handlers: jobs });
   if (options.background) {
     queues.start(QUEUE_POLL_INTERVAL_MS);

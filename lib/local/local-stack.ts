@@ -7,6 +7,7 @@ import { startDynamoLocal } from './dynamo-local';
 import { ensureTable } from './dynamo-table';
 import { startLocalHttpServer } from './http-server';
 import type { LocalRuntime } from './local-runtime';
+import { type StackFile, stackFilePath } from './stack-file';
 
 export interface LocalStackOptions {
   /** HTTP port; 0 picks a free one. @default 3000 */
@@ -25,14 +26,7 @@ export interface LocalStackOptions {
   readonly background?: boolean;
 }
 
-/** `.local/stack.json`, the contract scripts and the operator CLI rely on (DESIGN §3). */
-export interface StackFile {
-  readonly api_url: string;
-  readonly dynamodb_endpoint: string;
-  readonly merchant_id: string;
-  readonly api_key: string;
-  readonly table_name: string;
-}
+export type { StackFile };
 
 export interface LocalStack extends StackFile {
   readonly runtime: LocalRuntime;
@@ -67,7 +61,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     process.env.TABLE_NAME = tableName;
     process.env.QUEUE_DRIVER = 'local';
-    process.env.DEFAULT_PAYMENT_GATEWAY ??= 'sandbox';
+    const defaultGateway = (process.env.DEFAULT_PAYMENT_GATEWAY ??= 'sandbox');
     process.env.AWS_REGION ??= 'us-east-1';
 
     const admin = new DynamoDBClient({ endpoint: dynamo.endpoint, region: process.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -92,8 +86,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const http = await startLocalHttpServer({ routes, loadHandler, port: options.port ?? 3000, ...(options.host ? { host: options.host } : {}) });
     stops.push(() => http.close());
 
-    const stackFile: StackFile = { api_url: `${http.url}/api/v1`, dynamodb_endpoint: dynamo.endpoint, merchant_id: demo.merchant_id, api_key: demo.api_key, table_name: tableName };
-    const stackPath = options.stackFile === undefined ? join(process.cwd(), '.local', 'stack.json') : options.stackFile;
+    const stackFile: StackFile = {
+      api_url: `${http.url}/api/v1`,
+      dynamodb_endpoint: dynamo.endpoint,
+      merchant_id: demo.merchant_id,
+      api_key: demo.api_key,
+      table_name: tableName,
+      default_payment_gateway: defaultGateway,
+    };
+    const stackPath = options.stackFile === undefined ? stackFilePath() : options.stackFile;
     if (stackPath !== null) writePrivate(stackPath, stackFile);
     return { ...stackFile, runtime, stackFilePath: stackPath, stop };
   } catch (error) {

@@ -29,6 +29,12 @@ export interface LocalQueuesOptions {
   /** Become the transport of `localQueueSender` in this process. @default true */
   readonly registerAsTransport?: boolean;
   readonly logger?: Logger;
+  /**
+   * Also hands each dead-lettered message here (the stack keeps them in the table, where the
+   * operator CLI lists and redrives them: functions/adapters/dead-letters/local.ts). Awaited by the
+   * delivery pass that dead-letters it; a failure is logged. @default none (memory only)
+   */
+  readonly onDeadLetter?: (queue: QueueName, letter: DeadLetter) => Promise<void>;
 }
 
 export interface DeliveryCounts {
@@ -115,12 +121,14 @@ export class LocalQueues implements LocalQueueTransport {
   private readonly region: string;
   private readonly logger: Logger;
   private readonly running = new Set<Promise<void>>();
+  private readonly onDeadLetter: LocalQueuesOptions['onDeadLetter'];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(options: LocalQueuesOptions = {}) {
     this.now = options.now ?? Date.now;
     this.region = options.region ?? 'us-east-1';
     this.logger = options.logger ?? defaultLogger;
+    this.onDeadLetter = options.onDeadLetter;
     for (const definition of options.definitions ?? queueDefinitions) {
       this.queues.set(definition.name, { definition, messages: new Map(), deadLetters: [] });
     }
@@ -180,7 +188,7 @@ export class LocalQueues implements LocalQueueTransport {
       for (const message of state.messages.values()) {
         if (message.processing || message.visibleAt > now) continue;
         if (message.receiveCount >= state.definition.maxReceiveCount) {
-          this.deadLetter(state, message);
+          runs.push(this.track(this.deadLetter(state, message)));
           counts.deadLettered += 1;
         } else {
           receivable.push(message);
@@ -235,6 +243,11 @@ export class LocalQueues implements LocalQueueTransport {
     return count;
   }
 
+  /** Whether the message is still on the queue (waiting, delayed or in flight). */
+  has(queue: QueueName, messageId: string): boolean {
+    return this.state(queue).messages.has(messageId);
+  }
+
   deadLetters(queue: QueueName): readonly DeadLetter[] {
     return [...this.state(queue).deadLetters];
   }
@@ -250,11 +263,16 @@ export class LocalQueues implements LocalQueueTransport {
     return run.finally(() => this.running.delete(run));
   }
 
-  private deadLetter(state: QueueState, message: StoredMessage): void {
+  /** Moves the message to the DLQ now (synchronously); the promise is the hand-over to `onDeadLetter`. */
+  private deadLetter(state: QueueState, message: StoredMessage): Promise<void> {
     state.messages.delete(message.messageId);
     const { messageId, body, receiveCount, sentAt, messageAttributes } = message;
-    state.deadLetters.push({ messageId, body, receiveCount, sentTimestamp: sentAt, messageAttributes });
-    this.logger.warn('message moved to the dead-letter queue', { queue: state.definition.name, message_id: messageId, receive_count: receiveCount });
+    const letter: DeadLetter = { messageId, body, receiveCount, sentTimestamp: sentAt, messageAttributes };
+    state.deadLetters.push(letter);
+    const queue = state.definition.name;
+    this.logger.warn('message moved to the dead-letter queue', { queue, message_id: messageId, receive_count: receiveCount });
+    if (this.onDeadLetter === undefined) return Promise.resolve();
+    return this.onDeadLetter(queue, letter).catch((error: unknown) => this.logger.error('could not keep the dead-lettered message', { queue, message_id: messageId, error }));
   }
 
   private receive(state: QueueState, message: StoredMessage, now: number): SQSRecord {

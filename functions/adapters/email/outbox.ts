@@ -70,3 +70,26 @@ export async function listOutboxEmails(merchantId: string): Promise<OutboxEmail[
   }
   return emails;
 }
+
+export interface RecentOutboxQuery {
+  /** Only emails to this address (compared without case). */
+  readonly to?: string;
+  /** At most this many. */
+  readonly limit: number;
+}
+
+/** The merchant's most recent outbox emails, newest first (operator CLI: `outbox list`). */
+export async function listRecentOutboxEmails(merchantId: string, query: RecentOutboxQuery): Promise<OutboxEmail[]> {
+  const emails: OutboxEmail[] = [];
+  const to = query.to?.trim().toLowerCase();
+  const input = { TableName: env.TABLE_NAME, ...queries.partitionPrefix(messageKeys.outboxPrefix(merchantId)), ScanIndexForward: false };
+  for await (const page of paginateQuery({ client: documentClient, pageSize: Math.min(Math.max(query.limit, 25), 1000) }, input)) {
+    for (const item of page.Items ?? []) {
+      const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, ...email } = item;
+      if (to !== undefined && String(email.to).toLowerCase() !== to) continue;
+      emails.push(email as OutboxEmail);
+      if (emails.length >= query.limit) return emails;
+    }
+  }
+  return emails;
+}

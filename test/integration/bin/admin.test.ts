@@ -8,13 +8,28 @@ import { dynamo } from '../../../functions/data/client';
 import { createMerchant } from '../../../functions/data/merchant-repository';
 import { getProviderApiKey, getProviderSecret } from '../../../functions/data/provider-secret-repository';
 import { gatewayNameFor } from '../../../functions/data/gateway-config-repository';
+import { saveLocalDeadLetter } from '../../../functions/adapters/dead-letters/local';
+import { type OutboxEmail, outboxEmailSender } from '../../../functions/adapters/email/outbox';
+import { registerLocalQueueTransport } from '../../../functions/adapters/queue-sender';
+import { handler as inboundWebhooks } from '../../../functions/consumers/inbound-webhooks';
+import { timeOrderedId } from '../../../functions/core/ids';
+import { listDeadLetteredEvents } from '../../../functions/data/dead-letter-repository';
+import { getPaymentByAnyId, recordFailedPayment } from '../../../functions/data/payment-repository';
+import { setProviderSecret } from '../../../functions/data/provider-secret-repository';
+import type { LocalStack } from '../../../lib/local/local-stack';
+import { LocalQueues } from '../../../lib/local/queue-hub';
+import { call } from '../../fixtures/http';
+import { originOf, startTestStack } from '../../fixtures/local-stack';
+import { failedPaymentInput } from '../../fixtures/payments';
+import { INBOUND_MAX_RECEIVES, stripeFailedFor } from '../../fixtures/provider-webhooks';
 
-jest.setTimeout(30_000);
+// The first run bundles the CLI (bin/cli.mjs); the DLQ tests deliver a message five times.
+jest.setTimeout(90_000);
 
 const root = join(__dirname, '..', '..', '..');
-// The tsx that `npx tsx` resolves, run directly: npx adds a second or so and may print npm's own
+// What `npm run admin` runs (bin/cli.mjs: the bundled CLI), run directly: npm may print its own
 // config warnings on stderr, which would blur the one-line-error checks.
-const tsxCli = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const cli = join(root, 'bin', 'cli.mjs');
 
 interface Run {
   readonly code: number;
@@ -26,7 +41,7 @@ function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [tsxCli, 'bin/admin.ts', ...args],
+      [cli, 'admin', ...args],
       {
         cwd: root,
         env: { ...process.env, TABLE_NAME: process.env.TABLE_NAME, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, ...env },
@@ -190,5 +205,184 @@ describe('admin CLI', () => {
     // Assess
     expect(run.code).toBe(2);
     expect(run.stderr).not.toContain('live_never_echoed_key');
+  });
+});
+
+describe('admin CLI: outbox list', () => {
+  let merchant: Merchant;
+  let other: Merchant;
+  const T0 = Date.parse('2026-11-01T09:00:00.000Z');
+
+  const send = (merchantId: string, to: string, minutes: number, subject: string) =>
+    outboxEmailSender.send({ merchantId, customerId: 'cus_outbox', to, subject, text: `Hello ${to}`, messageId: `msg_${timeOrderedId(new Date(T0 + minutes * 60_000))}` });
+
+  beforeAll(async () => {
+    merchant = await createMerchant({ name: 'Outbox merchant' });
+    other = await createMerchant({ name: 'Other outbox merchant' });
+    await send(merchant.id, 'ana@example.com', 0, 'first');
+    await send(merchant.id, 'bo@example.com', 1, 'second');
+    await send(merchant.id, 'Ana@Example.com', 2, 'third');
+    await send(other.id, 'cy@example.com', 3, 'other merchant');
+  });
+
+  it('prints the merchant\'s sent emails as JSON, newest first', async () => {
+    // Act
+    const run = await admin(['outbox', 'list', '--merchant', merchant.id]);
+    // Assess
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const emails = JSON.parse(run.stdout) as OutboxEmail[];
+    expect(emails.map((email) => email.subject)).toEqual(['third', 'second', 'first']);
+    expect(emails[0]).toMatchObject({ id: expect.stringMatching(/^obx_/), merchant_id: merchant.id, to: 'Ana@Example.com', text: 'Hello Ana@Example.com', message_id: expect.stringMatching(/^msg_/) });
+    expect(emails[0]).not.toHaveProperty('PK');
+  });
+
+  it('filters by recipient, without case, and limits', async () => {
+    // Act
+    const byRecipient = await admin(['outbox', 'list', '--merchant', merchant.id, '--to', 'ANA@example.com']);
+    const limited = await admin(['outbox', 'list', '--merchant', merchant.id, '--limit', '1']);
+    // Assess
+    expect((JSON.parse(byRecipient.stdout) as OutboxEmail[]).map((email) => email.subject)).toEqual(['third', 'first']);
+    expect((JSON.parse(limited.stdout) as OutboxEmail[]).map((email) => email.subject)).toEqual(['third']);
+  });
+
+  it('lists every merchant\'s emails, newest first, without --merchant', async () => {
+    // Act
+    const run = await admin(['outbox', 'list', '--limit', '2']);
+    // Assess
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as OutboxEmail[]).map((email) => [email.merchant_id, email.subject])).toEqual([
+      [other.id, 'other merchant'],
+      [merchant.id, 'third'],
+    ]);
+  });
+
+  it.each<[string, string[], RegExp]>([
+    ['a zero --limit', ['--limit', '0'], /--limit/],
+    ['a --limit over 1000', ['--limit', '1001'], /--limit/],
+    ['a --to that is no address', ['--to', 'nobody'], /--to/],
+    ['an unknown merchant', ['--merchant', 'merch_nope'], /unknown merchant "merch_nope"/],
+  ])('exits 2 with a one-line error when given %s', async (_case, args, message) => {
+    // Act
+    const run = await admin(['outbox', 'list', ...args]);
+    // Assess
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(lines(run.stderr)).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+});
+
+describe('admin CLI: dead-lettered inbound events on the local stack', () => {
+  let stack: LocalStack;
+  let merchantId: string;
+  const secret = 'whsec_cli_dlq_secret';
+  const providerCustomerId = `cus_dlq${Math.random().toString(36).slice(2, 10)}`;
+  const providerPaymentId = `pi_dlq${Math.random().toString(36).slice(2, 10)}`;
+  const eventId = `evt_dlq${Math.random().toString(36).slice(2, 10)}`;
+  /** A Stripe failed payment with no email, for a customer the service does not know yet. */
+  const body = JSON.stringify({
+    id: eventId,
+    object: 'event',
+    api_version: '2024-06-20',
+    created: 1773144000,
+    type: 'payment_intent.payment_failed',
+    data: {
+      object: {
+        id: providerPaymentId,
+        object: 'payment_intent',
+        amount: 4999,
+        currency: 'usd',
+        customer: providerCustomerId,
+        receipt_email: null,
+        status: 'requires_payment_method',
+        last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds', type: 'card_error', payment_method: { id: 'pm_dlq', object: 'payment_method', billing_details: { email: null, name: null }, card: { brand: 'visa', last4: '4242' }, type: 'card' } },
+      },
+    },
+  });
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    merchantId = (await createMerchant({ name: 'DLQ merchant' })).id;
+    await setProviderSecret(merchantId, 'stripe', secret);
+  });
+  afterAll(async () => {
+    registerLocalQueueTransport(undefined);
+    await stack.stop();
+  });
+
+  it('records the dropped delivery under the merchant, lists it with dlq list, and a redrive once the customer is known ingests it', async () => {
+    // Prepare: the stack's queues, on a clock the test moves past each visibility timeout, keeping dead letters in the table as the stack does.
+    let clock = Date.now();
+    const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock, onDeadLetter: (queue, letter) => saveLocalDeadLetter(queue, letter) });
+    const delivery = stripeFailedFor(secret, body);
+    const response = await call<{ data: { id: string } }>(`${originOf(stack)}/stripe/${merchantId}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+    expect(response.status).toBe(200);
+    for (let receive = 0; receive <= INBOUND_MAX_RECEIVES; receive += 1) {
+      await queues.drain();
+      clock += 61_000;
+    }
+    await queues.drain();
+    expect(queues.deadLetters('inbound-webhooks')).toHaveLength(1);
+
+    // Act: what the merchant will see, and what the operator sees
+    const recorded = await listDeadLetteredEvents(merchantId);
+    const events = await admin(['dlq', 'events', '--merchant', merchantId]);
+    const listed = await admin(['dlq', 'list', '--queue', 'inbound-webhooks']);
+
+    // Assess
+    expect(recorded).toEqual([
+      { id: expect.stringMatching(/^dle_/), merchant_id: merchantId, provider: 'stripe', event_ids: [eventId], webhook_log_id: response.body.data.id, reason: 'unknown_webhook_customer', dead_lettered_at: expect.any(String) },
+    ]);
+    expect(JSON.stringify(recorded)).not.toMatch(/4999|pm_dlq|visa|card/);
+    expect(events).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(events.stdout)).toEqual(recorded);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        queue: 'inbound-webhooks',
+        message_id: queues.deadLetters('inbound-webhooks')[0]?.messageId,
+        body: { kind: 'provider_webhook', merchant_id: merchantId, psp: 'stripe', webhook_log_id: response.body.data.id },
+        receive_count: INBOUND_MAX_RECEIVES,
+        sent_at: expect.any(String),
+        dead_lettered_at: expect.any(String),
+      },
+    ]);
+    expect(await getPaymentByAnyId(merchantId, providerPaymentId)).toBeUndefined();
+
+    // Act: the customer becomes known (an earlier payment with its Stripe customer id), then the redrive
+    await recordFailedPayment(failedPaymentInput(merchantId, { customer: { email: 'dlq-customer@example.com', name: null, provider_customer_id: providerCustomerId }, providerPaymentId: `ch_earlier_${providerCustomerId}` }));
+    const redrive = await admin(['dlq', 'redrive', '--queue', 'inbound-webhooks']);
+    const after = await admin(['dlq', 'list']);
+
+    // Assess
+    expect(redrive).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(redrive.stdout)).toEqual({ queue: 'inbound-webhooks', adapter: 'local', moved: 1, succeeded: 1, dead_lettered_again: 0 });
+    expect(JSON.parse(after.stdout)).toEqual([]);
+    expect(await getPaymentByAnyId(merchantId, providerPaymentId)).toMatchObject({ amount: 4999, currency: 'usd', customer_email: 'dlq-customer@example.com' });
+  });
+
+  it('keeps a message that fails every receive again in the DLQ on redrive', async () => {
+    // Prepare: a poison message (no processor for its kind) dead-lettered as the stack keeps it.
+    await saveLocalDeadLetter('inbound-webhooks', { messageId: 'm-poison', body: JSON.stringify({ kind: 'no_such_kind' }), receiveCount: 5, sentTimestamp: Date.now(), messageAttributes: {} });
+
+    // Act
+    const redrive = await admin(['dlq', 'redrive']);
+    const after = await admin(['dlq', 'list']);
+
+    // Assess
+    expect(JSON.parse(redrive.stdout)).toEqual({ queue: 'inbound-webhooks', adapter: 'local', moved: 1, succeeded: 0, dead_lettered_again: 1 });
+    expect(JSON.parse(after.stdout)).toEqual([expect.objectContaining({ body: { kind: 'no_such_kind' }, receive_count: INBOUND_MAX_RECEIVES })]);
+    expect((JSON.parse(after.stdout) as { message_id: string }[])[0]?.message_id).not.toBe('m-poison');
+  });
+
+  it.each<[string, string[], RegExp]>([
+    ['an unknown queue', ['dlq', 'list', '--queue', 'payments'], /unknown --queue "payments"/],
+    ['a --dlq-url that is no SQS URL', ['dlq', 'redrive', '--dlq-url', 'inbound'], /--dlq-url/],
+    ['a missing --merchant for dlq events', ['dlq', 'events'], /missing --merchant/],
+  ])('exits 2 with a one-line error when given %s', async (_case, args, message) => {
+    // Act
+    const run = await admin(args);
+    // Assess
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toMatch(message);
   });
 });

@@ -143,7 +143,7 @@ describe('the local stack over HTTP', () => {
     expect(broken).toEqual([]);
   }, 30_000);
 
-  it('writes the stack file with the URL, endpoint, merchant and key, readable only by its owner', () => {
+  it('writes the stack file with the URL, endpoint, merchant, key and default gateway, readable only by its owner', () => {
     // Act
     const file = JSON.parse(readFileSync(stack.stackFilePath as string, 'utf8')) as Record<string, string>;
     // Assess
@@ -153,6 +153,7 @@ describe('the local stack over HTTP', () => {
       merchant_id: stack.merchant_id,
       api_key: stack.api_key,
       table_name: process.env.TABLE_NAME,
+      default_payment_gateway: 'sandbox',
     });
     expect(statSync(stack.stackFilePath as string).mode & 0o777).toBe(0o600);
   }, 60_000);

@@ -41,6 +41,27 @@ describe('bin/job', () => {
     expect(result.stderr).toContain('no job name given');
   }, 30_000);
 
+  it('exits with code 2 when --at is not an ISO time', () => {
+    // Act
+    const result = runJob(['every-minute', '--at', 'tomorrow']);
+
+    // Assess
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('--at must be an ISO 8601 time');
+  }, 30_000);
+
+  it('runs the job as at the --at time, rounded up to the whole second', () => {
+    // Prepare: nothing listens on port 9; the report is printed all the same.
+    const env = { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', TABLE_NAME: 'no-table-needed' };
+
+    // Act
+    const result = runJob(['hourly', '--at', '2027-01-05T09:00:00.354Z'], env);
+
+    // Assess
+    expect((JSON.parse(result.stdout) as { scheduled_time: string }).scheduled_time).toBe('2027-01-05T09:00:01Z');
+  }, 30_000);
+
   it('prints the JobReport as JSON on stdout when the job runs', () => {
     // Prepare: nothing listens on port 9, so a task that needs the database is reported failed (exit 1).
     const env = { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', TABLE_NAME: 'no-table-needed' };

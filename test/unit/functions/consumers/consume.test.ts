@@ -128,3 +128,54 @@ describe('createQueueConsumer', () => {
     ]);
   });
 });
+
+describe('createQueueConsumer: the last receive before the DLQ', () => {
+  const maxReceives = queueDefinitions.find((definition) => definition.name === 'notifications')?.maxReceiveCount ?? 0;
+  const received = (body: string, count: number): SQSRecord => {
+    const base = record(body);
+    return { ...base, attributes: { ...base.attributes, ApproximateReceiveCount: String(count) } };
+  };
+  class BrokenError extends Error {
+    override name = 'BrokenError';
+  }
+
+  it('tells onLastFailure about a record that fails its last receive, with the message and the error, and still fails it', async () => {
+    // Prepare
+    const seen: Array<{ message: QueueMessage | undefined; id: string; error: unknown }> = [];
+    const consume = createQueueConsumer('notifications', { 'dunning.email': () => { throw new BrokenError('down'); } }, {
+      onLastFailure: async (message, each, error) => {
+        seen.push({ message, id: each.messageId, error });
+      },
+    });
+    const earlier = received('{"kind":"dunning.email","n":1}', maxReceives - 1);
+    const last = received('{"kind":"dunning.email","n":2}', maxReceives);
+    const poison = received('not json', maxReceives);
+
+    // Act
+    const response = await consume(eventOf(earlier, last, poison));
+
+    // Assess
+    expect(response.batchItemFailures.map((failure) => failure.itemIdentifier)).toEqual([earlier.messageId, last.messageId, poison.messageId]);
+    expect(seen).toEqual([
+      { message: { kind: 'dunning.email', n: 2 }, id: last.messageId, error: expect.any(BrokenError) },
+      { message: undefined, id: poison.messageId, error: expect.objectContaining({ name: 'UnprocessableMessageError' }) },
+    ]);
+  });
+
+  it('does not call onLastFailure when the record succeeds on its last receive, and a failing recorder fails nothing more', async () => {
+    // Prepare
+    const recorder = jest.fn(async () => {
+      throw new Error('table unavailable');
+    });
+    const consume = createQueueConsumer('notifications', { 'dunning.email': async () => undefined, 'sms.send': () => { throw new BrokenError('down'); } }, { onLastFailure: recorder });
+    const ok = received('{"kind":"dunning.email"}', maxReceives);
+    const failing = received('{"kind":"sms.send"}', maxReceives);
+
+    // Act
+    const response = await consume(eventOf(ok, failing));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: failing.messageId }] });
+    expect(recorder).toHaveBeenCalledTimes(1);
+  });
+});

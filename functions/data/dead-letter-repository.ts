@@ -1,0 +1,79 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { timeOrderedId } from '../core/ids';
+import type { Psp } from '../core/providers';
+import { env } from '../shared/env';
+import { documentClient } from './client';
+import { deadLetterKeys, queries } from './keys';
+
+/**
+ * Inbound provider events the service dropped: their queue message failed `maxReceiveCount` times
+ * and went to the dead-letter queue. One item per dead-lettered message, under the merchant, so
+ * the integrations health routes (a later issue) can show a merchant the deliveries it lost.
+ * Ids, the provider, a reason code and a time only: no payload, no personal data (the payload
+ * stays in the stored delivery, which erasure and its own 30-day expiry govern).
+ */
+export const DEAD_LETTERED_EVENT_ENTITY = 'dead_lettered_event';
+
+/** As long as the DLQ keeps the message and the stored delivery it names (30 days, the longer). */
+export const DEAD_LETTERED_EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
+
+export interface DeadLetteredEvent {
+  /** `dle_<time-ordered body>`. */
+  readonly id: string;
+  readonly merchant_id: string;
+  readonly provider: Psp;
+  /** The provider's event ids the delivery carries (a batch carries several); empty when its body could not be read. */
+  readonly event_ids: readonly string[];
+  /** The stored delivery (`whk_…`) a redrive processes again. */
+  readonly webhook_log_id: string;
+  /** Why the last attempt failed: a code from the error's class (`provider_api_key_missing`, `unknown_webhook_customer`, …), never its message. */
+  readonly reason: string;
+  readonly dead_lettered_at: string;
+}
+
+export interface NewDeadLetteredEvent {
+  readonly merchantId: string;
+  readonly provider: Psp;
+  readonly eventIds: readonly string[];
+  readonly webhookLogId: string;
+  readonly reason: string;
+}
+
+/** The reason code of an error: its class name in snake case without `Error` (`ProviderApiKeyMissingError` → `provider_api_key_missing`). */
+export function deadLetterReasonOf(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  const code = name
+    .replace(/Error$|Exception$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9_]/g, '')
+    .toLowerCase();
+  return code === '' ? 'processing_error' : code;
+}
+
+export async function recordDeadLetteredEvent(input: NewDeadLetteredEvent, now: Date = new Date()): Promise<DeadLetteredEvent> {
+  const body = timeOrderedId(now);
+  const record: DeadLetteredEvent = {
+    id: `dle_${body}`,
+    merchant_id: input.merchantId,
+    provider: input.provider,
+    event_ids: [...input.eventIds],
+    webhook_log_id: input.webhookLogId,
+    reason: input.reason,
+    dead_lettered_at: now.toISOString(),
+  };
+  await documentClient.send(
+    new PutCommand({
+      TableName: env.TABLE_NAME,
+      Item: { ...deadLetterKeys.inboundEvent(input.merchantId, body), entity: DEAD_LETTERED_EVENT_ENTITY, ...record, expires_at: Math.floor(now.getTime() / 1000) + DEAD_LETTERED_EVENT_RETENTION_SECONDS },
+    }),
+  );
+  return record;
+}
+
+/** The merchant's dead-lettered inbound events, newest first. */
+export async function listDeadLetteredEvents(merchantId: string, limit = 50): Promise<DeadLetteredEvent[]> {
+  const { Items } = await documentClient.send(
+    new QueryCommand({ TableName: env.TABLE_NAME, ...queries.partitionPrefix(deadLetterKeys.inboundEventPrefix(merchantId)), ScanIndexForward: false, Limit: limit }),
+  );
+  return (Items ?? []).map(({ PK: _pk, SK: _sk, entity: _entity, expires_at: _expires, ...record }) => record as DeadLetteredEvent);
+}

@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * `.local/stack.json`, the contract between `npm start` and the scripts that work against the
+ * running local stack (the operator CLI, `npm run job`): written by lib/local/local-stack.ts in
+ * the folder the stack was started from (npm runs every script from the package root).
+ */
+export interface StackFile {
+  readonly api_url: string;
+  readonly dynamodb_endpoint: string;
+  readonly merchant_id: string;
+  readonly api_key: string;
+  readonly table_name: string;
+  /** The retry engine's default gateway the stack runs with (DEFAULT_PAYMENT_GATEWAY, `sandbox` unless set). */
+  readonly default_payment_gateway: string;
+}
+
+/** Where the stack started in `cwd` writes its stack file. */
+export const stackFilePath = (cwd: string = process.cwd()): string => join(cwd, '.local', 'stack.json');
+
+/** The stack file's fields (only those that are strings), or {} when there is no file. */
+export function readStackFile(path: string = stackFilePath()): Partial<StackFile> {
+  if (!existsSync(path)) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw new Error(`${path} is not JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null) return {};
+  return Object.fromEntries(Object.entries(parsed).filter(([, value]) => typeof value === 'string')) as Partial<StackFile>;
+}
+
+/**
+ * Points this process at the local stack, before anything imports functions/shared/env.ts (which
+ * reads the environment once): TABLE_NAME and DYNAMODB_ENDPOINT from the environment, else from the
+ * stack file; and, when the table is the stack's own, the stack's DEFAULT_PAYMENT_GATEWAY unless
+ * the environment sets one (the stack sets it for itself, so a script that charges through the
+ * retry engine must use the same default, not none).
+ *
+ * @returns whether the table is the local stack's (false: the environment named another table).
+ */
+export function useLocalStackEnvironment(path: string = stackFilePath()): boolean {
+  const stack = readStackFile(path);
+  if (process.env.TABLE_NAME === undefined && stack.table_name !== undefined) {
+    process.env.TABLE_NAME = stack.table_name;
+    if (process.env.DYNAMODB_ENDPOINT === undefined && stack.dynamodb_endpoint !== undefined) process.env.DYNAMODB_ENDPOINT = stack.dynamodb_endpoint;
+  }
+  if (process.env.DYNAMODB_ENDPOINT === undefined && stack.dynamodb_endpoint !== undefined && process.env.TABLE_NAME === stack.table_name) {
+    process.env.DYNAMODB_ENDPOINT = stack.dynamodb_endpoint;
+  }
+  const isStack = stack.table_name !== undefined && process.env.TABLE_NAME === stack.table_name && process.env.DYNAMODB_ENDPOINT === stack.dynamodb_endpoint;
+  if (isStack && process.env.DEFAULT_PAYMENT_GATEWAY === undefined && stack.default_payment_gateway !== undefined) {
+    process.env.DEFAULT_PAYMENT_GATEWAY = stack.default_payment_gateway;
+  }
+  return isStack;
+}

@@ -121,7 +121,7 @@ export function formatReport(report: BenchReport): string {
   return lines.join('\n');
 }
 
-export function writeReport(report: BenchReport, path: string): void {
+export function writeReport(report: object, path: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
 }

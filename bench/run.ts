@@ -17,6 +17,7 @@ const SIZES = [100, 1000, 100] as const;
 const TIMING: Timing = { warmup: 200, blocks: 30, perBlock: 30 };
 const DEFAULT_TARGET = 1.5;
 const OUTPUT = join(__dirname, '..', '.local', 'bench-latest.json');
+const BUNDLES_OUTPUT = join(__dirname, '..', '.local', 'bench-bundles.json');
 
 async function loadScenarios(only: readonly string[]): Promise<Scenario[]> {
   const folder = join(__dirname, 'scenarios');
@@ -87,13 +88,22 @@ async function bench(only: readonly string[]): Promise<BenchReport> {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const only = process.argv.slice(2);
+  if (only.includes('bundles')) {
+    // Bundles need no table: measured on their own, then any scenarios named with them.
+    const { benchBundles, formatBundles } = await import('./bundles');
+    const bundles = await benchBundles();
+    writeReport(bundles, BUNDLES_OUTPUT);
+    process.stdout.write(`${formatBundles(bundles)}\n\nJSON: ${BUNDLES_OUTPUT}\n`);
+    if (only.length === 1) return 0;
+  }
   const stack = await startBenchStack();
   const onSignal = (signal: NodeJS.Signals): void => {
     void stack.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
-    const report = await bench(process.argv.slice(2));
+    const report = await bench(only.filter((name) => name !== 'bundles'));
     writeReport(report, OUTPUT);
     process.stdout.write(`${formatReport(report)}\n\nJSON: ${OUTPUT}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     return 0;

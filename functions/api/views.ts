@@ -66,7 +66,11 @@ export const recoveryView = (p: PaymentRecord) => ({
 /** The recovery detail adds its state history (A). */
 export const recoveryDetailView = (p: PaymentRecord) => ({ ...recoveryView(p), state_history: p.state_history });
 
-/** A customer (A) with B's alias `total_revenue_cents`. */
+/**
+ * A customer (A) with B's alias `total_revenue_cents`. Money totals are per currency (DESIGN §2c):
+ * the scalars are the totals in `currency` (that of the customer's most recent payment), the
+ * `_by_currency` maps hold every currency's.
+ */
 export const customerView = (c: CustomerRecord) => ({
   id: c.id,
   provider_customer_id: c.provider_customer_id,
@@ -76,8 +80,11 @@ export const customerView = (c: CustomerRecord) => ({
   total_payments: c.total_payments,
   failed_payments: c.failed_payments,
   recovered_payments: c.recovered_payments,
+  currency: c.currency,
   lifetime_value_cents: c.lifetime_value_cents,
   total_revenue_cents: c.lifetime_value_cents,
+  lifetime_value_by_currency: c.lifetime_value_by_currency,
+  total_revenue_by_currency: c.lifetime_value_by_currency,
   created_at: c.created_at,
 });
 
@@ -87,6 +94,7 @@ export const recoveryStatsView = (c: CustomerRecord) => ({
   total_recovered: c.recovered_payments,
   recovery_rate: c.failed_payments === 0 ? 0 : c.recovered_payments / c.failed_payments,
   total_recovered_cents: c.total_recovered_cents,
+  total_recovered_by_currency: c.total_recovered_by_currency,
 });
 
 /** A timeline event: A's `detail` text and B's `details` object. */
@@ -109,6 +117,8 @@ export const subscriptionRecoveryView = (s: SubscriptionRecoverySummary) => ({
   failed_invoice_count: s.failedCount,
   total_at_risk: s.atRiskAmount,
   recovered_amount: s.recoveredAmount,
+  total_at_risk_by_currency: s.atRiskByCurrency,
+  recovered_amount_by_currency: s.recoveredByCurrency,
   recovery_rate: s.recoveryRate,
   open_invoice_count: s.openCount,
   recovered_invoice_count: s.recoveredCount,

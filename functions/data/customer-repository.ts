@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerBodyOf, customerIdFor, normaliseEmail } from '../core/customers';
+import { type CustomerRecord, customerBodyOf, customerIdFor, NO_MONEY, normaliseEmail, withMoneyDefaults } from '../core/customers';
 import { timeOrderedId } from '../core/ids';
 import { env } from '../shared/env';
 import { documentClient } from './client';
@@ -16,7 +16,7 @@ const bodyOf = (customer: CustomerRecord): string => customerBodyOf(customer.id)
 
 export function customerFromItem(item: Item): CustomerRecord {
   const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, GSI4PK: _7, GSI4SK: _8, ...record } = item;
-  return record as unknown as CustomerRecord;
+  return withMoneyDefaults(record as unknown as CustomerRecord);
 }
 
 /** The customer item with the index attributes its access patterns need (keys.ts). */
@@ -101,9 +101,7 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
       failed_payments: 0,
       recovered_payments: 0,
       open_payments: 0,
-      total_failed_cents: 0,
-      total_recovered_cents: 0,
-      lifetime_value_cents: 0,
+      ...NO_MONEY,
       created_at: at,
       updated_at: at,
       version: 0,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { CustomerRecord } from '../core/customers';
+import { type CustomerRecord, customerMoneyAfter } from '../core/customers';
 import type { DeclineCategory } from '../core/decline-codes/types';
 import { ResourceNotFoundError } from '../core/errors';
 import { timeOrderedId } from '../core/ids';
@@ -120,11 +120,9 @@ export function customerAfter(customer: CustomerRecord, before: PaymentRecord | 
     ...customer,
     total_payments: customer.total_payments + (before === undefined ? 1 : 0),
     failed_payments: customer.failed_payments + (before === undefined ? 1 : 0),
-    total_failed_cents: customer.total_failed_cents + (before === undefined ? after.amount : 0),
     open_payments: customer.open_payments + (isOpen(after.status) ? 1 : 0) - (wasOpen ? 1 : 0),
     recovered_payments: customer.recovered_payments + (recovered ? 1 : 0),
-    total_recovered_cents: customer.total_recovered_cents + (recovered ? after.amount : 0),
-    lifetime_value_cents: customer.lifetime_value_cents + (recovered ? after.amount : 0),
+    ...customerMoneyAfter(customer, after, { created: before === undefined, recovered }),
   };
 }
 

@@ -59,6 +59,9 @@ export const recoveryView = (p: PaymentRecord) => ({
   customer_id: p.customer_id,
   subscription_id: p.subscription_id,
   campaign_id: p.campaign_id,
+  // B's campaign progress: campaigns do not run steps yet, so there is no step to report.
+  current_step: null,
+  total_steps: null,
   created_at: p.created_at,
   updated_at: p.updated_at,
 });

@@ -112,4 +112,25 @@ describe('money totals per currency', () => {
       recovered_amount_by_currency: { usd: 5800, jpy: 3000 },
     });
   });
+
+  it('declares the currency and the per-currency totals in the OpenAPI document', async () => {
+    // Act
+    const doc = (await (await fetch(`${stack.api_url}/openapi.json`)).json()) as OpenApi;
+    // Assess
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.Customer?.properties ?? {})).toEqual(expect.arrayContaining(['currency', 'lifetime_value_by_currency', 'total_revenue_by_currency']));
+    expect(Object.keys(schemas.CustomerRecoveryStats?.properties ?? {})).toContain('total_recovered_by_currency');
+    expect(schemas.Customer?.required).toEqual(expect.arrayContaining(['currency', 'lifetime_value_by_currency', 'total_revenue_by_currency']));
+    const subscription = doc.paths['/api/v1/subscriptions/{id}']?.get.responses['200']?.content['application/json']?.schema.properties.data;
+    expect(Object.keys(subscription?.properties ?? {})).toEqual(expect.arrayContaining(['currency', 'total_at_risk_by_currency', 'recovered_amount_by_currency']));
+  });
 });
+
+interface JsonSchema {
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+interface OpenApi {
+  components: { schemas: Record<string, JsonSchema> };
+  paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: JsonSchema & { properties: { data: JsonSchema } } }> }> } }>;
+}

@@ -100,8 +100,38 @@ export const recoveryStatsView = (c: CustomerRecord) => ({
   total_recovered_by_currency: c.total_recovered_by_currency,
 });
 
-/** A timeline event: A's `detail` text and B's `details` object. */
-export const timelineEventView = (e: TimelineEntry) => ({ type: e.type, timestamp: e.timestamp, detail: e.detail, details: e.details });
+/**
+ * The spec's timeline words (Timeline events: payment_failed, retry, retry_scheduled,
+ * retry_succeeded, status_change) for the finer types the payment records, by timeline:
+ * - a payment's timeline answers A (types seen: payment_failed, retry) and B (payment_failed,
+ *   retry_scheduled, retry_succeeded) in one body: B's two words where B has one, A's `retry`
+ *   for what B names nothing for (an attempt made, declined or unanswered);
+ * - an invoice's timeline is A's (types seen: status_change, retry): every retry event is `retry`,
+ *   and a recovery without an attempt of ours (the provider's own success) a `status_change`.
+ * Types with no word in the spec (payment_method_updated, awaiting_card_update, decline_detailed,
+ * dunning_sent, charge_refunded) keep their own. A recorded type put in a coarser word stays in
+ * `details.kind`.
+ */
+export type TimelineForm = 'payment' | 'invoice';
+
+const RETRY_EVENTS = new Set(['retry_attempted', 'retry_failed', 'retry_gateway_error']);
+
+export function timelineTypeOf(e: Pick<TimelineEntry, 'type' | 'details'>, form: TimelineForm): string {
+  if (RETRY_EVENTS.has(e.type)) return 'retry';
+  if (form === 'payment') return e.type;
+  if (e.type === 'retry_scheduled') return 'retry';
+  if (e.type === 'retry_succeeded') return e.details.retry_number === undefined ? 'status_change' : 'retry';
+  return e.type;
+}
+
+/**
+ * A timeline event: the spec's type (timelineTypeOf), A's `detail` text and B's `details` object,
+ * which names the recorded type as `kind` when the spec's word is a coarser one.
+ */
+export function timelineEventView(e: TimelineEntry, form: TimelineForm = 'payment') {
+  const type = timelineTypeOf(e, form);
+  return { type, timestamp: e.timestamp, detail: e.detail, details: type === e.type ? e.details : { ...e.details, kind: e.type } };
+}
 
 /** POST /recoveries/{id}/dunning (202): A's acknowledgement and B's `sent` (queued) and message id, one body. */
 export const dunningTriggeredView = (p: PaymentRecord, m: MessageRecord) => ({
@@ -172,5 +202,5 @@ export const invoiceTimelineView = (p: PaymentRecord, events: readonly TimelineE
   invoice_id: p.invoice_id,
   payment_event_id: p.id,
   payment_id: p.id,
-  events: events.map(timelineEventView),
+  events: events.map((e) => timelineEventView(e, 'invoice')),
 });

@@ -89,7 +89,10 @@ export const PaymentResponse = z.object({ data: PaymentData, meta: Meta });
 
 export const TimelineEventData = z
   .object({
-    type: z.string().meta({ description: 'payment_failed, retry_scheduled, retry_succeeded, status_change, payment_method_updated, …' }),
+    type: z.string().meta({
+      description:
+        "The spec's word: payment_failed, retry_scheduled, retry_succeeded (B), retry (A: an attempt made, declined or unanswered), status_change (pause, resume, terminal); else payment_method_updated, awaiting_card_update, decline_detailed, dunning_sent, charge_refunded. details.kind names the recorded type where this word is coarser.",
+    }),
     timestamp: Timestamp,
     detail: z.string().meta({ description: 'A: what happened, as text.' }),
     details: z.record(z.string(), z.unknown()).meta({ description: 'B: what happened, as fields.' }),

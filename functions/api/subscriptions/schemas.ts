@@ -66,7 +66,17 @@ export const InvoiceTimeline = z.object({
   invoice_id: z.string(),
   payment_event_id: z.string(),
   payment_id: z.string(),
-  events: z.array(z.object({ timestamp: Timestamp, type: z.string(), detail: z.string(), details: z.record(z.string(), z.unknown()) })),
+  events: z.array(
+    z.object({
+      timestamp: Timestamp,
+      type: z.string().meta({
+        description:
+          "A's word: payment_failed, retry (scheduled, attempted, declined, unanswered or succeeded), status_change (pause, resume, terminal, recovered by the provider); else payment_method_updated, awaiting_card_update, decline_detailed, dunning_sent, charge_refunded. details.kind names the recorded type where this word is coarser.",
+      }),
+      detail: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  ),
 });
 
 export const getSubscriptionRecoveryStatusSchemas = {

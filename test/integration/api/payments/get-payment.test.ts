@@ -141,7 +141,9 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
       expect(PaymentTimelineResponse.safeParse(response.body).success).toBe(true);
       expect(response.body.data.payment_id).toBe(seeded.id);
       const events = response.body.data.events;
-      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_attempted', 'retry_failed', 'retry_scheduled', 'status_change', 'status_change']);
+      // The spec's words (A's retry for an attempt and its decline, B's retry_scheduled), the recorded type in details.kind.
+      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry', 'retry', 'retry_scheduled', 'status_change', 'status_change']);
+      expect(events.map((event) => event.details.kind)).toEqual([undefined, undefined, 'retry_attempted', 'retry_failed', undefined, undefined, undefined]);
       expect(events.map((event) => event.timestamp)).toEqual([...events.map((event) => event.timestamp)].sort());
       expect(events[0]).toMatchObject({ detail: expect.stringContaining('insufficient_funds'), details: { decline_code: 'insufficient_funds', amount: 4999, currency: 'usd' } });
       expect(events[1]).toMatchObject({ detail: expect.stringContaining('Retry 1 scheduled'), details: { retry_number: 1, scheduled_at: seeded.next_retry_at, reason: seeded.state_history[1]?.reason } });

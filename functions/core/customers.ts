@@ -30,6 +30,8 @@ export interface CustomerRecord {
   readonly total_failed_by_currency: AmountsByCurrency;
   readonly total_recovered_by_currency: AmountsByCurrency;
   readonly lifetime_value_by_currency: AmountsByCurrency;
+  /** The search terms indexed for the customer (searchTermsOf when it was last written); absent on customers written before. */
+  readonly search_terms?: readonly string[];
   readonly created_at: string;
   readonly updated_at: string;
   readonly version: number;
@@ -101,4 +103,35 @@ export function customerMoneyAfter(
     total_recovered_by_currency: recovered,
     lifetime_value_by_currency: lifetime,
   };
+}
+
+/** Most search terms indexed per customer, and the longest (longer ones are cut: a prefix of it still finds it). */
+const MAX_SEARCH_TERMS = 24;
+const MAX_SEARCH_TERM_LENGTH = 100;
+
+/**
+ * Text as customer search compares it: Unicode-normalised (NFKD), accents removed, lowercased and
+ * trimmed, so `Müller`, `MÜLLER` and `muller` are the same term.
+ *
+ * @example foldForSearch('  Gina Müller ') // 'gina muller'
+ */
+export const foldForSearch = (text: string): string =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .trim();
+
+/**
+ * The terms under which GET /customers?search= finds a customer by prefix: each word of its name
+ * and of its email (split at anything that is not a letter or digit: `frank.ocean@example.com`
+ * gives frank, ocean, example, com), and the whole name and email, all folded (foldForSearch).
+ * So `Ocean` finds "Frank Ocean", `müller` finds "Gina Müller", `frank oc` the whole name.
+ * Deduplicated; at most MAX_SEARCH_TERMS, each at most MAX_SEARCH_TERM_LENGTH characters.
+ */
+export function searchTermsOf(customer: Pick<CustomerRecord, 'email' | 'name'>): string[] {
+  const texts = [customer.name, customer.email].filter((text): text is string => text !== null && text.trim() !== '').map(foldForSearch);
+  const words = texts.flatMap((text) => text.split(/[^\p{L}\p{N}]+/u));
+  const terms = [...texts, ...words].map((term) => term.slice(0, MAX_SEARCH_TERM_LENGTH)).filter((term) => term !== '' && !term.includes('#'));
+  return [...new Set(terms)].slice(0, MAX_SEARCH_TERMS);
 }

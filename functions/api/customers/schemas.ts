@@ -25,7 +25,10 @@ export const listCustomersQuery = z.object({
     .max(200)
     .transform((value) => value.trim())
     .optional()
-    .meta({ description: 'Email prefix, name prefix (both case-insensitive) or exact provider customer id; matches of any form, newest first. A search reads every match, and pagination.total is their exact number.' }),
+    .meta({
+      description:
+        'Prefix of the email, of the name, or of any word of either (`Ocean` finds "Frank Ocean"; case- and accent-insensitive: `muller` finds "Gina Müller"), or the exact provider customer id; matches of any form, newest first. A search reads every match, and pagination.total is their exact number.',
+    }),
   created_after: createdBound.optional().meta({ description: 'Inclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.' }),
   created_before: createdBound.optional().meta({ description: 'Exclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.' }),
   ...offsetPagingQuery,

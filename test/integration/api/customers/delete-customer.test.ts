@@ -126,7 +126,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
       expect(response.body.data).toEqual({ deleted: true, customer_id: victimId(), records_deleted: victimBefore.size });
       // The seed did leave the kinds of items erasure must find: customer, references, payments, timelines, idempotency records.
       expect(new Set([...victimBefore.values()].map((item) => item.entity))).toEqual(
-        new Set(['customer', 'customer_ref', 'payment', 'payment_ref', 'invoice_ref', 'subscription_invoice', 'timeline_entry', 'idempotency_record']),
+        new Set(['customer', 'customer_ref', 'payment', 'payment_ref', 'invoice_ref', 'subscription_invoice', 'timeline_entry', 'idempotency_record', 'customer_search_term']),
       );
     });
 

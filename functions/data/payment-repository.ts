@@ -65,6 +65,19 @@ export function providerRefItem(payment: PaymentRecord, providerPaymentId: strin
 }
 
 /**
+ * A further provider id the payment is found by (GET /payments/{id}: Stripe's charge `ch_…` of a
+ * payment recorded under its PaymentIntent), as the same unique reference item, tagged for
+ * erasure. An id already referenced (to this payment or another) is left as it is.
+ */
+export async function addProviderReference(payment: PaymentRecord, providerId: string): Promise<void> {
+  try {
+    await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: providerRefItem(payment, providerId), ConditionExpression: 'attribute_not_exists(PK)' }));
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
+/**
  * The counter names a payment counts under: every combination of status (s), decline
  * category (c) and psp (p), so any filter of GET /payments has its total in one item.
  */

@@ -156,6 +156,7 @@ function ingestEventOf(psp: Psp, event: NormalisedWebhookEvent, identity: Identi
     declineCode: payment.declineCode ?? null,
     eventId: `${psp}:${event.providerEventId}`,
     providerPaymentId: payment.providerPaymentId,
+    providerChargeId: payment.providerChargeId,
     psp,
     customerName: event.customer?.name,
     providerCustomerId: event.customer?.providerCustomerId,

@@ -1,4 +1,5 @@
 import { idBody } from './ids';
+import { type AmountsByCurrency, addAmount } from './money';
 
 export interface CustomerRecord {
   readonly id: string;
@@ -14,10 +15,23 @@ export interface CustomerRecord {
   readonly recovered_payments: number;
   /** Recoveries still open (pending, retrying or paused). */
   readonly open_payments: number;
+  /**
+   * The currency of the customer's most recent payment (null only before its first): the
+   * currency of the scalar totals below. Amounts are never summed across currencies (DESIGN §2c).
+   */
+  readonly currency: string | null;
+  /** created_at of the payment that set `currency` (the most recent one seen). */
+  readonly currency_at: string | null;
+  /** The totals in `currency`: `<field>_by_currency[currency]`, 0 before any payment. */
   readonly total_failed_cents: number;
   readonly total_recovered_cents: number;
   /** Revenue seen from the customer: successful payments and recovered amounts. */
   readonly lifetime_value_cents: number;
+  readonly total_failed_by_currency: AmountsByCurrency;
+  readonly total_recovered_by_currency: AmountsByCurrency;
+  readonly lifetime_value_by_currency: AmountsByCurrency;
+  /** The search terms indexed for the customer (searchTermsOf when it was last written); absent on customers written before. */
+  readonly search_terms?: readonly string[];
   readonly created_at: string;
   readonly updated_at: string;
   readonly version: number;
@@ -28,3 +42,96 @@ export const customerBodyOf = (id: string): string | undefined => idBody(id, 'cu
 
 /** Emails are compared and stored lowercased and trimmed. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+/** The money fields of a customer (core of `customerMoneyAfter`). */
+export type CustomerMoney = Pick<
+  CustomerRecord,
+  'currency' | 'currency_at' | 'total_failed_cents' | 'total_recovered_cents' | 'lifetime_value_cents' | 'total_failed_by_currency' | 'total_recovered_by_currency' | 'lifetime_value_by_currency'
+>;
+
+/** A customer written before amounts were kept per currency: its maps are empty (its scalars stay as stored). */
+export const withMoneyDefaults = (customer: Omit<CustomerRecord, keyof CustomerMoney> & Partial<CustomerMoney>): CustomerRecord => ({
+  ...customer,
+  currency: customer.currency ?? null,
+  currency_at: customer.currency_at ?? null,
+  total_failed_cents: customer.total_failed_cents ?? 0,
+  total_recovered_cents: customer.total_recovered_cents ?? 0,
+  lifetime_value_cents: customer.lifetime_value_cents ?? 0,
+  total_failed_by_currency: customer.total_failed_by_currency ?? {},
+  total_recovered_by_currency: customer.total_recovered_by_currency ?? {},
+  lifetime_value_by_currency: customer.lifetime_value_by_currency ?? {},
+});
+
+/** The money fields before any payment. */
+export const NO_MONEY: CustomerMoney = {
+  currency: null,
+  currency_at: null,
+  total_failed_cents: 0,
+  total_recovered_cents: 0,
+  lifetime_value_cents: 0,
+  total_failed_by_currency: {},
+  total_recovered_by_currency: {},
+  lifetime_value_by_currency: {},
+};
+
+/**
+ * A customer's money after one of its payments changed: a new payment adds its amount to the
+ * failed totals of its currency; a payment becoming recovered adds it to the recovered totals and
+ * the lifetime value of its currency. The customer's `currency` follows its most recent payment
+ * (by created_at), and the scalar totals are the totals in that currency, never a sum across
+ * currencies.
+ *
+ * @example customerMoneyAfter(customer, { amount: 3000, currency: 'jpy', created_at }, { created: true, recovered: false })
+ */
+export function customerMoneyAfter(
+  customer: CustomerRecord,
+  payment: { readonly amount: number; readonly currency: string; readonly created_at: string },
+  change: { readonly created: boolean; readonly recovered: boolean },
+): CustomerMoney {
+  const failed = change.created ? addAmount(customer.total_failed_by_currency, payment.currency, payment.amount) : customer.total_failed_by_currency;
+  const recovered = change.recovered ? addAmount(customer.total_recovered_by_currency, payment.currency, payment.amount) : customer.total_recovered_by_currency;
+  const lifetime = change.recovered ? addAmount(customer.lifetime_value_by_currency, payment.currency, payment.amount) : customer.lifetime_value_by_currency;
+  const newest = customer.currency === null || customer.currency_at === null || payment.created_at >= customer.currency_at;
+  const currency = newest || customer.currency === null ? payment.currency : customer.currency;
+  return {
+    currency,
+    currency_at: newest ? payment.created_at : customer.currency_at,
+    total_failed_cents: failed[currency] ?? 0,
+    total_recovered_cents: recovered[currency] ?? 0,
+    lifetime_value_cents: lifetime[currency] ?? 0,
+    total_failed_by_currency: failed,
+    total_recovered_by_currency: recovered,
+    lifetime_value_by_currency: lifetime,
+  };
+}
+
+/** Most search terms indexed per customer, and the longest (longer ones are cut: a prefix of it still finds it). */
+const MAX_SEARCH_TERMS = 24;
+const MAX_SEARCH_TERM_LENGTH = 100;
+
+/**
+ * Text as customer search compares it: Unicode-normalised (NFKD), accents removed, lowercased and
+ * trimmed, so `Müller`, `MÜLLER` and `muller` are the same term.
+ *
+ * @example foldForSearch('  Gina Müller ') // 'gina muller'
+ */
+export const foldForSearch = (text: string): string =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .trim();
+
+/**
+ * The terms under which GET /customers?search= finds a customer by prefix: each word of its name
+ * and of its email (split at anything that is not a letter or digit: `frank.ocean@example.com`
+ * gives frank, ocean, example, com), and the whole name and email, all folded (foldForSearch).
+ * So `Ocean` finds "Frank Ocean", `müller` finds "Gina Müller", `frank oc` the whole name.
+ * Deduplicated; at most MAX_SEARCH_TERMS, each at most MAX_SEARCH_TERM_LENGTH characters.
+ */
+export function searchTermsOf(customer: Pick<CustomerRecord, 'email' | 'name'>): string[] {
+  const texts = [customer.name, customer.email].filter((text): text is string => text !== null && text.trim() !== '').map(foldForSearch);
+  const words = texts.flatMap((text) => text.split(/[^\p{L}\p{N}]+/u));
+  const terms = [...texts, ...words].map((term) => term.slice(0, MAX_SEARCH_TERM_LENGTH)).filter((term) => term !== '' && !term.includes('#'));
+  return [...new Set(terms)].slice(0, MAX_SEARCH_TERMS);
+}

@@ -35,3 +35,13 @@ export function toMinorUnits(major: string | number, currency: string): number {
   if (fraction.length > digits) throw new RangeError(`${String(major)} has more than ${digits} decimals for ${currency}`);
   return Number(match[1]) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
 }
+
+/** Amounts in the smallest unit by lowercase currency (`{ usd: 5800, jpy: 3000 }`): a total over several currencies. */
+export type AmountsByCurrency = Readonly<Record<string, number>>;
+
+/** The map with `amount` added to its currency's total. */
+export const addAmount = (amounts: AmountsByCurrency, currency: string, amount: number): AmountsByCurrency => ({ ...amounts, [currency]: (amounts[currency] ?? 0) + amount });
+
+/** Each currency's total of some amounts. */
+export const sumByCurrency = (items: readonly { readonly amount: number; readonly currency: string }[]): AmountsByCurrency =>
+  items.reduce<AmountsByCurrency>((sum, item) => addAmount(sum, item.currency, item.amount), {});

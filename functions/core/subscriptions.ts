@@ -1,3 +1,4 @@
+import { type AmountsByCurrency, sumByCurrency } from './money';
 import { isOpen, type PaymentRecord } from './payments';
 
 /** A (spec, Subscription recovery status): the three values of a subscription's recovery status. */
@@ -11,12 +12,16 @@ export interface SubscriptionRecoverySummary {
   readonly openCount: number;
   readonly recoveredCount: number;
   readonly terminalCount: number;
-  /** Sum of the open (pending, retrying, paused) failed amounts. */
+  /** The open (pending, retrying, paused) failed amounts in `currency`. */
   readonly atRiskAmount: number;
+  /** The recovered amounts in `currency`. */
   readonly recoveredAmount: number;
+  /** The open amounts of every currency, never added across currencies. */
+  readonly atRiskByCurrency: AmountsByCurrency;
+  readonly recoveredByCurrency: AmountsByCurrency;
   /** recovered / failed, by count; 0 without failures. */
   readonly recoveryRate: number;
-  /** The one currency of the amounts; null without failures or when they mix currencies. */
+  /** The currency of the most recent failed payment (by created_at); null without failures. */
   readonly currency: string | null;
 }
 
@@ -34,8 +39,10 @@ export function summariseSubscription(subscriptionId: string, payments: readonly
   const open = payments.filter((payment) => isOpen(payment.status));
   const recovered = payments.filter((payment) => payment.status === 'recovered');
   const terminal = payments.filter((payment) => payment.status === 'terminal');
-  const sum = (list: readonly PaymentRecord[]): number => list.reduce((total, payment) => total + payment.amount, 0);
-  const currencies = new Set(payments.map((payment) => payment.currency));
+  const newest = payments.reduce<PaymentRecord | undefined>((latest, payment) => (latest === undefined || payment.created_at > latest.created_at ? payment : latest), undefined);
+  const currency = newest?.currency ?? null;
+  const atRiskByCurrency = sumByCurrency(open);
+  const recoveredByCurrency = sumByCurrency(recovered);
   let status: SubscriptionRecoveryStatus = 'at_risk';
   if (payments.length === 0) status = 'unknown';
   else if (recovered.length === payments.length) status = 'recovered';
@@ -46,9 +53,11 @@ export function summariseSubscription(subscriptionId: string, payments: readonly
     openCount: open.length,
     recoveredCount: recovered.length,
     terminalCount: terminal.length,
-    atRiskAmount: sum(open),
-    recoveredAmount: sum(recovered),
+    atRiskAmount: currency === null ? 0 : (atRiskByCurrency[currency] ?? 0),
+    recoveredAmount: currency === null ? 0 : (recoveredByCurrency[currency] ?? 0),
+    atRiskByCurrency,
+    recoveredByCurrency,
     recoveryRate: payments.length === 0 ? 0 : recovered.length / payments.length,
-    currency: currencies.size === 1 ? ([...currencies][0] ?? null) : null,
+    currency,
   };
 }

@@ -1,12 +1,12 @@
-import { GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { CustomerRecord } from '../core/customers';
+import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type CustomerRecord, customerBodyOf, foldForSearch } from '../core/customers';
 import { timeOrderedIdFloor } from '../core/ids';
 import type { PaymentRecord, PaymentStatus } from '../core/payments';
 import { type Pagination, queryOffsetPage } from '../api/pipeline/paging';
 import { env } from '../shared/env';
 import { documentClient } from './client';
 import { customerCounts, customerFromItem, getCustomer } from './customer-repository';
-import { customerKeys, paymentKeys } from './keys';
+import { customerKeys, customerSearchKeys, paymentKeys } from './keys';
 import { paymentFromItem } from './payment-repository';
 
 type Item = Record<string, unknown>;
@@ -15,7 +15,7 @@ type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
 export interface CustomerFilter {
   /** true: customers with an open recovery (pending, retrying or paused); false: those without. */
   readonly hasFailedPayment?: boolean;
-  /** Email prefix, name prefix (case-insensitive) or exact provider customer id. */
+  /** Prefix of the email, the name or any word of either (case- and accent-insensitive), or the exact provider customer id. */
   readonly search?: string;
   /** Inclusive. */
   readonly createdAfter?: Date;
@@ -108,24 +108,61 @@ async function byProviderCustomerId(merchantId: string, providerCustomerId: stri
   return Item === undefined ? undefined : getCustomer(merchantId, Item.customer_id as string);
 }
 
+/** The customer ids whose search terms (keys.ts customerSearchKeys) begin with the folded term: one Query of the merchant partition. */
+async function byTermPrefix(merchantId: string, search: string): Promise<Set<string>> {
+  const prefix = foldForSearch(search);
+  if (prefix === '' || prefix.includes('#')) return new Set();
+  const { PK, SKPrefix } = customerSearchKeys.termPrefix(merchantId, prefix);
+  const items = await readAll({
+    TableName: env.TABLE_NAME,
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#customer': 'customer_id' },
+    ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+    ProjectionExpression: '#customer',
+  });
+  return new Set(items.map((item) => item.customer_id as string));
+}
+
+const MAX_BATCH_ATTEMPTS = 8;
+
+/** Customers by id (BatchGetItem, 100 keys a call, unprocessed keys asked again); ids of erased customers are skipped. */
+async function customersByIds(merchantId: string, ids: readonly string[]): Promise<CustomerRecord[]> {
+  const found: CustomerRecord[] = [];
+  for (let start = 0; start < ids.length; start += 100) {
+    let keys: Record<string, unknown>[] = ids.slice(start, start + 100).map((id) => ({ ...customerKeys.customer(merchantId, customerBodyOf(id) as string) }));
+    for (let attempt = 1; keys.length > 0; attempt += 1) {
+      if (attempt > MAX_BATCH_ATTEMPTS) throw new Error(`Customers of ${merchantId} still unprocessed after ${MAX_BATCH_ATTEMPTS} attempts`);
+      if (attempt > 1) await new Promise((done) => setTimeout(done, 2 ** attempt * 10));
+      const response = await documentClient.send(new BatchGetCommand({ RequestItems: { [env.TABLE_NAME]: { Keys: keys } } }));
+      found.push(...(response.Responses?.[env.TABLE_NAME] ?? []).map(customerFromItem));
+      keys = (response.UnprocessedKeys?.[env.TABLE_NAME]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return found;
+}
+
 const newestFirst = (a: CustomerRecord, b: CustomerRecord): number => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1);
 
 /**
  * Every customer the search term finds, newest first: the email prefix (GSI1, emails are stored
- * lowercased), the name prefix (GSI3, names are indexed lowercased) and the exact provider
- * customer id (its CUSTREF item), deduplicated, then narrowed by the other filters. The prefix
- * indexes are ordered by email and by name, not by time, so every match is read before it can be
- * ordered: the cost grows with the number of matches, and the total is exact.
+ * lowercased), the name prefix (GSI3, names are indexed lowercased), the prefix of any word of the
+ * name or email, accents and case folded (the CUSTWORD# term items, then the customers they name,
+ * by BatchGetItem), and the exact provider customer id (its CUSTREF item), deduplicated, then
+ * narrowed by the other filters. The prefix indexes are ordered by term, not by time, so every
+ * match is read before it can be ordered: the cost grows with the number of matches, and the
+ * total is exact.
  */
 async function searchCustomers(merchantId: string, search: string, filter: CustomerFilter): Promise<CustomerRecord[]> {
   const prefix = search.toLowerCase();
-  const [byEmail, byName, byRef] = await Promise.all([
+  const [byEmail, byName, byTerm, byRef] = await Promise.all([
     readAll(prefixQuery('GSI1', customerKeys.emailIndexPk(merchantId), prefix)),
     readAll(prefixQuery('GSI3', customerKeys.nameIndexPk(merchantId), prefix)),
+    byTermPrefix(merchantId, search),
     byProviderCustomerId(merchantId, search),
   ]);
   const found = new Map<string, CustomerRecord>();
   for (const customer of [...byEmail.map(customerFromItem), ...byName.map(customerFromItem), ...(byRef === undefined ? [] : [byRef])]) found.set(customer.id, customer);
+  for (const customer of await customersByIds(merchantId, [...byTerm].filter((id) => !found.has(id) && customerBodyOf(id) !== undefined))) found.set(customer.id, customer);
   const { after, before } = createdRange(filter);
   return [...found.values()]
     .filter((customer) => filter.hasFailedPayment === undefined || customer.open_payments > 0 === filter.hasFailedPayment)

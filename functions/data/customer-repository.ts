@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerBodyOf, customerIdFor, normaliseEmail } from '../core/customers';
+import { type CustomerRecord, customerBodyOf, customerIdFor, NO_MONEY, normaliseEmail, searchTermsOf, withMoneyDefaults } from '../core/customers';
 import { timeOrderedId } from '../core/ids';
 import { env } from '../shared/env';
 import { documentClient } from './client';
-import { customerKeys, ENTITY } from './keys';
+import { customerKeys, customerSearchKeys, ENTITY } from './keys';
 
 type Item = Record<string, unknown>;
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -16,7 +16,7 @@ const bodyOf = (customer: CustomerRecord): string => customerBodyOf(customer.id)
 
 export function customerFromItem(item: Item): CustomerRecord {
   const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, GSI4PK: _7, GSI4SK: _8, ...record } = item;
-  return record as unknown as CustomerRecord;
+  return withMoneyDefaults(record as unknown as CustomerRecord);
 }
 
 /** The customer item with the index attributes its access patterns need (keys.ts). */
@@ -101,9 +101,7 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
       failed_payments: 0,
       recovered_payments: 0,
       open_payments: 0,
-      total_failed_cents: 0,
-      total_recovered_cents: 0,
-      lifetime_value_cents: 0,
+      ...NO_MONEY,
       created_at: at,
       updated_at: at,
       version: 0,
@@ -118,7 +116,8 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
  */
 export function putCustomer(before: CustomerRecord | undefined, after: CustomerRecord, now: Date): TransactItem[] {
   const merchantId = after.merchant_id;
-  const next = { ...after, updated_at: now.toISOString(), version: (before?.version ?? 0) + 1 };
+  const terms = searchTermsOf(after);
+  const next = { ...after, search_terms: terms, updated_at: now.toISOString(), version: (before?.version ?? 0) + 1 };
   const items: TransactItem[] = [
     {
       Put: {
@@ -140,6 +139,18 @@ export function putCustomer(before: CustomerRecord | undefined, after: CustomerR
   if (before === undefined) items.push(ref(customerKeys.byEmail(merchantId, after.email)));
   if (after.provider_customer_id !== null && before?.provider_customer_id !== after.provider_customer_id) {
     items.push(ref(customerKeys.byProviderId(merchantId, after.provider_customer_id)));
+  }
+  // Search terms not indexed yet (a new customer, a name just learnt, a customer written before
+  // terms were indexed): names and emails are never changed or removed, so terms are only added.
+  const known = new Set(before?.search_terms ?? []);
+  for (const term of terms.filter((t) => !known.has(t))) {
+    const body = customerBodyOf(after.id) as string;
+    items.push({
+      Put: {
+        TableName: env.TABLE_NAME,
+        Item: { ...customerSearchKeys.term(merchantId, term, body), entity: customerSearchKeys.entity, customer_id: after.id, ...customerSearchKeys.customerTag(merchantId, after.id, term) },
+      },
+    });
   }
   const wasOpen = (before?.open_payments ?? 0) > 0;
   const isOpen = after.open_payments > 0;

@@ -6,7 +6,7 @@ import { type AttemptDecline, OPEN_STATUSES, type PaymentEvent, type PaymentReco
 import { getCustomerByEmail } from './customer-repository';
 import { refuseIfErased } from './erasure-tombstones';
 import { claimIngestEvent, completeIngestEvent, type IngestClaim, releaseIngestEvent } from './ingest-events';
-import { applyPaymentEvent, getPayment, getPaymentByAnyId, getPaymentByInvoice, recordFailedPayment, recordTimelineEvent } from './payment-repository';
+import { addProviderReference, applyPaymentEvent, getPayment, getPaymentByAnyId, getPaymentByInvoice, recordFailedPayment, recordTimelineEvent } from './payment-repository';
 import { listPayments } from './payment-queries';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */
@@ -123,6 +123,8 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
     },
     now,
   );
+  // The charge id beside the id the payment is recorded under (Stripe's ch_… of a pi_…), from this event or a sibling's.
+  if (event.providerChargeId !== undefined && event.providerChargeId !== payment.provider_payment_id) await addProviderReference(payment, event.providerChargeId);
   // A sibling event of a failure already recorded (Stripe's invoice, charge and PaymentIntent
   // events of one charge arrive in any order) may carry a decline the first one lacked. A payment
   // recorded without a code learns it, and a retry planned for the unknown decline but not

@@ -411,3 +411,17 @@ export const deadLetterKeys = {
   localMessage: (queue: string, deadLetteredAt: string, messageId: string): ItemKey => ({ PK: `LOCALDLQ#${queue}`, SK: `MSG#${deadLetteredAt}#${messageId}` }),
   localQueuePrefix: (queue: string) => ({ PK: `LOCALDLQ#${queue}`, SKPrefix: 'MSG#' }),
 } as const;
+
+/**
+ * Customer search terms (GET /customers?search=, any word of the name or email from its start;
+ * core/customers.ts searchTermsOf): one item per term and customer, written with the customer,
+ * tagged with the customer's GSI2 partition so erasure removes them.
+ * | ?search= word prefix                      | PK = M#<m>, SK begins_with CUSTWORD#<folded prefix> → customer_id | table |
+ * `CUSTWORD#` sorts after every `CUST#` key (`W` > `#`), so the customer list's key range never reads one.
+ */
+export const customerSearchKeys = {
+  entity: 'customer_search_term',
+  term: (merchantId: string, term: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUSTWORD#${term}#${body}` }),
+  termPrefix: (merchantId: string, prefix: string) => ({ PK: merchantPk(merchantId), SKPrefix: `CUSTWORD#${prefix}` }),
+  customerTag: (merchantId: string, customerId: string, term: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `CUSTWORD#${term}` }),
+} as const;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { CustomerRecord } from '../core/customers';
+import { type CustomerRecord, customerMoneyAfter } from '../core/customers';
 import type { DeclineCategory } from '../core/decline-codes/types';
 import { ResourceNotFoundError } from '../core/errors';
 import { timeOrderedId } from '../core/ids';
@@ -66,6 +66,19 @@ export function providerRefItem(payment: PaymentRecord, providerPaymentId: strin
 }
 
 /**
+ * A further provider id the payment is found by (GET /payments/{id}: Stripe's charge `ch_…` of a
+ * payment recorded under its PaymentIntent), as the same unique reference item, tagged for
+ * erasure. An id already referenced (to this payment or another) is left as it is.
+ */
+export async function addProviderReference(payment: PaymentRecord, providerId: string): Promise<void> {
+  try {
+    await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: providerRefItem(payment, providerId), ConditionExpression: 'attribute_not_exists(PK)' }));
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
+/**
  * The counter names a payment counts under: every combination of status (s), decline
  * category (c) and psp (p), so any filter of GET /payments has its total in one item.
  */
@@ -121,11 +134,9 @@ export function customerAfter(customer: CustomerRecord, before: PaymentRecord | 
     ...customer,
     total_payments: customer.total_payments + (before === undefined ? 1 : 0),
     failed_payments: customer.failed_payments + (before === undefined ? 1 : 0),
-    total_failed_cents: customer.total_failed_cents + (before === undefined ? after.amount : 0),
     open_payments: customer.open_payments + (isOpen(after.status) ? 1 : 0) - (wasOpen ? 1 : 0),
     recovered_payments: customer.recovered_payments + (recovered ? 1 : 0),
-    total_recovered_cents: customer.total_recovered_cents + (recovered ? after.amount : 0),
-    lifetime_value_cents: customer.lifetime_value_cents + (recovered ? after.amount : 0),
+    ...customerMoneyAfter(customer, after, { created: before === undefined, recovered }),
   };
 }
 

@@ -134,6 +134,7 @@ export const INVOICE_PAYMENT_RESOURCE = 'invoice_payment';
 function fromInvoice(type: NormalisedEventType, envelope: Envelope, invoice: JsonObject): NormalisedWebhookEvent {
   const amountField = type === 'payment_failed' ? 'amount_due' : 'amount_paid';
   const providerPaymentId = idOf(invoice, 'payment_intent') ?? idOf(invoice, 'charge') ?? invoicePaymentId(invoice);
+  const charge = idOf(invoice, 'charge');
   const invoiceId = text(invoice, 'id');
   // A failure naming no payment (basil): its PaymentIntent is fetched, so its sibling events match it.
   const fetch = type === 'payment_failed' && providerPaymentId === undefined && invoiceId !== undefined ? { resource: INVOICE_PAYMENT_RESOURCE, id: invoiceId } : undefined;
@@ -145,6 +146,7 @@ function fromInvoice(type: NormalisedEventType, envelope: Envelope, invoice: Jso
     fetch,
     payment: {
       providerPaymentId,
+      providerChargeId: charge === providerPaymentId ? undefined : charge,
       amount: minorAmount(invoice, amountField, PSP),
       currency: lowerCurrency(invoice),
       invoiceId,
@@ -164,6 +166,7 @@ function fromPaymentIntent(type: NormalisedEventType, envelope: Envelope, intent
     occurredAt: envelope.occurredAt,
     payment: {
       providerPaymentId: text(intent, 'id'),
+      providerChargeId: idOf(intent, 'latest_charge') ?? idOf(error, 'charge'),
       amount: minorAmount(intent, 'amount', PSP),
       currency: lowerCurrency(intent),
       declineCode: failed ? (text(error, 'decline_code') ?? text(error, 'code')) : undefined,
@@ -189,6 +192,7 @@ function fromCharge(type: NormalisedEventType, envelope: Envelope, charge: JsonO
     occurredAt: envelope.occurredAt,
     payment: {
       providerPaymentId: chargePaymentId(charge),
+      providerChargeId: idOf(charge, 'payment_intent') === undefined ? undefined : text(charge, 'id'),
       amount: minorAmount(charge, type === 'charge_refunded' ? 'amount_refunded' : 'amount', PSP),
       currency: lowerCurrency(charge),
       declineCode: failed ? (text(charge, 'outcome.reason') ?? text(charge, 'failure_code')) : undefined,

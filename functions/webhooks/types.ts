@@ -39,6 +39,11 @@ export interface NormalisedWebhookEvent {
   readonly occurredAt?: string;
   readonly payment?: {
     readonly providerPaymentId?: string;
+    /**
+     * The provider's charge id when the payment is recorded under another id (Stripe: the charge
+     * `ch_…` of a PaymentIntent `pi_…`), so GET /payments/{id} finds the payment by either.
+     */
+    readonly providerChargeId?: string;
     /** Minor units, whatever the provider sends. */
     readonly amount?: number;
     /** Lowercase ISO 4217. */

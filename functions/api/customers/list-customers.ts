@@ -6,7 +6,7 @@ import { listCustomersSchemas } from './schemas';
 
 /**
  * GET /api/v1/customers: the merchant's customers, newest first. Filters (A): has_failed_payment,
- * search (email prefix, name prefix or exact provider customer id), created_after (inclusive),
+ * search (prefix of the email, the name or any word of either, or the exact provider customer id), created_after (inclusive),
  * created_before (exclusive). See `listCustomers` in data/customer-queries.ts for how each is served
  * and where pagination.total comes from.
  */

@@ -25,7 +25,10 @@ export const listCustomersQuery = z.object({
     .max(200)
     .transform((value) => value.trim())
     .optional()
-    .meta({ description: 'Email prefix, name prefix (both case-insensitive) or exact provider customer id; matches of any form, newest first. A search reads every match, and pagination.total is their exact number.' }),
+    .meta({
+      description:
+        'Prefix of the email, of the name, or of any word of either (`Ocean` finds "Frank Ocean"; case- and accent-insensitive: `muller` finds "Gina Müller"), or the exact provider customer id; matches of any form, newest first. A search reads every match, and pagination.total is their exact number.',
+    }),
   created_after: createdBound.optional().meta({ description: 'Inclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.' }),
   created_before: createdBound.optional().meta({ description: 'Exclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.' }),
   ...offsetPagingQuery,
@@ -52,6 +55,8 @@ const customerRecoveriesQuery = z.object({
 
 const Meta = z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() });
 const Pagination = z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int() });
+/** A money total per currency (DESIGN §2c): smallest unit by lowercase currency, `{ "usd": 5800, "jpy": 3000 }`. */
+const AmountsByCurrency = z.record(z.string(), z.number().int()).meta({ description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
 
 export const Customer = z
   .object({
@@ -63,14 +68,23 @@ export const Customer = z
     total_payments: z.number().int(),
     failed_payments: z.number().int(),
     recovered_payments: z.number().int(),
-    lifetime_value_cents: z.number().int(),
+    currency: z.string().nullable().meta({ description: "The currency of the customer's most recent payment: the currency of lifetime_value_cents and total_revenue_cents." }),
+    lifetime_value_cents: z.number().int().meta({ description: 'Lifetime value in `currency` (smallest unit); other currencies are in lifetime_value_by_currency, never added in.' }),
     total_revenue_cents: z.number().int().meta({ description: 'B alias of lifetime_value_cents.' }),
+    lifetime_value_by_currency: AmountsByCurrency,
+    total_revenue_by_currency: AmountsByCurrency.meta({ description: 'B alias of lifetime_value_by_currency.' }),
     created_at: z.string(),
   })
   .meta({ id: 'Customer' });
 
 export const RecoveryStats = z
-  .object({ total_failed: z.number().int(), total_recovered: z.number().int(), recovery_rate: z.number(), total_recovered_cents: z.number().int() })
+  .object({
+    total_failed: z.number().int(),
+    total_recovered: z.number().int(),
+    recovery_rate: z.number(),
+    total_recovered_cents: z.number().int().meta({ description: "Recovered in the customer's `currency` (smallest unit)." }),
+    total_recovered_by_currency: AmountsByCurrency,
+  })
   .meta({ id: 'CustomerRecoveryStats' });
 
 const paged = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: Pagination, meta: Meta });

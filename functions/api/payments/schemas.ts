@@ -4,6 +4,13 @@ import { PAYMENT_STATUSES, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } fr
 import { PSPS } from '../../core/providers';
 import { offsetPagingQuery } from '../pipeline/paging-query';
 
+/**
+ * The psp values a payment may carry: the 13 providers, and `ingest` for payments ingested from a
+ * platform that is none of them (INGEST_PSP, functions/core/ingest/ingest-event.ts; not imported
+ * here so that the payments group does not bundle the decline catalogue it brings).
+ */
+export const PAYMENT_PSPS = [...PSPS, 'ingest'] as const;
+
 const STATUS_FILTERS = Object.keys(PAYMENT_STATUS_FILTERS) as [PaymentStatusFilter, ...PaymentStatusFilter[]];
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -26,7 +33,7 @@ export const ListPaymentsQuery = z
   .object({
     status: z.enum(STATUS_FILTERS).optional().meta({ description: 'A status, or B\'s `failed` (pending, retrying or paused) or `active` (pending or retrying).' }),
     decline_category: z.enum(DECLINE_CATEGORIES).optional(),
-    psp: z.enum(PSPS).optional(),
+    psp: z.enum(PAYMENT_PSPS).optional().meta({ description: 'One of the 13 providers, or `ingest` for payments ingested from another platform.' }),
     created_after: CreatedBound.optional().meta({ description: 'Created at or after (inclusive).' }),
     created_before: CreatedBound.optional().meta({ description: 'Created before (exclusive).' }),
     ...offsetPagingQuery,
@@ -82,7 +89,10 @@ export const PaymentResponse = z.object({ data: PaymentData, meta: Meta });
 
 export const TimelineEventData = z
   .object({
-    type: z.string().meta({ description: 'payment_failed, retry_scheduled, retry_succeeded, status_change, payment_method_updated, …' }),
+    type: z.string().meta({
+      description:
+        "The spec's word: payment_failed, retry_scheduled, retry_succeeded (B), retry (A: an attempt made, declined or unanswered), status_change (pause, resume, terminal); else payment_method_updated, awaiting_card_update, decline_detailed, dunning_sent, charge_refunded. details.kind names the recorded type where this word is coarser.",
+    }),
     timestamp: Timestamp,
     detail: z.string().meta({ description: 'A: what happened, as text.' }),
     details: z.record(z.string(), z.unknown()).meta({ description: 'B: what happened, as fields.' }),

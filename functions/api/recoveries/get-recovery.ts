@@ -8,7 +8,7 @@ import { getRecoverySchemas } from './schemas';
 /**
  * GET /api/v1/recoveries/{id}: one recovery with its state history and decline subcategory (A).
  * The id may be the recovery's (`rec_…`) or its payment's (`pe_…`). B's current_step and
- * total_steps come with campaigns and are not invented here.
+ * total_steps are null until campaigns run steps.
  */
 export const getRecovery = defineOperation({ auth: 'api_key', schemas: getRecoverySchemas }, async ({ params, principal, requestId }) => {
   const merchantId = principal.merchantId;

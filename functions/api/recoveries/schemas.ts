@@ -31,6 +31,8 @@ export const Recovery = z.object({
   customer_id: z.string(),
   subscription_id: z.string().nullable(),
   campaign_id: z.string().nullable(),
+  current_step: z.number().int().nullable().meta({ description: "B: the recovery's step in its campaign (1-based); null until campaigns run steps." }),
+  total_steps: z.number().int().nullable().meta({ description: "B: the number of steps of the recovery's campaign; null until campaigns run steps." }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

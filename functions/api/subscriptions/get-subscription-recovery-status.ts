@@ -15,8 +15,10 @@ import { getSubscriptionRecoveryStatusSchemas } from './schemas';
  * - `at_risk` otherwise: at least one still open (pending, retrying or paused), or at least one
  *   ended terminal, since that revenue is lost and the subscription stays at risk of churn even
  *   with nothing open (then `total_at_risk` is 0 and `terminal_invoice_count` says why).
- * `total_at_risk` sums the open amounts, `recovered_amount` the recovered ones, `recovery_rate`
- * is recovered / failed by count (0-1). The counts by status and the common `currency` are added.
+ * `total_at_risk` sums the open amounts, `recovered_amount` the recovered ones, each in `currency`
+ * (that of the most recent failed invoice) and per currency in `total_at_risk_by_currency` and
+ * `recovered_amount_by_currency`: amounts of different currencies are never added (DESIGN §2c).
+ * `recovery_rate` is recovered / failed by count (0-1). The counts by status are added.
  */
 export const getSubscriptionRecoveryStatus = defineOperation({ auth: 'api_key', schemas: getSubscriptionRecoveryStatusSchemas }, async ({ params, principal, requestId }) => {
   const merchantId = principal.merchantId;

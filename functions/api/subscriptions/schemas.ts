@@ -8,18 +8,22 @@ const Id = z.string().min(1).max(255);
 const Timestamp = z.string();
 const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.string().optional() });
 const Pagination = z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int() });
+/** A money total per currency (DESIGN §2c): smallest unit by lowercase currency, `{ "usd": 5800, "jpy": 3000 }`. */
+const AmountsByCurrency = z.record(z.string(), z.number().int()).meta({ description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
 
 export const SubscriptionRecoveryStatus = z.object({
   subscription_id: z.string(),
   status: z.enum(SUBSCRIPTION_RECOVERY_STATUSES),
   failed_invoice_count: z.number().int(),
-  total_at_risk: z.number().int(),
-  recovered_amount: z.number().int(),
+  total_at_risk: z.number().int().meta({ description: 'Open amounts in `currency` (smallest unit); other currencies are in total_at_risk_by_currency.' }),
+  recovered_amount: z.number().int().meta({ description: 'Recovered amounts in `currency` (smallest unit); other currencies are in recovered_amount_by_currency.' }),
+  total_at_risk_by_currency: AmountsByCurrency,
+  recovered_amount_by_currency: AmountsByCurrency,
   recovery_rate: z.number().min(0).max(1),
   open_invoice_count: z.number().int(),
   recovered_invoice_count: z.number().int(),
   terminal_invoice_count: z.number().int(),
-  currency: z.string().nullable(),
+  currency: z.string().nullable().meta({ description: 'The currency of the most recent failed invoice: that of total_at_risk and recovered_amount; null only without failure data.' }),
 });
 
 export const FailedInvoice = z.object({
@@ -62,7 +66,17 @@ export const InvoiceTimeline = z.object({
   invoice_id: z.string(),
   payment_event_id: z.string(),
   payment_id: z.string(),
-  events: z.array(z.object({ timestamp: Timestamp, type: z.string(), detail: z.string(), details: z.record(z.string(), z.unknown()) })),
+  events: z.array(
+    z.object({
+      timestamp: Timestamp,
+      type: z.string().meta({
+        description:
+          "A's word: payment_failed, retry (scheduled, attempted, declined, unanswered or succeeded), status_change (pause, resume, terminal, recovered by the provider); else payment_method_updated, awaiting_card_update, decline_detailed, dunning_sent, charge_refunded. details.kind names the recorded type where this word is coarser.",
+      }),
+      detail: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  ),
 });
 
 export const getSubscriptionRecoveryStatusSchemas = {

@@ -29,6 +29,8 @@ export interface IngestEvent {
   readonly eventId?: string | undefined;
   /** The provider's payment (charge) id. */
   readonly providerPaymentId?: string | undefined;
+  /** The provider's charge id when it differs from providerPaymentId (Stripe's `ch_…` of a `pi_…`): a second id the payment is found by. */
+  readonly providerChargeId?: string | undefined;
   /** The sender's provider; only one of the 13 psp ids is recorded as such (else `ingest`). */
   readonly psp?: string | undefined;
   readonly customerName?: string | undefined;

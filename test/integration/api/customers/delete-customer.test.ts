@@ -187,6 +187,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
           'message_ref',
           'sandbox_charge',
           'dunning_cooldown',
+          'customer_search_term',
         ]),
       );
     });

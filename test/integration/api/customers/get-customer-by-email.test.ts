@@ -57,10 +57,13 @@ describe('GET /api/v1/customers/by-email/{email}', () => {
       total_payments: 4,
       failed_payments: 4,
       recovered_payments: 1,
+      currency: 'usd',
       lifetime_value_cents: 3000,
       total_revenue_cents: 3000,
+      lifetime_value_by_currency: { usd: 3000 },
+      total_revenue_by_currency: { usd: 3000 },
       created_at: expect.any(String),
-      recovery_stats: { total_failed: 4, total_recovered: 1, recovery_rate: 0.25, total_recovered_cents: 3000 },
+      recovery_stats: { total_failed: 4, total_recovered: 1, recovery_rate: 0.25, total_recovered_cents: 3000, total_recovered_by_currency: { usd: 3000 } },
     });
     expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);
   });

@@ -49,8 +49,11 @@ describe('GET /api/v1/customers/{id}', () => {
       total_payments: 1,
       failed_payments: 1,
       recovered_payments: 0,
+      currency: 'usd',
       lifetime_value_cents: 0,
       total_revenue_cents: 0,
+      lifetime_value_by_currency: {},
+      total_revenue_by_currency: {},
       created_at: '2026-09-01T08:00:00.000Z',
     });
     expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);

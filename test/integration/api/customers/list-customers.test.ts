@@ -4,9 +4,13 @@
  * their union, the created range as days and timestamps, paging, totals, scopes, tenant isolation
  * and bad input. Customers come into being with their first failed payment (recordFailedPayment).
  */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { listCustomersSchemas } from '../../../../functions/api/customers/schemas';
 import type { CustomerRecord } from '../../../../functions/core/customers';
+import { documentClient } from '../../../../functions/data/client';
 import { getCustomer } from '../../../../functions/data/customer-repository';
+import { customerSearchKeys, queries } from '../../../../functions/data/keys';
+import { env } from '../../../../functions/shared/env';
 import type { LocalStack } from '../../../../lib/local/local-stack';
 import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
 import { call } from '../../../fixtures/http';
@@ -84,8 +88,11 @@ describe('GET /api/v1/customers', () => {
       total_payments: 2,
       failed_payments: 2,
       recovered_payments: 0,
+      currency: 'usd',
       lifetime_value_cents: 0,
       total_revenue_cents: 0,
+      lifetime_value_by_currency: {},
+      total_revenue_by_currency: {},
       created_at: '2026-10-01T10:00:00.000Z',
     });
     expect(response.body.data[3]).toMatchObject({ email: 'bob@example.com', recovered_payments: 1, lifetime_value_cents: 2500, total_revenue_cents: 2500 });
@@ -252,5 +259,59 @@ describe('GET /api/v1/customers', () => {
     // Assess
     expect(theirs.body).toMatchObject({ data: [], pagination: { total: 0 } });
     expect(ours.body.data.map((customer) => customer.id)).toEqual(ids(0));
+  });
+
+  describe('search by any word of the name or email', () => {
+    let words: Tenant;
+    /** w[0] Frank Ocean, w[1] Gina Müller, w[2] named Ocean Bay on its second payment, w[3] zsmith@oceanic.io; a day apart. */
+    let w: string[];
+    const search = (term: string) => call<ListBody>(`${stack.api_url}/customers?search=${encodeURIComponent(term)}`, { key: words.key });
+
+    beforeAll(async () => {
+      words = await newTenant(['admin'], UNLIMITED);
+      const m = words.merchant.id;
+      w = [
+        (await seedCustomerPayment(m, { email: 'frank.ocean@example.com', name: 'Frank Ocean' }, {}, day(1))).customer_id,
+        (await seedCustomerPayment(m, { email: 'gina@example.org', name: 'Gina Müller' }, {}, day(2))).customer_id,
+        (await seedCustomerPayment(m, { email: 'o.malley@sample.net' }, {}, day(3))).customer_id,
+        (await seedCustomerPayment(m, { email: 'zsmith@oceanic.io', name: 'Zoe Smith' }, {}, day(4))).customer_id,
+      ];
+      // The name arrives with a later payment of the same customer.
+      await seedCustomerPayment(m, { email: 'o.malley@sample.net', name: 'Ocean Bay' }, {}, day(5));
+    }, 60_000);
+
+    it.each([
+      ['a later word of the name, and of email and domain words', 'Ocean', [3, 2, 0]],
+      ['a word with an accent', 'müller', [1]],
+      ['the same word without its accent, in capitals', 'MULLER', [1]],
+      ['a prefix of an accented word', 'Mü', [1]],
+      ['the whole name with a partial second word', 'frank oc', [0]],
+      ['a word of the email domain', 'example', [1, 0]],
+      ['a word of a name learnt with a later payment', 'bay', [2]],
+      ['a word of the email local part after a dot', 'malley', [2]],
+      ['the middle of a word (words match from their start only)', 'cean', []],
+    ])('finds %s (%s)', async (_name, term, expected) => {
+      // Act
+      const response = await search(term);
+      // Assess
+      expect(response.status).toBe(200);
+      expect(response.body.data.map((customer) => customer.id)).toEqual(expected.map((index) => w[index]));
+      expect(response.body.pagination.total).toBe(expected.length);
+    });
+
+    it('finds an erased customer by no word, and erasure leaves none of its search terms behind', async () => {
+      // Prepare
+      const erased = w[0] as string;
+      expect((await search('frank')).body.data.map((customer) => customer.id)).toEqual([erased]);
+      // Act
+      const deleted = await call(`${stack.api_url}/customers/${erased}`, { method: 'DELETE', key: words.key });
+      // Assess
+      expect(deleted.status).toBe(200);
+      expect((await search('frank')).body.data).toEqual([]);
+      expect((await search('ocean')).body.data.map((customer) => customer.id)).toEqual([w[3], w[2]]);
+      const terms = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, ...queries.partitionPrefix(customerSearchKeys.termPrefix(words.merchant.id, '')), ConsistentRead: true }));
+      expect(terms.Items?.length).toBeGreaterThan(0);
+      expect(terms.Items?.filter((item) => item.customer_id === erased)).toEqual([]);
+    });
   });
 });

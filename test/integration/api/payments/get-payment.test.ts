@@ -3,15 +3,21 @@
  * and provider charge id, the record's A fields with B's aliases, the timeline in both forms,
  * 404 for absent and other merchants' payments, scopes and bad input.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PaymentData, PaymentResponse, PaymentTimelineResponse } from '../../../../functions/api/payments/schemas';
 import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
 import type { PaymentRecord } from '../../../../functions/core/payments';
 import { createApiKey } from '../../../../functions/data/api-key-repository';
+import { documentClient } from '../../../../functions/data/client';
+import { paymentKeys } from '../../../../functions/data/keys';
 import { getPayment } from '../../../../functions/data/payment-repository';
 import { executeDueRetries } from '../../../../functions/jobs/execute-due-retries';
+import { env } from '../../../../functions/shared/env';
 import type { LocalStack } from '../../../../lib/local/local-stack';
+import { setProviderSecret } from '../../../../functions/data/provider-secret-repository';
 import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
+import { originOf, startTestStack } from '../../../fixtures/local-stack';
+import { providerCases, stripeFailedFor } from '../../../fixtures/provider-webhooks';
 import { seedPayment } from '../../../fixtures/payments';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
 
@@ -127,6 +133,75 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
     });
   });
 
+  describe("GET /payments/{id} by the provider's charge id of a payment recorded under its PaymentIntent (Stripe's latest_charge)", () => {
+    const secret = providerCases.find((c) => c.psp === 'stripe')?.secret as string;
+    /** A signed Stripe failure of PaymentIntent `pi`, whose charge is `ch` (latest_charge), as payment_intent.payment_failed or charge.failed. */
+    const stripeFailure = (kind: 'intent' | 'charge', pi: string, ch: string, email: string) =>
+      JSON.stringify({
+        id: `evt_${kind}_${pi}`,
+        object: 'event',
+        api_version: '2024-06-20',
+        created: Math.floor(Date.now() / 1000),
+        type: kind === 'intent' ? 'payment_intent.payment_failed' : 'charge.failed',
+        data: {
+          object:
+            kind === 'intent'
+              ? { id: pi, object: 'payment_intent', amount: 2500, currency: 'usd', latest_charge: ch, status: 'requires_payment_method', receipt_email: email, last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds', type: 'card_error' } }
+              : { id: ch, object: 'charge', amount: 2500, currency: 'usd', payment_intent: pi, receipt_email: email, failure_code: 'card_declined', outcome: { reason: 'insufficient_funds' }, status: 'failed' },
+        },
+      });
+    const deliver = async (stripeTenant: Tenant, body: string) => {
+      const delivery = stripeFailedFor(secret, body);
+      const response = await call(`${originOf(stack)}/stripe/${stripeTenant.merchant.id}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+      expect(response.status).toBe(200);
+      await stack.runtime.queues.drain();
+    };
+    let stripeTenant: Tenant;
+
+    beforeAll(async () => {
+      stripeTenant = await newTenant(['admin'], UNLIMITED);
+      await setProviderSecret(stripeTenant.merchant.id, 'stripe', secret);
+    });
+
+    it.each(['intent', 'charge'] as const)('finds the payment a %s event recorded by its ch_ id as by its pi_ id', async (kind) => {
+      // Prepare
+      const pi = `pi_3Charge${kind}Lookup01`;
+      const ch = `ch_3Charge${kind}Lookup01`;
+      await deliver(stripeTenant, stripeFailure(kind, pi, ch, `${kind}@example.com`));
+      // Act
+      const byIntent = await call<{ data: { id: string; provider_payment_id: string } }>(url(pi), { key: stripeTenant.key });
+      const byCharge = await call<{ data: { id: string; provider_payment_id: string } }>(url(ch), { key: stripeTenant.key });
+      // Assess
+      expect(byIntent.status).toBe(200);
+      expect(byIntent.body.data.provider_payment_id).toBe(pi);
+      expect(byCharge.status).toBe(200);
+      expect(byCharge.body).toEqual(expect.objectContaining({ data: byIntent.body.data }));
+      expect((await call(url(ch), { key: tenant.key })).status).toBe(404);
+    });
+
+    it('finds the payment by the charge id a sibling event names after the PaymentIntent was recorded without it, and forgets it with the erased customer', async () => {
+      // Prepare: the intent event names no charge; the charge event of the same failure follows.
+      const pi = 'pi_3ChargeSiblingLookup01';
+      const ch = 'ch_3ChargeSiblingLookup01';
+      const intentOnly = JSON.parse(stripeFailure('intent', pi, ch, 'sibling@example.com')) as { data: { object: Record<string, unknown> } };
+      delete intentOnly.data.object.latest_charge;
+      await deliver(stripeTenant, JSON.stringify(intentOnly));
+      const before = await call(url(ch), { key: stripeTenant.key });
+      await deliver(stripeTenant, stripeFailure('charge', pi, ch, 'sibling@example.com'));
+      // Act
+      const byCharge = await call<{ data: { id: string; provider_payment_id: string; customer_id: string } }>(url(ch), { key: stripeTenant.key });
+      const erased = await call(`${stack.api_url}/customers/${byCharge.body.data.customer_id}`, { method: 'DELETE', key: stripeTenant.key });
+      // Assess
+      expect(before.status).toBe(404);
+      expect(byCharge.status).toBe(200);
+      expect(byCharge.body.data.provider_payment_id).toBe(pi);
+      expect(erased.status).toBe(200);
+      expect((await call(url(ch), { key: stripeTenant.key })).status).toBe(404);
+      const reference = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.providerRef(stripeTenant.merchant.id, ch), ConsistentRead: true }));
+      expect(reference.Item).toBeUndefined();
+    });
+  });
+
   describe('GET /payments/{id}/timeline', () => {
     it('answers the events oldest first, with A detail text and B details, and B payment_id', async () => {
       // Prepare: recorded with retry 1 planned; retry 1 requested, attempted by the executor's run, declined and retry 2
@@ -146,7 +221,9 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
       expect(PaymentTimelineResponse.safeParse(response.body).success).toBe(true);
       expect(response.body.data.payment_id).toBe(seeded.id);
       const events = response.body.data.events;
-      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_scheduled', 'retry_attempted', 'retry_failed', 'retry_scheduled', 'status_change', 'status_change', 'retry_scheduled']);
+      // The spec's words (A's retry for an attempt and its decline, B's retry_scheduled), the recorded type in details.kind.
+      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_scheduled', 'retry', 'retry', 'retry_scheduled', 'status_change', 'status_change', 'retry_scheduled']);
+      expect(events.map((event) => event.details.kind)).toEqual([undefined, undefined, undefined, 'retry_attempted', 'retry_failed', undefined, undefined, undefined, undefined]);
       expect(events.map((event) => event.timestamp)).toEqual([...events.map((event) => event.timestamp)].sort());
       expect(events[0]).toMatchObject({ detail: expect.stringContaining('insufficient_funds'), details: { decline_code: 'insufficient_funds', amount: 4999, currency: 'usd' } });
       expect(events[1]).toMatchObject({ detail: expect.stringContaining('Retry 1 scheduled'), details: { retry_number: 1, scheduled_at: seeded.next_retry_at, reason: seeded.state_history[1]?.reason } });

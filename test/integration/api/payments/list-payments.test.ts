@@ -214,6 +214,27 @@ describe('GET /api/v1/payments', () => {
     if (status === 403) expect(response.body.error?.code).toBe('insufficient_scope');
   });
 
+  it('filters psp=ingest, the psp of payments ingested from a platform that is none of the 13 providers', async () => {
+    // Prepare: a merchant of its own, with one payment ingested without a psp and one from stripe.
+    const ingesting = await newTenant(['admin'], UNLIMITED);
+    const ingest = (metadata: Record<string, string>) =>
+      call<{ data: { payment_event_id: string } }>(`${stack.api_url}/ingest/payment-event`, {
+        method: 'POST',
+        key: ingesting.key,
+        body: { event_type: 'payment_failed', amount_cents: 1999, currency: 'eur', customer_email: 'ingested@example.com', decline_code: 'insufficient_funds', metadata },
+      });
+    const generic = await ingest({ payment_id: 'txn_generic_1' });
+    await ingest({ payment_id: 'pi_from_stripe_1', psp: 'stripe' });
+    // Act
+    const all = await call<ListBody>(`${stack.api_url}/payments?psp=ingest`, { key: ingesting.key });
+    const failed = await call<ListBody>(`${stack.api_url}/payments?psp=ingest&status=failed`, { key: ingesting.key });
+    // Assess
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((payment) => payment.id)).toEqual([generic.body.data.payment_event_id]);
+    expect(all.body.pagination.total).toBe(1);
+    expect(failed.body.data.map((payment) => payment.id)).toEqual([generic.body.data.payment_event_id]);
+  });
+
   it("never lists another merchant's payments", async () => {
     // Prepare
     const stranger = await newTenant(['read:payments']);

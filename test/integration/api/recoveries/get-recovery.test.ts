@@ -51,9 +51,24 @@ describe('GET /api/v1/recoveries/{id}', () => {
     // Recorded (pending), retry 1 planned at once (retrying), rescheduled (retrying), paused.
     expect(response.body.data.state_history.map((entry) => entry.status)).toEqual(['pending', 'retrying', 'retrying', 'paused']);
     expect(response.body.data.state_history[0]?.reason).toContain('card_velocity_exceeded');
-    expect(response.body.data).not.toHaveProperty('current_step');
-    expect(response.body.data).not.toHaveProperty('total_steps');
+    // B's campaign progress: null until campaigns exist (no step is invented).
+    expect(response.body.data).toMatchObject({ current_step: null, total_steps: null });
     expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);
+  });
+
+  it.each(['/api/v1/recoveries', '/api/v1/recoveries/{id}'])('declares current_step and total_steps (integer or null) in the OpenAPI document for %s', async (path) => {
+    // Act
+    const doc = (await (await fetch(`${stack.api_url}/openapi.json`)).json()) as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: { properties: { data: Record<string, unknown> } } }> }> } }>;
+    };
+    // Assess
+    const data = doc.paths[path]?.get.responses['200']?.content['application/json']?.schema.properties.data as { properties?: Record<string, unknown>; items?: { properties?: Record<string, unknown> } };
+    const properties = data.items?.properties ?? data.properties ?? {};
+    for (const name of ['current_step', 'total_steps']) {
+      // Nullable integers, however the generator spells them (`type: [integer, null]` or anyOf).
+      expect(JSON.stringify(properties[name])).toMatch(/"integer"/);
+      expect(JSON.stringify(properties[name])).toMatch(/"null"/);
+    }
   });
 
   it('returns the same recovery when called with its payment id pe_', async () => {

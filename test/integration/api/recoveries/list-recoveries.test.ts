@@ -63,6 +63,8 @@ describe('GET /api/v1/recoveries', () => {
       recovered_at: recovered.recovered_at,
       campaign_id: 'cmp_winter',
       customer_id: recovered.customer_id,
+      current_step: null,
+      total_steps: null,
     });
     expect(response.body.pagination).toEqual({ total: 5, page: 1, per_page: 25, total_pages: 1 });
     expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);

@@ -36,8 +36,11 @@ describe('GET /api/v1/invoices/{id}/timeline', () => {
     expect(() => getInvoiceTimelineSchemas.responses[200].parse(response.body)).not.toThrow();
     expect(response.body.data).toMatchObject({ invoice_id: 'in_story', payment_event_id: payment.id, payment_id: payment.id });
     const events = response.body.data.events;
-    // Recorded with retry 1 planned, rescheduled, paused, resumed (the retry planned again), recovered.
-    expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_scheduled', 'status_change', 'status_change', 'retry_scheduled', 'retry_succeeded']);
+    // Recorded with retry 1 planned, rescheduled, paused, resumed (the retry planned again),
+    // recovered (not by a retry of ours): A's words, the recorded type in details.kind.
+    expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry', 'retry', 'status_change', 'status_change', 'retry', 'status_change']);
+    expect(events.map((event) => event.details.kind)).toEqual([undefined, 'retry_scheduled', 'retry_scheduled', undefined, undefined, 'retry_scheduled', 'retry_succeeded']);
+    expect(events[6]?.details).toMatchObject({ from: 'retrying', to: 'recovered' });
     expect(events.map((event) => event.timestamp)).toEqual([...events.map((event) => event.timestamp)].sort());
     expect(events[1]?.detail).toMatch(/^Retry 1 scheduled for .*: Retry 1 of 4 at /);
     expect(events[2]?.detail).toBe('Retry 1 scheduled for 2026-12-01T10:00:00.000Z: set up by the test');
@@ -53,7 +56,7 @@ describe('GET /api/v1/invoices/{id}/timeline', () => {
     // Act
     const response = await call<TimelineBody>(url('in_dunned'), { key: tenant.key });
     // Assess
-    expect(response.body.data.events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'dunning_sent']);
+    expect(response.body.data.events.map((event) => event.type)).toEqual(['payment_failed', 'retry', 'dunning_sent']);
   });
 
   it('answers 404 when the merchant has no failed payment for the invoice', async () => {

@@ -12,7 +12,7 @@ interface StatusBody {
   error?: { code: string; param?: string };
 }
 
-const ZEROS = { failed_invoice_count: 0, total_at_risk: 0, recovered_amount: 0, recovery_rate: 0, open_invoice_count: 0, recovered_invoice_count: 0, terminal_invoice_count: 0, currency: null };
+const ZEROS = { failed_invoice_count: 0, total_at_risk: 0, recovered_amount: 0, total_at_risk_by_currency: {}, recovered_amount_by_currency: {}, recovery_rate: 0, open_invoice_count: 0, recovered_invoice_count: 0, terminal_invoice_count: 0, currency: null };
 
 describe('GET /api/v1/subscriptions/{id}', () => {
   let stack: LocalStack;
@@ -51,6 +51,8 @@ describe('GET /api/v1/subscriptions/{id}', () => {
       failed_invoice_count: 3,
       total_at_risk: 3000,
       recovered_amount: 500,
+      total_at_risk_by_currency: { usd: 3000 },
+      recovered_amount_by_currency: { usd: 500 },
       recovery_rate: 1 / 3,
       open_invoice_count: 2,
       recovered_invoice_count: 1,

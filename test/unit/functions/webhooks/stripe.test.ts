@@ -150,6 +150,7 @@ describe('stripe webhook', () => {
         occurredAt: '2026-03-10T12:00:00.000Z',
         payment: {
           providerPaymentId: 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq',
+          providerChargeId: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M',
           amount: 4999,
           currency: 'usd',
           declineCode: 'insufficient_funds',
@@ -353,6 +354,19 @@ describe('stripe events of one failed charge', () => {
     expect(events.map((event) => event.payment?.invoiceId)).toEqual(['in_1PfXgzLkdIwHu7ixmQ0mLx0b', 'in_1PfXgzLkdIwHu7ixmQ0mLx0b', 'in_1PfXgzLkdIwHu7ixmQ0mLx0b']);
   });
 
+  it('names the charge (ch_) beside the PaymentIntent in the invoice, payment intent (latest_charge) and charge events of one failure', () => {
+    // Prepare: the intent names its charge as latest_charge (and in last_payment_error).
+    const intent = { ...failedIntent, data: { object: { ...failedIntent.data.object, latest_charge: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M' } } };
+    // Act
+    const events = normalisedAll(failedInvoice, intent, failedCharge);
+    // Assess
+    expect(events.map((event) => [event.payment?.providerPaymentId, event.payment?.providerChargeId])).toEqual([
+      ['pi_3PfXh2LkdIwHu7ix0xHbW2Kq', 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M'],
+      ['pi_3PfXh2LkdIwHu7ix0xHbW2Kq', 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M'],
+      ['pi_3PfXh2LkdIwHu7ix0xHbW2Kq', 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M'],
+    ]);
+  });
+
   it('names the charge as the payment of the invoice and charge events when the charge has no PaymentIntent', () => {
     // Prepare
     const invoice = { ...failedInvoice, data: { object: { ...failedInvoice.data.object, payment_intent: null } } };
@@ -361,6 +375,7 @@ describe('stripe events of one failed charge', () => {
     const events = normalisedAll(invoice, charge);
     // Assess
     expect(events.map((event) => event.payment?.providerPaymentId)).toEqual(['ch_3PfXh2LkdIwHu7ix0u2sZJ4M', 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M']);
+    expect(events.map((event) => event.payment?.providerChargeId)).toEqual([undefined, undefined]);
   });
 
   it('names the PaymentIntent when the charge\'s payment_intent arrives expanded', () => {

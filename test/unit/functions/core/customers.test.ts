@@ -1,0 +1,86 @@
+import { type CustomerRecord, customerMoneyAfter, foldForSearch, NO_MONEY, searchTermsOf } from '../../../../functions/core/customers';
+
+const customer = (money = NO_MONEY): CustomerRecord => ({ ...money }) as CustomerRecord;
+const payment = (amount: number, currency: string, day: number) => ({ amount, currency, created_at: `2026-10-0${day}T00:00:00.000Z` });
+
+describe('customerMoneyAfter', () => {
+  it('adds a new payment to the failed totals of its currency and takes its currency', () => {
+    // Act
+    const money = customerMoneyAfter(customer(), payment(2900, 'usd', 1), { created: true, recovered: false });
+    // Assess
+    expect(money).toEqual({
+      currency: 'usd',
+      currency_at: '2026-10-01T00:00:00.000Z',
+      total_failed_cents: 2900,
+      total_recovered_cents: 0,
+      lifetime_value_cents: 0,
+      total_failed_by_currency: { usd: 2900 },
+      total_recovered_by_currency: {},
+      lifetime_value_by_currency: {},
+    });
+  });
+
+  it('never adds currencies: 2 × 2900 usd and 3000 jpy recovered give 3000 in jpy (the most recent) and each total per currency', () => {
+    // Prepare
+    let current = customer();
+    for (const p of [payment(2900, 'usd', 1), payment(2900, 'usd', 2), payment(3000, 'jpy', 3)]) {
+      current = { ...current, ...customerMoneyAfter(current, p, { created: true, recovered: false }) };
+      current = { ...current, ...customerMoneyAfter(current, p, { created: false, recovered: true }) };
+    }
+    // Assess
+    expect(current).toMatchObject({
+      currency: 'jpy',
+      total_failed_cents: 3000,
+      total_recovered_cents: 3000,
+      lifetime_value_cents: 3000,
+      total_failed_by_currency: { usd: 5800, jpy: 3000 },
+      total_recovered_by_currency: { usd: 5800, jpy: 3000 },
+      lifetime_value_by_currency: { usd: 5800, jpy: 3000 },
+    });
+  });
+
+  it('keeps the currency of the most recent payment when an older one is recorded or recovered later', () => {
+    // Prepare: jpy on day 3, then a usd payment of day 1 arrives late.
+    const jpy = { ...customer(), ...customerMoneyAfter(customer(), payment(3000, 'jpy', 3), { created: true, recovered: false }) };
+    // Act
+    const money = customerMoneyAfter(jpy, payment(2900, 'usd', 1), { created: true, recovered: true });
+    // Assess
+    expect(money).toMatchObject({ currency: 'jpy', total_failed_cents: 3000, lifetime_value_cents: 0, lifetime_value_by_currency: { usd: 2900 }, total_failed_by_currency: { jpy: 3000, usd: 2900 } });
+  });
+});
+
+describe('searchTermsOf', () => {
+  it('indexes the whole name and email and each of their words, folded (case and accents)', () => {
+    // Act
+    const terms = searchTermsOf({ name: 'Gina Müller', email: 'gina.mueller@example.com' });
+    // Assess
+    expect(terms).toEqual(['gina muller', 'gina.mueller@example.com', 'gina', 'muller', 'mueller', 'example', 'com']);
+  });
+
+  it('indexes only the email of a customer without a name, and never a term with the key separator #', () => {
+    // Act
+    const terms = searchTermsOf({ name: null, email: 'a#b@example.com' });
+    // Assess
+    expect(terms).toEqual(['a', 'b', 'example', 'com']);
+  });
+
+  it('bounds the number and length of terms', () => {
+    // Act
+    const terms = searchTermsOf({ name: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '), email: `${'x'.repeat(150)}@example.com` });
+    // Assess
+    expect(terms.length).toBe(24);
+    expect(Math.max(...terms.map((term) => term.length))).toBe(100);
+  });
+});
+
+describe('foldForSearch', () => {
+  it.each([
+    ['  Gina MÜLLER ', 'gina muller'],
+    ['Zoë', 'zoe'],
+    ['Ångström', 'angstrom'],
+    ['ﬁle', 'file'],
+  ])('folds %j to %j', (text, folded) => {
+    // Act, Assess
+    expect(foldForSearch(text)).toBe(folded);
+  });
+});

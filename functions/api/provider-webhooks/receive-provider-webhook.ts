@@ -1,16 +1,17 @@
+import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { InternalError, InvalidSignatureError, ResourceNotFoundError } from '../../core/errors';
+import { InternalError, InvalidRequestError, InvalidSignatureError, ResourceNotFoundError } from '../../core/errors';
 import { isPsp, type Psp } from '../../core/providers';
 import { queueSender } from '../../adapters/queue-sender';
 import { getMerchantCached } from '../../data/merchant-repository';
 import { getProviderSecret } from '../../data/provider-secret-repository';
-import { PROVIDER_WEBHOOK_KIND, putWebhookLog, type WebhookRouteVariant } from '../../data/webhook-log-repository';
+import { markWebhookEventEnqueued, PROVIDER_WEBHOOK_KIND, putWebhookLogOnce, type WebhookRouteVariant } from '../../data/webhook-log-repository';
 import { env } from '../../shared/env';
 import { rawBody } from '../../shared/http/parse-request';
 import { meta } from '../../shared/http/responses';
 import { logger } from '../../shared/logger';
 import { webhookModuleFor } from '../../webhooks/registry';
-import type { InboundWebhook } from '../../webhooks/types';
+import { type InboundWebhook, type NormalisedWebhookEvent, WebhookBodyFormatError } from '../../webhooks/types';
 import { defineOperation } from '../operation';
 import type { RouteDef } from '../route-types';
 import { receiveProviderWebhookSchemas } from './schemas';
@@ -49,17 +50,46 @@ export function publicUrlOf(event: APIGatewayProxyEvent, headers: Readonly<Recor
   return `${base}${event.path}${queryOf(event)}`;
 }
 
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/**
+ * What makes two deliveries the same provider event, as a digest: the provider event ids of the
+ * events the body normalises to (sorted; a batch, such as Adyen's, is the set of its items), else,
+ * for a body the service does not use or cannot read, the body itself. Undefined when the body
+ * may announce a later state with the same bytes: a thin event identified only by the digest of
+ * its body (Mollie's classic `id=tr_…`, posted again on each status change of the payment), whose
+ * every delivery is stored and deduplicated downstream after the fetch, on the fetched status.
+ * A body the provider's own format cannot parse is 400 (after the signature check).
+ */
+function eventIdentityOf(psp: Psp, request: InboundWebhook): string | undefined {
+  let events: NormalisedWebhookEvent[] | undefined;
+  try {
+    events = webhookModuleFor(psp).normalise(request);
+  } catch (error) {
+    if (error instanceof WebhookBodyFormatError) throw new InvalidRequestError(`The body is not a ${psp} webhook payload: ${error.message}.`);
+    // Anything else is the consumer's to report (dead-lettered, redrivable): keyed by the body.
+    events = undefined;
+  }
+  if (events === undefined || events.length === 0) return sha256(Buffer.concat([Buffer.from('body\n'), request.rawBody]));
+  const bodyDigest = sha256(request.rawBody);
+  if (events.some((event) => event.fetch !== undefined && event.providerEventId === bodyDigest)) return undefined;
+  return sha256(`events\n${[...new Set(events.map((event) => event.providerEventId))].sort().join('\n')}`);
+}
+
 // Same message for both, so a caller cannot tell which merchants exist or what they configured.
 const notFound = (): ResourceNotFoundError => new ResourceNotFoundError('No webhook endpoint is configured at this URL.');
 
 /**
  * POST /{psp}/{merchant_id} (13 providers) and POST /square/{merchant_id}/invoice: verifies the
  * delivery with the provider's own scheme and the merchant's secret for it, over the body exactly
- * as received; stores it (30 days, erasable with its customer); enqueues it for the
- * inbound-webhooks consumer; answers 200 `{ received: true, id }`. An unknown merchant or a
- * provider without a secret is 404 (the same answer), a bad, missing or stale signature 401
- * `invalid_signature` with nothing stored; bodies over 256 KB are refused (400) before this runs.
- * Never logs bodies, headers or secrets.
+ * as received; stores it once per provider event (30 days, erasable with its customer; see
+ * eventIdentityOf) and enqueues it for the inbound-webhooks consumer; answers 200 `{ received:
+ * true, id }`. A replay of an event already stored stores nothing, is not enqueued again, and
+ * answers 200 with the first delivery's id. An unknown merchant or a provider without a secret is
+ * 404 (the same answer), a bad, missing or stale signature 401 `invalid_signature` with nothing
+ * stored, then a signed body the provider's format cannot parse (not JSON; for Braintree, a
+ * form whose bt_payload is not XML) 400 `invalid_request` with nothing stored; bodies over 256 KB
+ * are refused (400) before this runs. Never logs bodies, headers or secrets.
  */
 export const receiveProviderWebhook = defineOperation(receiveProviderWebhookSchemas, async ({ event, route, params, requestId }) => {
   const { psp, variant } = providerOfRoute(route);
@@ -79,8 +109,15 @@ export const receiveProviderWebhook = defineOperation(receiveProviderWebhookSche
     throw new InvalidSignatureError('The webhook signature is missing, invalid or outside the allowed time window.');
   }
 
-  const stored = await putWebhookLog({ merchantId, psp, routeVariant: variant, rawBody: request.rawBody, contentType: headers['content-type'] ?? null, url: request.url }, now);
-  await queueSender.send('inbound-webhooks', { kind: PROVIDER_WEBHOOK_KIND, merchant_id: merchantId, psp, webhook_log_id: stored.id });
-  log.info('provider webhook accepted', { webhook_log_id: stored.id, variant });
+  const identity = eventIdentityOf(psp, request);
+  const delivery = { merchantId, psp, routeVariant: variant, rawBody: request.rawBody, contentType: headers['content-type'] ?? null, url: request.url };
+  // Without an identity (a body that may announce a later state), a digest unique to this delivery.
+  const eventIdentity = identity ?? sha256(`delivery\n${requestId}\n${now.toISOString()}`);
+  const stored = await putWebhookLogOnce({ ...delivery, eventIdentity }, now);
+  if (!stored.enqueued) {
+    await queueSender.send('inbound-webhooks', { kind: PROVIDER_WEBHOOK_KIND, merchant_id: merchantId, psp, webhook_log_id: stored.id });
+    await markWebhookEventEnqueued(merchantId, psp, eventIdentity);
+  }
+  log.info(stored.created ? 'provider webhook accepted' : 'provider webhook replayed; already stored', { webhook_log_id: stored.id, variant, enqueued_now: !stored.enqueued });
   return { body: { data: { received: true, id: stored.id }, meta: meta(requestId, merchantId, now) } };
 });

@@ -40,13 +40,15 @@ export function idBody(id: string, prefix: string): string | undefined {
 /**
  * The one rule every path parameter obeys before anything looks it up (the request pipeline
  * applies it to every route): at most MAX_PATH_ID_BYTES of UTF-8, so every key built from it stays
- * far under DynamoDB's key limits (1 KB sort key, 2 KB partition key), and no whitespace, control,
- * format or unpaired surrogate characters, which no id, code or email the service stores contains.
- * A value outside it names nothing that can exist: 404, never a lookup.
+ * far under DynamoDB's key limits (1 KB sort key, 2 KB partition key); no control, format,
+ * private-use or unpaired surrogate characters and no whitespace but single or repeated spaces
+ * between other characters (providers' references may hold spaces, e.g. Adyen's
+ * shopperReference, but every id the service stores is trimmed). A value outside it names
+ * nothing that can exist: 404, never a lookup.
  */
 export const MAX_PATH_ID_BYTES = 320;
 
-const ID_CHARACTERS = /^[^\s\p{C}]+$/u;
+const ID_CHARACTERS = /^[^\p{C}\p{Z}]+(?: +[^\p{C}\p{Z}]+)*$/u;
 
 /** Whether a value can be an id, code or email named in a path (and so stored under one). */
 export function isPossibleId(value: string): boolean {

@@ -12,7 +12,7 @@ export const METADATA_LIMITS = { keys: 50, keyLength: 40, stringLength: 500, dep
 
 const Amount = z.number().int().min(0).max(MAX_AMOUNT);
 // Held to the path-id rule too (core/ids.ts), so that every id stored can be named in a path.
-const Id = z.string().trim().min(1).max(255).refine(isPossibleId, 'ids have no whitespace or control characters and are at most 320 bytes');
+const Id = z.string().trim().min(1).max(255).refine(isPossibleId, 'ids have no control characters, no whitespace but inner spaces, and are at most 320 bytes');
 
 /**
  * Keys that metadata objects may not use, at any depth: stored, `constructor` makes the DynamoDB

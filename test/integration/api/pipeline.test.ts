@@ -236,7 +236,8 @@ describe('the request pipeline', () => {
     it.each([
       ['10 KB long', 'thing_'.padEnd(10 * 1024, '1')],
       ['321 bytes long', `thing_${'1'.repeat(315)}`],
-      ['holding a space', 'thing_1 2'],
+      ['ending in a space', 'thing_1 '],
+      ['holding a tab', 'thing_1\t2'],
       ['holding a control character', 'thing_1\u0000'],
       ['holding a line break', 'thing_1\n'],
     ])('answers an id %s with 404 before the operation reads it, whatever the row schema allows', async (_name, id) => {

@@ -90,7 +90,7 @@ export const IngestMetadata = z
     const disagreeing = others.find((key) => first !== undefined && metadata[key] !== metadata[first]);
     if (disagreeing !== undefined) ctx.addIssue({ code: 'custom', path: [disagreeing], message: `${disagreeing} must agree with ${first}` });
   })
-  .describe('Free-form metadata (at most 50 keys of 1-40 characters, 16 KB as JSON, nesting 3 levels), kept on a recorded payment; the keys described here are recognised.');
+  .describe('Free-form metadata (at most 50 keys of 1-40 characters, strings of at most 500 characters, 16 KB as JSON, nesting 3 levels; the keys `constructor`, `prototype` and `__proto__` are reserved at every level), kept on a recorded payment; the keys described here are recognised.');
 
 export const IngestPaymentEventBody = z
   .object({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
 import { handler } from '../../functions/api/provider-webhooks/handler';
 import { routes } from '../../functions/api/routes';
@@ -7,7 +7,7 @@ import { timeOrderedId } from '../../functions/core/ids';
 import { documentClient } from '../../functions/data/client';
 import { setProviderSecret } from '../../functions/data/provider-secret-repository';
 import { PROVIDER_WEBHOOK_KIND, WEBHOOK_LOG_RETENTION_SECONDS, webhookLogIdFor } from '../../functions/data/webhook-log-repository';
-import { conditions, ENTITY, keys, webhookLogKeys } from '../../functions/data/keys';
+import { conditions, ENTITY, keys, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from '../../functions/data/keys';
 import { env } from '../../functions/shared/env';
 import { type RawHttpRequest, toApiGatewayEvent } from '../../lib/local/api-gateway-event';
 import { createLambdaContext } from '../../lib/local/lambda-context';
@@ -19,8 +19,9 @@ import type { Scenario } from '../scenario';
 const MERCHANT_CACHE_MS = 30_000;
 const SECRET = 'whsec_bench_0123456789abcdef';
 const stripe = new Stripe('sk_test_offline');
-const BODY = JSON.stringify({
-  id: 'evt_bench_invoice_failed',
+// Each delivery is a new event (its own id): a replay of a stored event stores nothing (another path).
+const bodyOf = (eventId: string): string => JSON.stringify({
+  id: eventId,
   object: 'event',
   created: 1773144000,
   type: 'invoice.payment_failed',
@@ -38,7 +39,8 @@ let rawMerchantReadUntil = 0;
 export const scenario: Scenario = {
   name: 'POST /stripe/{merchant_id} (invoice.payment_failed, signed with stripe.webhooks.generateTestHeaderString)',
   notes: [
-    'raw = consistent GetItem of the merchant (at most every 30 s, as getMerchantCached) + consistent GetItem of the provider secret (PSP#stripe) + conditional PutItem of the webhook-log item (the shape putWebhookLog writes) + the queue send',
+    'raw = consistent GetItem of the merchant (at most every 30 s, as getMerchantCached) + consistent GetItem of the provider secret (PSP#stripe) + a transaction of two conditional puts, the event marker and the webhook-log item (as putWebhookLogOnce) + the queue send + the UpdateItem marking the event enqueued',
+    'each delivery carries a new event id, as live traffic does; replays of a stored event (one conditional transaction that fails, one GetItem, no send) are not measured',
     'the queue send is counted on both sides but is in-process here (LocalQueues, no consumer): on AWS it is one SQS SendMessage, which this bench does not measure',
     'the handler side signs each delivery afresh (a Stripe signature is valid for 300 s) and verifies it: the HMAC is part of what it costs over raw',
   ],
@@ -49,9 +51,10 @@ export const scenario: Scenario = {
     const path = `/stripe/${fixture.merchantId}`;
     const match = new RouteMatcher(routes).match('POST', path);
     if (match === undefined || !('route' in match)) throw new Error(`No row of the route table answers POST ${path}`);
-    const body = Buffer.from(BODY, 'utf8');
     const invoke = () => {
-      const signature = stripe.webhooks.generateTestHeaderString({ payload: BODY, secret: SECRET });
+      const payload = bodyOf(`evt_bench_${randomUUID()}`);
+      const body = Buffer.from(payload, 'utf8');
+      const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
       const request: RawHttpRequest = {
         method: 'POST',
         url: path,
@@ -81,13 +84,23 @@ export const scenario: Scenario = {
         }
         await documentClient.send(new GetCommand({ TableName: table, Key: keys.providerSecret(fixture.merchantId, 'stripe'), ConsistentRead: true }));
         const id = timeOrderedId(now);
+        const eventIdentity = randomUUID();
         const record = {
-          id: webhookLogIdFor(id), merchant_id: fixture.merchantId, psp: 'stripe', route_variant: 'default', body: BODY, body_base64: false,
+          id: webhookLogIdFor(id), merchant_id: fixture.merchantId, psp: 'stripe', route_variant: 'default', body: bodyOf(`evt_bench_${eventIdentity}`), body_base64: false,
           content_type: 'application/json', url: `https://hooks.bench.local${path}`, received_at: now.toISOString(),
           expires_at: Math.floor(now.getTime() / 1000) + WEBHOOK_LOG_RETENTION_SECONDS,
         };
-        await documentClient.send(new PutCommand({ TableName: table, Item: { ...webhookLogKeys.delivery(fixture.merchantId, id), entity: ENTITY.webhookLog, ...record }, ConditionExpression: conditions.absent }));
+        const marker = webhookEventKeys.event(fixture.merchantId, 'stripe', eventIdentity);
+        await documentClient.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: table, Item: { ...marker, entity: WEBHOOK_EVENT_ENTITY, webhook_log_id: record.id, enqueued: false, expires_at: record.expires_at }, ConditionExpression: conditions.absent } },
+              { Put: { TableName: table, Item: { ...webhookLogKeys.delivery(fixture.merchantId, id), entity: ENTITY.webhookLog, ...record }, ConditionExpression: conditions.absent } },
+            ],
+          }),
+        );
         queues.send('inbound-webhooks', JSON.stringify({ kind: PROVIDER_WEBHOOK_KIND, merchant_id: fixture.merchantId, psp: 'stripe', webhook_log_id: record.id }));
+        await documentClient.send(new UpdateCommand({ TableName: table, Key: marker, UpdateExpression: 'SET enqueued = :true', ConditionExpression: conditions.exists, ExpressionAttributeValues: { ':true': true } }));
       },
     };
   },

@@ -36,3 +36,21 @@ export function idBody(id: string, prefix: string): string | undefined {
   const body = id.slice(prefix.length + 1);
   return /^[0-9A-HJKMNP-TV-Z]{26}$/.test(body) ? body : undefined;
 }
+
+/**
+ * The one rule every path parameter obeys before anything looks it up (the request pipeline
+ * applies it to every route): at most MAX_PATH_ID_BYTES of UTF-8, so every key built from it stays
+ * far under DynamoDB's key limits (1 KB sort key, 2 KB partition key); no control, format,
+ * private-use or unpaired surrogate characters and no whitespace but single or repeated spaces
+ * between other characters (providers' references may hold spaces, e.g. Adyen's
+ * shopperReference, but every id the service stores is trimmed). A value outside it names
+ * nothing that can exist: 404, never a lookup.
+ */
+export const MAX_PATH_ID_BYTES = 320;
+
+const ID_CHARACTERS = /^[^\p{C}\p{Z}]+(?: +[^\p{C}\p{Z}]+)*$/u;
+
+/** Whether a value can be an id, code or email named in a path (and so stored under one). */
+export function isPossibleId(value: string): boolean {
+  return value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_PATH_ID_BYTES && ID_CHARACTERS.test(value);
+}

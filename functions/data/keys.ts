@@ -425,3 +425,15 @@ export const customerSearchKeys = {
   termPrefix: (merchantId: string, prefix: string) => ({ PK: merchantPk(merchantId), SKPrefix: `CUSTWORD#${prefix}` }),
   customerTag: (merchantId: string, customerId: string, term: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `CUSTWORD#${term}` }),
 } as const;
+
+/** The `entity` of a provider event's intake marker (webhookEventKeys). */
+export const WEBHOOK_EVENT_ENTITY = 'webhook_event';
+
+/**
+ * One marker per provider event (the delivery's event ids, hashed): the intake's conditional put
+ * on it stores one raw payload per event, however often the provider replays it. Ids and hashes
+ * only, no personal data; it expires with the delivery it names. `WHKEVT#` does not begin with `WHK#`.
+ */
+export const webhookEventKeys = {
+  event: (merchantId: string, psp: string, identity: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WHKEVT#${psp}#${identity}` }),
+} as const;

@@ -1,10 +1,10 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { idBody, timeOrderedId } from '../core/ids';
 import type { Psp } from '../core/providers';
 import { env } from '../shared/env';
 import { documentClient } from './client';
-import { conditions, ENTITY, type ItemKey, webhookLogKeys } from './keys';
+import { conditions, ENTITY, type ItemKey, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from './keys';
 
 /**
  * Raw provider webhook deliveries, stored by the intake once verified and read by the
@@ -64,6 +64,12 @@ export const rawBodyOf = (record: WebhookLogRecord): Buffer => Buffer.from(recor
  * @example const log = await putWebhookLog({ merchantId, psp: 'stripe', routeVariant: 'default', rawBody, contentType, url }, new Date());
  */
 export async function putWebhookLog(input: NewWebhookLog, now: Date = new Date()): Promise<WebhookLogRecord> {
+  const { item, record } = newWebhookLogItem(input, now);
+  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: item, ConditionExpression: conditions.absent }));
+  return record;
+}
+
+function newWebhookLogItem(input: NewWebhookLog, now: Date): { item: Record<string, unknown>; record: WebhookLogRecord } {
   const body = timeOrderedId(now);
   const utf8 = isUtf8(input.rawBody);
   const record: WebhookLogRecord = {
@@ -78,14 +84,69 @@ export async function putWebhookLog(input: NewWebhookLog, now: Date = new Date()
     received_at: now.toISOString(),
     expires_at: Math.floor(now.getTime() / 1000) + WEBHOOK_LOG_RETENTION_SECONDS,
   };
-  await documentClient.send(
-    new PutCommand({
-      TableName: env.TABLE_NAME,
-      Item: { ...webhookLogKeys.delivery(input.merchantId, body), entity: ENTITY.webhookLog, ...record },
-      ConditionExpression: conditions.absent,
-    }),
-  );
-  return record;
+  return { item: { ...webhookLogKeys.delivery(input.merchantId, body), entity: ENTITY.webhookLog, ...record }, record };
+}
+
+/** What putWebhookLogOnce did: stored the delivery now, or found the event's first delivery. */
+export interface WebhookLogOnce {
+  /** The stored delivery of the event (this one when `created`, else the first). */
+  readonly id: string;
+  readonly created: boolean;
+  /** Whether the stored delivery is known to be on the inbound-webhooks queue (markWebhookEventEnqueued). */
+  readonly enqueued: boolean;
+}
+
+/**
+ * Stores a verified delivery once per provider event: one transaction puts the delivery and the
+ * event's marker (`eventIdentity`: a digest of the delivery's provider event ids), on the condition
+ * that the marker is absent. A replay of the event stores nothing and returns the first delivery's
+ * id, and whether that one was enqueued, so the intake enqueues it at most once (again only when
+ * the first intake failed between storing and enqueueing). The marker expires with the delivery.
+ *
+ * @example const once = await putWebhookLogOnce({ ...delivery, eventIdentity }, new Date());
+ */
+export async function putWebhookLogOnce(input: NewWebhookLog & { readonly eventIdentity: string }, now: Date = new Date()): Promise<WebhookLogOnce> {
+  const { item, record } = newWebhookLogItem(input, now);
+  const marker = webhookEventKeys.event(input.merchantId, input.psp, input.eventIdentity);
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: env.TABLE_NAME,
+              Item: { ...marker, entity: WEBHOOK_EVENT_ENTITY, webhook_log_id: record.id, enqueued: false, expires_at: record.expires_at },
+              ConditionExpression: conditions.absent,
+            },
+          },
+          { Put: { TableName: env.TABLE_NAME, Item: item, ConditionExpression: conditions.absent } },
+        ],
+      }),
+    );
+    return { id: record.id, created: true, enqueued: false };
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException) || error.CancellationReasons?.[0]?.Code !== 'ConditionalCheckFailed') throw error;
+  }
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: marker, ConsistentRead: true }));
+  if (Item === undefined || typeof Item.webhook_log_id !== 'string') throw new Error('webhook event marker vanished while it was read');
+  return { id: Item.webhook_log_id, created: false, enqueued: Item.enqueued === true };
+}
+
+/** Records that the event's stored delivery is on the inbound-webhooks queue (after the send). */
+export async function markWebhookEventEnqueued(merchantId: string, psp: Psp, eventIdentity: string): Promise<void> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: webhookEventKeys.event(merchantId, psp, eventIdentity),
+        UpdateExpression: 'SET enqueued = :true',
+        ConditionExpression: conditions.exists,
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /** A stored delivery, or undefined when it expired, was erased with its customer, or never existed. */

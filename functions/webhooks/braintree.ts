@@ -9,6 +9,7 @@ import {
   type ProviderWebhook,
   type Verification,
   type WebhookCredentials,
+  WebhookBodyFormatError,
   WebhookPayloadError,
 } from './types';
 
@@ -73,7 +74,7 @@ function readNotification(payload: string): XmlElement {
     if (notification.name !== 'notification') throw new WebhookPayloadError('braintree bt_payload is not a <notification>');
     return notification;
   } catch (error) {
-    if (error instanceof XmlSyntaxError) throw new WebhookPayloadError('braintree bt_payload is not well-formed XML', { cause: error });
+    if (error instanceof XmlSyntaxError) throw new WebhookBodyFormatError('braintree bt_payload is not well-formed XML', { cause: error });
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import type { Psp } from '../core/providers';
 import { toMinorUnits } from '../core/money';
-import { type NormalisedWebhookEvent, WebhookPayloadError } from './types';
+import { type NormalisedWebhookEvent, WebhookBodyFormatError, WebhookPayloadError } from './types';
 
 /**
  * Reading verified provider bodies: small, total accessors over parsed JSON so each module states
@@ -47,9 +47,9 @@ export function parseJsonObject(rawBody: Buffer, psp: Psp): JsonObject {
   try {
     parsed = JSON.parse(rawBody.toString('utf8'));
   } catch (error) {
-    throw new WebhookPayloadError(`${psp} webhook body is not JSON`, { cause: error });
+    throw new WebhookBodyFormatError(`${psp} webhook body is not JSON`, { cause: error });
   }
-  if (!isObject(parsed)) throw new WebhookPayloadError(`${psp} webhook body is not a JSON object`);
+  if (!isObject(parsed)) throw new WebhookBodyFormatError(`${psp} webhook body is not a JSON object`);
   return parsed;
 }
 

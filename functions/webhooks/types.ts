@@ -72,6 +72,19 @@ export class WebhookPayloadError extends Error {
   }
 }
 
+/**
+ * A verified body that the provider's own format cannot parse at all (not JSON, not a JSON object,
+ * not well-formed XML where the provider sends XML): the intake answers it 400 at once rather than
+ * storing it for the dead-letter queue. Bodies that parse but lack what the provider documents stay
+ * plain WebhookPayloadErrors (stored, then dead-lettered and redrivable once understood).
+ */
+export class WebhookBodyFormatError extends WebhookPayloadError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'WebhookBodyFormatError';
+  }
+}
+
 export interface ProviderWebhook {
   readonly psp: Psp;
   /** Constant-time comparison for every signature; timestamps within TIMESTAMP_TOLERANCE_SECONDS where signed. */

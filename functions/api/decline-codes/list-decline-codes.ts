@@ -1,5 +1,5 @@
 import { compareDeclineCodes, listDeclineCodes as listCatalogue } from '../../core/decline-codes';
-import { decodeCursor, encodeCursor } from '../pipeline/paging';
+import { cursorFilters, decodeCursor, encodeCursor } from '../pipeline/paging';
 import { cursorEnvelope } from '../pipeline/responses';
 import { defineOperation } from '../operation';
 import { listDeclineCodesSchemas } from './schemas';
@@ -19,15 +19,17 @@ export const listDeclineCodes = defineOperation({ auth: 'api_key', schemas: list
     ...(query.category === undefined ? {} : { category: query.category }),
     ...(query.subcategory === undefined ? {} : { subcategory: query.subcategory }),
   });
+  // A cursor continues only the filters it was issued with (400 `cursor` otherwise).
+  const filters = cursorFilters(query);
   let start = 0;
   if (query.cursor !== undefined) {
-    const key = await decodeCursor(query.cursor, merchantId, LIST);
+    const key = await decodeCursor(query.cursor, merchantId, LIST, filters);
     const after = { psp: String(key.psp), code: String(key.code) } as Parameters<typeof compareDeclineCodes>[0];
     const index = records.findIndex((record) => compareDeclineCodes(record, after) > 0);
     start = index === -1 ? records.length : index;
   }
   const page = records.slice(start, start + query.limit);
   const last = page[page.length - 1];
-  const next = last !== undefined && start + page.length < records.length ? await encodeCursor(merchantId, LIST, { psp: last.psp, code: last.code }) : null;
+  const next = last !== undefined && start + page.length < records.length ? await encodeCursor(merchantId, LIST, { psp: last.psp, code: last.code }, filters) : null;
   return { body: cursorEnvelope(page.map(declineCodeView), { next }, requestId, merchantId) };
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPossibleId } from '../../core/ids';
 import { INGEST_EVENT_TYPES } from '../../core/ingest/ingest-event';
 import { CURRENCIES } from '../../core/money';
 import { PSPS } from '../../core/providers';
@@ -10,7 +11,15 @@ export const MAX_AMOUNT = 999_999_999_999;
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, stringLength: 500, depth: 3, bytes: 16 * 1024 } as const;
 
 const Amount = z.number().int().min(0).max(MAX_AMOUNT);
-const Id = z.string().trim().min(1).max(255);
+// Held to the path-id rule too (core/ids.ts), so that every id stored can be named in a path.
+const Id = z.string().trim().min(1).max(255).refine(isPossibleId, 'ids have no control characters, no whitespace but inner spaces, and are at most 320 bytes');
+
+/**
+ * Keys that metadata objects may not use, at any depth: stored, `constructor` makes the DynamoDB
+ * marshaller take the object for a class instance (or a Set or Map), and `__proto__`/`prototype`
+ * replace prototypes on the way in.
+ */
+export const RESERVED_METADATA_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** What a free-form metadata value may be, or a message saying why not (DynamoDB's limits included). */
 function metadataProblem(value: unknown, depth: number): string | undefined {
@@ -26,6 +35,7 @@ function metadataProblem(value: unknown, depth: number): string | undefined {
   if (entries.length > METADATA_LIMITS.keys) return `objects and arrays hold at most ${METADATA_LIMITS.keys} entries`;
   for (const [key, inner] of entries) {
     if (key.length === 0 || key.length > METADATA_LIMITS.keyLength) return `keys are 1 to ${METADATA_LIMITS.keyLength} characters`;
+    if (RESERVED_METADATA_KEYS.has(key)) return `${key} is a reserved key`;
     const problem = metadataProblem(inner, depth + 1);
     if (problem !== undefined) return `${key}: ${problem}`;
   }
@@ -67,15 +77,20 @@ export const IngestMetadata = z
   .superRefine((metadata, ctx) => {
     const keys = Object.keys(metadata);
     const badKey = keys.find((key) => key.length === 0 || key.length > METADATA_LIMITS.keyLength);
+    const reserved = keys.find((key) => RESERVED_METADATA_KEYS.has(key));
+    // The values are checked (nesting bounded) before anything serialises them.
+    const badValue = keys.find((key) => metadataProblem(metadata[key], 1) !== undefined);
     if (keys.length > METADATA_LIMITS.keys) ctx.addIssue({ code: 'custom', message: `metadata holds at most ${METADATA_LIMITS.keys} keys` });
     else if (badKey !== undefined) ctx.addIssue({ code: 'custom', path: [badKey], message: `metadata keys are 1 to ${METADATA_LIMITS.keyLength} characters` });
+    else if (reserved !== undefined) ctx.addIssue({ code: 'custom', path: [reserved], message: `${reserved} is a reserved key` });
+    else if (badValue !== undefined) return;
     else if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_LIMITS.bytes) ctx.addIssue({ code: 'custom', message: `metadata is at most ${METADATA_LIMITS.bytes / 1024} KB as JSON` });
     const ids = (['payment_id', 'provider_payment_id', 'charge_id'] as const).filter((key) => metadata[key] !== undefined);
     const [first, ...others] = ids;
     const disagreeing = others.find((key) => first !== undefined && metadata[key] !== metadata[first]);
     if (disagreeing !== undefined) ctx.addIssue({ code: 'custom', path: [disagreeing], message: `${disagreeing} must agree with ${first}` });
   })
-  .describe('Free-form metadata (at most 50 keys of 1-40 characters, 16 KB as JSON, nesting 3 levels), kept on a recorded payment; the keys described here are recognised.');
+  .describe('Free-form metadata (at most 50 keys of 1-40 characters, strings of at most 500 characters, 16 KB as JSON, nesting 3 levels; the keys `constructor`, `prototype` and `__proto__` are reserved at every level), kept on a recorded payment; the keys described here are recognised.');
 
 export const IngestPaymentEventBody = z
   .object({

@@ -1,10 +1,17 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
 import type { RouteDef } from '../route-types';
-import { InvalidRequestError, ValidationError } from '../../core/errors';
+import { InvalidRequestError, ResourceNotFoundError, ValidationError } from '../../core/errors';
+import { isPossibleId } from '../../core/ids';
 
 /** Bodies above this are refused before they are parsed (spec: size not shown; Stripe-like bound). */
 export const MAX_BODY_BYTES = 256 * 1024;
+
+/** JSON bodies nesting deeper than this (objects and arrays) are refused before validation. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Object keys refused anywhere in a JSON body: assigned to an object, they replace its prototype. */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__']);
 
 export interface ParsedInput {
   readonly params: unknown;
@@ -45,18 +52,92 @@ function refuse(location: Location, input: unknown, error: z.ZodError): never {
   throw new ValidationError(`${what} is invalid: ${issue.message}`, options);
 }
 
-function decodePathParameters(event: APIGatewayProxyEvent): Record<string, string> {
+const noSuchResource = (name: string): ResourceNotFoundError => new ResourceNotFoundError(`No resource has this ${name}.`, { param: name });
+
+/**
+ * The path parameters, percent-decoded, each held to the shared id rule (core/ids.ts
+ * `isPossibleId`: length in bytes and alphabet) before anything reads them: a value outside it
+ * names nothing that can exist, so it is 404 `resource_not_found` (`param` names it), never a
+ * lookup. Broken percent-encoding is a malformed request (400). Every route gets this, whatever
+ * its schemas; authenticators and operations that read path parameters take them from here.
+ */
+export function decodePathParameters(event: APIGatewayProxyEvent): Record<string, string> {
   const decoded: Record<string, string> = {};
   for (const [name, raw] of Object.entries(event.pathParameters ?? {})) {
     if (raw === undefined) continue;
+    let value: string;
     try {
       // REST APIs pass path parameters still percent-encoded.
-      decoded[name] = decodeURIComponent(raw);
+      value = decodeURIComponent(raw);
     } catch {
       throw new InvalidRequestError(`Path parameter ${name} is not valid percent-encoding.`, { param: name });
     }
+    if (!isPossibleId(value)) throw noSuchResource(name);
+    decoded[name] = value;
   }
   return decoded;
+}
+
+/** A parameter name as it may be echoed in a message (names are client input). */
+const shown = (name: string): string => (name.length > 40 ? `${name.slice(0, 40)}…` : name);
+
+/**
+ * The query parameter names a query schema reads, or `any` when it takes free-form names (a
+ * record, an object with a catchall) or its shape cannot be told. Unwraps what the route schemas
+ * use around objects: pipes, optional/default wrappers, unions and intersections.
+ */
+export function queryParameterNames(schema: z.ZodType): ReadonlySet<string> | 'any' {
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
+  switch (def.type) {
+    case 'object': {
+      const catchall = def.catchall as z.ZodType | undefined;
+      const closed = catchall === undefined || (catchall as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'never';
+      return closed ? new Set(Object.keys(def.shape as object)) : 'any';
+    }
+    case 'pipe':
+      return queryParameterNames(def.in as z.ZodType);
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return queryParameterNames(def.innerType as z.ZodType);
+    case 'union': {
+      const names = new Set<string>();
+      for (const option of def.options as z.ZodType[]) {
+        const inner = queryParameterNames(option);
+        if (inner === 'any') return 'any';
+        for (const name of inner) names.add(name);
+      }
+      return names;
+    }
+    case 'intersection': {
+      const left = queryParameterNames(def.left as z.ZodType);
+      const right = queryParameterNames(def.right as z.ZodType);
+      return left === 'any' || right === 'any' ? 'any' : new Set([...left, ...right]);
+    }
+    default:
+      return 'any';
+  }
+}
+
+/**
+ * Refuses a query parameter the row does not read with 400 `invalid_request` naming it, as Stripe
+ * does (`?stauts=pending` must not list everything). A row without a query schema reads none.
+ * Provider-signed rows are exempt: the provider, not our client, holds the URL, and some sign it
+ * whole (Square), so whatever query it carries is the provider's.
+ */
+function refuseUnknownQuery(route: RouteDef, query: Readonly<Record<string, unknown>>): void {
+  if (route.auth === 'provider_signature') return;
+  const schema = route.schemas?.query;
+  const known = schema === undefined ? new Set<string>() : queryParameterNames(schema);
+  if (known === 'any') return;
+  const unknown = Object.keys(query).find((name) => !known.has(name));
+  if (unknown === undefined) return;
+  const allowed = [...known].sort().join(', ');
+  throw new InvalidRequestError(`Received unknown query parameter: ${shown(unknown)}.${allowed === '' ? ' This route takes none.' : ` It takes: ${allowed}.`}`, { param: unknown });
 }
 
 /** The body as received, refused over the size limit before anything reads it. */
@@ -67,29 +148,64 @@ export function rawBody(event: APIGatewayProxyEvent): Buffer | undefined {
   return raw;
 }
 
+/**
+ * Walks a parsed body without recursion (a body 10,000 levels deep must not overflow the stack of
+ * whatever reads it next): refuses nesting beyond MAX_BODY_DEPTH (`param`: the top-level field)
+ * and `__proto__` keys (`param`: the dotted path of the key) with 400.
+ */
+function refuseHostileShape(body: unknown): void {
+  const pending: Array<{ value: unknown; depth: number; path: string }> = [{ value: body, depth: 0, path: '' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, depth, path } = next;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) {
+      // `param` names the top-level field holding the deep nesting (the full path would be as deep).
+      const field = path.split('.')[0] ?? '';
+      throw new InvalidRequestError(`The body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels.`, field === '' ? {} : { param: field });
+    }
+    for (const [key, inner] of Object.entries(value)) {
+      const at = path === '' ? key : `${path}.${key}`;
+      if (FORBIDDEN_KEYS.has(key)) throw new InvalidRequestError(`The body may not use the key ${key}.`, { param: at });
+      pending.push({ value: inner, depth: depth + 1, path: at });
+    }
+  }
+}
+
 function parseJson(raw: Buffer | undefined): unknown {
   if (raw === undefined) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
+    parsed = JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
     throw new InvalidRequestError('The body is not valid JSON.');
   }
+  refuseHostileShape(parsed);
+  return parsed;
 }
 
 function validate(location: Location, schema: z.ZodType | undefined, input: unknown): unknown {
   if (schema === undefined) return input;
   const result = schema.safeParse(input);
-  if (!result.success) refuse(location, input, result.error);
+  if (!result.success) {
+    // A path that names nothing that can exist (outside the row's own id rule) is 404, as an absent resource.
+    if (location === 'params') throw noSuchResource(result.error.issues[0]?.path.map(String).join('.') || 'id');
+    refuse(location, input, result.error);
+  }
   return result.data;
 }
 
 /**
- * Reads and validates a request against its row's schemas: path parameters decoded, query
- * strings (last value of each), and the JSON body (size-checked before parsing). Unknown body
- * fields are dropped by the object schemas, so they are never stored.
+ * Reads and validates a request against its row's schemas, path parameters first (before anything
+ * is read or looked up): path parameters decoded and held to the id rule (404), then to the row's
+ * params schema (404 too); query strings (last value of each; a name the row does not read is
+ * 400); the JSON body (size-checked before parsing, depth and `__proto__` refused after). Unknown
+ * body fields are dropped by the object schemas, so they are never stored.
  */
 export function parseRequest(event: APIGatewayProxyEvent, route: RouteDef): ParsedInput {
   const schemas = route.schemas ?? {};
+  const params = validate('params', schemas.params, decodePathParameters(event));
+  const query = { ...(event.queryStringParameters ?? {}) };
+  refuseUnknownQuery(route, query);
   const raw = rawBody(event);
   // Rows without a body schema take no body; what is sent is ignored, as Stripe does.
   const body = schemas.body === undefined ? undefined : parseJson(raw);
@@ -97,8 +213,8 @@ export function parseRequest(event: APIGatewayProxyEvent, route: RouteDef): Pars
     throw new InvalidRequestError('The body must be a JSON object.');
   }
   return {
-    params: validate('params', schemas.params, decodePathParameters(event)),
-    query: validate('query', schemas.query, { ...(event.queryStringParameters ?? {}) }),
+    params,
+    query: validate('query', schemas.query, query),
     body: schemas.body === undefined ? undefined : validate('body', schemas.body, body ?? {}),
   };
 }

@@ -1,18 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { InternalError, InvalidSignatureError, ResourceNotFoundError } from '../../core/errors';
+import { InternalError, InvalidRequestError, InvalidSignatureError, ResourceNotFoundError } from '../../core/errors';
 import { isPsp, type Psp } from '../../core/providers';
 import { queueSender } from '../../adapters/queue-sender';
 import { getMerchantCached } from '../../data/merchant-repository';
 import { getProviderSecret } from '../../data/provider-secret-repository';
-import { PROVIDER_WEBHOOK_KIND, putWebhookLog, type WebhookRouteVariant } from '../../data/webhook-log-repository';
-import { rawBody } from '../pipeline/parse-request';
-import { lowercasedHeaders } from '../pipeline/headers';
-import { publicUrlOf } from '../pipeline/request-url';
-import { meta } from '../pipeline/responses';
+import { markWebhookEventEnqueued, PROVIDER_WEBHOOK_KIND, putWebhookLogOnce, type WebhookRouteVariant } from '../../data/webhook-log-repository';
 import { logger } from '../../shared/logger';
 import { webhookModuleFor } from '../../webhooks/registry';
-import type { InboundWebhook } from '../../webhooks/types';
+import { type InboundWebhook, type NormalisedWebhookEvent, WebhookBodyFormatError } from '../../webhooks/types';
 import { defineOperation, type SignedPrincipal } from '../operation';
+import { lowercasedHeaders } from '../pipeline/headers';
+import { rawBody } from '../pipeline/parse-request';
+import { publicUrlOf } from '../pipeline/request-url';
+import { meta } from '../pipeline/responses';
 import type { RouteDef } from '../route-types';
 import { receiveProviderWebhookSchemas } from './schemas';
 
@@ -35,6 +36,32 @@ export interface ProviderWebhookPrincipal extends SignedPrincipal {
   readonly psp: Psp;
   readonly variant: WebhookRouteVariant;
   readonly webhook: InboundWebhook;
+}
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/**
+ * What makes two deliveries the same provider event, as a digest: the provider event ids of the
+ * events the body normalises to (sorted; a batch, such as Adyen's, is the set of its items), else,
+ * for a body the service does not use or cannot read, the body itself. Undefined when the body
+ * may announce a later state with the same bytes: a thin event identified only by the digest of
+ * its body (Mollie's classic `id=tr_…`, posted again on each status change of the payment), whose
+ * every delivery is stored and deduplicated downstream after the fetch, on the fetched status.
+ * A body the provider's own format cannot parse is 400 (after the signature check).
+ */
+function eventIdentityOf(psp: Psp, request: InboundWebhook): string | undefined {
+  let events: NormalisedWebhookEvent[] | undefined;
+  try {
+    events = webhookModuleFor(psp).normalise(request);
+  } catch (error) {
+    if (error instanceof WebhookBodyFormatError) throw new InvalidRequestError(`The body is not a ${psp} webhook payload: ${error.message}.`);
+    // Anything else is the consumer's to report (dead-lettered, redrivable): keyed by the body.
+    events = undefined;
+  }
+  if (events === undefined || events.length === 0) return sha256(Buffer.concat([Buffer.from('body\n'), request.rawBody]));
+  const bodyDigest = sha256(request.rawBody);
+  if (events.some((event) => event.fetch !== undefined && event.providerEventId === bodyDigest)) return undefined;
+  return sha256(`events\n${[...new Set(events.map((event) => event.providerEventId))].sort().join('\n')}`);
 }
 
 /**
@@ -64,18 +91,30 @@ export async function verifyProviderWebhook(event: APIGatewayProxyEvent, route: 
 
 /**
  * POST /{psp}/{merchant_id} (13 providers) and POST /square/{merchant_id}/invoice, once the
- * pipeline has verified the delivery (`verifyProviderWebhook`): stores it (30 days, erasable with
- * its customer); enqueues it for the inbound-webhooks consumer; answers 200 `{ received: true, id }`.
- * Bodies over 256 KB are refused (400) before this runs.
+ * pipeline has verified the delivery (`verifyProviderWebhook`): stores it once per provider event
+ * (30 days, erasable with its customer; see eventIdentityOf) and enqueues it for the
+ * inbound-webhooks consumer; answers 200 `{ received: true, id }`. A replay of an event already
+ * stored stores nothing, is not enqueued again, and answers 200 with the first delivery's id. A
+ * signed body the provider's format cannot parse (not JSON; for Braintree, a form whose bt_payload
+ * is not XML) is 400 `invalid_request` with nothing stored; bodies over 256 KB are refused (400)
+ * before this runs. Never logs bodies, headers or secrets.
  */
 export const receiveProviderWebhook = defineOperation(
   { auth: 'provider_signature', schemas: receiveProviderWebhookSchemas, verify: verifyProviderWebhook },
   async ({ principal, requestId }) => {
     const { merchantId, psp, variant, webhook } = principal;
     const now = new Date();
-    const stored = await putWebhookLog({ merchantId, psp, routeVariant: variant, rawBody: webhook.rawBody, contentType: webhook.headers['content-type'] ?? null, url: webhook.url }, now);
-    await queueSender.send('inbound-webhooks', { kind: PROVIDER_WEBHOOK_KIND, merchant_id: merchantId, psp, webhook_log_id: stored.id });
-    logger.info('provider webhook accepted', { request_id: requestId, merchant_id: merchantId, psp, webhook_log_id: stored.id, variant });
+    const identity = eventIdentityOf(psp, webhook);
+    const delivery = { merchantId, psp, routeVariant: variant, rawBody: webhook.rawBody, contentType: webhook.headers['content-type'] ?? null, url: webhook.url };
+    // Without an identity (a body that may announce a later state), a digest unique to this delivery.
+    const eventIdentity = identity ?? sha256(`delivery\n${requestId}\n${now.toISOString()}`);
+    const stored = await putWebhookLogOnce({ ...delivery, eventIdentity }, now);
+    if (!stored.enqueued) {
+      await queueSender.send('inbound-webhooks', { kind: PROVIDER_WEBHOOK_KIND, merchant_id: merchantId, psp, webhook_log_id: stored.id });
+      await markWebhookEventEnqueued(merchantId, psp, eventIdentity);
+    }
+    const outcome = stored.created ? 'provider webhook accepted' : 'provider webhook replayed; already stored';
+    logger.info(outcome, { request_id: requestId, merchant_id: merchantId, psp, webhook_log_id: stored.id, variant, enqueued_now: !stored.enqueued });
     return { body: { data: { received: true, id: stored.id }, meta: meta(requestId, merchantId, now) } };
   },
 );

@@ -5,11 +5,15 @@
  */
 import fc from 'fast-check';
 import { routes } from '../../../functions/api/routes';
+import { queryParameterNames } from '../../../functions/api/pipeline/parse-request';
 import type { LocalStack } from '../../../lib/local/local-stack';
 import { originOf, startTestStack } from '../../fixtures/local-stack';
 import { newTenant } from '../../fixtures/tenants';
 
 const implemented = routes.filter((route) => route.schemas !== undefined);
+const withPathParameters = implemented.filter((route) => /\{[^}]+\}/.test(route.path));
+// Provider-signed rows take whatever query the provider's URL carries (some sign it whole).
+const clientQueried = implemented.filter((route) => route.auth !== 'provider_signature');
 const RUNS_PER_ROUTE = 25;
 
 const segment = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('x', '0', '-1', '%', '..', 'pe_1', 'a'.repeat(300)));
@@ -33,7 +37,7 @@ describe('every implemented route', () => {
     stack = await startTestStack();
     origin = originOf(stack);
     key = (await newTenant(['admin'], { read_per_minute: 1_000_000, write_per_minute: 1_000_000 })).key;
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await stack.stop();
@@ -63,4 +67,53 @@ describe('every implemented route', () => {
       { numRuns: RUNS_PER_ROUTE },
     );
   }, 60_000);
+
+  it('has routes with path parameters to check', () => {
+    // Assess
+    expect(withPathParameters.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(withPathParameters.flatMap((route) => [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [`${route.method} ${route.path}`, match[1] as string, route] as const)))(
+    'answers %s with a 10 KB %s with 404 resource_not_found naming it',
+    async (_name, parameter, route) => {
+      // Prepare
+      const path = route.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => (name === parameter ? 'x'.repeat(10 * 1024) : 'x'));
+      // Act
+      const response = await fetch(`${origin}${path}`, {
+        method: route.method,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        ...(route.method === 'GET' ? {} : { body: '{}' }),
+      });
+      const body = (await response.json()) as { error?: { code: string; param?: string } };
+      // Assess
+      expect(response.status).toBe(404);
+      expect(body.error).toMatchObject({ code: 'resource_not_found', param: parameter });
+    },
+  );
+
+  it.each(clientQueried.map((route) => [`${route.method} ${route.path}`, route] as const))('refuses an unknown query parameter on %s with 400 naming it', async (_name, route) => {
+    // Prepare: a value every row's path parameters accept (an email is one too)
+    const path = route.path.replace(/\{[^}]+\}/g, encodeURIComponent('x@example.com'));
+    // Act
+    const response = await fetch(`${origin}${path}?stauts=pending`, {
+      method: route.method,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      ...(route.method === 'GET' ? {} : { body: '{}' }),
+    });
+    const body = (await response.json()) as { error?: { code: string; param?: string } };
+    // Assess
+    expect(response.status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'invalid_request', param: 'stauts' });
+  });
+
+  it.each(clientQueried.filter((route) => route.schemas?.query !== undefined).map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'knows the query parameter names of %s from its schema',
+    (_name, route) => {
+      // Act
+      const names = queryParameterNames(route.schemas?.query as NonNullable<NonNullable<typeof route.schemas>['query']>);
+      // Assess
+      expect(names).not.toBe('any');
+      expect((names as ReadonlySet<string>).size).toBeGreaterThan(0);
+    },
+  );
 });

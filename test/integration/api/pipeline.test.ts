@@ -26,7 +26,7 @@ const schemas = {
   get: { params: z.object({ id: z.string().regex(/^thing_\d+$/) }) },
   fail: {},
   flaky: {},
-  cursor: { query: z.object(cursorPagingQuery) },
+  cursor: { query: z.object({ status: z.enum(['open', 'closed']).optional(), ...cursorPagingQuery }) },
   page: { query: z.object(offsetPagingQuery) },
 };
 const row = (operationId: string, method: RouteDef['method'], path: string, scopes: RouteDef['scopes'], s: RouteDef['schemas']): RouteDef => ({
@@ -82,7 +82,7 @@ const handler = createGroupHandler(
       throw new Error('connection to 10.1.2.3 failed with secret sk_live_abc');
     }),
     listThingsByCursor: defineOperation({ auth: 'api_key', schemas: schemas.cursor }, async ({ query, principal }) => {
-      const page = await queryCursorPage(thingsOf(principal.merchantId), { merchantId: principal.merchantId, list: 'things', cursor: query.cursor, limit: query.limit });
+      const page = await queryCursorPage(thingsOf(principal.merchantId), { merchantId: principal.merchantId, list: 'things', query, cursor: query.cursor, limit: query.limit });
       return { body: { data: page.items.map((item) => item.SK), cursor: page.cursor } };
     }),
     pageThings: defineOperation({ auth: 'api_key', schemas: schemas.page }, async ({ query, principal }) => {
@@ -249,12 +249,67 @@ describe('the request pipeline', () => {
       expect(read.body.data).not.toHaveProperty('sneaky');
     });
 
-    it('refuses a path parameter outside its pattern with 422 naming it', async () => {
+    it('answers a path parameter outside its pattern with 404 resource_not_found naming it', async () => {
       // Act
-      const response = await call<{ error: { param: string } }>(`${base}/things/nope`, { key: tenant.key });
+      const response = await call<{ error: { code: string; param: string } }>(`${base}/things/nope`, { key: tenant.key });
       // Assess
-      expect(response.status).toBe(422);
-      expect(response.body.error.param).toBe('id');
+      expect(response.status).toBe(404);
+      expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
+    });
+
+    it.each([
+      ['10 KB long', 'thing_'.padEnd(10 * 1024, '1')],
+      ['321 bytes long', `thing_${'1'.repeat(315)}`],
+      ['ending in a space', 'thing_1 '],
+      ['holding a tab', 'thing_1\t2'],
+      ['holding a control character', 'thing_1\u0000'],
+      ['holding a line break', 'thing_1\n'],
+    ])('answers an id %s with 404 before the operation reads it, whatever the row schema allows', async (_name, id) => {
+      // Act
+      const response = await call<{ error: { code: string; param: string } }>(`${base}/things/${encodeURIComponent(id)}`, { key: tenant.key });
+      // Assess
+      expect(response.status).toBe(404);
+      expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
+    });
+
+    it('refuses broken percent-encoding in a path parameter with 400', async () => {
+      // Act
+      const response = await call<{ error: { code: string; param: string } }>(`${base}/things/thing_%E0%A4`, { key: tenant.key });
+      // Assess
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'invalid_request', param: 'id' });
+    });
+
+    it.each([
+      ['a misspelt filter', '/things?stauts=open', 'stauts'],
+      ['an unknown name beside known ones', '/things?status=open&page=1&sort=desc', 'sort'],
+      ['any name on a row without a query schema', '/things/thing_1?expand=all', 'expand'],
+      ['a cursor on an offset list', '/things-page?cursor=abc', 'cursor'],
+    ])('refuses %s with 400 invalid_request naming it', async (_name, path, param) => {
+      // Act
+      const response = await call<{ error: { code: string; param: string; message: string } }>(`${base}${path}`, { key: tenant.key });
+      // Assess
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'invalid_request', param });
+      expect(response.body.error.message).toContain(param);
+    });
+
+    it.each([
+      ['10,000 levels deep in a field', `{"name":"x","nested":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, 'nested'],
+      ['10,000 levels of objects', `{"name":"x","nested":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`, 'nested'],
+      ['100,000 levels deep', `{"nested":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'nested'],
+      ['a __proto__ key', '{"name":"x","nested":{"__proto__":{"color":"red"}}}', 'nested.__proto__'],
+      ['a top-level __proto__ key', '{"__proto__":{"name":"x"}}', '__proto__'],
+    ])('refuses a body nesting %s with 400 invalid_request and writes nothing', async (_name, rawBody, param) => {
+      // Prepare
+      const owner = await newTenant(['admin']);
+      // Act
+      const response = await call<{ error: { code: string; param?: string } }>(`${base}/things`, { key: owner.key, method: 'POST', rawBody, headers: { 'Content-Type': 'application/json' } });
+      // Assess
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('invalid_request');
+      expect(response.body.error.param).toBe(param);
+      expect(await executions(owner.merchant.id, 'create')).toBe(0);
     });
   });
 
@@ -468,6 +523,23 @@ describe('the request pipeline', () => {
         expect(response.status).toBe(400);
         expect(response.body.error).toMatchObject({ code: 'invalid_request', param: 'cursor' });
       }
+    });
+
+    it('refuses a cursor reused with other filters with 400 naming cursor, and keeps it for its own filters with another limit', async () => {
+      // Prepare
+      const first = await call<{ cursor: { next: string } }>(`${base}/cursor-things?limit=2&status=open`, { key: owner.key });
+      const cursor = encodeURIComponent(first.body.cursor.next);
+      // Act
+      const otherValue = await call<{ error: { code: string; param: string } }>(`${base}/cursor-things?status=closed&cursor=${cursor}`, { key: owner.key });
+      const dropped = await call<{ error: { code: string; param: string } }>(`${base}/cursor-things?cursor=${cursor}`, { key: owner.key });
+      const same = await call<{ data: string[] }>(`${base}/cursor-things?status=open&limit=3&cursor=${cursor}`, { key: owner.key });
+      // Assess
+      for (const response of [otherValue, dropped]) {
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ code: 'invalid_request', param: 'cursor' });
+      }
+      expect(same.status).toBe(200);
+      expect(same.body.data).toHaveLength(3);
     });
 
     it('pages an offset list with the pagination block', async () => {

@@ -323,14 +323,14 @@ describe('DELETE /api/v1/customers/{id}', () => {
     expect(unknown.body.error?.code).toBe('resource_not_found');
   });
 
-  it('refuses an id over 255 characters with 422 naming id', async () => {
+  it('answers an id over 255 characters with 404 resource_not_found naming id, as no such id can exist', async () => {
     // Prepare
     const tenant = await newTenant(['admin'], UNLIMITED);
     // Act
     const response = await erase(tenant, 'x'.repeat(256));
     // Assess
-    expect(response.status).toBe(422);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'id' });
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
   });
 
   it.each([

@@ -101,12 +101,12 @@ describe('GET /api/v1/customers/by-email/{email}', () => {
     ['two @', encodeURIComponent('a@b@c')],
     ['a space', encodeURIComponent('jane doe@example.com')],
     ['too long', encodeURIComponent(`${'a'.repeat(320)}@example.com`)],
-  ])('refuses %s with 422 validation_error naming email', async (_name, encoded) => {
+  ])('answers %s with 404 resource_not_found naming email, as no customer can have it', async (_name, encoded) => {
     // Act
     const response = await byEmail(encoded);
     // Assess
-    expect(response.status).toBe(422);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'email' });
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'email' });
   });
 
   it('refuses broken percent-encoding with 400 invalid_request naming email', async () => {

@@ -114,12 +114,12 @@ describe('GET /api/v1/customers/{id}/payments', () => {
     expect(response.body.error).toMatchObject({ code, param });
   });
 
-  it('refuses an id over 255 characters with 422 naming id', async () => {
+  it('answers an id over 255 characters with 404 resource_not_found naming id, as no such id can exist', async () => {
     // Act
     const response = await list('', 'x'.repeat(256));
     // Assess
-    expect(response.status).toBe(422);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'id' });
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
   });
 
   it.each([

@@ -134,12 +134,12 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     expect((await fresh(payment)).status).toBe('paused');
   });
 
-  it('refuses an id over 255 characters with 422 naming id', async () => {
+  it('answers an id over 255 characters with 404 resource_not_found naming id, as no such id can exist', async () => {
     // Act
     const response = await resumeAll('x'.repeat(256));
     // Assess
-    expect(response.status).toBe(422);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'id' });
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
   });
 
   it.each([

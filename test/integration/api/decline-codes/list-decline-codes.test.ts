@@ -199,6 +199,26 @@ describe('GET /api/v1/decline-codes', () => {
     }
   });
 
+  it('refuses a cursor reused with other filters with 400 naming cursor, and continues it with its own filters at another limit', async () => {
+    // Prepare
+    const first = await list('?psp=stripe&limit=5');
+    const cursor = encodeURIComponent(first.body.cursor.next as string);
+    // Act
+    const otherPsp = await list(`?psp=adyen&cursor=${cursor}`);
+    const noFilter = await list(`?cursor=${cursor}`);
+    const addedFilter = await list(`?psp=stripe&category=soft_retry&cursor=${cursor}`);
+    const sameFilters = await list(`?psp=stripe&limit=7&cursor=${cursor}`);
+    // Assess
+    for (const response of [otherPsp, noFilter, addedFilter]) {
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'invalid_request', param: 'cursor' });
+    }
+    expect(sameFilters.status).toBe(200);
+    expect(sameFilters.body.data).toHaveLength(7);
+    expect(sameFilters.body.data.every((item) => item.psp === 'stripe')).toBe(true);
+    expect(sameFilters.body.data[0]?.code).not.toBe(first.body.data[4]?.code);
+  });
+
   it('refuses another merchant\'s cursor with 400 naming cursor', async () => {
     // Prepare
     const other = await newTenant(['read'], UNLIMITED);

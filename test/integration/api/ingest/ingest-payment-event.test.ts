@@ -345,6 +345,53 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect((response.body as unknown as ErrorBody).error).toMatchObject({ code: 'validation_error', param });
     });
 
+    it.each([
+      ['metadata.constructor', { constructor: 'x' }],
+      ['metadata.constructor', { constructor: { prototype: {} } }],
+      ['metadata.prototype', { prototype: 'x' }],
+      ['metadata.order', { order: { constructor: { name: 'Set' } } }],
+      ['metadata.deep', { deep: JSON.parse(`${'{"a":'.repeat(20)}1${'}'.repeat(20)}`) as unknown }],
+      ['metadata', Object.fromEntries(Array.from({ length: 51 }, (_, index) => [`k${index}`, 'v']))],
+      [`metadata.${'k'.repeat(41)}`, { ['k'.repeat(41)]: 'v' }],
+      ['metadata.note', { note: 'x'.repeat(501) }],
+      ['metadata.payment_id', { payment_id: 'ch_1\u0000' }],
+      ['metadata.provider_customer_id', { provider_customer_id: `cus_${'x'.repeat(300)}€` }],
+    ])('refuses metadata outside its limits or with reserved keys with 422 naming %s, and records nothing', async (param, metadata) => {
+      // Prepare
+      const customer = email();
+      // Act
+      const response = await ingest({ ...valid(), customer_email: customer, metadata });
+      // Assess
+      expect(response.status).toBe(422);
+      expect((response.body as unknown as ErrorBody).error).toMatchObject({ code: 'validation_error', param });
+      expect((await read(`/customers/by-email/${encodeURIComponent(customer)}`)).status).toBe(404);
+    });
+
+    it.each([
+      ['a __proto__ key', 'metadata.__proto__', (customer: string) => `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"__proto__":{"event_id":5,"payment_id":{"x":1}}}}`],
+      ['5,000 levels of nesting', 'metadata', (customer: string) => `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"deep":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}}`],
+      ['10,000 levels of arrays', 'metadata', (customer: string) => `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`],
+    ])('refuses metadata with %s with 400 invalid_request naming %s, and records nothing', async (_name, param, rawBodyOf) => {
+      // Prepare
+      const customer = email();
+      // Act
+      const response = await call<ErrorBody>(`${stack.api_url}/ingest/payment-event`, { method: 'POST', key: tenant.key, rawBody: rawBodyOf(customer), headers: { 'Content-Type': 'application/json' } });
+      // Assess
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'invalid_request', param });
+      expect((await read(`/customers/by-email/${encodeURIComponent(customer)}`)).status).toBe(404);
+    });
+
+    it('records metadata at the limits as sent (50 keys of 40 characters, 500-character values, keys such as toString)', async () => {
+      // Prepare
+      const metadata = { ...Object.fromEntries(Array.from({ length: 47 }, (_, index) => [`${'k'.repeat(38)}${String(index).padStart(2, '0')}`, 'v'])), note: 'n'.repeat(500), toString: 'x', payment_id: unique('ch') };
+      // Act
+      const response = await ingest({ ...valid(), metadata });
+      // Assess
+      expect(response.status).toBe(200);
+      expect((await paymentOf(response.body.data.payment_event_id as string)).metadata).toEqual(metadata);
+    });
+
     it('refuses with 422 naming amount when amount and amount_cents disagree', async () => {
       // Act
       const response = await ingest({ ...valid(), amount: 101 });

@@ -111,12 +111,12 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
       await expectOtherMerchantGets404(url('ch_3Nx9Lq2eZvKYlo2C'));
     });
 
-    it('refuses an id longer than 200 characters with 422 naming id', async () => {
+    it('answers an id longer than 200 characters with 404 resource_not_found naming id, as no such id can exist', async () => {
       // Act
       const response = await call<{ error: { code: string; param: string } }>(url('x'.repeat(201)), { key: tenant.key });
       // Assess
-      expect(response.status).toBe(422);
-      expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'id' });
+      expect(response.status).toBe(404);
+      expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
     });
 
     it.each([

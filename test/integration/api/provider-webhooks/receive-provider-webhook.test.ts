@@ -21,8 +21,10 @@ import { call } from '../../../fixtures/http';
 import { originOf, startTestStack } from '../../../fixtures/local-stack';
 import { failedPaymentInput } from '../../../fixtures/payments';
 import {
+  braintreeSigned,
   type Delivery,
   installPaypalTestCertificate,
+  mollieClassic,
   paypalCertificateRequests,
   type ProviderCase,
   providerCases,
@@ -72,6 +74,19 @@ describe('receiveProviderWebhook', () => {
   const paymentsOf = async (tenant: Tenant, psp: string): Promise<Payment[]> =>
     (await call<{ data: Payment[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
   const deadLetters = () => stack.runtime.queues.deadLetters('inbound-webhooks');
+  /** The ids of the merchant's stored deliveries (`WHK#` items). */
+  const storedDeliveriesOf = async (merchantId: string): Promise<string[]> =>
+    (
+      (
+        await documentClient.send(
+          new QueryCommand({
+            TableName: process.env.TABLE_NAME as string,
+            KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+            ExpressionAttributeValues: { ':pk': `M#${merchantId}`, ':sk': 'WHK#' },
+          }),
+        )
+      ).Items ?? []
+    ).map((item) => String(item.id));
   const tenantFor = async (psp: string, secret: string): Promise<Tenant> => {
     const tenant = await newTenant(['admin'], UNLIMITED);
     await setProviderSecret(tenant.merchant.id, psp, secret);
@@ -295,8 +310,94 @@ describe('receiveProviderWebhook', () => {
     await stack.runtime.queues.drain();
     // Assess
     expect([first.status, second.status]).toEqual([200, 200]);
-    expect(first.body.data.id).not.toBe(second.body.data.id);
+    expect(second.body.data.id).toBe(first.body.data.id);
     expect(await paymentsOf(tenant, 'stripe')).toHaveLength(1);
+  });
+
+  describe('one stored payload per provider event', () => {
+    /** Posts through queues whose consumer only records the messages it receives. */
+    const postCounting = async (posts: () => Promise<Array<Awaited<ReturnType<typeof post>>>>) => {
+      const messages: string[] = [];
+      const queues = new LocalQueues({
+        consumers: {
+          'inbound-webhooks': async (event) => {
+            messages.push(...event.Records.map((record) => record.body));
+          },
+        },
+      });
+      registerLocalQueueTransport(queues);
+      try {
+        const responses = await posts();
+        await queues.drain();
+        return { responses, messages };
+      } finally {
+        registerLocalQueueTransport(stack.runtime.queues);
+      }
+    };
+
+    it('stores a replayed event (signed anew) once, answers each replay 200 with the first id, and enqueues it once', async () => {
+      // Prepare
+      const secret = 'whsec_replay_0000000000000000000000';
+      const tenant = await tenantFor('stripe', secret);
+      const path = `/stripe/${tenant.merchant.id}`;
+      const otherEvent = stripeFailedFor(secret).body.replace('evt_3PfXh2LkdIwHu7ix0Kk1yXgL', 'evt_3PfXh2LkdIwHu7ixOTHER1');
+      // Act
+      const { responses, messages } = await postCounting(async () => [
+        await post(path, stripeFailedFor(secret)),
+        await post(path, stripeFailedFor(secret, stripeFailedFor(secret).body)),
+        await post(path, stripeFailedFor(secret)),
+        await post(path, stripeFailedFor(secret, otherEvent)),
+      ]);
+      // Assess
+      const [first, second, third, other] = responses as [Awaited<ReturnType<typeof post>>, Awaited<ReturnType<typeof post>>, Awaited<ReturnType<typeof post>>, Awaited<ReturnType<typeof post>>];
+      expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+      expect([second.body.data.id, third.body.data.id]).toEqual([first.body.data.id, first.body.data.id]);
+      expect(other.body.data.id).not.toBe(first.body.data.id);
+      expect((await storedDeliveriesOf(tenant.merchant.id)).sort()).toEqual([first.body.data.id, other.body.data.id].sort());
+      expect(messages.filter((message) => message.includes(first.body.data.id))).toHaveLength(1);
+      expect(messages.filter((message) => message.includes(other.body.data.id))).toHaveLength(1);
+    });
+
+    it("stores each of Mollie's classic calls, whose same body announces each status change of the payment", async () => {
+      // Prepare
+      const tenant = await tenantFor('mollie', 'mollie_secret_classic_000000000000');
+      const path = `/mollie/${tenant.merchant.id}`;
+      // Act
+      const { responses, messages } = await postCounting(async () => [await post(path, mollieClassic()), await post(path, mollieClassic())]);
+      // Assess
+      expect(responses.map((response) => response.status)).toEqual([200, 200]);
+      const ids = responses.map((response) => response.body.data.id);
+      expect(new Set(ids).size).toBe(2);
+      expect((await storedDeliveriesOf(tenant.merchant.id)).sort()).toEqual([...ids].sort());
+      expect(messages).toHaveLength(2);
+    });
+
+    it.each([
+      ['a Stripe body that is not JSON', 'stripe', 'whsec_notjson_000000000000000000000', (secret: string) => stripeFailedFor(secret, 'payment failed, see dashboard')],
+      ['a Stripe body that is a JSON array', 'stripe', 'whsec_array_00000000000000000000000', (secret: string) => stripeFailedFor(secret, '[{"id":"evt_1"}]')],
+      ['a Stripe body that is JSON cut short', 'stripe', 'whsec_cut_000000000000000000000000', (secret: string) => stripeFailedFor(secret, stripeFailedFor(secret).body.slice(0, 40))],
+      ['a Braintree form whose bt_payload is not XML', 'braintree', 'bt_public_key:bt_private_key_0000000000', (secret: string) => braintreeSigned(secret, 'this is <not xml')],
+    ])('answers %s, correctly signed, with 400 invalid_request, storing and enqueueing nothing', async (_name, psp, secret, delivery) => {
+      // Prepare
+      const tenant = await tenantFor(psp, secret);
+      // Act
+      const { responses, messages } = await postCounting(async () => [await post(`/${psp}/${tenant.merchant.id}`, delivery(secret))]);
+      // Assess
+      expect(responses[0]?.status).toBe(400);
+      expect(responses[0]?.body.error.code).toBe('invalid_request');
+      expect(await storedDeliveriesOf(tenant.merchant.id)).toEqual([]);
+      expect(messages).toEqual([]);
+    });
+
+    it('still answers an unsigned non-JSON body with 401', async () => {
+      // Prepare
+      const tenant = await tenantFor('stripe', 'whsec_unsigned_junk_0000000000000000');
+      // Act
+      const response = await post(`/stripe/${tenant.merchant.id}`, { body: 'payment failed, see dashboard', headers: { 'content-type': 'text/plain' } });
+      // Assess
+      expect(response.status).toBe(401);
+      expect(response.body.error.code).toBe('invalid_signature');
+    });
   });
 
   it('records exactly one payment event when 200 duplicate deliveries of one event arrive at once', async () => {

@@ -83,12 +83,12 @@ describe('GET /api/v1/invoices/{id}', () => {
     await expectOtherMerchantGets404(url('in_retrying'));
   });
 
-  it('refuses an id longer than 255 characters with 422 naming id', async () => {
+  it('answers an id longer than 255 characters with 404 resource_not_found naming id, as no such id can exist', async () => {
     // Act
     const response = await call<InvoiceBody>(url(`in_${'9'.repeat(300)}`), { key: tenant.key });
     // Assess
-    expect(response.status).toBe(422);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'id' });
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
   });
 
   it('refuses a key without read with 403', async () => {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { ApiKeyRecord } from '../core/api-keys';
 import type { Headers } from './pipeline/responses';
 import type { AuthKind, RouteDef, RouteSchemas } from './route-types';
@@ -51,7 +51,7 @@ export type Principal = PrincipalOf[AuthKind];
 /** Checks a signed request before anything reads it; throws InvalidSignatureError (401) or ResourceNotFoundError (404). */
 export type SignatureVerifier<P extends SignedPrincipal = SignedPrincipal> = (event: APIGatewayProxyEvent, route: RouteDef) => Promise<P>;
 
-type Parsed<T, Otherwise> = T extends z.ZodType ? z.output<T> : Otherwise;
+type Parsed<T, Otherwise> = T extends z.ZodMiniType ? z.output<T> : Otherwise;
 
 /** What an operation receives: the authenticated principal and the request, validated against its row's schemas. */
 export interface OperationRequest<S extends RouteSchemas = RouteSchemas, P = Principal> {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { SCOPES, type Scope } from '../core/scopes';
 
 export { SCOPES, type Scope } from '../core/scopes';
@@ -35,11 +35,11 @@ export type AuthKind = (typeof AUTH_KINDS)[number];
 
 
 export interface RouteSchemas {
-  readonly params?: z.ZodType;
-  readonly query?: z.ZodType;
-  readonly body?: z.ZodType;
+  readonly params?: z.ZodMiniType;
+  readonly query?: z.ZodMiniType;
+  readonly body?: z.ZodMiniType;
   /** Response bodies by status code. */
-  readonly responses?: Readonly<Record<number, z.ZodType>>;
+  readonly responses?: Readonly<Record<number, z.ZodMiniType>>;
   /** Error statuses the operation answers beyond those its auth kind, path and method imply (documented in OpenAPI). */
   readonly errorStatuses?: readonly number[];
   /**
@@ -56,7 +56,7 @@ export interface DocumentedBody {
   /** @default true */
   readonly required?: boolean;
   /** Media type (`application/json`, `application/x-www-form-urlencoded`) to the schema of what is accepted. */
-  readonly content: Readonly<Record<string, z.ZodType>>;
+  readonly content: Readonly<Record<string, z.ZodMiniType>>;
 }
 
 export interface RouteDef {

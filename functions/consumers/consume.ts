@@ -1,5 +1,5 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { logger } from '../shared/logger';
 import { type QueueName, queueDefinitions } from '../contracts/queues';
 
@@ -31,9 +31,9 @@ export interface QueueConsumerOptions {
   readonly onLastFailure?: LastFailureRecorder;
 }
 
-const QueueMessageSchema = z.looseObject({ kind: z.string().min(1) });
+const QueueMessageSchema = z.looseObject({ kind: z.string().check(z.minLength(1)) });
 const SqsEventSchema = z.looseObject({
-  Records: z.array(z.looseObject({ messageId: z.string().min(1), body: z.string() })),
+  Records: z.array(z.looseObject({ messageId: z.string().check(z.minLength(1)), body: z.string() })),
 });
 
 /** Why a record could not be handed to a processor; such records still end in the DLQ. */

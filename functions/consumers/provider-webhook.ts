@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { customerFetcherFor, providerApiFor } from '../adapters/provider-api';
 import type { IngestEvent } from '../core/ingest/ingest-event';
 import { type Currency, isCurrency } from '../core/money';
@@ -18,9 +18,9 @@ import type { MessageProcessor } from './consume';
 /** What the webhook intake enqueues on `inbound-webhooks`: ids only, never the payload. */
 export const ProviderWebhookMessageSchema = z.object({
   kind: z.literal(PROVIDER_WEBHOOK_KIND),
-  merchant_id: z.string().min(1),
+  merchant_id: z.string().check(z.minLength(1)),
   psp: z.enum(PSPS),
-  webhook_log_id: z.string().min(1),
+  webhook_log_id: z.string().check(z.minLength(1)),
 });
 export type ProviderWebhookMessage = z.infer<typeof ProviderWebhookMessageSchema>;
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { encodeBase62 } from './api-keys';
 import { ResourceNotFoundError, ValidationError } from './errors';
 import type { Psp } from './providers';
@@ -40,14 +40,12 @@ const ID_BYTES = 16;
 export const newMerchantId = (): string => `merch_${encodeBase62(randomBytes(ID_BYTES))}`;
 
 export const NewMerchantSchema = z.object({
-  name: z.string().trim().min(1, 'name must not be empty').max(200),
-  plan_tier: z.enum(PLAN_TIERS).default('engine'),
-  rate_limits: z
-    .object({
-      read_per_minute: z.number().int().positive(),
-      write_per_minute: z.number().int().positive(),
-    })
-    .default(DEFAULT_RATE_LIMITS),
+  name: z.string().check(z.trim(), z.minLength(1, 'name must not be empty'), z.maxLength(200)),
+  plan_tier: z._default(z.enum(PLAN_TIERS), 'engine'),
+  rate_limits: z._default(z.object({
+      read_per_minute: z.number().check(z.int(), z.positive()),
+      write_per_minute: z.number().check(z.int(), z.positive()),
+    }), DEFAULT_RATE_LIMITS),
 });
 export type NewMerchant = z.input<typeof NewMerchantSchema>;
 

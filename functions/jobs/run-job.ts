@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { logger } from '../shared/logger';
 import { type ScheduledJobEvent, type ScheduleName, scheduleDefinitions } from '../contracts/schedules';
 
@@ -39,10 +39,10 @@ const eventSchemaFor = (schedule: ScheduleName) =>
   z.object({
     schedule: z.literal(schedule),
     scheduled_time: z.iso.datetime({ offset: true }),
-    execution_id: z.string().min(1),
+    execution_id: z.string().check(z.minLength(1)),
     // The Scheduler template inserts the attempt unquoted; a hand-written event may quote it.
-    attempt_number: z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/)]),
-    schedule_arn: z.string().startsWith('arn:'),
+    attempt_number: z.union([z.number().check(z.int(), z.positive()), z.string().check(z.regex(/^[1-9]\d*$/))]),
+    schedule_arn: z.string().check(z.startsWith('arn:')),
   });
 
 const errorFields = (error: unknown): { name: string; message: string } =>

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 /**
  * Runtime configuration, read once and checked at start (fails fast with the variable's name).
@@ -6,50 +6,50 @@ import { z } from 'zod';
  */
 const EnvSchema = z.object({
   /** The single table. */
-  TABLE_NAME: z.string().min(3),
+  TABLE_NAME: z.string().check(z.minLength(3)),
   /** Set locally (DynamoDB Local); unset on AWS. */
-  DYNAMODB_ENDPOINT: z.string().url().optional(),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
+  DYNAMODB_ENDPOINT: z.optional(z.string().check(z.url())),
+  AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   /** dev | staging | prod; dev relaxes nothing about security, only retention of data. */
-  STAGE: z.string().min(1).default('dev'),
+  STAGE: z._default(z.string().check(z.minLength(1)), 'dev'),
   /** Queue transport: `sqs` on AWS, `local` for the in-process queues of the local stack. */
-  QUEUE_DRIVER: z.enum(['sqs', 'local']).default('sqs'),
-  INBOUND_WEBHOOK_QUEUE_URL: z.string().optional(),
-  OUTBOUND_DELIVERY_QUEUE_URL: z.string().optional(),
-  NOTIFICATION_QUEUE_URL: z.string().optional(),
+  QUEUE_DRIVER: z._default(z.enum(['sqs', 'local']), 'sqs'),
+  INBOUND_WEBHOOK_QUEUE_URL: z.optional(z.string()),
+  OUTBOUND_DELIVERY_QUEUE_URL: z.optional(z.string()),
+  NOTIFICATION_QUEUE_URL: z.optional(z.string()),
   /**
    * Public origin of the webhook API (`https://hooks.example.com`, no trailing slash), used to
    * rebuild the URL a provider posted to (Square signs it). Unset: scheme and host of the request.
    */
-  WEBHOOK_PUBLIC_BASE_URL: z.string().url().optional(),
+  WEBHOOK_PUBLIC_BASE_URL: z.optional(z.string().check(z.url())),
   /** Key that signs list cursors; unset locally, where each process makes its own. */
-  CURSOR_SIGNING_SECRET: z.string().min(32).optional(),
+  CURSOR_SIGNING_SECRET: z.optional(z.string().check(z.minLength(32))),
   /** On AWS: the Secrets Manager secret holding that key (set by CDK). */
-  CURSOR_SIGNING_SECRET_ARN: z.string().min(1).optional(),
+  CURSOR_SIGNING_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   /**
    * Delivery callbacks from the service's own senders (service-wide, not per merchant); a callback
    * whose secret is unset is refused (401 invalid_signature) and the missing secret logged.
    * MESSAGING_AUTH_TOKEN: the SMS/WhatsApp provider's auth token (Twilio-style X-Twilio-Signature).
    */
-  MESSAGING_AUTH_TOKEN: z.string().min(1).optional(),
+  MESSAGING_AUTH_TOKEN: z.optional(z.string().check(z.minLength(1))),
   /** The legacy email provider's webhook signing key (Mailgun-style signature in the body). */
-  LEGACY_EMAIL_SIGNING_KEY: z.string().min(1).optional(),
+  LEGACY_EMAIL_SIGNING_KEY: z.optional(z.string().check(z.minLength(1))),
   /** The mailer's endpoint secret, `whsec_<base64>` (Standard Webhooks / Svix). */
-  MAILER_WEBHOOK_SECRET: z.string().min(1).optional(),
+  MAILER_WEBHOOK_SECRET: z.optional(z.string().check(z.minLength(1))),
   /** Reported by GET /api/v1/status. */
-  SERVICE_VERSION: z.string().min(1).default('0.1.0'),
+  SERVICE_VERSION: z._default(z.string().check(z.minLength(1)), '0.1.0'),
   /**
    * Providers' API origins for fetching thin webhook events (functions/adapters/provider-api).
    * Checked here at start; the adapters read them again at call time (see provider-api/http.ts).
    */
-  MOLLIE_API_BASE_URL: z.string().url().default('https://api.mollie.com'),
-  GOCARDLESS_API_BASE_URL: z.string().url().default('https://api.gocardless.com'),
+  MOLLIE_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.mollie.com'),
+  GOCARDLESS_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.gocardless.com'),
   /** Authorize.Net's JSON API origin; the sandbox is https://apitest.authorize.net. */
-  AUTHORIZE_NET_API_BASE_URL: z.string().url().default('https://api.authorize.net'),
+  AUTHORIZE_NET_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.authorize.net'),
   /** Recurly's v3 API origin (https://v3.eu.recurly.com for EU sites). */
-  RECURLY_API_BASE_URL: z.string().url().default('https://v3.recurly.com'),
+  RECURLY_API_BASE_URL: z._default(z.string().check(z.url()), 'https://v3.recurly.com'),
   /** Paddle Billing's API origin (https://sandbox-api.paddle.com for the sandbox); customers are looked up there. */
-  PADDLE_API_BASE_URL: z.string().url().default('https://api.paddle.com'),
+  PADDLE_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.paddle.com'),
   /**
    * Where failed payments' customers are looked up when the event carries no email (each read
    * again at call time): Stripe's, Checkout.com's (https://api.sandbox.checkout.com, or the
@@ -57,30 +57,30 @@ const EnvSchema = z.object({
    * Razorpay's and Braintree's (https://api.sandbox.braintreegateway.com) API origins; Chargebee's
    * names the site of the merchant's API key (`<site>:<api_key>`) as `{site}`.
    */
-  STRIPE_API_BASE_URL: z.string().url().default('https://api.stripe.com'),
-  CHECKOUT_API_BASE_URL: z.string().url().default('https://api.checkout.com'),
-  SQUARE_API_BASE_URL: z.string().url().default('https://connect.squareup.com'),
-  RAZORPAY_API_BASE_URL: z.string().url().default('https://api.razorpay.com'),
-  CHARGEBEE_API_BASE_URL: z.string().url().default('https://{site}.chargebee.com'),
-  BRAINTREE_API_BASE_URL: z.string().url().default('https://api.braintreegateway.com'),
+  STRIPE_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.stripe.com'),
+  CHECKOUT_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.checkout.com'),
+  SQUARE_API_BASE_URL: z._default(z.string().check(z.url()), 'https://connect.squareup.com'),
+  RAZORPAY_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.razorpay.com'),
+  CHARGEBEE_API_BASE_URL: z._default(z.string().check(z.url()), 'https://{site}.chargebee.com'),
+  BRAINTREE_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.braintreegateway.com'),
   /**
    * The payment gateway of the retry engine for a merchant and provider with none configured
    * (`gateways set`): `sandbox` locally and in tests; unset on AWS, where an unconfigured provider
    * gets no attempts (each is a gateway error, retried later and never counted).
    */
-  DEFAULT_PAYMENT_GATEWAY: z.enum(['sandbox', 'stripe']).optional(),
+  DEFAULT_PAYMENT_GATEWAY: z.optional(z.enum(['sandbox', 'stripe'])),
   /**
    * The shared secret of the internal (`cron_secret`) routes, sent as `Authorization: Bearer <secret>`
    * (functions/api/pipeline/cron-secret.ts). Locally the value itself; on AWS the Secrets Manager
    * secret holding it (set by CDK, read once per cold start). Neither set: those routes refuse every call.
    */
-  CRON_SECRET: z.string().min(16).optional(),
-  CRON_SECRET_ARN: z.string().min(1).optional(),
+  CRON_SECRET: z.optional(z.string().check(z.minLength(16))),
+  CRON_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   /** The AI port's adapter (functions/adapters/ai): `local`, the deterministic local model, or `bedrock` (set by CDK on AWS). */
-  AI_PROVIDER: z.enum(['local', 'bedrock']).default('local'),
+  AI_PROVIDER: z._default(z.enum(['local', 'bedrock']), 'local'),
   /** The Bedrock model the `bedrock` adapter converses with. */
-  BEDROCK_MODEL_ID: z.string().min(1).default('anthropic.claude-3-haiku-20240307-v1:0'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  BEDROCK_MODEL_ID: z._default(z.string().check(z.minLength(1)), 'anthropic.claude-3-haiku-20240307-v1:0'),
+  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 /**
  * A small structured logger: one JSON object per line with `level`, `message`, `timestamp`, then

@@ -1,21 +1,21 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { DECLINE_CATEGORIES, DECLINE_SUBCATEGORIES, type DeclineSubcategory } from '../../core/decline-codes/types';
 import { PSPS } from '../../core/providers';
 import { cursorPagingQuery } from '../pipeline/paging-query';
 
 const SUBCATEGORIES = DECLINE_SUBCATEGORIES as unknown as [DeclineSubcategory, ...DeclineSubcategory[]];
 
-const Meta = z.object({ timestamp: z.string().meta({ format: 'date-time' }), request_id: z.string(), merchant_id: z.string().optional() });
+const Meta = z.object({ timestamp: z.string().clone().register(z.globalRegistry, { format: 'date-time' }), request_id: z.string(), merchant_id: z.optional(z.string()) });
 
 export const ListDeclineCodesQuery = z.object({
-  psp: z.enum(PSPS).optional().meta({ description: 'Only this provider\'s codes.' }),
-  category: z.enum(DECLINE_CATEGORIES).optional(),
-  subcategory: z.enum(SUBCATEGORIES).optional(),
+  psp: z.optional(z.enum(PSPS)).clone().register(z.globalRegistry, { description: 'Only this provider\'s codes.' }),
+  category: z.optional(z.enum(DECLINE_CATEGORIES)),
+  subcategory: z.optional(z.enum(SUBCATEGORIES)),
   ...cursorPagingQuery,
 });
 
 export const DeclineCodeParams = z.object({
-  code: z.string().min(1).max(200).meta({ description: 'A provider decline code, matched ignoring case across providers.' }),
+  code: z.string().check(z.minLength(1), z.maxLength(200)).clone().register(z.globalRegistry, { description: 'A provider decline code, matched ignoring case across providers.' }),
 });
 
 /** The spec's B list item. */
@@ -27,23 +27,23 @@ export const DeclineCodeData = z
     subcategory: z.enum(SUBCATEGORIES),
     description: z.string(),
     recommended_action: z.string(),
-    recovery_rate: z.number().min(0).max(1).meta({ description: 'Expected share of failures with this code recovered, 0-1.' }),
+    recovery_rate: z.number().check(z.gte(0), z.lte(1)).clone().register(z.globalRegistry, { description: 'Expected share of failures with this code recovered, 0-1.' }),
   })
-  .meta({ id: 'DeclineCode', description: 'One provider\'s decline code in the catalogue.' });
+  .clone().register(z.globalRegistry, { id: 'DeclineCode', description: 'One provider\'s decline code in the catalogue.' });
 
 export const DeclineCategoryData = z
   .object({
     category: z.enum(DECLINE_CATEGORIES),
     description: z.string(),
-    recommended_strategy: z.string().meta({ description: 'A: the recommended recovery strategy.' }),
-    expected_recovery_rate: z.number().min(0).max(1),
+    recommended_strategy: z.string().clone().register(z.globalRegistry, { description: 'A: the recommended recovery strategy.' }),
+    expected_recovery_rate: z.number().check(z.gte(0), z.lte(1)),
     subcategories: z.array(z.enum(SUBCATEGORIES)),
   })
-  .meta({ id: 'DeclineCategory', description: 'A decline category with its subcategories.' });
+  .clone().register(z.globalRegistry, { id: 'DeclineCategory', description: 'A decline category with its subcategories.' });
 
 export const ListDeclineCodesResponse = z.object({
   data: z.array(DeclineCodeData),
-  cursor: z.object({ next: z.string().nullable().meta({ description: 'The cursor of the next page; null at the end.' }) }),
+  cursor: z.object({ next: z.nullable(z.string()).clone().register(z.globalRegistry, { description: 'The cursor of the next page; null at the end.' }) }),
   meta: Meta,
 });
 
@@ -52,10 +52,10 @@ export const ListDeclineCategoriesResponse = z.object({ data: z.array(DeclineCat
 export const DeclineCodeResponse = z.object({
   data: z.object({
     code: z.string(),
-    category: z.enum(DECLINE_CATEGORIES).optional().meta({ description: 'Present when every variation has the same category.' }),
-    subcategory: z.enum(SUBCATEGORIES).optional().meta({ description: 'Present when every variation has the same subcategory.' }),
-    recommended_strategy: z.string().optional().meta({ description: 'A: the category\'s recovery strategy, present with category.' }),
-    variations: z.array(DeclineCodeData).min(1).meta({ description: 'Every provider\'s entry for the code, in (psp, code) order.' }),
+    category: z.optional(z.enum(DECLINE_CATEGORIES)).clone().register(z.globalRegistry, { description: 'Present when every variation has the same category.' }),
+    subcategory: z.optional(z.enum(SUBCATEGORIES)).clone().register(z.globalRegistry, { description: 'Present when every variation has the same subcategory.' }),
+    recommended_strategy: z.optional(z.string()).clone().register(z.globalRegistry, { description: 'A: the category\'s recovery strategy, present with category.' }),
+    variations: z.array(DeclineCodeData).check(z.minLength(1)).clone().register(z.globalRegistry, { description: 'Every provider\'s entry for the code, in (psp, code) order.' }),
   }),
   meta: Meta,
 });

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { InvalidRequestError } from '../../core/errors';
 import { claimCallbackToken } from '../../data/callback-token-repository';
 import { rawBody } from '../pipeline/parse-request';
@@ -11,17 +11,17 @@ import { receiveLegacyEmailStatusSchemas } from './schemas';
 import { CALLBACK_TOLERANCE_SECONDS, verifyMailgunSignature } from './signatures';
 
 const SignedBody = z.object({
-  signature: z.object({ timestamp: z.union([z.string(), z.number()]).transform(String), token: z.string(), signature: z.string() }),
+  signature: z.object({ timestamp: z.pipe(z.union([z.string(), z.number()]), z.transform(String)), token: z.string(), signature: z.string() }),
 });
 
 /** The part of Mailgun's `event-data` we read; anything else is ignored. */
 const EventData = z.object({
-  id: z.string().min(1).optional(),
+  id: z.optional(z.string().check(z.minLength(1))),
   event: z.string(),
-  timestamp: z.number().optional(),
-  severity: z.string().optional(),
-  reason: z.string().optional(),
-  message: z.object({ headers: z.object({ 'message-id': z.string().min(1) }) }),
+  timestamp: z.optional(z.number()),
+  severity: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  message: z.object({ headers: z.object({ 'message-id': z.string().check(z.minLength(1)) }) }),
 });
 
 const stripBrackets = (id: string): string => id.trim().replace(/^<(.*)>$/, '$1');

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { InvalidRequestError } from '../../core/errors';
 import { rawBody } from '../pipeline/parse-request';
 import { env } from '../../shared/env';
@@ -14,10 +14,10 @@ import { verifyStandardWebhook } from './signatures';
 /** The part of a mailer event we read (Resend's shape); anything else is ignored. */
 const MailerEvent = z.object({
   type: z.string(),
-  created_at: z.string().optional(),
+  created_at: z.optional(z.string()),
   data: z.object({
-    email_id: z.string().min(1),
-    bounce: z.object({ type: z.string().optional(), subType: z.string().optional() }).optional(),
+    email_id: z.string().check(z.minLength(1)),
+    bounce: z.optional(z.object({ type: z.optional(z.string()), subType: z.optional(z.string()) })),
   }),
 });
 

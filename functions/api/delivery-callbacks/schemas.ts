@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 
 export const DeliveryCallbackReceivedResponse = z.object({
   data: z.object({ received: z.literal(true) }),
-  meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() }),
+  meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.optional(z.string()) }),
 });
 
 // No body schemas: each operation reads the body raw, since the signatures cover it as sent; the
@@ -10,27 +10,27 @@ export const DeliveryCallbackReceivedResponse = z.object({
 // tied to its own row.
 
 const MessagingStatusForm = z.looseObject({
-  MessageSid: z.string().describe('The message (`SM…`/`MM…`); `SmsSid` is read when it is absent.'),
-  MessageStatus: z.string().describe('`delivered`, `read`, `undelivered` and `failed` are acted on; `queued`, `sent`, … are acknowledged.'),
-  ErrorCode: z.string().optional(),
+  MessageSid: z.string().clone().register(z.globalRegistry, { description: 'The message (`SM…`/`MM…`); `SmsSid` is read when it is absent.' }),
+  MessageStatus: z.string().clone().register(z.globalRegistry, { description: '`delivered`, `read`, `undelivered` and `failed` are acted on; `queued`, `sent`, … are acknowledged.' }),
+  ErrorCode: z.optional(z.string()),
 });
 
 const LegacyEmailEvent = z.looseObject({
-  signature: z.object({ timestamp: z.union([z.string(), z.number()]), token: z.string().describe('Single use.'), signature: z.string().describe('Hex HMAC-SHA256 of timestamp+token.') }),
+  signature: z.object({ timestamp: z.union([z.string(), z.number()]), token: z.string().clone().register(z.globalRegistry, { description: 'Single use.' }), signature: z.string().clone().register(z.globalRegistry, { description: 'Hex HMAC-SHA256 of timestamp+token.' }) }),
   'event-data': z.looseObject({
-    id: z.string().optional(),
-    event: z.string().describe('`delivered`, `opened`, `clicked`, `complained`, `failed`; others are acknowledged.'),
-    severity: z.string().optional().describe('On `failed`: `permanent` (a hard bounce) or `temporary`.'),
-    reason: z.string().optional(),
-    timestamp: z.number().optional(),
+    id: z.optional(z.string()),
+    event: z.string().clone().register(z.globalRegistry, { description: '`delivered`, `opened`, `clicked`, `complained`, `failed`; others are acknowledged.' }),
+    severity: z.optional(z.string()).clone().register(z.globalRegistry, { description: 'On `failed`: `permanent` (a hard bounce) or `temporary`.' }),
+    reason: z.optional(z.string()),
+    timestamp: z.optional(z.number()),
     message: z.looseObject({ headers: z.looseObject({ 'message-id': z.string() }) }),
   }),
 });
 
 const MailerEvent = z.looseObject({
-  type: z.string().describe('`email.delivered`, `email.opened`, `email.clicked`, `email.bounced`, `email.complained`, `email.delivery_delayed`; others are acknowledged.'),
-  created_at: z.string().optional(),
-  data: z.looseObject({ email_id: z.string(), bounce: z.looseObject({ type: z.string().optional(), subType: z.string().optional() }).optional() }),
+  type: z.string().clone().register(z.globalRegistry, { description: '`email.delivered`, `email.opened`, `email.clicked`, `email.bounced`, `email.complained`, `email.delivery_delayed`; others are acknowledged.' }),
+  created_at: z.optional(z.string()),
+  data: z.looseObject({ email_id: z.string(), bounce: z.optional(z.looseObject({ type: z.optional(z.string()), subType: z.optional(z.string()) })) }),
 });
 
 /** POST /api/v1/messaging/status: Twilio-style status callbacks (form-encoded). */

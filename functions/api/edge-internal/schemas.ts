@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { CURRENCIES } from '../../core/money';
 import { AMOUNT_BUCKETS, ATTEMPT_BUCKETS } from '../../core/scoring/lookup-key';
 import { MAX_DELAY_HOURS, MIN_DELAY_HOURS } from '../../core/scoring/types';
@@ -7,26 +7,23 @@ import { MAX_DELAY_HOURS, MIN_DELAY_HOURS } from '../../core/scoring/types';
 export const MAX_LOOKUP_ENTRIES = 500;
 
 const Factor = z.object({
-  name: z.string().trim().min(1).max(60),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(60)),
   impact: z.enum(['positive', 'negative']),
-  weight: z.number().min(0).max(100),
+  weight: z.number().check(z.gte(0), z.lte(100)),
 });
 
 /** One pre-computed score: the parts of its lookup key (core/scoring/lookup-key.ts), then the score. */
 export const ScoreLookupEntry = z.object({
-  decline_code: z.string().trim().min(1).max(100).describe('The decline code; normalised into the key (lower case, runs of other characters as `_`).'),
-  attempt_bucket: z.enum(ATTEMPT_BUCKETS).describe('attempt_number 1, 2, 3, or 4 and more.'),
-  amount_bucket: z.enum(AMOUNT_BUCKETS).describe('Amount band in approximate US dollars (lower bounds inclusive).'),
-  currency: z
-    .string()
-    .transform((value) => value.toLowerCase())
-    .pipe(z.enum(CURRENCIES)),
-  score: z.number().min(0).max(1).describe('Probability that the retry succeeds.'),
-  delay_hours: z.number().min(MIN_DELAY_HOURS).max(MAX_DELAY_HOURS),
-  confidence: z.number().min(0).max(1),
-  model_version: z.string().trim().min(1).max(100),
-  reasoning: z.string().trim().min(1).max(500).optional(),
-  factors: z.array(Factor).max(20).optional(),
+  decline_code: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)).clone().register(z.globalRegistry, { description: 'The decline code; normalised into the key (lower case, runs of other characters as `_`).' }),
+  attempt_bucket: z.enum(ATTEMPT_BUCKETS).clone().register(z.globalRegistry, { description: 'attempt_number 1, 2, 3, or 4 and more.' }),
+  amount_bucket: z.enum(AMOUNT_BUCKETS).clone().register(z.globalRegistry, { description: 'Amount band in approximate US dollars (lower bounds inclusive).' }),
+  currency: z.pipe(z.pipe(z.string(), z.transform((value) => value.toLowerCase())), z.enum(CURRENCIES)),
+  score: z.number().check(z.gte(0), z.lte(1)).clone().register(z.globalRegistry, { description: 'Probability that the retry succeeds.' }),
+  delay_hours: z.number().check(z.gte(MIN_DELAY_HOURS), z.lte(MAX_DELAY_HOURS)),
+  confidence: z.number().check(z.gte(0), z.lte(1)),
+  model_version: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  reasoning: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(500))),
+  factors: z.optional(z.array(Factor).check(z.maxLength(20))),
 });
 
 /**
@@ -35,14 +32,14 @@ export const ScoreLookupEntry = z.object({
  * validates it with this schema.
  */
 export const UpdateScoreLookupBody = z.object({
-  entries: z.array(ScoreLookupEntry).min(1).max(MAX_LOOKUP_ENTRIES),
+  entries: z.array(ScoreLookupEntry).check(z.minLength(1), z.maxLength(MAX_LOOKUP_ENTRIES)),
 });
 
 export const UpdateScoreLookupResponse = z.object({
   data: z.object({
-    received: z.number().int().describe('Entries in the request.'),
-    written: z.number().int().describe('Distinct lookup keys written (a key given twice keeps its last entry).'),
-    keys: z.array(z.string()).describe('The lookup keys written, in the order first given.'),
+    received: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Entries in the request.' }),
+    written: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Distinct lookup keys written (a key given twice keeps its last entry).' }),
+    keys: z.array(z.string()).clone().register(z.globalRegistry, { description: 'The lookup keys written, in the order first given.' }),
   }),
   meta: z.object({ timestamp: z.string(), request_id: z.string() }),
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { IngestEvent } from '../../core/ingest/ingest-event';
 import { ingestPaymentEvent as ingest } from '../../data/ingest-payment-event';
 import { meta } from '../pipeline/responses';

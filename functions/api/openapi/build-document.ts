@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { API_NAMES, type ApiName, type AuthKind, type HttpMethod, type RouteDef } from '../route-types';
 import {
   COMPONENTS,
@@ -170,7 +170,7 @@ function successHeaders(route: RouteDef): Record<string, Reference> {
   };
 }
 
-function successResponse(status: number, schema: z.ZodType | undefined, route: RouteDef, paging: Paging | undefined, collector: SchemaCollector): Response {
+function successResponse(status: number, schema: z.ZodMiniType | undefined, route: RouteDef, paging: Paging | undefined, collector: SchemaCollector): Response {
   const headers: Record<string, Header | Reference> = successHeaders(route);
   const description = STATUS_TEXT[status] ?? `Status ${status}`;
   if (status === 204) return { description, headers };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 
 /** The document as served: an OpenAPI 3.1 document, described by its fixed top-level shape only. */
 export const OpenApiDocumentResponse = z
@@ -7,6 +7,6 @@ export const OpenApiDocumentResponse = z
     info: z.looseObject({ title: z.string(), version: z.string() }),
     paths: z.record(z.string(), z.looseObject({})),
   })
-  .meta({ description: 'This OpenAPI 3.1 document, unwrapped (it is a document, not a resource).' });
+  .clone().register(z.globalRegistry, { description: 'This OpenAPI 3.1 document, unwrapped (it is a document, not a resource).' });
 
 export const getOpenApiDocumentSchemas = { responses: { 200: OpenApiDocumentResponse } } as const;

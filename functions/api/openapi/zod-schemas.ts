@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import type { JsonSchema } from './types';
 
 /** Request parts are documented as clients send them, responses as the service renders them. */
@@ -58,7 +58,7 @@ export class SchemaCollector {
   private readonly fingerprints = new Map<string, string>();
 
   /** The schema to put in the document: inline, or a `$ref` into `components.schemas`. */
-  convert(schema: z.ZodType, io: SchemaIo, name: string): JsonSchema {
+  convert(schema: z.ZodMiniType, io: SchemaIo, name: string): JsonSchema {
     const { $schema: _dialect, $defs, ...root } = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,

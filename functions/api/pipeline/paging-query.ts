@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 
 /**
  * The paging fields of list query strings, apart from paging.ts (which reads DynamoDB) so that
@@ -7,12 +7,12 @@ import { z } from 'zod';
 
 /** Query strings of offset-paged lists: `page` (default 1), `per_page` (default 25, at most 100). */
 export const offsetPagingQuery = {
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(25),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
+  per_page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 25),
 };
 
 /** Query strings of cursor-paged lists: `cursor`, `limit` (default 50, at most 200). */
 export const cursorPagingQuery = {
-  cursor: z.string().min(1).max(2048).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
 };

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { RouteDef } from '../route-types';
 import { InvalidRequestError, ResourceNotFoundError, ValidationError } from '../../core/errors';
 import { isPossibleId } from '../../core/ids';
@@ -35,7 +35,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
  * malformed request (400 invalid_request); a present field with a bad value (range, format,
  * type, enum in a body) is 422 validation_error. `param` names the field, dotted for nested.
  */
-function refuse(location: Location, input: unknown, error: z.ZodError): never {
+function refuse(location: Location, input: unknown, error: z.core.$ZodError): never {
   const issue = error.issues[0];
   if (issue === undefined) throw new InvalidRequestError('The request is invalid.');
   const param = issue.path.map(String).join('.') || undefined;
@@ -86,16 +86,16 @@ const shown = (name: string): string => (name.length > 40 ? `${name.slice(0, 40)
  * record, an object with a catchall) or its shape cannot be told. Unwraps what the route schemas
  * use around objects: pipes, optional/default wrappers, unions and intersections.
  */
-export function queryParameterNames(schema: z.ZodType): ReadonlySet<string> | 'any' {
+export function queryParameterNames(schema: z.ZodMiniType): ReadonlySet<string> | 'any' {
   const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
   switch (def.type) {
     case 'object': {
-      const catchall = def.catchall as z.ZodType | undefined;
+      const catchall = def.catchall as z.ZodMiniType | undefined;
       const closed = catchall === undefined || (catchall as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'never';
       return closed ? new Set(Object.keys(def.shape as object)) : 'any';
     }
     case 'pipe':
-      return queryParameterNames(def.in as z.ZodType);
+      return queryParameterNames(def.in as z.ZodMiniType);
     case 'optional':
     case 'nullable':
     case 'default':
@@ -103,10 +103,10 @@ export function queryParameterNames(schema: z.ZodType): ReadonlySet<string> | 'a
     case 'readonly':
     case 'catch':
     case 'nonoptional':
-      return queryParameterNames(def.innerType as z.ZodType);
+      return queryParameterNames(def.innerType as z.ZodMiniType);
     case 'union': {
       const names = new Set<string>();
-      for (const option of def.options as z.ZodType[]) {
+      for (const option of def.options as z.ZodMiniType[]) {
         const inner = queryParameterNames(option);
         if (inner === 'any') return 'any';
         for (const name of inner) names.add(name);
@@ -114,8 +114,8 @@ export function queryParameterNames(schema: z.ZodType): ReadonlySet<string> | 'a
       return names;
     }
     case 'intersection': {
-      const left = queryParameterNames(def.left as z.ZodType);
-      const right = queryParameterNames(def.right as z.ZodType);
+      const left = queryParameterNames(def.left as z.ZodMiniType);
+      const right = queryParameterNames(def.right as z.ZodMiniType);
       return left === 'any' || right === 'any' ? 'any' : new Set([...left, ...right]);
     }
     default:
@@ -183,7 +183,7 @@ function parseJson(raw: Buffer | undefined): unknown {
   return parsed;
 }
 
-function validate(location: Location, schema: z.ZodType | undefined, input: unknown): unknown {
+function validate(location: Location, schema: z.ZodMiniType | undefined, input: unknown): unknown {
   if (schema === undefined) return input;
   const result = schema.safeParse(input);
   if (!result.success) {

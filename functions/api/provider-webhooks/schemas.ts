@@ -1,29 +1,29 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { isPsp, type Psp } from '../../core/providers';
 import type { DocumentedBody, RouteDef } from '../route-types';
 
 export const ProviderWebhookParams = z.object({
-  merchant_id: z.string().min(1).describe('The merchant the provider was told to post to.'),
+  merchant_id: z.string().check(z.minLength(1)).clone().register(z.globalRegistry, { description: 'The merchant the provider was told to post to.' }),
 });
 
 export const ProviderWebhookReceivedResponse = z.object({
   data: z.object({
     received: z.literal(true),
-    id: z.string().describe('Our id of the stored delivery (`whk_…`); it is processed from the inbound-webhooks queue.'),
+    id: z.string().clone().register(z.globalRegistry, { description: 'Our id of the stored delivery (`whk_…`); it is processed from the inbound-webhooks queue.' }),
   }),
-  meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() }),
+  meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.optional(z.string()) }),
 });
 
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** A provider's JSON event: the fields named are the ones the service reads first; every other field is accepted and kept. */
-const event = (shape: z.ZodRawShape, description: string): z.ZodType => z.looseObject(shape).describe(description);
+const event = (shape: z.core.$ZodShape, description: string): z.ZodMiniType => z.looseObject(shape).clone().register(z.globalRegistry, { description: description });
 
 /** Square's payment and invoice subscriptions post the same event shape. */
-const squareEvent = (types: string): z.ZodType =>
+const squareEvent = (types: string): z.ZodMiniType =>
   event(
-    { merchant_id: z.string().optional(), type: z.string().describe(types), event_id: z.string(), created_at: z.string().optional(), data: z.looseObject({ type: z.string(), id: z.string(), object: z.looseObject({}) }) },
+    { merchant_id: z.optional(z.string()), type: z.string().clone().register(z.globalRegistry, { description: types }), event_id: z.string(), created_at: z.optional(z.string()), data: z.looseObject({ type: z.string(), id: z.string(), object: z.looseObject({}) }) },
     'A Square event.',
   );
 
@@ -32,29 +32,29 @@ const squareEvent = (types: string): z.ZodType =>
  * own format and signature, documented per operation. The body is stored as received and read by
  * the inbound-webhooks consumer, so fields beyond those named here are accepted.
  */
-const PROVIDER_BODIES: Readonly<Record<Psp | 'square_invoice', { readonly signature: string; readonly content: Readonly<Record<string, z.ZodType>> }>> = {
+const PROVIDER_BODIES: Readonly<Record<Psp | 'square_invoice', { readonly signature: string; readonly content: Readonly<Record<string, z.ZodMiniType>> }>> = {
   stripe: {
     signature: '`Stripe-Signature: t=<unix seconds>,v1=<hex>`: HMAC-SHA256 of `"<t>.<body>"` with the endpoint secret (`whsec_…`), within 300 s.',
-    content: { [JSON_TYPE]: event({ id: z.string().describe('`evt_…`'), type: z.string().describe('`invoice.payment_failed`, `payment_intent.payment_failed`, `charge.failed`, `invoice.paid`, …'), api_version: z.string().nullish(), created: z.number().int().optional(), data: z.looseObject({ object: z.looseObject({}) }) }, 'A Stripe event.') },
+    content: { [JSON_TYPE]: event({ id: z.string().clone().register(z.globalRegistry, { description: '`evt_…`' }), type: z.string().clone().register(z.globalRegistry, { description: '`invoice.payment_failed`, `payment_intent.payment_failed`, `charge.failed`, `invoice.paid`, …' }), api_version: z.nullish(z.string()), created: z.optional(z.number().check(z.int())), data: z.looseObject({ object: z.looseObject({}) }) }, 'A Stripe event.') },
   },
   braintree: {
     signature: 'Form fields `bt_signature` (`<public key>|<hex HMAC-SHA1>` pairs) and `bt_payload` (base64 XML notification), the HMAC keyed by the SHA-1 of the private key.',
-    content: { [FORM_TYPE]: z.object({ bt_signature: z.string(), bt_payload: z.string().describe('Base64 of the XML `<notification>`.') }) },
+    content: { [FORM_TYPE]: z.object({ bt_signature: z.string(), bt_payload: z.string().clone().register(z.globalRegistry, { description: 'Base64 of the XML `<notification>`.' }) }) },
   },
   adyen: {
     signature: 'Each item\'s `additionalData.hmacSignature`: base64 HMAC-SHA256 (hex-decoded key) of its `:`-joined fields; plus `Authorization: Basic` when the webhook has Basic credentials.',
     content: {
       [JSON_TYPE]: event(
         {
-          live: z.string().optional(),
+          live: z.optional(z.string()),
           notificationItems: z.array(
             z.object({
               NotificationRequestItem: z.looseObject({
                 pspReference: z.string(),
-                eventCode: z.string().describe('`AUTHORISATION`, `AUTORESCUE`, …'),
-                success: z.string().describe('`"true"` or `"false"`.'),
-                amount: z.looseObject({ value: z.number().int(), currency: z.string() }).optional(),
-                merchantAccountCode: z.string().optional(),
+                eventCode: z.string().clone().register(z.globalRegistry, { description: '`AUTHORISATION`, `AUTORESCUE`, …' }),
+                success: z.string().clone().register(z.globalRegistry, { description: '`"true"` or `"false"`.' }),
+                amount: z.optional(z.looseObject({ value: z.number().check(z.int()), currency: z.string() })),
+                merchantAccountCode: z.optional(z.string()),
                 additionalData: z.looseObject({ hmacSignature: z.string() }),
               }),
             }),
@@ -66,11 +66,11 @@ const PROVIDER_BODIES: Readonly<Record<Psp | 'square_invoice', { readonly signat
   },
   paypal: {
     signature: '`PAYPAL-TRANSMISSION-SIG`: base64 RSA-SHA256 over `"<PAYPAL-TRANSMISSION-ID>|<PAYPAL-TRANSMISSION-TIME>|<webhook id>|<CRC-32 of the body>"`, checked with the certificate at `PAYPAL-CERT-URL` (a PayPal host), within 300 s.',
-    content: { [JSON_TYPE]: event({ id: z.string().describe('`WH-…`'), event_type: z.string().describe('`BILLING.SUBSCRIPTION.PAYMENT.FAILED`, `PAYMENT.SALE.COMPLETED`, …'), resource_type: z.string().optional(), create_time: z.string().optional(), resource: z.looseObject({}) }, 'A PayPal webhook event.') },
+    content: { [JSON_TYPE]: event({ id: z.string().clone().register(z.globalRegistry, { description: '`WH-…`' }), event_type: z.string().clone().register(z.globalRegistry, { description: '`BILLING.SUBSCRIPTION.PAYMENT.FAILED`, `PAYMENT.SALE.COMPLETED`, …' }), resource_type: z.optional(z.string()), create_time: z.optional(z.string()), resource: z.looseObject({}) }, 'A PayPal webhook event.') },
   },
   checkout: {
     signature: '`Cko-Signature`: hex HMAC-SHA256 of the body with the webhook\'s signature key.',
-    content: { [JSON_TYPE]: event({ id: z.string().describe('`evt_…`'), type: z.string().describe('`payment_declined`, `payment_captured`, …'), created_on: z.string().optional(), data: z.looseObject({}) }, 'A Checkout.com event.') },
+    content: { [JSON_TYPE]: event({ id: z.string().clone().register(z.globalRegistry, { description: '`evt_…`' }), type: z.string().clone().register(z.globalRegistry, { description: '`payment_declined`, `payment_captured`, …' }), created_on: z.optional(z.string()), data: z.looseObject({}) }, 'A Checkout.com event.') },
   },
   square: {
     signature: '`x-square-hmacsha256-signature`: base64 HMAC-SHA256 of the notification URL followed by the body, with the subscription\'s signature key.',
@@ -82,41 +82,41 @@ const PROVIDER_BODIES: Readonly<Record<Psp | 'square_invoice', { readonly signat
   },
   authorize_net: {
     signature: '`X-ANET-Signature: sha512=<HEX>`: HMAC-SHA512 of the body with the Signature Key.',
-    content: { [JSON_TYPE]: event({ notificationId: z.string(), eventType: z.string().describe('`net.authorize.payment.authcapture.created`, `net.authorize.customer.subscription.failed`, …'), eventDate: z.string().optional(), webhookId: z.string().optional(), payload: z.looseObject({ id: z.string() }) }, 'An Authorize.Net notification (thin: the transaction, subscription or profile is fetched).') },
+    content: { [JSON_TYPE]: event({ notificationId: z.string(), eventType: z.string().clone().register(z.globalRegistry, { description: '`net.authorize.payment.authcapture.created`, `net.authorize.customer.subscription.failed`, …' }), eventDate: z.optional(z.string()), webhookId: z.optional(z.string()), payload: z.looseObject({ id: z.string() }) }, 'An Authorize.Net notification (thin: the transaction, subscription or profile is fetched).') },
   },
   chargebee: {
     signature: '`Authorization: Basic <base64 username:password>`: the credentials configured on the Chargebee webhook (Chargebee signs nothing).',
-    content: { [JSON_TYPE]: event({ id: z.string().describe('`ev_…`'), event_type: z.string().describe('`payment_failed`, `payment_succeeded`, `subscription_cancelled`, …'), occurred_at: z.number().int().optional(), content: z.looseObject({}) }, 'A Chargebee event.') },
+    content: { [JSON_TYPE]: event({ id: z.string().clone().register(z.globalRegistry, { description: '`ev_…`' }), event_type: z.string().clone().register(z.globalRegistry, { description: '`payment_failed`, `payment_succeeded`, `subscription_cancelled`, …' }), occurred_at: z.optional(z.number().check(z.int())), content: z.looseObject({}) }, 'A Chargebee event.') },
   },
   recurly: {
     signature: '`recurly-signature: <unix ms>,<hex>[,<hex>]`: HMAC-SHA256 of `"<timestamp>.<body>"`, within 300 s (unsigned XML notifications are refused).',
     content: {
       [JSON_TYPE]: event(
-        { id: z.string().optional(), object_type: z.string().optional(), event_type: z.string().optional(), event_time: z.string().optional(), uuid: z.string().optional(), account_code: z.string().optional() },
+        { id: z.optional(z.string()), object_type: z.optional(z.string()), event_type: z.optional(z.string()), event_time: z.optional(z.string()), uuid: z.optional(z.string()), account_code: z.optional(z.string()) },
         'A Recurly JSON notification: a thin one (`id`, `object_type`, `event_type`, `event_time`, `uuid`; the object is fetched), or a full one keyed by its kind (`{ "failed_payment_notification": { "account", "transaction" } }`, …).',
       ),
     },
   },
   paddle: {
     signature: '`Paddle-Signature: ts=<unix seconds>;h1=<hex>`: HMAC-SHA256 of `"<ts>:<body>"`, within 300 s.',
-    content: { [JSON_TYPE]: event({ event_id: z.string(), event_type: z.string().describe('`transaction.payment_failed`, `transaction.completed`, `subscription.canceled`, …'), occurred_at: z.string().optional(), notification_id: z.string().optional(), data: z.looseObject({}) }, 'A Paddle Billing event.') },
+    content: { [JSON_TYPE]: event({ event_id: z.string(), event_type: z.string().clone().register(z.globalRegistry, { description: '`transaction.payment_failed`, `transaction.completed`, `subscription.canceled`, …' }), occurred_at: z.optional(z.string()), notification_id: z.optional(z.string()), data: z.looseObject({}) }, 'A Paddle Billing event.') },
   },
   razorpay: {
     signature: '`X-Razorpay-Signature`: hex HMAC-SHA256 of the body with the webhook secret.',
-    content: { [JSON_TYPE]: event({ entity: z.string().optional(), event: z.string().describe('`payment.failed`, `payment.captured`, `subscription.cancelled`, …'), contains: z.array(z.string()).optional(), created_at: z.number().int().optional(), payload: z.looseObject({}) }, 'A Razorpay event.') },
+    content: { [JSON_TYPE]: event({ entity: z.optional(z.string()), event: z.string().clone().register(z.globalRegistry, { description: '`payment.failed`, `payment.captured`, `subscription.cancelled`, …' }), contains: z.optional(z.array(z.string())), created_at: z.optional(z.number().check(z.int())), payload: z.looseObject({}) }, 'A Razorpay event.') },
   },
   mollie: {
     signature: 'Next-gen webhooks (JSON): `X-Mollie-Signature: sha256=<hex>`, HMAC-SHA256 of the body with the webhook\'s signing secret. Classic webhooks (form `id=tr_…`) are unsigned: they state nothing, and the payment is fetched from Mollie.',
     content: {
-      [JSON_TYPE]: event({ resource: z.literal('event').optional(), id: z.string().describe('`event_…`'), type: z.string().describe('`payment.failed`, `payment.paid`, `chargeback.received`, …'), entityId: z.string().optional(), createdAt: z.string().optional(), _embedded: z.looseObject({}).optional() }, 'A Mollie next-gen event.'),
-      [FORM_TYPE]: z.object({ id: z.string().regex(/^tr_/).describe('The payment id; nothing else is sent.') }),
+      [JSON_TYPE]: event({ resource: z.optional(z.literal('event')), id: z.string().clone().register(z.globalRegistry, { description: '`event_…`' }), type: z.string().clone().register(z.globalRegistry, { description: '`payment.failed`, `payment.paid`, `chargeback.received`, …' }), entityId: z.optional(z.string()), createdAt: z.optional(z.string()), _embedded: z.optional(z.looseObject({})) }, 'A Mollie next-gen event.'),
+      [FORM_TYPE]: z.object({ id: z.string().check(z.regex(/^tr_/)).clone().register(z.globalRegistry, { description: 'The payment id; nothing else is sent.' }) }),
     },
   },
   gocardless: {
     signature: '`Webhook-Signature`: hex HMAC-SHA256 of the body with the endpoint secret.',
     content: {
       [JSON_TYPE]: event(
-        { events: z.array(z.looseObject({ id: z.string().describe('`EV…`'), resource_type: z.string(), action: z.string(), links: z.looseObject({}).optional(), details: z.looseObject({}).optional(), created_at: z.string().optional() })), meta: z.looseObject({ webhook_id: z.string().optional() }).optional() },
+        { events: z.array(z.looseObject({ id: z.string().clone().register(z.globalRegistry, { description: '`EV…`' }), resource_type: z.string(), action: z.string(), links: z.optional(z.looseObject({})), details: z.optional(z.looseObject({})), created_at: z.optional(z.string()) })), meta: z.optional(z.looseObject({ webhook_id: z.optional(z.string()) })) },
         'A batch of GoCardless events (thin: each resource is fetched).',
       ),
     },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
 import { PAYMENT_STATUSES } from '../../core/payments';
 import { offsetPagingQuery } from '../pipeline/paging-query';
@@ -6,38 +6,38 @@ import { offsetPagingQuery } from '../pipeline/paging-query';
 /** A's statuses and B's `active` (pending or retrying), expanded through PAYMENT_STATUS_FILTERS. */
 export const RECOVERY_STATUS_FILTERS = [...PAYMENT_STATUSES, 'active'] as const;
 
-const Id = z.string().min(1).max(255);
+const Id = z.string().check(z.minLength(1), z.maxLength(255));
 const Timestamp = z.string();
-const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.string().optional() });
-const Pagination = z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int() });
+const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });
+const Pagination = z.object({ total: z.number().check(z.int()), page: z.number().check(z.int()), per_page: z.number().check(z.int()), total_pages: z.number().check(z.int()) });
 
 export const Recovery = z.object({
   id: z.string(),
   payment_event_id: z.string(),
   payment_id: z.string(),
   status: z.enum(PAYMENT_STATUSES),
-  retry_count: z.number().int(),
-  max_retries: z.number().int(),
-  next_retry_at: Timestamp.nullable(),
-  recovered_at: Timestamp.nullable(),
-  psp_payment_id: z.string().nullable(),
-  amount: z.number().int(),
-  amount_cents: z.number().int(),
+  retry_count: z.number().check(z.int()),
+  max_retries: z.number().check(z.int()),
+  next_retry_at: z.nullable(Timestamp),
+  recovered_at: z.nullable(Timestamp),
+  psp_payment_id: z.nullable(z.string()),
+  amount: z.number().check(z.int()),
+  amount_cents: z.number().check(z.int()),
   currency: z.string(),
-  decline_code: z.string().nullable(),
+  decline_code: z.nullable(z.string()),
   decline_category: z.enum(DECLINE_CATEGORIES),
   decline_subcategory: z.string(),
   psp: z.string(),
   customer_id: z.string(),
-  subscription_id: z.string().nullable(),
-  campaign_id: z.string().nullable(),
-  current_step: z.number().int().nullable().meta({ description: "B: the recovery's step in its campaign (1-based); null until campaigns run steps." }),
-  total_steps: z.number().int().nullable().meta({ description: "B: the number of steps of the recovery's campaign; null until campaigns run steps." }),
+  subscription_id: z.nullable(z.string()),
+  campaign_id: z.nullable(z.string()),
+  current_step: z.nullable(z.number().check(z.int())).clone().register(z.globalRegistry, { description: "B: the recovery's step in its campaign (1-based); null until campaigns run steps." }),
+  total_steps: z.nullable(z.number().check(z.int())).clone().register(z.globalRegistry, { description: "B: the number of steps of the recovery's campaign; null until campaigns run steps." }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 
-export const RecoveryDetail = Recovery.extend({
+export const RecoveryDetail = z.extend(Recovery, {
   state_history: z.array(z.object({ status: z.enum(PAYMENT_STATUSES), at: Timestamp, reason: z.string() })),
 });
 
@@ -45,10 +45,10 @@ export const DunningTriggered = z.object({
   recovery_id: z.string(),
   payment_event_id: z.string(),
   payment_id: z.string(),
-  status: z.enum(['dunning_triggered', 'dunning_scheduled']).describe('`dunning_triggered`: the email is queued to be sent now. `dunning_scheduled`: the merchant\'s quiet hours are on; the email is sent at `scheduled_at`, the end of the quiet period.'),
-  sent: z.boolean().describe('B: true when the email is queued to be sent now, false when it is scheduled for the end of the quiet hours.'),
+  status: z.enum(['dunning_triggered', 'dunning_scheduled']).clone().register(z.globalRegistry, { description: '`dunning_triggered`: the email is queued to be sent now. `dunning_scheduled`: the merchant\'s quiet hours are on; the email is sent at `scheduled_at`, the end of the quiet period.' }),
+  sent: z.boolean().clone().register(z.globalRegistry, { description: 'B: true when the email is queued to be sent now, false when it is scheduled for the end of the quiet hours.' }),
   message_id: z.string(),
-  scheduled_at: Timestamp.nullable().describe('When a scheduled email is sent (the end of the quiet period); null when it is sent now.'),
+  scheduled_at: z.nullable(Timestamp).clone().register(z.globalRegistry, { description: 'When a scheduled email is sent (the end of the quiet period); null when it is sent now.' }),
 });
 
 const RecoveryIdParams = z.object({ id: Id });
@@ -56,22 +56,17 @@ const RecoveryIdParams = z.object({ id: Id });
 /** Text that goes into an email header: one line, no control characters, line separators or lone surrogates. */
 const HeaderText = z
   .string()
-  .trim()
-  .min(1)
-  .max(255)
-  .regex(/^[^\p{Cc}\u2028\u2029\uD800-\uDFFF]*$/u, 'must be one line of text without control characters');
+  .check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[^\p{Cc}\u2028\u2029\uD800-\uDFFF]*$/u, 'must be one line of text without control characters'));
 
 /** A template id (`tmpl_…`): visible ASCII, as every id the service issues. */
 const TemplateId = z
   .string()
-  .min(1)
-  .max(255)
-  .regex(/^[\x21-\x7E]+$/, 'must be an id of visible ASCII characters');
+  .check(z.minLength(1), z.maxLength(255), z.regex(/^[\x21-\x7E]+$/, 'must be an id of visible ASCII characters'));
 
 export const listRecoveriesSchemas = {
   query: z.object({
-    status: z.enum(RECOVERY_STATUS_FILTERS).optional(),
-    campaign_id: Id.optional(),
+    status: z.optional(z.enum(RECOVERY_STATUS_FILTERS)),
+    campaign_id: z.optional(Id),
     ...offsetPagingQuery,
   }),
   responses: { 200: z.object({ data: z.array(Recovery), pagination: Pagination, meta: Meta }) },
@@ -85,11 +80,9 @@ export const getRecoverySchemas = {
 /** The body is optional (A sends none): without one, the default email is sent. */
 export const triggerDunningSchemas = {
   params: RecoveryIdParams,
-  body: z
-    .object({
-      template_id: TemplateId.optional().describe('The template of the email; until merchant templates exist only `tmpl_dunning_default` (the built-in email) is known, and any other id is 404 with `param: template_id`.'),
-      subject: HeaderText.optional(),
-    })
-    .optional(),
+  body: z.optional(z.object({
+      template_id: z.optional(TemplateId).clone().register(z.globalRegistry, { description: 'The template of the email; until merchant templates exist only `tmpl_dunning_default` (the built-in email) is known, and any other id is 404 with `param: template_id`.' }),
+      subject: z.optional(HeaderText),
+    })),
   responses: { 202: z.object({ data: DunningTriggered, meta: Meta }) },
 } as const;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { PaymentRecord } from '../../core/payments';
 import { createRetryScorer } from '../../core/scoring/scorer';
 import type { RetryScore, RetryScoreInput } from '../../core/scoring/types';

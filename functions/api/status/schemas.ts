@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 
 export const StatusData = z.object({
   // A
   connected: z.boolean(),
-  merchant_id: z.string().nullable(),
-  merchant_name: z.string().nullable(),
-  plan_tier: z.string().nullable(),
+  merchant_id: z.nullable(z.string()),
+  merchant_name: z.nullable(z.string()),
+  plan_tier: z.nullable(z.string()),
   auth_strategy: z.enum(['api_key', 'none']),
   // B
   status: z.literal('ok'),
@@ -16,7 +16,7 @@ export const StatusData = z.object({
 
 export const StatusResponse = z.object({
   data: StatusData,
-  meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.string().optional() }),
+  meta: z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.optional(z.string()) }),
 });
 
 export const getStatusSchemas = { responses: { 200: StatusResponse } } as const;

@@ -1,29 +1,29 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
 import { PAYMENT_STATUSES } from '../../core/payments';
 import { SUBSCRIPTION_RECOVERY_STATUSES } from '../../core/subscriptions';
 import { offsetPagingQuery } from '../pipeline/paging-query';
 
-const Id = z.string().min(1).max(255);
+const Id = z.string().check(z.minLength(1), z.maxLength(255));
 const Timestamp = z.string();
-const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.string().optional() });
-const Pagination = z.object({ total: z.number().int(), page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int() });
+const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });
+const Pagination = z.object({ total: z.number().check(z.int()), page: z.number().check(z.int()), per_page: z.number().check(z.int()), total_pages: z.number().check(z.int()) });
 /** A money total per currency (DESIGN §2c): smallest unit by lowercase currency, `{ "usd": 5800, "jpy": 3000 }`. */
-const AmountsByCurrency = z.record(z.string(), z.number().int()).meta({ description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
+const AmountsByCurrency = z.record(z.string(), z.number().check(z.int())).clone().register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
 
 export const SubscriptionRecoveryStatus = z.object({
   subscription_id: z.string(),
   status: z.enum(SUBSCRIPTION_RECOVERY_STATUSES),
-  failed_invoice_count: z.number().int(),
-  total_at_risk: z.number().int().meta({ description: 'Open amounts in `currency` (smallest unit); other currencies are in total_at_risk_by_currency.' }),
-  recovered_amount: z.number().int().meta({ description: 'Recovered amounts in `currency` (smallest unit); other currencies are in recovered_amount_by_currency.' }),
+  failed_invoice_count: z.number().check(z.int()),
+  total_at_risk: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Open amounts in `currency` (smallest unit); other currencies are in total_at_risk_by_currency.' }),
+  recovered_amount: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Recovered amounts in `currency` (smallest unit); other currencies are in recovered_amount_by_currency.' }),
   total_at_risk_by_currency: AmountsByCurrency,
   recovered_amount_by_currency: AmountsByCurrency,
-  recovery_rate: z.number().min(0).max(1),
-  open_invoice_count: z.number().int(),
-  recovered_invoice_count: z.number().int(),
-  terminal_invoice_count: z.number().int(),
-  currency: z.string().nullable().meta({ description: 'The currency of the most recent failed invoice: that of total_at_risk and recovered_amount; null only without failure data.' }),
+  recovery_rate: z.number().check(z.gte(0), z.lte(1)),
+  open_invoice_count: z.number().check(z.int()),
+  recovered_invoice_count: z.number().check(z.int()),
+  terminal_invoice_count: z.number().check(z.int()),
+  currency: z.nullable(z.string()).clone().register(z.globalRegistry, { description: 'The currency of the most recent failed invoice: that of total_at_risk and recovered_amount; null only without failure data.' }),
 });
 
 export const FailedInvoice = z.object({
@@ -31,10 +31,10 @@ export const FailedInvoice = z.object({
   payment_event_id: z.string(),
   payment_id: z.string(),
   recovery_id: z.string(),
-  amount: z.number().int(),
-  amount_cents: z.number().int(),
+  amount: z.number().check(z.int()),
+  amount_cents: z.number().check(z.int()),
   currency: z.string(),
-  decline_code: z.string().nullable(),
+  decline_code: z.nullable(z.string()),
   decline_category: z.enum(DECLINE_CATEGORIES),
   status: z.enum(PAYMENT_STATUSES),
   created_at: Timestamp,
@@ -45,19 +45,19 @@ export const InvoiceRecoveryStatus = z.object({
   payment_event_id: z.string(),
   payment_id: z.string(),
   recovery_id: z.string(),
-  subscription_id: z.string().nullable(),
-  amount: z.number().int(),
-  amount_cents: z.number().int(),
+  subscription_id: z.nullable(z.string()),
+  amount: z.number().check(z.int()),
+  amount_cents: z.number().check(z.int()),
   currency: z.string(),
   status: z.enum(PAYMENT_STATUSES),
-  decline_code: z.string().nullable(),
+  decline_code: z.nullable(z.string()),
   decline_category: z.enum(DECLINE_CATEGORIES),
   decline_subcategory: z.string(),
   psp: z.string(),
-  retry_count: z.number().int(),
-  max_retries: z.number().int(),
-  next_retry_at: Timestamp.nullable(),
-  recovered_at: Timestamp.nullable(),
+  retry_count: z.number().check(z.int()),
+  max_retries: z.number().check(z.int()),
+  next_retry_at: z.nullable(Timestamp),
+  recovered_at: z.nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -69,7 +69,7 @@ export const InvoiceTimeline = z.object({
   events: z.array(
     z.object({
       timestamp: Timestamp,
-      type: z.string().meta({
+      type: z.string().clone().register(z.globalRegistry, {
         description:
           "A's word: payment_failed, retry (scheduled, attempted, declined, unanswered or succeeded), status_change (pause, resume, terminal, recovered by the provider); else payment_method_updated, awaiting_card_update, decline_detailed, dunning_sent, charge_refunded. details.kind names the recorded type where this word is coarser.",
       }),

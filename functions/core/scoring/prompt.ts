@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import type { RetryScore, RetryScoreInput } from './types';
 
 /**
@@ -61,10 +61,10 @@ export function retryScoringPrompt(input: RetryScoreInput, rules: RetryScore): s
  * a non-empty reasoning, and an optional confidence.
  */
 export const AiRetryAnswer = z.object({
-  score: z.number().refine(Number.isFinite),
-  delay_hours: z.number().refine(Number.isFinite),
-  reasoning: z.string().trim().min(1),
-  confidence: z.number().refine(Number.isFinite).optional(),
+  score: z.number().check(z.refine(Number.isFinite)),
+  delay_hours: z.number().check(z.refine(Number.isFinite)),
+  reasoning: z.string().check(z.trim(), z.minLength(1)),
+  confidence: z.optional(z.number().check(z.refine(Number.isFinite))),
 });
 export type AiRetryAnswer = z.infer<typeof AiRetryAnswer>;
 

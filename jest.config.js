@@ -9,6 +9,11 @@ const common = {
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The `#` subpath imports of package.json (`#core/money` is functions/core/money.ts).
+  moduleNameMapper: {
+    '^#(api|services|jobs|consumers|contracts|webhooks|core|data|adapters|shared)/(.*)$': '<rootDir>/functions/$1/$2',
+    '^#(lib|bin|bench|test)/(.*)$': '<rootDir>/$1/$2',
+  },
 };
 
 /** @type {import('jest').Config} */

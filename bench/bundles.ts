@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BARE_DYNAMODB_CLIENT, bundleFunction, functionEntries, PROJECT_ROOT } from '../lib/function-bundles';
+import { BARE_DYNAMODB_CLIENT, bundleFunction, functionEntries, PROJECT_ROOT } from '#lib/function-bundles';
 
 const SIZE_TARGET = 1.6;
 const LOAD_TARGET = 1.3;

@@ -1,4 +1,4 @@
-import { dynamo } from '../functions/data/client';
+import { dynamo } from '#data/client';
 
 /**
  * Calls and reported capacity units of the functions' DynamoDB client while `counting` is set:

@@ -5,12 +5,12 @@
  * be taken both before and after the one at 10N. Imported after the environment is set (see stack.ts).
  */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '../functions/core/api-keys';
-import { createApiKey } from '../functions/data/api-key-repository';
-import { documentClient } from '../functions/data/client';
-import { ENTITY, type ItemKey, keys } from '../functions/data/keys';
-import { createMerchant } from '../functions/data/merchant-repository';
-import { env } from '../functions/shared/env';
+import { hashApiKey } from '#core/api-keys';
+import { createApiKey } from '#data/api-key-repository';
+import { documentClient } from '#data/client';
+import { ENTITY, type ItemKey, keys } from '#data/keys';
+import { createMerchant } from '#data/merchant-repository';
+import { env } from '#shared/env';
 import type { BenchFixture } from './scenario';
 
 const BENCH_LIMIT_PER_MINUTE = 1_000_000;

@@ -12,14 +12,14 @@
  * Imported late, like the scenarios (it imports functions/).
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeclineCategory } from '../functions/core/decline-codes/types';
-import { timeOrderedId } from '../functions/core/ids';
-import { DEFAULT_MAX_RETRIES, type PaymentRecord, type PaymentStatus, paymentIdFor, recoveryIdFor } from '../functions/core/payments';
-import { PSPS } from '../functions/core/providers';
-import { documentClient } from '../functions/data/client';
-import { ENTITY, type ItemKey, paymentKeys } from '../functions/data/keys';
-import { paymentCounterNames, paymentItem, providerRefItem, recordFailedPayment, timelineItem } from '../functions/data/payment-repository';
-import { env } from '../functions/shared/env';
+import type { DeclineCategory } from '#core/decline-codes/types';
+import { timeOrderedId } from '#core/ids';
+import { DEFAULT_MAX_RETRIES, type PaymentRecord, type PaymentStatus, paymentIdFor, recoveryIdFor } from '#core/payments';
+import { PSPS } from '#core/providers';
+import { documentClient } from '#data/client';
+import { ENTITY, type ItemKey, paymentKeys } from '#data/keys';
+import { paymentCounterNames, paymentItem, providerRefItem, recordFailedPayment, timelineItem } from '#data/payment-repository';
+import { env } from '#shared/env';
 import { batchWrite } from './fixtures';
 import type { BenchFixture } from './scenario';
 

@@ -8,15 +8,15 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { GroupHandler } from '../functions/api/group-handler';
-import { routes } from '../functions/api/routes';
-import { hashApiKey } from '../functions/core/api-keys';
-import { documentClient } from '../functions/data/client';
-import { ENTITY, keys } from '../functions/data/keys';
-import { env } from '../functions/shared/env';
-import { type RawHttpRequest, toApiGatewayEvent } from '../lib/local/api-gateway-event';
-import { createLambdaContext } from '../lib/local/lambda-context';
-import { RouteMatcher } from '../lib/local/route-matcher';
+import type { GroupHandler } from '#api/group-handler';
+import { routes } from '#api/routes';
+import { hashApiKey } from '#core/api-keys';
+import { documentClient } from '#data/client';
+import { ENTITY, keys } from '#data/keys';
+import { env } from '#shared/env';
+import { type RawHttpRequest, toApiGatewayEvent } from '#lib/local/api-gateway-event';
+import { createLambdaContext } from '#lib/local/lambda-context';
+import { RouteMatcher } from '#lib/local/route-matcher';
 import type { BenchFixture } from './scenario';
 
 /** As getMerchantCached: a warm function reads a merchant at most this often. */

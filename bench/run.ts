@@ -44,7 +44,7 @@ async function side(meter: CapacityMeter, label: string, latency: { samples: num
 
 async function bench(only: readonly string[]): Promise<BenchReport> {
   // Everything from functions/ (and the scenarios, which import it) only now: it reads the environment at import.
-  const { dynamo } = await import('../functions/data/client');
+  const { dynamo } = await import('#data/client');
   const { BenchData } = await import('./fixtures');
   const meter = new CapacityMeter(dynamo);
   const scenarios = await loadScenarios(only);

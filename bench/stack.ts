@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { startDynamoLocal } from '../lib/local/dynamo-local';
-import { ensureTable } from '../lib/local/dynamo-table';
+import { startDynamoLocal } from '#lib/local/dynamo-local';
+import { ensureTable } from '#lib/local/dynamo-table';
 
 export interface BenchStack {
   readonly endpoint: string;

@@ -20,15 +20,15 @@
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { API_KEY_MODES, type ApiKeyMode } from '../functions/core/api-keys';
-import { parseScopes } from '../functions/core/scopes';
-import { AppError } from '../functions/core/errors';
-import { NewMerchantSchema } from '../functions/core/merchants';
-import { GATEWAY_NAMES, isGatewayName } from '../functions/core/payment-gateway';
-import type { DeadLetterQueues } from '../functions/adapters/dead-letters/port';
-import { type QueueName, queueDefinitions } from '../functions/contracts/queues';
-import { isPsp, PSPS } from '../functions/core/providers';
-import { useLocalStackEnvironment } from '../lib/local/stack-file';
+import { API_KEY_MODES, type ApiKeyMode } from '#core/api-keys';
+import { parseScopes } from '#core/scopes';
+import { AppError } from '#core/errors';
+import { NewMerchantSchema } from '#core/merchants';
+import { GATEWAY_NAMES, isGatewayName } from '#core/payment-gateway';
+import type { DeadLetterQueues } from '#adapters/dead-letters/port';
+import { type QueueName, queueDefinitions } from '#contracts/queues';
+import { isPsp, PSPS } from '#core/providers';
+import { useLocalStackEnvironment } from '#lib/local/stack-file';
 
 class UsageError extends Error {
   constructor(message: string) {
@@ -37,12 +37,12 @@ class UsageError extends Error {
   }
 }
 
-type Repositories = typeof import('../functions/data/merchant-repository') &
-  typeof import('../functions/data/api-key-repository') &
-  typeof import('../functions/data/provider-secret-repository') &
-  typeof import('../functions/data/gateway-config-repository') &
-  typeof import('../functions/data/dead-letter-repository') &
-  Pick<typeof import('../functions/adapters/email/outbox'), 'listRecentOutboxEmails'>;
+type Repositories = typeof import('#data/merchant-repository') &
+  typeof import('#data/api-key-repository') &
+  typeof import('#data/provider-secret-repository') &
+  typeof import('#data/gateway-config-repository') &
+  typeof import('#data/dead-letter-repository') &
+  Pick<typeof import('#adapters/email/outbox'), 'listRecentOutboxEmails'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -98,7 +98,7 @@ function dlqUrlOf(values: Values): string | undefined {
  * (`sqs.<region>.amazonaws.com`), else AWS_REGION, else us-east-1.
  */
 async function sqsDeadLetters(dlqUrl: string): Promise<DeadLetterQueues> {
-  const [{ SQSClient }, { sqsDeadLetterQueues }] = await Promise.all([import('@aws-sdk/client-sqs'), import('../functions/adapters/dead-letters/sqs')]);
+  const [{ SQSClient }, { sqsDeadLetterQueues }] = await Promise.all([import('@aws-sdk/client-sqs'), import('#adapters/dead-letters/sqs')]);
   const url = new URL(dlqUrl);
   const region = /^sqs\.([a-z0-9-]+)\.amazonaws\.com/.exec(url.hostname)?.[1] ?? process.env.AWS_REGION ?? 'us-east-1';
   return sqsDeadLetterQueues(new SQSClient({ region, endpoint: url.origin }), () => dlqUrl);
@@ -107,11 +107,11 @@ async function sqsDeadLetters(dlqUrl: string): Promise<DeadLetterQueues> {
 /** Local: the stack's DLQs kept in the table; a redrive runs the stack's consumers in this process. */
 async function localDeadLetters(): Promise<DeadLetterQueues> {
   const [{ localDeadLetterQueues }, { localRedeliver }, inbound, outbound, notifications] = await Promise.all([
-    import('../functions/adapters/dead-letters/local'),
-    import('../lib/local/dead-letter-redrive'),
-    import('../functions/consumers/inbound-webhooks'),
-    import('../functions/consumers/outbound-deliveries'),
-    import('../functions/consumers/notifications'),
+    import('#adapters/dead-letters/local'),
+    import('#lib/local/dead-letter-redrive'),
+    import('#consumers/inbound-webhooks'),
+    import('#consumers/outbound-deliveries'),
+    import('#consumers/notifications'),
   ]);
   return localDeadLetterQueues(localRedeliver({ 'inbound-webhooks': inbound.handler, 'outbound-deliveries': outbound.handler, notifications: notifications.handler }));
 }
@@ -330,13 +330,13 @@ async function main(argv: string[]): Promise<number> {
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
     const [merchants, apiKeys, providerSecrets, gateways, deadLetters, outbox, client] = await Promise.all([
-      import('../functions/data/merchant-repository'),
-      import('../functions/data/api-key-repository'),
-      import('../functions/data/provider-secret-repository'),
-      import('../functions/data/gateway-config-repository'),
-      import('../functions/data/dead-letter-repository'),
-      import('../functions/adapters/email/outbox'),
-      import('../functions/data/client'),
+      import('#data/merchant-repository'),
+      import('#data/api-key-repository'),
+      import('#data/provider-secret-repository'),
+      import('#data/gateway-config-repository'),
+      import('#data/dead-letter-repository'),
+      import('#adapters/email/outbox'),
+      import('#data/client'),
     ]);
     try {
       const result = await work({ ...merchants, ...apiKeys, ...providerSecrets, ...gateways, ...deadLetters, listRecentOutboxEmails: outbox.listRecentOutboxEmails });

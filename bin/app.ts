@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { App } from 'aws-cdk-lib';
-import { parseStage } from '../lib/config/stages';
-import { addComplianceChecks, createRecoveryService } from '../lib/stacks/recovery-service';
+import { parseStage } from '#lib/config/stages';
+import { addComplianceChecks, createRecoveryService } from '#lib/stacks/recovery-service';
 
 const app = new App();
 const stage = parseStage(app.node.tryGetContext('stage'));

@@ -14,16 +14,16 @@
  * Exit codes: 0 report printed, no task failed; 1 a task failed or the job could not run;
  * 2 bad arguments.
  */
-import type { JobHandler } from '../functions/jobs/run-job';
-import { type ScheduleName, scheduleDefinitions } from '../functions/contracts/schedules';
-import { stackFilePath, useLocalStackEnvironment } from '../lib/local/stack-file';
+import type { JobHandler } from '#jobs/run-job';
+import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
+import { stackFilePath, useLocalStackEnvironment } from '#lib/local/stack-file';
 
 // Explicit imports (not a path built from the argument) so tsc checks each one and only a
 // known name ever loads code.
 const jobModules: Record<ScheduleName, () => Promise<{ handler: JobHandler }>> = {
-  'every-minute': () => import('../functions/jobs/every-minute'),
-  hourly: () => import('../functions/jobs/hourly'),
-  daily: () => import('../functions/jobs/daily'),
+  'every-minute': () => import('#jobs/every-minute'),
+  hourly: () => import('#jobs/hourly'),
+  daily: () => import('#jobs/daily'),
 };
 
 function exit(code: number, stream: NodeJS.WriteStream, text: string): void {
@@ -81,14 +81,14 @@ async function main(rawArgs: readonly string[]): Promise<void> {
 
   configureEnvironment();
   const [{ LocalScheduler }, { LocalQueues }, { saveLocalDeadLetter }, { logger }, job, inbound, outbound, notifications] = await Promise.all([
-    import('../lib/local/scheduler'),
-    import('../lib/local/queue-hub'),
-    import('../functions/adapters/dead-letters/local'),
-    import('../functions/shared/logger'),
+    import('#lib/local/scheduler'),
+    import('#lib/local/queue-hub'),
+    import('#adapters/dead-letters/local'),
+    import('#shared/logger'),
     jobModules[name](),
-    import('../functions/consumers/inbound-webhooks'),
-    import('../functions/consumers/outbound-deliveries'),
-    import('../functions/consumers/notifications'),
+    import('#consumers/inbound-webhooks'),
+    import('#consumers/outbound-deliveries'),
+    import('#consumers/notifications'),
   ]);
   const queues = new LocalQueues({
     region: process.env.AWS_REGION,

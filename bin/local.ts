@@ -3,7 +3,7 @@
  * (default 3000); DATA_DIR keeps data across restarts (in memory otherwise). Stops cleanly,
  * DynamoDB Local included, on SIGINT or SIGTERM.
  */
-import { startLocalStack } from '../lib/local/local-stack';
+import { startLocalStack } from '#lib/local/local-stack';
 
 // Lambda runs Node.js 22; the SDK's notice about Node 20 on a developer machine is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

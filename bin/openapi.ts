@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildOpenApiDocument } from '../functions/api/openapi/build-document';
-import { routes } from '../functions/api/routes';
+import { buildOpenApiDocument } from '#api/openapi/build-document';
+import { routes } from '#api/routes';
 
 // npm runs scripts from the package root; a relative path means the caller's directory.
 const target = resolve(process.env.INIT_CWD ?? process.cwd(), process.argv[2] ?? 'openapi.json');

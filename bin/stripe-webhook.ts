@@ -14,28 +14,30 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import Stripe from 'stripe';
-import { readStackFile, stackFilePath } from '../lib/local/stack-file';
+import { readStackFile, stackFilePath } from '#lib/local/stack-file';
 
 class UsageError extends Error {}
 
 const randomId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 function options() {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      strict: true,
-      allowPositionals: false,
-      options: {
-        secret: { type: 'string' },
-        merchant: { type: 'string' },
-        email: { type: 'string', default: 'bo@example.com' },
-        amount: { type: 'string', default: '4999' },
-        currency: { type: 'string', default: 'usd' },
-        'decline-code': { type: 'string', default: 'insufficient_funds' },
-      },
+  const read = () =>
+    parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    allowPositionals: false,
+    options: {
+      secret: { type: 'string' },
+      merchant: { type: 'string' },
+      email: { type: 'string', default: 'bo@example.com' },
+      amount: { type: 'string', default: '4999' },
+      currency: { type: 'string', default: 'usd' },
+      'decline-code': { type: 'string', default: 'insufficient_funds' },
+    },
     }).values;
+  let parsed: ReturnType<typeof read>;
+  try {
+    parsed = read();
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }

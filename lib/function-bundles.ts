@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { build } from 'esbuild';
-import { apiGroups } from '../functions/api/groups';
-import { queueDefinitions } from '../functions/contracts/queues';
-import { scheduleDefinitions } from '../functions/contracts/schedules';
+import { apiGroups } from '#api/groups';
+import { queueDefinitions } from '#contracts/queues';
+import { scheduleDefinitions } from '#contracts/schedules';
 
 export const PROJECT_ROOT = path.join(__dirname, '..');
 

@@ -1,14 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { handler } from '../../functions/api/customers/handler';
-import { customerBodyOf, normaliseEmail } from '../../functions/core/customers';
-import { documentClient } from '../../functions/data/client';
-import { putCustomer, resolveCustomer } from '../../functions/data/customer-repository';
-import { customerKeys, type ItemKey } from '../../functions/data/keys';
-import { recordFailedPayment } from '../../functions/data/payment-repository';
-import { env } from '../../functions/shared/env';
-import { batchWrite } from '../fixtures';
-import { rawKeyAndRateLimit, routeInvoker } from '../requests';
-import type { BenchFixture, Scenario } from '../scenario';
+import { handler } from '#api/customers/handler';
+import { customerBodyOf, normaliseEmail } from '#core/customers';
+import { documentClient } from '#data/client';
+import { putCustomer, resolveCustomer } from '#data/customer-repository';
+import { customerKeys, type ItemKey } from '#data/keys';
+import { recordFailedPayment } from '#data/payment-repository';
+import { env } from '#shared/env';
+import { batchWrite } from '#bench/fixtures';
+import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import type { BenchFixture, Scenario } from '#bench/scenario';
 
 /** Customers of the bench merchant per merchant in the table: 1,000 at N = 100, 10,000 at 10N. */
 const CUSTOMERS_PER_MERCHANT = 10;

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { handler as inboundWebhooks } from '../../functions/consumers/inbound-webhooks';
-import { processProviderWebhook } from '../../functions/consumers/provider-webhook';
-import { timeOrderedId } from '../../functions/core/ids';
-import { documentClient } from '../../functions/data/client';
-import { ENTITY, webhookLogKeys } from '../../functions/data/keys';
-import { PROVIDER_WEBHOOK_KIND, WEBHOOK_LOG_RETENTION_SECONDS, webhookLogIdFor } from '../../functions/data/webhook-log-repository';
-import { env } from '../../functions/shared/env';
-import { LocalQueues } from '../../lib/local/queue-hub';
-import { counted, installCallTally, perUnit } from '../call-tally';
-import type { Scenario } from '../scenario';
+import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
+import { processProviderWebhook } from '#consumers/provider-webhook';
+import { timeOrderedId } from '#core/ids';
+import { documentClient } from '#data/client';
+import { ENTITY, webhookLogKeys } from '#data/keys';
+import { PROVIDER_WEBHOOK_KIND, WEBHOOK_LOG_RETENTION_SECONDS, webhookLogIdFor } from '#data/webhook-log-repository';
+import { env } from '#shared/env';
+import { LocalQueues } from '#lib/local/queue-hub';
+import { counted, installCallTally, perUnit } from '#bench/call-tally';
+import type { Scenario } from '#bench/scenario';
 
 /** Deliveries drained in the throughput measurement (BENCH_DRAIN_EVENTS overrides, e.g. 1000 on a slow machine). */
 // 10,000 took over 2 minutes to seed and drain on the 2-core dev machine, so 1,000 by default.

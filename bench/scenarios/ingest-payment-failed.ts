@@ -1,24 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { routes } from '../../functions/api/routes';
-import { handler } from '../../functions/api/ingest/handler';
-import { hashApiKey } from '../../functions/core/api-keys';
-import { type CardLedger, cardIdentityOf, emptyLedger } from '../../functions/core/card-caps';
-import { customerBodyOf } from '../../functions/core/customers';
-import { timeOrderedId } from '../../functions/core/ids';
-import { DEFAULT_MAX_RETRIES, type PaymentRecord } from '../../functions/core/payments';
-import { DEFAULT_QUIET_HOURS } from '../../functions/core/quiet-hours';
-import { documentClient } from '../../functions/data/client';
-import { counterUpdate, customerFromItem, putCustomer } from '../../functions/data/customer-repository';
-import { customerKeys, ENTITY, ingestKeys, keys, paymentKeys, retryKeys } from '../../functions/data/keys';
-import { foldTransitions, paymentCounterNames, paymentItem, providerRefItem, timelineItem } from '../../functions/data/payment-repository';
-import { periodCounterUpdates } from '../../functions/data/recovery-period-counters';
-import { plannedRetryEvent } from '../../functions/data/retry-planning';
-import { env } from '../../functions/shared/env';
-import { type RawHttpRequest, toApiGatewayEvent } from '../../lib/local/api-gateway-event';
-import { createLambdaContext } from '../../lib/local/lambda-context';
-import { RouteMatcher } from '../../lib/local/route-matcher';
-import type { Scenario } from '../scenario';
+import { routes } from '#api/routes';
+import { handler } from '#api/ingest/handler';
+import { hashApiKey } from '#core/api-keys';
+import { type CardLedger, cardIdentityOf, emptyLedger } from '#core/card-caps';
+import { customerBodyOf } from '#core/customers';
+import { timeOrderedId } from '#core/ids';
+import { DEFAULT_MAX_RETRIES, type PaymentRecord } from '#core/payments';
+import { DEFAULT_QUIET_HOURS } from '#core/quiet-hours';
+import { documentClient } from '#data/client';
+import { counterUpdate, customerFromItem, putCustomer } from '#data/customer-repository';
+import { customerKeys, ENTITY, ingestKeys, keys, paymentKeys, retryKeys } from '#data/keys';
+import { foldTransitions, paymentCounterNames, paymentItem, providerRefItem, timelineItem } from '#data/payment-repository';
+import { periodCounterUpdates } from '#data/recovery-period-counters';
+import { plannedRetryEvent } from '#data/retry-planning';
+import { env } from '#shared/env';
+import { type RawHttpRequest, toApiGatewayEvent } from '#lib/local/api-gateway-event';
+import { createLambdaContext } from '#lib/local/lambda-context';
+import { RouteMatcher } from '#lib/local/route-matcher';
+import type { Scenario } from '#bench/scenario';
 
 /** As rate-limit.ts and rate-limit-repository.ts. */
 const WINDOW_SECONDS = 60;
@@ -29,7 +29,6 @@ const RETENTION_SECONDS = 30 * 24 * 3600;
 
 const PATH = '/api/v1/ingest/payment-event';
 const AMOUNT = 4999;
-let sequence = 0;
 
 export const scenario: Scenario = {
   name: 'POST /api/v1/ingest/payment-event (payment_failed, a new payment each time, known customer)',

@@ -1,12 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { handler } from '../../functions/api/payments/handler';
-import { paymentBodyOf } from '../../functions/core/payments';
-import { documentClient } from '../../functions/data/client';
-import { paymentKeys } from '../../functions/data/keys';
-import { env } from '../../functions/shared/env';
-import { benchPayments, PAYMENTS_PER_MERCHANT } from '../payments-data';
-import { rawKeyAndRateLimit, routeInvoker } from '../requests';
-import type { Scenario } from '../scenario';
+import { handler } from '#api/payments/handler';
+import { paymentBodyOf } from '#core/payments';
+import { documentClient } from '#data/client';
+import { paymentKeys } from '#data/keys';
+import { env } from '#shared/env';
+import { benchPayments, PAYMENTS_PER_MERCHANT } from '#bench/payments-data';
+import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import type { Scenario } from '#bench/scenario';
 
 export const scenario: Scenario = {
   name: 'GET /api/v1/payments/{id}',

@@ -1,12 +1,12 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { handler } from '../../functions/api/payments/handler';
-import { timeOrderedIdFloor } from '../../functions/core/ids';
-import { documentClient } from '../../functions/data/client';
-import { paymentKeys } from '../../functions/data/keys';
-import { env } from '../../functions/shared/env';
-import { benchPayments, PAYMENTS_PER_MERCHANT } from '../payments-data';
-import { rawKeyAndRateLimit, routeInvoker } from '../requests';
-import type { Scenario } from '../scenario';
+import { handler } from '#api/payments/handler';
+import { timeOrderedIdFloor } from '#core/ids';
+import { documentClient } from '#data/client';
+import { paymentKeys } from '#data/keys';
+import { env } from '#shared/env';
+import { benchPayments, PAYMENTS_PER_MERCHANT } from '#bench/payments-data';
+import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import type { Scenario } from '#bench/scenario';
 
 const PER_PAGE = 25;
 

@@ -1,26 +1,26 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { sandboxGateway } from '../../functions/adapters/payment-gateways/sandbox';
-import { cardIdentityOf, emptyLedger, withAttempt } from '../../functions/core/card-caps';
-import { customerBodyOf, type CustomerRecord, customerIdFor } from '../../functions/core/customers';
-import { timeOrderedId } from '../../functions/core/ids';
-import { attemptIdempotencyKey } from '../../functions/core/payment-gateway';
-import { type PaymentRecord, paymentIdFor, recoveryIdFor } from '../../functions/core/payments';
-import { cardLedgerPut } from '../../functions/data/card-ledger-repository';
-import { documentClient, dynamo } from '../../functions/data/client';
-import { counterUpdate, customerFromItem, getCustomer, putCustomer } from '../../functions/data/customer-repository';
-import { customerKeys, paymentKeys, retryKeys } from '../../functions/data/keys';
-import { outboundEventItem } from '../../functions/data/outbound-event-repository';
-import { counterDeltas, customerAfter, foldTransitions, paymentItem, recordFailedPayment, timelineItem } from '../../functions/data/payment-repository';
-import { periodCounterUpdates } from '../../functions/data/recovery-period-counters';
-import { attemptRetry, DEFAULT_LEASE_MS } from '../../functions/jobs/attempt-retry';
-import { executeDueRetries } from '../../functions/jobs/execute-due-retries';
-import { env } from '../../functions/shared/env';
-import { deleteTable, ensureTable } from '../../lib/local/dynamo-table';
-import { counted, installCallTally, perUnit } from '../call-tally';
-import { batchWrite } from '../fixtures';
-import type { Scenario } from '../scenario';
+import { sandboxGateway } from '#adapters/payment-gateways/sandbox';
+import { cardIdentityOf, emptyLedger, withAttempt } from '#core/card-caps';
+import { customerBodyOf, type CustomerRecord, customerIdFor } from '#core/customers';
+import { timeOrderedId } from '#core/ids';
+import { attemptIdempotencyKey } from '#core/payment-gateway';
+import { type PaymentRecord, paymentIdFor, recoveryIdFor } from '#core/payments';
+import { cardLedgerPut } from '#data/card-ledger-repository';
+import { documentClient, dynamo } from '#data/client';
+import { counterUpdate, customerFromItem, getCustomer, putCustomer } from '#data/customer-repository';
+import { customerKeys, paymentKeys, retryKeys } from '#data/keys';
+import { outboundEventItem } from '#data/outbound-event-repository';
+import { counterDeltas, customerAfter, foldTransitions, paymentItem, recordFailedPayment, timelineItem } from '#data/payment-repository';
+import { periodCounterUpdates } from '#data/recovery-period-counters';
+import { attemptRetry, DEFAULT_LEASE_MS } from '#jobs/attempt-retry';
+import { executeDueRetries } from '#jobs/execute-due-retries';
+import { env } from '#shared/env';
+import { deleteTable, ensureTable } from '#lib/local/dynamo-table';
+import { counted, installCallTally, perUnit } from '#bench/call-tally';
+import { batchWrite } from '#bench/fixtures';
+import type { Scenario } from '#bench/scenario';
 
 /**
  * The retry executor (functions/jobs/execute-due-retries.ts, attempt-retry.ts) with the sandbox
@@ -94,9 +94,9 @@ async function drainDue(runAt: Date, expected: number): Promise<{ runs: number; 
   for (;;) {
     const summary = (await executeDueRetries({ now: runAt, executionId: `bench-${runs}` })) as Record<string, number>;
     runs += 1;
-    succeeded += summary['succeeded'] ?? 0;
-    if ((summary['due'] ?? 0) === 0) break;
-    if ((summary['due'] ?? 0) === (summary['failed'] ?? 0)) throw new Error(`Every due retry of run ${runs} failed: ${JSON.stringify(summary)}`);
+    succeeded += summary.succeeded ?? 0;
+    if ((summary.due ?? 0) === 0) break;
+    if ((summary.due ?? 0) === (summary.failed ?? 0)) throw new Error(`Every due retry of run ${runs} failed: ${JSON.stringify(summary)}`);
   }
   if (succeeded !== expected) throw new Error(`The executor should recover ${expected} payments, recovered ${succeeded}`);
   return { runs, succeeded };

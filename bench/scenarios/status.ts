@@ -1,6 +1,6 @@
-import { handler } from '../../functions/api/status/handler';
-import { rawKeyAndRateLimit, routeInvoker } from '../requests';
-import type { Scenario } from '../scenario';
+import { handler } from '#api/status/handler';
+import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import type { Scenario } from '#bench/scenario';
 
 export const scenario: Scenario = {
   name: 'GET /api/v1/status with a key',

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
-import { handler } from '../../functions/api/provider-webhooks/handler';
-import { routes } from '../../functions/api/routes';
-import { timeOrderedId } from '../../functions/core/ids';
-import { documentClient } from '../../functions/data/client';
-import { setProviderSecret } from '../../functions/data/provider-secret-repository';
-import { PROVIDER_WEBHOOK_KIND, WEBHOOK_LOG_RETENTION_SECONDS, webhookLogIdFor } from '../../functions/data/webhook-log-repository';
-import { conditions, ENTITY, keys, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from '../../functions/data/keys';
-import { env } from '../../functions/shared/env';
-import { type RawHttpRequest, toApiGatewayEvent } from '../../lib/local/api-gateway-event';
-import { createLambdaContext } from '../../lib/local/lambda-context';
-import { LocalQueues } from '../../lib/local/queue-hub';
-import { RouteMatcher } from '../../lib/local/route-matcher';
-import type { Scenario } from '../scenario';
+import { handler } from '#api/provider-webhooks/handler';
+import { routes } from '#api/routes';
+import { timeOrderedId } from '#core/ids';
+import { documentClient } from '#data/client';
+import { setProviderSecret } from '#data/provider-secret-repository';
+import { PROVIDER_WEBHOOK_KIND, WEBHOOK_LOG_RETENTION_SECONDS, webhookLogIdFor } from '#data/webhook-log-repository';
+import { conditions, ENTITY, keys, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from '#data/keys';
+import { env } from '#shared/env';
+import { type RawHttpRequest, toApiGatewayEvent } from '#lib/local/api-gateway-event';
+import { createLambdaContext } from '#lib/local/lambda-context';
+import { LocalQueues } from '#lib/local/queue-hub';
+import { RouteMatcher } from '#lib/local/route-matcher';
+import type { Scenario } from '#bench/scenario';
 
 /** As getMerchantCached. */
 const MERCHANT_CACHE_MS = 30_000;

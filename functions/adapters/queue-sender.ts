@@ -1,7 +1,7 @@
 import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { type QueueDefinition, type QueueName, queueDefinitions } from '../contracts/queues';
-import { InternalError } from '../core/errors';
-import { env } from '../shared/env';
+import { type QueueDefinition, type QueueName, queueDefinitions } from '#contracts/queues';
+import { InternalError } from '#core/errors';
+import { env } from '#shared/env';
 
 /**
  * The port domain code uses to enqueue work. `queueSender` is SQS on AWS and the in-process

@@ -1,12 +1,12 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { AppError, NotImplementedError, ResourceNotFoundError } from '../core/errors';
+import { AppError, NotImplementedError, ResourceNotFoundError } from '#core/errors';
 import { authenticators, authorize } from './pipeline/authenticators';
 import { idempotencyKeyOf, withIdempotency } from './pipeline/idempotency';
 import { parseRequest } from './pipeline/parse-request';
 import { limitApiKey, rateLimitHeaders } from './pipeline/rate-limit';
 import { type Headers, errorResponse, jsonResponse } from './pipeline/responses';
-import { logger } from '../shared/logger';
+import { logger } from '#shared/logger';
 import type { Operation, OperationRequest } from './operation';
 import type { RouteDef } from './route-types';
 

@@ -4,7 +4,7 @@
  * typed, once: the CDK REST APIs build each function from it, and `routes.ts` checks it against
  * the rows when the table loads. Pure data.
  */
-import type { QueueName } from '../contracts/queues';
+import type { QueueName } from '#contracts/queues';
 import type { ApiName } from './route-types';
 
 export interface ApiGroup {

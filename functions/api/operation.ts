@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod/mini';
-import type { ApiKeyRecord } from '../core/api-keys';
+import type { ApiKeyRecord } from '#core/api-keys';
 import type { Headers } from './pipeline/responses';
 import type { AuthKind, RouteDef, RouteSchemas } from './route-types';
 

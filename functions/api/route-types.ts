@@ -1,7 +1,7 @@
 import type { z } from 'zod/mini';
-import { SCOPES, type Scope } from '../core/scopes';
+import { SCOPES, type Scope } from '#core/scopes';
 
-export { SCOPES, type Scope } from '../core/scopes';
+export { SCOPES, type Scope } from '#core/scopes';
 
 /** The three REST APIs of DESIGN §1; `all` serves a row on every host (only `/health`). */
 export const API_NAMES = ['merchant', 'edge', 'webhook'] as const;

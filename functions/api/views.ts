@@ -3,11 +3,11 @@
  * the same value (DESIGN §1: `amount` + `amount_cents`, `provider_payment_id` + `external_id`,
  * `payment_event_id` + `payment_id`). Every group renders records through these, once.
  */
-import type { CustomerRecord } from '../core/customers';
-import type { MessageRecord } from '../core/messages';
-import type { PaymentRecord } from '../core/payments';
-import type { SubscriptionRecoverySummary } from '../core/subscriptions';
-import type { TimelineEntry } from '../data/payment-queries';
+import type { CustomerRecord } from '#core/customers';
+import type { MessageRecord } from '#core/messages';
+import type { PaymentRecord } from '#core/payments';
+import type { SubscriptionRecoverySummary } from '#core/subscriptions';
+import type { TimelineEntry } from '#data/payment-queries';
 
 /** A payment event (A) with B's aliases. */
 export const paymentView = (p: PaymentRecord) => ({

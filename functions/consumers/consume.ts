@@ -1,7 +1,7 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from '../shared/zod';
-import { logger } from '../shared/logger';
-import { type QueueName, queueDefinitions } from '../contracts/queues';
+import * as z from '#shared/zod';
+import { logger } from '#shared/logger';
+import { type QueueName, queueDefinitions } from '#contracts/queues';
 
 /**
  * Every queued message is JSON with a `kind` that names its processor.

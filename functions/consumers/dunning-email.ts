@@ -1,15 +1,15 @@
-import { emailSender } from '../adapters/email';
-import { dunningRefusal, renderDunningEmail } from '../core/dunning';
-import { InternalError } from '../core/errors';
-import { getCustomer } from '../data/customer-repository';
-import { getMerchantCached } from '../data/merchant-repository';
-import { claimMessage, closeMessage, markMessageSent } from '../data/message-repository';
-import { getPayment, timelineItem } from '../data/payment-repository';
-import { getSuppression } from '../data/suppression-repository';
-import { logger } from '../shared/logger';
+import { emailSender } from '#adapters/email/index';
+import { dunningRefusal, renderDunningEmail } from '#core/dunning';
+import { InternalError } from '#core/errors';
+import { getCustomer } from '#data/customer-repository';
+import { getMerchantCached } from '#data/merchant-repository';
+import { claimMessage, closeMessage, markMessageSent } from '#data/message-repository';
+import { getPayment, timelineItem } from '#data/payment-repository';
+import { getSuppression } from '#data/suppression-repository';
+import { logger } from '#shared/logger';
 import type { MessageProcessor } from './consume';
-import { DunningEmailMessageSchema } from '../contracts/notifications';
-import { queueDefinitions } from '../contracts/queues';
+import { DunningEmailMessageSchema } from '#contracts/notifications';
+import { queueDefinitions } from '#contracts/queues';
 
 /** A claim older than the queue's visibility timeout belongs to a consumer that died mid-send. */
 const STALE_CLAIM_MS = (queueDefinitions.find((queue) => queue.name === 'notifications')?.visibilityTimeoutSeconds ?? 60) * 1000;

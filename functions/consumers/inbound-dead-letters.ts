@@ -1,7 +1,7 @@
-import { recordDeadLetteredEvent, deadLetterReasonOf } from '../data/dead-letter-repository';
-import { getWebhookLog, rawBodyOf } from '../data/webhook-log-repository';
-import { logger } from '../shared/logger';
-import { webhookModuleFor } from '../webhooks/registry';
+import { recordDeadLetteredEvent, deadLetterReasonOf } from '#data/dead-letter-repository';
+import { getWebhookLog, rawBodyOf } from '#data/webhook-log-repository';
+import { logger } from '#shared/logger';
+import { webhookModuleFor } from '#webhooks/registry';
 import type { LastFailureRecorder } from './consume';
 import { ProviderWebhookMessageSchema } from './provider-webhook';
 

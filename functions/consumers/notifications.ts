@@ -1,5 +1,5 @@
 import { createQueueConsumer } from './consume';
-import { DUNNING_EMAIL_KIND } from '../contracts/notifications';
+import { DUNNING_EMAIL_KIND } from '#contracts/notifications';
 import { sendDunningEmail } from './dunning-email';
 
 // One processor per message kind; the issues that produce other kinds (SMS, WhatsApp,

@@ -1,18 +1,18 @@
-import * as z from '../shared/zod';
-import { customerFetcherFor, providerApiFor } from '../adapters/provider-api';
-import type { IngestEvent } from '../core/ingest/ingest-event';
-import { type Currency, isCurrency } from '../core/money';
-import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, type FetchedSubscription, ProviderApiError, type ThinResource } from '../core/provider-api';
-import { PSPS, type Psp } from '../core/providers';
-import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '../data/customer-repository';
-import { refuseIfErased } from '../data/erasure-tombstones';
-import { ingestPaymentEvent } from '../data/ingest-payment-event';
-import { getPaymentByAnyId } from '../data/payment-repository';
-import { getProviderApiKey } from '../data/provider-secret-repository';
-import { deleteWebhookLog, fileWebhookLogUnderCustomers, getWebhookLog, PROVIDER_WEBHOOK_KIND, rawBodyOf, type WebhookLogRecord } from '../data/webhook-log-repository';
-import { logger } from '../shared/logger';
-import { webhookModuleFor } from '../webhooks/registry';
-import { type NormalisedWebhookEvent, WebhookPayloadError } from '../webhooks/types';
+import * as z from '#shared/zod';
+import { customerFetcherFor, providerApiFor } from '#adapters/provider-api/index';
+import type { IngestEvent } from '#core/ingest/ingest-event';
+import { type Currency, isCurrency } from '#core/money';
+import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, type FetchedSubscription, ProviderApiError, type ThinResource } from '#core/provider-api';
+import { PSPS, type Psp } from '#core/providers';
+import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '#data/customer-repository';
+import { refuseIfErased } from '#data/erasure-tombstones';
+import { ingestPaymentEvent } from '#data/ingest-payment-event';
+import { getPaymentByAnyId } from '#data/payment-repository';
+import { getProviderApiKey } from '#data/provider-secret-repository';
+import { deleteWebhookLog, fileWebhookLogUnderCustomers, getWebhookLog, PROVIDER_WEBHOOK_KIND, rawBodyOf, type WebhookLogRecord } from '#data/webhook-log-repository';
+import { logger } from '#shared/logger';
+import { webhookModuleFor } from '#webhooks/registry';
+import { type NormalisedWebhookEvent, WebhookPayloadError } from '#webhooks/types';
 import type { MessageProcessor } from './consume';
 
 /** What the webhook intake enqueues on `inbound-webhooks`: ids only, never the payload. */

@@ -1,4 +1,4 @@
-import * as z from '../shared/zod';
+import * as z from '#shared/zod';
 
 export const DUNNING_EMAIL_KIND = 'dunning_email';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import * as z from '../shared/zod';
+import * as z from '#shared/zod';
 import { encodeBase62 } from './api-keys';
 import { ResourceNotFoundError, ValidationError } from './errors';
 import type { Psp } from './providers';

@@ -1,13 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiKeyNotFoundError, type ApiKeyRecord, type ApiKeyRepository, displayPartsOf, generateApiKey, hashApiKey, type NewApiKey, newApiKeyId } from '../core/api-keys';
-import { InvalidExpiryError, MerchantNotFoundError } from '../core/merchants';
-import { parseScopes } from '../core/scopes';
-import { env } from '../shared/env';
+import { ApiKeyNotFoundError, type ApiKeyRecord, type ApiKeyRepository, displayPartsOf, generateApiKey, hashApiKey, type NewApiKey, newApiKeyId } from '#core/api-keys';
+import { InvalidExpiryError, MerchantNotFoundError } from '#core/merchants';
+import { parseScopes } from '#core/scopes';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { conditions, ENTITY, type ItemKey, keys, queries } from './keys';
 
-export { isUsable } from '../core/api-keys';
+export { isUsable } from '#core/api-keys';
 
 type Item = Record<string, unknown>;
 

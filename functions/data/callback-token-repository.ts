@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { env } from '../shared/env';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { callbackTokenKeys, conditions, ENTITY } from './keys';
 

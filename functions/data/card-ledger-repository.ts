@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type CardLedger, emptyLedger } from '../core/card-caps';
-import { env } from '../shared/env';
+import { type CardLedger, emptyLedger } from '#core/card-caps';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import type { TransactItem } from './customer-repository';
 import { customerKeys, ENTITY, retryKeys } from './keys';
@@ -21,8 +21,8 @@ export async function getCardLedger(merchantId: string, identity: string): Promi
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.cardLedger(merchantId, identity), ConsistentRead: true }));
   if (Item === undefined) return { ledger: emptyLedger(identity), version: undefined };
   return {
-    ledger: { identity, attempts: (Item['attempts'] as CardLedger['attempts']) ?? [], blocked_until: (Item['blocked_until'] as string | null) ?? null, block_reason: (Item['block_reason'] as string | null) ?? null },
-    version: Item['version'] as number,
+    ledger: { identity, attempts: (Item.attempts as CardLedger['attempts']) ?? [], blocked_until: (Item.blocked_until as string | null) ?? null, block_reason: (Item.block_reason as string | null) ?? null },
+    version: Item.version as number,
   };
 }
 

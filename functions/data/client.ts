@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { env } from '../shared/env';
+import { env } from '#shared/env';
 
 /**
  * One client per process, created at module scope. Locally `DYNAMODB_ENDPOINT` points it at

@@ -1,8 +1,8 @@
 import { BatchWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerBodyOf } from '../core/customers';
-import { StateConflictError } from '../core/errors';
-import { paymentBodyOf } from '../core/payments';
-import { env } from '../shared/env';
+import { type CustomerRecord, customerBodyOf } from '#core/customers';
+import { StateConflictError } from '#core/errors';
+import { paymentBodyOf } from '#core/payments';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { counterUpdate, getCustomer } from './customer-repository';
 import { type ErasedIdentity, writeTombstones } from './erasure-tombstones';

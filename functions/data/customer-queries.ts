@@ -1,9 +1,9 @@
 import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerBodyOf, foldForSearch } from '../core/customers';
-import { timeOrderedIdFloor } from '../core/ids';
-import type { PaymentRecord, PaymentStatus } from '../core/payments';
-import { type Pagination, queryOffsetPage } from '../api/pipeline/paging';
-import { env } from '../shared/env';
+import { type CustomerRecord, customerBodyOf, foldForSearch } from '#core/customers';
+import { timeOrderedIdFloor } from '#core/ids';
+import type { PaymentRecord, PaymentStatus } from '#core/payments';
+import { type Pagination, queryOffsetPage } from '#api/pipeline/paging';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { customerCounts, customerFromItem, getCustomer } from './customer-repository';
 import { customerKeys, customerSearchKeys, paymentKeys } from './keys';

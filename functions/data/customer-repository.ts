@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerBodyOf, customerIdFor, NO_MONEY, normaliseEmail, searchTermsOf, withMoneyDefaults } from '../core/customers';
-import { timeOrderedId } from '../core/ids';
-import { env } from '../shared/env';
+import { type CustomerRecord, customerBodyOf, customerIdFor, NO_MONEY, normaliseEmail, searchTermsOf, withMoneyDefaults } from '#core/customers';
+import { timeOrderedId } from '#core/ids';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { customerKeys, customerSearchKeys, ENTITY } from './keys';
 

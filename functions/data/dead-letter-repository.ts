@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { timeOrderedId } from '../core/ids';
-import type { Psp } from '../core/providers';
-import { env } from '../shared/env';
+import { timeOrderedId } from '#core/ids';
+import type { Psp } from '#core/providers';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { deadLetterKeys, queries } from './keys';
 

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { paymentIdFor } from '../core/payments';
-import { env } from '../shared/env';
+import { paymentIdFor } from '#core/payments';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { DUE_RETRY_SHARDS, dueRetryKeys } from './keys';
 
@@ -38,8 +38,8 @@ export async function findDueRetries(now: Date, limit: number): Promise<DueRetry
           }),
         );
         for (const item of page.Items ?? []) {
-          const parsed = dueRetryKeys.parse(item['GSI4SK'] as string);
-          if (parsed !== undefined) found.push({ merchantId: parsed.merchantId, paymentId: paymentIdFor(parsed.body), psp: item['psp'] as string, dueAt: parsed.dueAt });
+          const parsed = dueRetryKeys.parse(item.GSI4SK as string);
+          if (parsed !== undefined) found.push({ merchantId: parsed.merchantId, paymentId: paymentIdFor(parsed.body), psp: item.psp as string, dueAt: parsed.dueAt });
         }
         startKey = page.LastEvaluatedKey;
       } while (startKey !== undefined && found.length < perShardLimit);

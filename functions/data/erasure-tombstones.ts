@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { normaliseEmail } from '../core/customers';
-import { env } from '../shared/env';
-import { logger } from '../shared/logger';
+import { normaliseEmail } from '#core/customers';
+import { env } from '#shared/env';
+import { logger } from '#shared/logger';
 import { documentClient } from './client';
 import { ERASURE_ENTITY, erasureKeys, type ItemKey } from './keys';
 

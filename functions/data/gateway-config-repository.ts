@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type GatewayName, isGatewayName } from '../core/payment-gateway';
-import { env } from '../shared/env';
+import { type GatewayName, isGatewayName } from '#core/payment-gateway';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { ENTITY, retryKeys } from './keys';
 
@@ -25,7 +25,7 @@ export async function setGateway(merchantId: string, psp: string, gateway: Gatew
 /** The gateway for the merchant's payments of `psp`, or undefined when none is configured. */
 export async function gatewayNameFor(merchantId: string, psp: string): Promise<GatewayName | undefined> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.gatewayConfig(merchantId, psp) }));
-  const configured = Item?.['gateway'];
+  const configured = Item?.gateway;
   if (typeof configured === 'string' && isGatewayName(configured)) return configured;
   return env.DEFAULT_PAYMENT_GATEWAY;
 }

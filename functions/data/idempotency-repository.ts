@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { normaliseEmail } from '../core/customers';
-import { env } from '../shared/env';
+import { normaliseEmail } from '#core/customers';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { customerKeys, ENTITY, ERASURE_ENTITY, erasureKeys, type ItemKey, keys, paymentKeys } from './keys';
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { IngestResult } from '../core/ingest/ingest-event';
-import { env } from '../shared/env';
+import type { IngestResult } from '#core/ingest/ingest-event';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { ENTITY, ingestKeys } from './keys';
 

@@ -1,8 +1,8 @@
-import { StateConflictError } from '../core/errors';
-import { timeOrderedId } from '../core/ids';
-import { cardIdentityOf } from '../core/card-caps';
-import { classifyFailedPayment, dedupeKeyOf, type IngestEvent, type IngestResult, pspOf } from '../core/ingest/ingest-event';
-import { type AttemptDecline, OPEN_STATUSES, type PaymentEvent, type PaymentRecord, isOpen } from '../core/payments';
+import { StateConflictError } from '#core/errors';
+import { timeOrderedId } from '#core/ids';
+import { cardIdentityOf } from '#core/card-caps';
+import { classifyFailedPayment, dedupeKeyOf, type IngestEvent, type IngestResult, pspOf } from '#core/ingest/ingest-event';
+import { type AttemptDecline, OPEN_STATUSES, type PaymentEvent, type PaymentRecord, isOpen } from '#core/payments';
 import { getCustomerByEmail } from './customer-repository';
 import { refuseIfErased } from './erasure-tombstones';
 import { claimIngestEvent, completeIngestEvent, type IngestClaim, releaseIngestEvent } from './ingest-events';

@@ -6,8 +6,8 @@ import {
   type NewMerchant,
   NewMerchantSchema,
   newMerchantId,
-} from '../core/merchants';
-import { env } from '../shared/env';
+} from '#core/merchants';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { conditions, ENTITY, keys, queries } from './keys';
 

@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { StateConflictError } from '../core/errors';
-import { timeOrderedId } from '../core/ids';
-import { type DeliveryEvent, type DeliveryStatus, deliveryRank, MAX_DELIVERY_EVENTS, type MessageRecord, type MessageStatus, messageBodyOf, messageIdFor } from '../core/messages';
-import type { PaymentRecord } from '../core/payments';
-import { env } from '../shared/env';
+import { StateConflictError } from '#core/errors';
+import { timeOrderedId } from '#core/ids';
+import { type DeliveryEvent, type DeliveryStatus, deliveryRank, MAX_DELIVERY_EVENTS, type MessageRecord, type MessageStatus, messageBodyOf, messageIdFor } from '#core/messages';
+import type { PaymentRecord } from '#core/payments';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import type { TransactItem } from './customer-repository';
 import { ENTITY, MESSAGE_DUE_SHARDS, MESSAGE_ENTITY, messageDueKeys, messageKeys } from './keys';

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { timeOrderedId } from '../core/ids';
-import { env } from '../shared/env';
+import { timeOrderedId } from '#core/ids';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { customerKeys, ENTITY, queries, retryKeys } from './keys';
 import type { TransactItem } from './customer-repository';

@@ -1,9 +1,9 @@
 import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { DeclineCategory } from '../core/decline-codes/types';
-import { timeOrderedIdFloor } from '../core/ids';
-import { type PaymentRecord, type PaymentStatus, paymentBodyOf } from '../core/payments';
-import type { Pagination } from '../api/pipeline/paging';
-import { env } from '../shared/env';
+import type { DeclineCategory } from '#core/decline-codes/types';
+import { timeOrderedIdFloor } from '#core/ids';
+import { type PaymentRecord, type PaymentStatus, paymentBodyOf } from '#core/payments';
+import type { Pagination } from '#api/pipeline/paging';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { customerKeys, paymentKeys } from './keys';
 import { getPayment, paymentCounters, paymentFromItem } from './payment-repository';

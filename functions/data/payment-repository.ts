@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerMoneyAfter } from '../core/customers';
-import type { DeclineCategory } from '../core/decline-codes/types';
-import { ResourceNotFoundError } from '../core/errors';
-import { timeOrderedId } from '../core/ids';
-import { cardIdentityOf } from '../core/card-caps';
+import { type CustomerRecord, customerMoneyAfter } from '#core/customers';
+import type { DeclineCategory } from '#core/decline-codes/types';
+import { ResourceNotFoundError } from '#core/errors';
+import { timeOrderedId } from '#core/ids';
+import { cardIdentityOf } from '#core/card-caps';
 import {
   DEFAULT_MAX_RETRIES,
   type PaymentEvent,
@@ -18,8 +18,8 @@ import {
   paymentIdFor,
   recoveryIdFor,
   transition,
-} from '../core/payments';
-import { env } from '../shared/env';
+} from '#core/payments';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type CustomerIdentity, type TransactItem, counterUpdate, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
 import { customerKeys, ENTITY, paymentKeys } from './keys';

@@ -7,9 +7,9 @@ import {
   type ProviderSecretRepository,
   type ProviderSecretSummary,
   UnknownPspError,
-} from '../core/merchants';
-import { isPsp, type Psp } from '../core/providers';
-import { env } from '../shared/env';
+} from '#core/merchants';
+import { isPsp, type Psp } from '#core/providers';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { conditions, ENTITY, type ItemKey, keys } from './keys';
 

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { env } from '../shared/env';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { ENTITY, type ItemKey } from './keys';
 

@@ -1,8 +1,8 @@
-import type { CardLedger } from '../core/card-caps';
-import type { PaymentEvent, PaymentRecord } from '../core/payments';
-import type { QuietHours } from '../core/quiet-hours';
-import { planNextRetry, type RetryPlan, retryScoreInputOf } from '../core/retry-policy';
-import { scoreRetryByRules } from '../core/scoring/rules';
+import type { CardLedger } from '#core/card-caps';
+import type { PaymentEvent, PaymentRecord } from '#core/payments';
+import type { QuietHours } from '#core/quiet-hours';
+import { planNextRetry, type RetryPlan, retryScoreInputOf } from '#core/retry-policy';
+import { scoreRetryByRules } from '#core/scoring/rules';
 import { getCardLedger, type StoredCardLedger } from './card-ledger-repository';
 import { getQuietHours } from './settings-repository';
 

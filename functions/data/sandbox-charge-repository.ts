@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { attemptIdempotencyKeyPrefix, type GatewayOutcome } from '../core/payment-gateway';
-import { env } from '../shared/env';
+import { attemptIdempotencyKeyPrefix, type GatewayOutcome } from '#core/payment-gateway';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { ENTITY, type ItemKey, queries, retryKeys } from './keys';
 

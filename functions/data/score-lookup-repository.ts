@@ -1,6 +1,6 @@
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { PrecomputedScore, ScoreFactor, ScoreLookup } from '../core/scoring/types';
-import { env } from '../shared/env';
+import type { PrecomputedScore, ScoreFactor, ScoreLookup } from '#core/scoring/types';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { ENTITY, scoreLookupKeys } from './keys';
 

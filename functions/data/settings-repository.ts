@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_QUIET_HOURS, type QuietHours } from '../core/quiet-hours';
-import { DEFAULT_RECOVERY_GOAL_PERIOD, type RecoveryGoalPeriod } from '../core/recovery-goal';
-import { env } from '../shared/env';
+import { DEFAULT_QUIET_HOURS, type QuietHours } from '#core/quiet-hours';
+import { DEFAULT_RECOVERY_GOAL_PERIOD, type RecoveryGoalPeriod } from '#core/recovery-goal';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { ENTITY, settingsKeys } from './keys';
 

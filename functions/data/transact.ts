@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { StateConflictError } from '../core/errors';
+import { StateConflictError } from '#core/errors';
 import { documentClient } from './client';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;

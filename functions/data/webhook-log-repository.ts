@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { idBody, timeOrderedId } from '../core/ids';
-import type { Psp } from '../core/providers';
-import { env } from '../shared/env';
+import { idBody, timeOrderedId } from '#core/ids';
+import type { Psp } from '#core/providers';
+import { env } from '#shared/env';
 import { documentClient } from './client';
 import { conditions, ENTITY, type ItemKey, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from './keys';
 

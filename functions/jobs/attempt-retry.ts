@@ -1,17 +1,17 @@
-import { paymentGatewayNamed } from '../adapters/payment-gateways';
-import { blocked, withAttempt } from '../core/card-caps';
-import { classifyDecline } from '../core/decline-codes';
-import { attemptIdempotencyKey, GatewayError, type GatewayCredentials, type GatewayName, type GatewayOutcome } from '../core/payment-gateway';
-import type { AttemptDecline, PaymentEvent, PaymentRecord, RetryAttempt } from '../core/payments';
-import { retryForbiddenBy, withinQuietHoursAndCaps } from '../core/retry-policy';
-import { cardLedgerPut, getCardLedger } from '../data/card-ledger-repository';
-import type { TransactItem } from '../data/customer-repository';
-import { gatewayNameFor } from '../data/gateway-config-repository';
-import { outboundEventItem } from '../data/outbound-event-repository';
-import { changePayment, type PaymentChange } from '../data/payment-repository';
-import { getProviderApiKey } from '../data/provider-secret-repository';
-import { eventOfPlan, loadPlanningContext } from '../data/retry-planning';
-import { logger } from '../shared/logger';
+import { paymentGatewayNamed } from '#adapters/payment-gateways/index';
+import { blocked, withAttempt } from '#core/card-caps';
+import { classifyDecline } from '#core/decline-codes/index';
+import { attemptIdempotencyKey, GatewayError, type GatewayCredentials, type GatewayName, type GatewayOutcome } from '#core/payment-gateway';
+import type { AttemptDecline, PaymentEvent, PaymentRecord, RetryAttempt } from '#core/payments';
+import { retryForbiddenBy, withinQuietHoursAndCaps } from '#core/retry-policy';
+import { cardLedgerPut, getCardLedger } from '#data/card-ledger-repository';
+import type { TransactItem } from '#data/customer-repository';
+import { gatewayNameFor } from '#data/gateway-config-repository';
+import { outboundEventItem } from '#data/outbound-event-repository';
+import { changePayment, type PaymentChange } from '#data/payment-repository';
+import { getProviderApiKey } from '#data/provider-secret-repository';
+import { eventOfPlan, loadPlanningContext } from '#data/retry-planning';
+import { logger } from '#shared/logger';
 
 /**
  * One due retry of one payment, end to end, for the every-minute job (execute-due-retries.ts), the

@@ -1,7 +1,7 @@
-import { queueSender } from '../adapters/queue-sender';
-import type { DunningEmailMessage } from '../contracts/notifications';
-import { findDueMessages, markScheduledMessageQueued } from '../data/message-repository';
-import { logger } from '../shared/logger';
+import { queueSender } from '#adapters/queue-sender';
+import type { DunningEmailMessage } from '#contracts/notifications';
+import { findDueMessages, markScheduledMessageQueued } from '#data/message-repository';
+import { logger } from '#shared/logger';
 import type { JobTaskInput, JobTaskSummary } from './run-job';
 
 /** Scheduled messages one run releases; the rest wait for the next minute. */

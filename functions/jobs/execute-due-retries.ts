@@ -1,5 +1,5 @@
-import { findDueRetries } from '../data/due-retries';
-import { logger } from '../shared/logger';
+import { findDueRetries } from '#data/due-retries';
+import { logger } from '#shared/logger';
 import { type AttemptOptions, type AttemptResult, attemptRetry } from './attempt-retry';
 import type { JobTaskInput, JobTaskSummary } from './run-job';
 

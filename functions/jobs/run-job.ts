@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
-import * as z from '../shared/zod';
-import { logger } from '../shared/logger';
-import { type ScheduledJobEvent, type ScheduleName, scheduleDefinitions } from '../contracts/schedules';
+import * as z from '#shared/zod';
+import { logger } from '#shared/logger';
+import { type ScheduledJobEvent, type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 
 export interface JobTaskInput {
   /** The time the run was scheduled for, not the time it started: reruns see the same `now`. */

@@ -1,9 +1,9 @@
-import { StateConflictError } from '../core/errors';
-import { type PaymentRecord, refuseManualRetry } from '../core/payments';
-import { retryForbiddenBy, withinQuietHoursAndCaps } from '../core/retry-policy';
-import { gatewayNameFor } from '../data/gateway-config-repository';
-import { changePayment, type PaymentChange } from '../data/payment-repository';
-import { loadPlanningContext } from '../data/retry-planning';
+import { StateConflictError } from '#core/errors';
+import { type PaymentRecord, refuseManualRetry } from '#core/payments';
+import { retryForbiddenBy, withinQuietHoursAndCaps } from '#core/retry-policy';
+import { gatewayNameFor } from '#data/gateway-config-repository';
+import { changePayment, type PaymentChange } from '#data/payment-repository';
+import { loadPlanningContext } from '#data/retry-planning';
 
 /**
  * A retry requested through the API (POST /payments/{id}/retry). Nothing is charged here: the

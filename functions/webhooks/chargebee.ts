@@ -57,7 +57,7 @@ function normaliseChargebee(request: InboundWebhook): NormalisedWebhookEvent[] {
   const type = EVENT_TYPES[eventType];
   if (type === undefined) return [];
   const content = requiredObject(body, 'content', 'chargebee');
-  const occurredAt = isoFromUnixSeconds(body['occurred_at']);
+  const occurredAt = isoFromUnixSeconds(body.occurred_at);
   const customer = customerOf(content);
 
   if (type === 'payment_method_updated' || type === 'subscription_cancelled') {

@@ -55,7 +55,7 @@ const MAPPINGS: Readonly<Record<string, Mapping>> = {
 
 function normaliseGoCardless(request: InboundWebhook): NormalisedWebhookEvent[] {
   const body = parseJsonObject(request.rawBody, 'gocardless');
-  if (!Array.isArray(body['events'])) throw new WebhookPayloadError('gocardless webhook has no events array');
+  if (!Array.isArray(body.events)) throw new WebhookPayloadError('gocardless webhook has no events array');
   return listAt(body, 'events').flatMap((event) => {
     if (!isObject(event)) throw new WebhookPayloadError('gocardless webhook event is not an object');
     return normaliseEvent(event);

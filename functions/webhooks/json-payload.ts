@@ -1,5 +1,5 @@
-import type { Psp } from '../core/providers';
-import { toMinorUnits } from '../core/money';
+import type { Psp } from '#core/providers';
+import { toMinorUnits } from '#core/money';
 import { type NormalisedWebhookEvent, WebhookBodyFormatError, WebhookPayloadError } from './types';
 
 /**

@@ -1,4 +1,4 @@
-import type { Psp } from '../core/providers';
+import type { Psp } from '#core/providers';
 import { at, text } from './json-payload';
 import { WebhookPayloadError } from './types';
 

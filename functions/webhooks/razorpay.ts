@@ -43,7 +43,7 @@ function verifyRazorpay(request: InboundWebhook, credentials: WebhookCredentials
 function normaliseRazorpay(request: InboundWebhook): NormalisedWebhookEvent[] {
   const body = parseJsonObject(request.rawBody, 'razorpay');
   const event = requiredText(body, 'event', 'razorpay');
-  const createdAt = body['created_at'];
+  const createdAt = body.created_at;
   const base = {
     psp: 'razorpay' as const,
     providerEventId: sha256Hex(request.rawBody),

@@ -73,7 +73,7 @@ const FULL: Readonly<Record<string, NormalisedEventType>> = {
 
 function normaliseRecurly(request: InboundWebhook): NormalisedWebhookEvent[] {
   const body = parseJsonObject(request.rawBody, 'recurly');
-  if (body['object_type'] !== undefined || body['event_type'] !== undefined) return normaliseThin(body);
+  if (body.object_type !== undefined || body.event_type !== undefined) return normaliseThin(body);
   const keys = Object.keys(body);
   const name = keys[0];
   if (keys.length !== 1 || name === undefined || !name.endsWith('_notification') || !isObject(body[name])) {

@@ -1,4 +1,4 @@
-import type { Psp } from '../core/providers';
+import type { Psp } from '#core/providers';
 import { adyenWebhook } from './adyen';
 import { authorizeNetWebhook } from './authorize-net';
 import { braintreeWebhook } from './braintree';

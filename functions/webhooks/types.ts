@@ -1,4 +1,4 @@
-import type { Psp } from '../core/providers';
+import type { Psp } from '#core/providers';
 
 /**
  * The contract of one provider's webhook module (functions/webhooks/<psp>.ts): verify a request

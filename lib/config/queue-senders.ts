@@ -1,6 +1,6 @@
-import { apiGroup } from '../../functions/api/groups';
-import { type QueueName, queueDefinitions } from '../../functions/contracts/queues';
-import { scheduleDefinitions } from '../../functions/contracts/schedules';
+import { apiGroup } from '#api/groups';
+import { type QueueName, queueDefinitions } from '#contracts/queues';
+import { scheduleDefinitions } from '#contracts/schedules';
 
 export type SenderKind = 'api' | 'jobs' | 'consumers';
 

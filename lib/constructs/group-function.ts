@@ -8,10 +8,10 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { RATE_LIMIT_PREFIX } from '../../functions/data/keys';
-import type { QueueDefinition } from '../../functions/contracts/queues';
-import { tableDefinition } from '../../functions/data/table-definition';
-import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '../config/stages';
+import { RATE_LIMIT_PREFIX } from '#data/keys';
+import type { QueueDefinition } from '#contracts/queues';
+import { tableDefinition } from '#data/table-definition';
+import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '#lib/config/stages';
 
 /** The repository root: esbuild resolves every entry and `package-lock.json` from here. */
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');

@@ -2,8 +2,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Validations } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { consumerTimeoutFor } from '../config/function-sizes';
-import type { StageName } from '../config/stages';
+import { consumerTimeoutFor } from '#lib/config/function-sizes';
+import type { StageName } from '#lib/config/stages';
 import { GroupFunction, type QueueHandle } from './group-function';
 
 export interface QueueConsumerProps {

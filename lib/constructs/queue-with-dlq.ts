@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueDefinition } from '../../functions/contracts/queues';
+import type { QueueDefinition } from '#contracts/queues';
 import { DeadLetterQueue } from './dead-letter-queue';
 import type { QueueHandle } from './group-function';
 

@@ -4,12 +4,12 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { QueueName } from '../../functions/contracts/queues';
-import { routes as routeTable } from '../../functions/api/routes';
-import { type ApiName, type RouteDef, servesApi } from '../../functions/api/route-types';
-import { apiGroup } from '../../functions/api/groups';
-import { bedrockModel } from '../config/ai-model';
-import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '../config/stages';
+import type { QueueName } from '#contracts/queues';
+import { routes as routeTable } from '#api/routes';
+import { type ApiName, type RouteDef, servesApi } from '#api/route-types';
+import { apiGroup } from '#api/groups';
+import { bedrockModel } from '#lib/config/ai-model';
+import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '#lib/config/stages';
 import { GroupFunction, type QueueHandle } from './group-function';
 
 export interface RestApiFromRoutesProps {

@@ -4,9 +4,9 @@ import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk
 import { type ISchedule, type IScheduleTarget, Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { type ScheduleDefinition, scheduledJobInputTemplate } from '../../functions/contracts/schedules';
-import type { FunctionSize } from '../config/function-sizes';
-import type { StageName } from '../config/stages';
+import { type ScheduleDefinition, scheduledJobInputTemplate } from '#contracts/schedules';
+import type { FunctionSize } from '#lib/config/function-sizes';
+import type { StageName } from '#lib/config/stages';
 import { DeadLetterQueue } from './dead-letter-queue';
 import { GroupFunction, type QueueHandle } from './group-function';
 

@@ -1,7 +1,7 @@
 import { AttributeType, BillingMode, type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { type KeyAttribute, type TableDefinition, tableDefinition } from '../../functions/data/table-definition';
-import { keepsData, removalPolicyFor, type StageName } from '../config/stages';
+import { type KeyAttribute, type TableDefinition, tableDefinition } from '#data/table-definition';
+import { keepsData, removalPolicyFor, type StageName } from '#lib/config/stages';
 
 export interface SingleTableProps {
   /** @default - none; required */

@@ -1,6 +1,6 @@
-import type { LocalRedeliver, RedriveOutcome } from '../../functions/adapters/dead-letters/local';
-import { saveLocalDeadLetter } from '../../functions/adapters/dead-letters/local';
-import { type QueueName, queueDefinitions } from '../../functions/contracts/queues';
+import type { LocalRedeliver, RedriveOutcome } from '#adapters/dead-letters/local';
+import { saveLocalDeadLetter } from '#adapters/dead-letters/local';
+import { type QueueName, queueDefinitions } from '#contracts/queues';
 import { LocalQueues, type SqsConsumer } from './queue-hub';
 
 /**

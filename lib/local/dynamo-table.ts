@@ -8,7 +8,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from '../../functions/data/table-definition';
+import { tableDefinition } from '#data/table-definition';
 
 /** The local table, created from the same definition as the CDK table. */
 export function createTableInput(tableName: string) {

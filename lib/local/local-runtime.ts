@@ -1,6 +1,6 @@
-import { saveLocalDeadLetter } from '../../functions/adapters/dead-letters/local';
-import { type QueueName, queueDefinitions } from '../../functions/contracts/queues';
-import { type ScheduleName, scheduleDefinitions } from '../../functions/contracts/schedules';
+import { saveLocalDeadLetter } from '#adapters/dead-letters/local';
+import { type QueueName, queueDefinitions } from '#contracts/queues';
+import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 import { LocalQueues, type SqsConsumer } from './queue-hub';
 import { type LocalJobHandler, LocalScheduler } from './scheduler';
 

@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { GroupHandler } from '../../functions/api/group-handler';
-import { routes } from '../../functions/api/routes';
+import type { GroupHandler } from '#api/group-handler';
+import { routes } from '#api/routes';
 import { startDynamoLocal } from './dynamo-local';
 import { ensureTable } from './dynamo-table';
 import { startLocalHttpServer } from './http-server';
@@ -115,9 +115,9 @@ function writePrivate(path: string, content: unknown): void {
  * it again; the table still holds only its hash.
  */
 async function demoCredentials(dataDir: string | undefined): Promise<DemoCredentials> {
-  const { createMerchant } = await import('../../functions/data/merchant-repository');
-  const { createApiKey, findApiKeyByHash, isUsable } = await import('../../functions/data/api-key-repository');
-  const { hashApiKey } = await import('../../functions/core/api-keys');
+  const { createMerchant } = await import('#data/merchant-repository');
+  const { createApiKey, findApiKeyByHash, isUsable } = await import('#data/api-key-repository');
+  const { hashApiKey } = await import('#core/api-keys');
   const file = dataDir === undefined ? undefined : join(dataDir, DEMO_FILE);
   if (file !== undefined && existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;

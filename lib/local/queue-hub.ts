@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { type LocalQueueTransport, registerLocalQueueTransport, type SendOptions } from '../../functions/adapters/queue-sender';
-import { type QueueDefinition, type QueueName, queueDefinitions } from '../../functions/contracts/queues';
-import { type Logger, logger as defaultLogger } from '../../functions/shared/logger';
+import { type LocalQueueTransport, registerLocalQueueTransport, type SendOptions } from '#adapters/queue-sender';
+import { type QueueDefinition, type QueueName, queueDefinitions } from '#contracts/queues';
+import { type Logger, logger as defaultLogger } from '#shared/logger';
 import { createLambdaContext } from './lambda-context';
 
 /**
@@ -79,6 +79,7 @@ const MAX_DELAY_SECONDS = 900;
 const MAX_ATTRIBUTES = 10;
 const SENDER_ID = 'AIDALOCALSTACKSENDER';
 /** Characters SQS refuses in a body (InvalidMessageContents): controls other than tab/LF/CR, lone surrogates, U+FFFE/U+FFFF. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: SQS's own rule for message bodies names these control characters
 const FORBIDDEN_CHARACTER = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 const md5 = (data: Buffer | string): string => createHash('md5').update(data).digest('hex');

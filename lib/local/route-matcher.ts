@@ -1,4 +1,4 @@
-import type { RouteDef } from '../../functions/api/route-types';
+import type { RouteDef } from '#api/route-types';
 
 /**
  * Matches a request path to a row of the route table as API Gateway does: a literal segment

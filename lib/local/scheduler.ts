@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import type { JobReport } from '../../functions/jobs/run-job';
+import type { JobReport } from '#jobs/run-job';
 import {
   type ScheduleDefinition,
   type ScheduledJobEvent,
   type ScheduleName,
   scheduleDefinitions,
-} from '../../functions/contracts/schedules';
-import { type Logger, logger as defaultLogger } from '../../functions/shared/logger';
+} from '#contracts/schedules';
+import { type Logger, logger as defaultLogger } from '#shared/logger';
 import { createLambdaContext } from './lambda-context';
 
 /**

@@ -2,11 +2,11 @@ import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import type { ApiName } from '../../functions/api/route-types';
-import type { QueueName } from '../../functions/contracts/queues';
-import type { StageName } from '../config/stages';
-import type { QueueHandle } from '../constructs/group-function';
-import { RestApiFromRoutes } from '../constructs/rest-api-from-routes';
+import type { ApiName } from '#api/route-types';
+import type { QueueName } from '#contracts/queues';
+import type { StageName } from '#lib/config/stages';
+import type { QueueHandle } from '#lib/constructs/group-function';
+import { RestApiFromRoutes } from '#lib/constructs/rest-api-from-routes';
 
 export interface ApiStackProps extends StackProps {
   /** @default - none; required */

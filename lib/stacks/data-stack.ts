@@ -4,10 +4,10 @@ import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { type QueueName, queueDefinitions } from '../../functions/contracts/queues';
-import { keepsData, removalPolicyFor, type StageName } from '../config/stages';
-import { QueueWithDlq } from '../constructs/queue-with-dlq';
-import { SingleTable } from '../constructs/single-table';
+import { type QueueName, queueDefinitions } from '#contracts/queues';
+import { keepsData, removalPolicyFor, type StageName } from '#lib/config/stages';
+import { QueueWithDlq } from '#lib/constructs/queue-with-dlq';
+import { SingleTable } from '#lib/constructs/single-table';
 
 export interface DataStackProps extends StackProps {
   /** @default - none; required */

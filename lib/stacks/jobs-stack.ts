@@ -2,13 +2,13 @@ import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { type QueueName, queueDefinitions } from '../../functions/contracts/queues';
-import { type ScheduleName, scheduleDefinitions } from '../../functions/contracts/schedules';
-import { queuesSentToBy } from '../config/queue-senders';
-import type { StageName } from '../config/stages';
-import type { QueueHandle } from '../constructs/group-function';
-import { QueueConsumer } from '../constructs/queue-consumer';
-import { ScheduledJob } from '../constructs/scheduled-job';
+import { type QueueName, queueDefinitions } from '#contracts/queues';
+import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
+import { queuesSentToBy } from '#lib/config/queue-senders';
+import type { StageName } from '#lib/config/stages';
+import type { QueueHandle } from '#lib/constructs/group-function';
+import { QueueConsumer } from '#lib/constructs/queue-consumer';
+import { ScheduledJob } from '#lib/constructs/scheduled-job';
 
 export interface JobsStackProps extends StackProps {
   /** @default - none; required */

@@ -1,8 +1,8 @@
 import { type App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { API_NAMES, type ApiName } from '../../functions/api/route-types';
-import type { StageName } from '../config/stages';
+import { API_NAMES, type ApiName } from '#api/route-types';
+import type { StageName } from '#lib/config/stages';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { JobsStack } from './jobs-stack';

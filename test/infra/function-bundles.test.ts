@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleFunction, type FunctionEntry, functionEntries, PROJECT_ROOT } from '../../lib/function-bundles';
+import { bundleFunction, type FunctionEntry, functionEntries, PROJECT_ROOT } from '#lib/function-bundles';
 
 const GROUP_FILE = /^functions\/api\/([a-z-]+)\/[^/]+\.ts$/;
 

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App, CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { StageName } from '../../lib/config/stages';
-import type { GroupFunction } from '../../lib/constructs/group-function';
-import { createRecoveryService, type RecoveryService } from '../../lib/stacks/recovery-service';
+import type { StageName } from '#lib/config/stages';
+import type { GroupFunction } from '#lib/constructs/group-function';
+import { createRecoveryService, type RecoveryService } from '#lib/stacks/recovery-service';
 
 /** The feature flags `cdk synth` reads from cdk.json, so the tests see the same templates. */
 const cdkJsonContext: Record<string, unknown> = JSON.parse(
@@ -61,7 +61,7 @@ export function policyStatementsOfRole(template: Template, roleLogicalId: string
   const policies = template.findResources('AWS::IAM::Policy') as Resources;
   return Object.values(policies)
     .filter((policy) => JSON.stringify(policy.Properties?.Roles).includes(`"${roleLogicalId}"`))
-    .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement);
+    .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Array<Record<string, unknown>> } | undefined)?.Statement ?? []);
 }
 
 /** The actions a role is allowed, flattened. */

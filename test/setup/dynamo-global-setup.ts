@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDynamoLocal } from '../../lib/local/dynamo-local';
+import { startDynamoLocal } from '#lib/local/dynamo-local';
 
 export const DYNAMO_STATE_FILE = join(__dirname, '..', '..', '.local', 'test-dynamo.json');
 

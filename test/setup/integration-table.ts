@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { deleteTable, ensureTable } from '../../lib/local/dynamo-table';
+import { deleteTable, ensureTable } from '#lib/local/dynamo-table';
 
 const client = new DynamoDBClient({
   endpoint: process.env.DYNAMODB_ENDPOINT,

@@ -1,5 +1,5 @@
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
-import type { AiModel, AiRequest, AiResponse } from '../../core/ai';
+import type { AiModel, AiRequest, AiResponse } from '#core/ai';
 
 /**
  * The AI adapter on AWS: one Converse call to an Amazon Bedrock model (any model Converse

@@ -1,5 +1,5 @@
-import type { AiModel } from '../../core/ai';
-import { env } from '../../shared/env';
+import type { AiModel } from '#core/ai';
+import { env } from '#shared/env';
 import { createBedrockModel } from './bedrock-model';
 import { localModel } from './local-model';
 

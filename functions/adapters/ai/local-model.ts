@@ -1,5 +1,5 @@
-import type { AiModel, AiRequest, AiResponse } from '../../core/ai';
-import { RETRY_SCORING_TASK_LINE, RULES_BASELINE_LABEL } from '../../core/scoring/prompt';
+import type { AiModel, AiRequest, AiResponse } from '#core/ai';
+import { RETRY_SCORING_TASK_LINE, RULES_BASELINE_LABEL } from '#core/scoring/prompt';
 
 /**
  * The AI adapter for the local stack and tests: deterministic, offline, and honest about what it

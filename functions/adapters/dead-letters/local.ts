@@ -1,8 +1,8 @@
 import { DeleteCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { QueueName } from '../../contracts/queues';
-import { documentClient } from '../../data/client';
-import { deadLetterKeys, queries } from '../../data/keys';
-import { env } from '../../shared/env';
+import type { QueueName } from '#contracts/queues';
+import { documentClient } from '#data/client';
+import { deadLetterKeys, queries } from '#data/keys';
+import { env } from '#shared/env';
 import { type DeadLetterMessage, type DeadLetterQueues, parsedBody, type RedriveResult } from './port';
 
 /**

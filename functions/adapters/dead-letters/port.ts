@@ -1,4 +1,4 @@
-import type { QueueName } from '../../contracts/queues';
+import type { QueueName } from '#contracts/queues';
 
 /**
  * The dead-letter queues of the work queues, as the operator sees them (`npm run admin -- dlq …`):

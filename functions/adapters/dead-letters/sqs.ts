@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient, StartMessageMoveTaskCommand } from '@aws-sdk/client-sqs';
-import type { QueueName } from '../../contracts/queues';
+import type { QueueName } from '#contracts/queues';
 import { type DeadLetterMessage, type DeadLetterQueues, parsedBody, type RedriveResult } from './port';
 
 /** SQS lets one ReceiveMessage return at most 10 messages. */

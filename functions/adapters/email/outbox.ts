@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { paginateQuery, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../data/client';
-import { ENTITY, messageKeys, queries } from '../../data/keys';
-import { InternalError } from '../../core/errors';
-import { messageBodyOf } from '../../core/messages';
-import { env } from '../../shared/env';
+import { documentClient } from '#data/client';
+import { ENTITY, messageKeys, queries } from '#data/keys';
+import { InternalError } from '#core/errors';
+import { messageBodyOf } from '#core/messages';
+import { env } from '#shared/env';
 import type { EmailSender, OutgoingEmail } from './email-sender';
 
 /** An email as the local outbox keeps it. */

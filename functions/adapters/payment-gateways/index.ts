@@ -1,4 +1,4 @@
-import type { GatewayName, PaymentGateway } from '../../core/payment-gateway';
+import type { GatewayName, PaymentGateway } from '#core/payment-gateway';
 import { sandboxGateway } from './sandbox';
 import { stripeGateway } from './stripe';
 

@@ -1,6 +1,6 @@
-import { classifyDecline } from '../../core/decline-codes';
-import { GatewayError, type GatewayChargeRequest, type GatewayOutcome, type PaymentGateway } from '../../core/payment-gateway';
-import { getSandboxCharge, recordRepeatedCall, storeSandboxAnswer } from '../../data/sandbox-charge-repository';
+import { classifyDecline } from '#core/decline-codes/index';
+import { GatewayError, type GatewayChargeRequest, type GatewayOutcome, type PaymentGateway } from '#core/payment-gateway';
+import { getSandboxCharge, recordRepeatedCall, storeSandboxAnswer } from '#data/sandbox-charge-repository';
 
 /**
  * The deterministic sandbox gateway, like a provider's test mode: what an attempt answers

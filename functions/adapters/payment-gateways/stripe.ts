@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
-import { type GatewayChargeRequest, type GatewayCredentials, GatewayError, type GatewayOutcome, type PaymentGateway } from '../../core/payment-gateway';
-import { at, listAt, text } from '../../webhooks/json-payload';
-import { PROVIDER_API_TIMEOUT_MS } from '../provider-api/http';
-import { stripeClientFor } from '../provider-api/stripe';
+import { type GatewayChargeRequest, type GatewayCredentials, GatewayError, type GatewayOutcome, type PaymentGateway } from '#core/payment-gateway';
+import { at, listAt, text } from '#webhooks/json-payload';
+import { PROVIDER_API_TIMEOUT_MS } from '#adapters/provider-api/http';
+import { stripeClientFor } from '#adapters/provider-api/stripe';
 
 /**
  * The Stripe payment gateway: retries a failed Stripe payment through the official `stripe` SDK

@@ -1,6 +1,6 @@
-import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '../../core/provider-api';
-import { toMinorUnits } from '../../core/money';
-import { isObject, type JsonObject, joinName, listAt, objectAt, text } from '../../webhooks/json-payload';
+import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import { toMinorUnits } from '#core/money';
+import { isObject, type JsonObject, joinName, listAt, objectAt, text } from '#webhooks/json-payload';
 import { baseUrlOf, postJson } from './http';
 
 /**
@@ -112,7 +112,7 @@ async function fetchTransaction(credentials: ProviderApiCredentials, id: string)
     payment: {
       status,
       providerPaymentId: text(transaction, 'transId') ?? id,
-      amount: minorOf(transaction['authAmount'] ?? transaction['settleAmount'], currency, 'transaction'),
+      amount: minorOf(transaction.authAmount ?? transaction.settleAmount, currency, 'transaction'),
       currency,
       declineCode: status === 'failed' ? text(transaction, 'responseReasonCode') : undefined,
       customer: {
@@ -130,7 +130,7 @@ const ENDED_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(['canceled', 't
 
 async function fetchSubscription(credentials: ProviderApiCredentials, id: string): Promise<FetchedResource> {
   const subscription = await call(credentials, 'ARBGetSubscriptionRequest', { subscriptionId: id }, 'subscription');
-  const amount = subscription['amount'];
+  const amount = subscription.amount;
   return {
     kind: 'subscription',
     subscription: {

@@ -1,5 +1,5 @@
-import type { FetchedCustomer, ProviderApiCredentials, ProviderCustomerFetcher } from '../../core/provider-api';
-import { text } from '../../webhooks/json-payload';
+import type { FetchedCustomer, ProviderApiCredentials, ProviderCustomerFetcher } from '#core/provider-api';
+import { text } from '#webhooks/json-payload';
 import { baseUrlOf, getJson } from './http';
 
 /**

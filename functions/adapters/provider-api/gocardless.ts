@@ -1,5 +1,5 @@
-import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '../../core/provider-api';
-import { type JsonObject, joinName, objectAt, text } from '../../webhooks/json-payload';
+import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import { type JsonObject, joinName, objectAt, text } from '#webhooks/json-payload';
 import { baseUrlOf, getJson } from './http';
 
 /**
@@ -42,7 +42,7 @@ async function getResource(credentials: ProviderApiCredentials, collection: Coll
 }
 
 function amountOf(resource: JsonObject, what: string): { amount: number; currency: string } {
-  const amount = resource['amount'];
+  const amount = resource.amount;
   const currency = text(resource, 'currency');
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0) throw new ProviderApiError(PROVIDER, 'bad_response', `${what} amount is not a whole number of minor units`);
   if (currency === undefined || !/^[A-Za-z]{3}$/.test(currency)) throw new ProviderApiError(PROVIDER, 'bad_response', `${what} currency is not a currency code`);
@@ -69,7 +69,7 @@ function paymentStatusOf(payment: JsonObject): FetchedPayment['status'] {
   const status = text(payment, 'status');
   if (status === 'failed' || status === 'charged_back') return 'failed';
   if (status !== 'confirmed' && status !== 'paid_out') return 'other';
-  const refunded = payment['amount_refunded'];
+  const refunded = payment.amount_refunded;
   return typeof refunded === 'number' && refunded > 0 ? 'refunded' : 'succeeded';
 }
 

@@ -1,6 +1,6 @@
-import { ProviderApiError } from '../../core/provider-api';
-import { type Env, env } from '../../shared/env';
-import { isObject, type JsonObject } from '../../webhooks/json-payload';
+import { ProviderApiError } from '#core/provider-api';
+import { type Env, env } from '#shared/env';
+import { isObject, type JsonObject } from '#webhooks/json-payload';
 
 /** Every provider API call gives up after this long (a retryable ProviderApiError). */
 export const PROVIDER_API_TIMEOUT_MS = 5_000;

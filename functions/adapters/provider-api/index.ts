@@ -1,5 +1,5 @@
-import type { ProviderApi, ProviderCustomerFetcher } from '../../core/provider-api';
-import type { Psp } from '../../core/providers';
+import type { ProviderApi, ProviderCustomerFetcher } from '#core/provider-api';
+import type { Psp } from '#core/providers';
 import { authorizeNetApi } from './authorize-net';
 import { braintreeApi } from './braintree';
 import { chargebeeApi } from './chargebee';

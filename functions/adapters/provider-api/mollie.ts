@@ -1,6 +1,6 @@
-import { type FetchedCustomer, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '../../core/provider-api';
-import { toMinorUnits } from '../../core/money';
-import { type JsonObject, joinName, text } from '../../webhooks/json-payload';
+import { type FetchedCustomer, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import { toMinorUnits } from '#core/money';
+import { type JsonObject, joinName, text } from '#webhooks/json-payload';
 import { baseUrlOf, getJson } from './http';
 
 /**
@@ -44,7 +44,7 @@ function minorOf(amount: unknown, what: string): { amount: number; currency: str
 }
 
 function requiredMinorOf(resource: JsonObject, what: string): { amount: number; currency: string } {
-  const amount = minorOf(resource['amount'], `${what} amount`);
+  const amount = minorOf(resource.amount, `${what} amount`);
   if (amount === undefined) throw new ProviderApiError(PROVIDER, 'bad_response', `${what} has no amount`);
   return amount;
 }
@@ -53,7 +53,7 @@ function statusOf(payment: JsonObject): FetchedPayment['status'] {
   const status = text(payment, 'status');
   if (status === 'failed') return 'failed';
   if (status !== 'paid') return 'other';
-  const refunded = payment['amountRefunded'] === undefined ? undefined : minorOf(payment['amountRefunded'], 'payment amountRefunded');
+  const refunded = payment.amountRefunded === undefined ? undefined : minorOf(payment.amountRefunded, 'payment amountRefunded');
   return refunded !== undefined && refunded.amount > 0 ? 'refunded' : 'succeeded';
 }
 

@@ -1,6 +1,6 @@
-import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '../../core/provider-api';
-import { toMinorUnits } from '../../core/money';
-import { type JsonObject, joinName, listAt, text } from '../../webhooks/json-payload';
+import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import { toMinorUnits } from '#core/money';
+import { type JsonObject, joinName, listAt, text } from '#webhooks/json-payload';
 import { baseUrlOf, getJson } from './http';
 
 /**
@@ -59,7 +59,7 @@ async function fetchTransaction(credentials: ProviderApiCredentials, id: string)
   const transaction = await getRecurly(credentials, 'transactions', id);
   const currency = text(transaction, 'currency');
   if (currency === undefined || !/^[A-Za-z]{3}$/.test(currency)) throw new ProviderApiError(PROVIDER, 'bad_response', 'transaction currency is not a currency code');
-  const major = transaction['amount'];
+  const major = transaction.amount;
   if (typeof major !== 'number' || !Number.isFinite(major) || major < 0) throw new ProviderApiError(PROVIDER, 'bad_response', 'transaction has no amount');
   let amount: number;
   try {
@@ -77,7 +77,7 @@ async function fetchTransaction(credentials: ProviderApiCredentials, id: string)
       amount,
       currency: currency.toLowerCase(),
       declineCode: status === 'failed' ? (text(transaction, 'status_code') ?? text(transaction, 'gateway_response_code')) : undefined,
-      customer: ownerOf(transaction['account']),
+      customer: ownerOf(transaction.account),
       subscriptionId: text(subscriptionId),
       invoiceId: text(transaction, 'invoice.id') ?? text(transaction, 'invoice.number'),
     },
@@ -92,7 +92,7 @@ async function fetchSubscription(credentials: ProviderApiCredentials, id: string
   if (subscriptionId === undefined) throw new ProviderApiError(PROVIDER, 'bad_response', 'subscription has no id');
   return {
     kind: 'subscription',
-    subscription: { subscriptionId, ended: ENDED_SUBSCRIPTION_STATES.has(text(subscription, 'state') ?? ''), customer: ownerOf(subscription['account']) },
+    subscription: { subscriptionId, ended: ENDED_SUBSCRIPTION_STATES.has(text(subscription, 'state') ?? ''), customer: ownerOf(subscription.account) },
   };
 }
 

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
-import { type FetchedCustomer, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '../../core/provider-api';
-import { at, isObject, text } from '../../webhooks/json-payload';
-import { INVOICE_PAYMENT_RESOURCE, invoicePaymentId } from '../../webhooks/stripe';
+import { type FetchedCustomer, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import { at, isObject, text } from '#webhooks/json-payload';
+import { INVOICE_PAYMENT_RESOURCE, invoicePaymentId } from '#webhooks/stripe';
 import { baseUrlOf, PROVIDER_API_TIMEOUT_MS, providerApiErrorOfStatus } from './http';
 
 /**

@@ -1,4 +1,4 @@
-import { type RouteDef, PUBLIC, WRITE, v1 } from '../route-rows';
+import { type RouteDef, PUBLIC, WRITE, v1 } from '#api/route-rows';
 
 /** The `ai` group's rows of the route table: its Lambda serves exactly these. */
 export const aiRoutes: readonly RouteDef[] = [

@@ -1,4 +1,4 @@
-import { type RouteDef, WRITE, v1 } from '../route-rows';
+import { type RouteDef, WRITE, v1 } from '#api/route-rows';
 
 /** The `analytics` group's rows of the route table: its Lambda serves exactly these. */
 export const analyticsRoutes: readonly RouteDef[] = [

@@ -1,4 +1,4 @@
-import { type RouteDef, v1 } from '../route-rows';
+import { type RouteDef, v1 } from '#api/route-rows';
 
 /** The `campaigns` group's rows of the route table: its Lambda serves exactly these. */
 export const campaignsRoutes: readonly RouteDef[] = [

@@ -1,4 +1,4 @@
-import { type RouteDef, at } from '../route-rows';
+import { type RouteDef, at } from '#api/route-rows';
 
 /** The `cancel-sessions` group's rows of the route table: its Lambda serves exactly these. */
 export const cancelSessionsRoutes: readonly RouteDef[] = [

@@ -1,6 +1,6 @@
-import type { CustomerRecord } from '../../core/customers';
-import { ResourceNotFoundError } from '../../core/errors';
-import { getCustomerByAnyId } from '../../data/customer-repository';
+import type { CustomerRecord } from '#core/customers';
+import { ResourceNotFoundError } from '#core/errors';
+import { getCustomerByAnyId } from '#data/customer-repository';
 
 /**
  * The customer in the path, under the caller's merchant only: our `cust_…` id or the provider's

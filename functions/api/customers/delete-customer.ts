@@ -1,7 +1,7 @@
-import { ResourceNotFoundError } from '../../core/errors';
-import { eraseCustomer } from '../../data/customer-erasure';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { ResourceNotFoundError } from '#core/errors';
+import { eraseCustomer } from '#data/customer-erasure';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { customerInPath } from './customer-lookup';
 import { deleteCustomerSchemas } from './schemas';
 

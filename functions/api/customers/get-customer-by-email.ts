@@ -1,8 +1,8 @@
-import { ResourceNotFoundError } from '../../core/errors';
-import { getCustomerByEmail as findByEmail } from '../../data/customer-repository';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
-import { customerView, recoveryStatsView } from '../views';
+import { ResourceNotFoundError } from '#core/errors';
+import { getCustomerByEmail as findByEmail } from '#data/customer-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { customerView, recoveryStatsView } from '#api/views';
 import { getCustomerByEmailSchemas } from './schemas';
 
 /**

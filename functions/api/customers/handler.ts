@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { customersRoutes } from './routes';
 import { deleteCustomer } from './delete-customer';
 import { getCustomer } from './get-customer';

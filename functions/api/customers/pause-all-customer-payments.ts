@@ -1,5 +1,5 @@
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { customerInPath } from './customer-lookup';
 import { pauseAllCustomerPaymentsSchemas } from './schemas';
 import { transitionAll } from './transition-all';

@@ -1,8 +1,8 @@
-import * as z from '../../shared/zod';
-import { PAYMENT_STATUS_FILTERS } from '../../core/payments';
-import { offsetPagingQuery } from '../pipeline/paging-query';
-import { PaymentData } from '../payments/schemas';
-import { RECOVERY_STATUS_FILTERS, Recovery } from '../recoveries/schemas';
+import * as z from '#shared/zod';
+import { PAYMENT_STATUS_FILTERS } from '#core/payments';
+import { offsetPagingQuery } from '#api/pipeline/paging-query';
+import { PaymentData } from '#api/payments/schemas';
+import { RECOVERY_STATUS_FILTERS, Recovery } from '#api/recoveries/schemas';
 
 // ---- Request parts ----
 

@@ -1,7 +1,7 @@
-import { ResourceNotFoundError, StateConflictError } from '../../core/errors';
-import type { PaymentEvent, PaymentStatus } from '../../core/payments';
-import { customerPaymentsIn } from '../../data/customer-queries';
-import { applyPaymentEvent } from '../../data/payment-repository';
+import { ResourceNotFoundError, StateConflictError } from '#core/errors';
+import type { PaymentEvent, PaymentStatus } from '#core/payments';
+import { customerPaymentsIn } from '#data/customer-queries';
+import { applyPaymentEvent } from '#data/payment-repository';
 
 /**
  * Applies one status-machine event to every payment of a customer in `from`, newest first, and

@@ -1,7 +1,7 @@
-import { getDeclineCodeVariations, listCategories } from '../../core/decline-codes';
-import { ResourceNotFoundError } from '../../core/errors';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { getDeclineCodeVariations, listCategories } from '#core/decline-codes/index';
+import { ResourceNotFoundError } from '#core/errors';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { getDeclineCodeSchemas } from './schemas';
 import { declineCodeView } from './views';
 

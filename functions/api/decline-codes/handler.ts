@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { declineCodesRoutes } from './routes';
 import { getDeclineCode } from './get-decline-code';
 import { listDeclineCategories } from './list-decline-categories';

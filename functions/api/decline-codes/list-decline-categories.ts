@@ -1,6 +1,6 @@
-import { listCategories } from '../../core/decline-codes';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { listCategories } from '#core/decline-codes/index';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { listDeclineCategoriesSchemas } from './schemas';
 
 /** GET /api/v1/decline-codes/categories: the four categories with their subcategories (the literal path wins over /{code}). */

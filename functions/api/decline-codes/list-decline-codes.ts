@@ -1,7 +1,7 @@
-import { compareDeclineCodes, listDeclineCodes as listCatalogue } from '../../core/decline-codes';
-import { cursorFilters, decodeCursor, encodeCursor } from '../pipeline/paging';
-import { cursorEnvelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { compareDeclineCodes, listDeclineCodes as listCatalogue } from '#core/decline-codes/index';
+import { cursorFilters, decodeCursor, encodeCursor } from '#api/pipeline/paging';
+import { cursorEnvelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { listDeclineCodesSchemas } from './schemas';
 import { declineCodeView } from './views';
 

@@ -1,4 +1,4 @@
-import { type RouteDef, READ, v1 } from '../route-rows';
+import { type RouteDef, READ, v1 } from '#api/route-rows';
 import { getDeclineCodeSchemas, listDeclineCategoriesSchemas, listDeclineCodesSchemas } from './schemas';
 
 /** The `decline-codes` group's rows of the route table: its Lambda serves exactly these. */

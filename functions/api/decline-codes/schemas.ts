@@ -1,7 +1,7 @@
-import * as z from '../../shared/zod';
-import { DECLINE_CATEGORIES, DECLINE_SUBCATEGORIES, type DeclineSubcategory } from '../../core/decline-codes/types';
-import { PSPS } from '../../core/providers';
-import { cursorPagingQuery } from '../pipeline/paging-query';
+import * as z from '#shared/zod';
+import { DECLINE_CATEGORIES, DECLINE_SUBCATEGORIES, type DeclineSubcategory } from '#core/decline-codes/types';
+import { PSPS } from '#core/providers';
+import { cursorPagingQuery } from '#api/pipeline/paging-query';
 
 const SUBCATEGORIES = DECLINE_SUBCATEGORIES as unknown as [DeclineSubcategory, ...DeclineSubcategory[]];
 

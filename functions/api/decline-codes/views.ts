@@ -1,4 +1,4 @@
-import type { DeclineCodeRecord } from '../../core/decline-codes';
+import type { DeclineCodeRecord } from '#core/decline-codes/index';
 
 /** A catalogue entry as the API shows it: the spec's B list item. */
 export const declineCodeView = (record: DeclineCodeRecord) => ({

@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { deliveryCallbacksRoutes } from './routes';
 import { receiveLegacyEmailStatus } from './receive-legacy-email-status';
 import { receiveMailerEvent } from './receive-mailer-event';

@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from '../../shared/zod';
-import { InvalidRequestError } from '../../core/errors';
-import { claimCallbackToken } from '../../data/callback-token-repository';
-import { rawBody } from '../pipeline/parse-request';
-import { env } from '../../shared/env';
-import { logger } from '../../shared/logger';
-import { defineOperation, type SignedPrincipal } from '../operation';
+import * as z from '#shared/zod';
+import { InvalidRequestError } from '#core/errors';
+import { claimCallbackToken } from '#data/callback-token-repository';
+import { rawBody } from '#api/pipeline/parse-request';
+import { env } from '#shared/env';
+import { logger } from '#shared/logger';
+import { defineOperation, type SignedPrincipal } from '#api/operation';
 import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, received } from './record-callback';
 import { receiveLegacyEmailStatusSchemas } from './schemas';
 import { CALLBACK_TOLERANCE_SECONDS, verifyMailgunSignature } from './signatures';

@@ -1,13 +1,13 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from '../../shared/zod';
-import { InvalidRequestError } from '../../core/errors';
-import { rawBody } from '../pipeline/parse-request';
-import { env } from '../../shared/env';
-import { logger } from '../../shared/logger';
-import { headerOf } from '../../webhooks/crypto';
-import { defineOperation, type SignedPrincipal } from '../operation';
+import * as z from '#shared/zod';
+import { InvalidRequestError } from '#core/errors';
+import { rawBody } from '#api/pipeline/parse-request';
+import { env } from '#shared/env';
+import { logger } from '#shared/logger';
+import { headerOf } from '#webhooks/crypto';
+import { defineOperation, type SignedPrincipal } from '#api/operation';
 import { applyDeliveryCallback, type DeliveryCallback, invalidSignature, isoOr, received } from './record-callback';
-import { lowercasedHeaders } from '../pipeline/headers';
+import { lowercasedHeaders } from '#api/pipeline/headers';
 import { receiveMailerEventSchemas } from './schemas';
 import { verifyStandardWebhook } from './signatures';
 

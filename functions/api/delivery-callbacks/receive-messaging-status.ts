@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { rawBody } from '../pipeline/parse-request';
-import { env } from '../../shared/env';
-import { logger } from '../../shared/logger';
-import type { DeliveryEvent } from '../../core/messages';
-import { defineOperation, type SignedPrincipal } from '../operation';
+import { rawBody } from '#api/pipeline/parse-request';
+import { env } from '#shared/env';
+import { logger } from '#shared/logger';
+import type { DeliveryEvent } from '#core/messages';
+import { defineOperation, type SignedPrincipal } from '#api/operation';
 import { applyDeliveryCallback, invalidSignature, received } from './record-callback';
-import { lowercasedHeaders } from '../pipeline/headers';
-import { publicUrlOf } from '../pipeline/request-url';
+import { lowercasedHeaders } from '#api/pipeline/headers';
+import { publicUrlOf } from '#api/pipeline/request-url';
 import { receiveMessagingStatusSchemas } from './schemas';
 import { verifyTwilioSignature } from './signatures';
 

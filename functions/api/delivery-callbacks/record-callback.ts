@@ -1,10 +1,10 @@
-import { InvalidSignatureError } from '../../core/errors';
-import type { DeliveryEvent } from '../../core/messages';
-import { getMessageByProviderId, recordDeliveryEvent } from '../../data/message-repository';
-import { suppressEmail, type SuppressionReason } from '../../data/suppression-repository';
-import { meta } from '../pipeline/responses';
-import type { Logger } from '../../shared/logger';
-import type { OperationResult } from '../operation';
+import { InvalidSignatureError } from '#core/errors';
+import type { DeliveryEvent } from '#core/messages';
+import { getMessageByProviderId, recordDeliveryEvent } from '#data/message-repository';
+import { suppressEmail, type SuppressionReason } from '#data/suppression-repository';
+import { meta } from '#api/pipeline/responses';
+import type { Logger } from '#shared/logger';
+import type { OperationResult } from '#api/operation';
 
 /** Which callback a delivery event came from. */
 export type CallbackSource = 'messaging' | 'legacy_email' | 'mailer';

@@ -1,4 +1,4 @@
-import * as z from '../../shared/zod';
+import * as z from '#shared/zod';
 
 export const DeliveryCallbackReceivedResponse = z.object({
   data: z.object({ received: z.literal(true) }),

@@ -1,4 +1,4 @@
-import { hmacBase64, hmacHex, safeEqual, safeEqualAny, withinTolerance } from '../../webhooks/crypto';
+import { hmacBase64, hmacHex, safeEqual, safeEqualAny, withinTolerance } from '#webhooks/crypto';
 
 /**
  * Signature schemes of the delivery callbacks: the service's OWN messaging and email providers

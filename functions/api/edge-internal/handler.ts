@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { edgeInternalRoutes } from './routes';
 import { updateScoreLookup } from './update-score-lookup';
 

@@ -1,7 +1,7 @@
-import * as z from '../../shared/zod';
-import { CURRENCIES } from '../../core/money';
-import { AMOUNT_BUCKETS, ATTEMPT_BUCKETS } from '../../core/scoring/lookup-key';
-import { MAX_DELAY_HOURS, MIN_DELAY_HOURS } from '../../core/scoring/types';
+import * as z from '#shared/zod';
+import { CURRENCIES } from '#core/money';
+import { AMOUNT_BUCKETS, ATTEMPT_BUCKETS } from '#core/scoring/lookup-key';
+import { MAX_DELAY_HOURS, MIN_DELAY_HOURS } from '#core/scoring/types';
 
 /** Entries one request may carry (20 BatchWriteItem calls; a larger table is sent in several requests). */
 export const MAX_LOOKUP_ENTRIES = 500;

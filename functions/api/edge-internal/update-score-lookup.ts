@@ -1,8 +1,8 @@
-import { lookupKeyOf } from '../../core/scoring/lookup-key';
-import type { PrecomputedScore } from '../../core/scoring/types';
-import { putPrecomputedScores } from '../../data/score-lookup-repository';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { lookupKeyOf } from '#core/scoring/lookup-key';
+import type { PrecomputedScore } from '#core/scoring/types';
+import { putPrecomputedScores } from '#data/score-lookup-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { updateScoreLookupSchemas } from './schemas';
 
 /**

@@ -1,4 +1,4 @@
-import { type RouteDef, ADMIN, READ, at } from '../route-rows';
+import { type RouteDef, ADMIN, READ, at } from '#api/route-rows';
 
 /** The `email-domain` group's rows of the route table: its Lambda serves exactly these. */
 export const emailDomainRoutes: readonly RouteDef[] = [

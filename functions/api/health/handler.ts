@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { healthRoutes } from './routes';
 import { getHealth } from './get-health';
 

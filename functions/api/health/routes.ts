@@ -1,4 +1,4 @@
-import { type RouteDef, at } from '../route-rows';
+import { type RouteDef, at } from '#api/route-rows';
 import { getHealthSchemas } from './schemas';
 
 /** The `health` group's rows of the route table: its Lambda serves exactly these. */

@@ -1,4 +1,4 @@
-import * as z from '../../shared/zod';
+import * as z from '#shared/zod';
 
 export const HealthResponse = z.object({ status: z.literal('ok') });
 

@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { ingestRoutes } from './routes';
 import { ingestPaymentEvent } from './ingest-payment-event';
 

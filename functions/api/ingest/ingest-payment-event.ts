@@ -1,8 +1,8 @@
 import type { z } from 'zod/mini';
-import type { IngestEvent } from '../../core/ingest/ingest-event';
-import { ingestPaymentEvent as ingest } from '../../data/ingest-payment-event';
-import { meta } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import type { IngestEvent } from '#core/ingest/ingest-event';
+import { ingestPaymentEvent as ingest } from '#data/ingest-payment-event';
+import { meta } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { type IngestPaymentEventBody, ingestPaymentEventSchemas } from './schemas';
 
 /** The body, as the ingest logic takes it: B's amount_cents or A's amount, recognised metadata keys lifted out. */

@@ -1,4 +1,4 @@
-import { type RouteDef, v1 } from '../route-rows';
+import { type RouteDef, v1 } from '#api/route-rows';
 import { ingestPaymentEventSchemas } from './schemas';
 
 /** The `ingest` group's rows of the route table: its Lambda serves exactly these. */

@@ -1,8 +1,8 @@
-import * as z from '../../shared/zod';
-import { isPossibleId } from '../../core/ids';
-import { INGEST_EVENT_TYPES } from '../../core/ingest/ingest-event';
-import { CURRENCIES } from '../../core/money';
-import { PSPS } from '../../core/providers';
+import * as z from '#shared/zod';
+import { isPossibleId } from '#core/ids';
+import { INGEST_EVENT_TYPES } from '#core/ingest/ingest-event';
+import { CURRENCIES } from '#core/money';
+import { PSPS } from '#core/providers';
 
 /** Largest amount accepted, in the smallest unit (far above any single subscription charge). */
 export const MAX_AMOUNT = 999_999_999_999;

@@ -1,4 +1,4 @@
-import { type RouteDef, ADMIN, READ, v1 } from '../route-rows';
+import { type RouteDef, ADMIN, READ, v1 } from '#api/route-rows';
 
 /** The `integrations` group's rows of the route table: its Lambda serves exactly these. */
 export const integrationsRoutes: readonly RouteDef[] = [

@@ -1,4 +1,4 @@
-import { type RouteDef, CRON, v1 } from '../route-rows';
+import { type RouteDef, CRON, v1 } from '#api/route-rows';
 
 /** The `internal` group's rows of the route table: its Lambda serves exactly these. */
 export const internalRoutes: readonly RouteDef[] = [

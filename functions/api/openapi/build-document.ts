@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini';
-import { API_NAMES, type ApiName, type AuthKind, type HttpMethod, type RouteDef } from '../route-types';
+import { API_NAMES, type ApiName, type AuthKind, type HttpMethod, type RouteDef } from '#api/route-types';
 import {
   COMPONENTS,
   ERROR_RESPONSE_BY_STATUS,

@@ -10,8 +10,8 @@ import {
   ResourceNotFoundError,
   StateConflictError,
   ValidationError,
-} from '../../core/errors';
-import type { ApiName } from '../route-types';
+} from '#core/errors';
+import type { ApiName } from '#api/route-types';
 import type { Components, Header, JsonSchema, NonStandardSecurity, Reference, Response, SecurityScheme, Server } from './types';
 
 /**

@@ -1,6 +1,6 @@
-import { env } from '../../shared/env';
-import { defineOperation } from '../operation';
-import { routes } from '../routes';
+import { env } from '#shared/env';
+import { defineOperation } from '#api/operation';
+import { routes } from '#api/routes';
 import { buildOpenApiDocument, withServerOrigins } from './build-document';
 import { getOpenApiDocumentSchemas } from './schemas';
 import { servedOrigins } from './served-origins';

@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { openapiRoutes } from './routes';
 import { getOpenApiDocument } from './get-open-api-document';
 

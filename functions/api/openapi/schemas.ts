@@ -1,4 +1,4 @@
-import * as z from '../../shared/zod';
+import * as z from '#shared/zod';
 
 /** The document as served: an OpenAPI 3.1 document, described by its fixed top-level shape only. */
 export const OpenApiDocumentResponse = z

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { env } from '../../shared/env';
-import type { ApiName } from '../route-types';
+import { env } from '#shared/env';
+import type { ApiName } from '#api/route-types';
 
 /** A host header as clients send it: a DNS name or an IP literal, and an optional port. Anything else is ignored. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;

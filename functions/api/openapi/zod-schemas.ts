@@ -1,4 +1,4 @@
-import * as z from '../../shared/zod';
+import * as z from '#shared/zod';
 import type { JsonSchema } from './types';
 
 /** Request parts are documented as clients send them, responses as the service renders them. */

@@ -1,6 +1,6 @@
-import { ResourceNotFoundError } from '../../core/errors';
-import { type PaymentRecord, paymentBodyOf } from '../../core/payments';
-import { getPaymentByAnyId } from '../../data/payment-repository';
+import { ResourceNotFoundError } from '#core/errors';
+import { type PaymentRecord, paymentBodyOf } from '#core/payments';
+import { getPaymentByAnyId } from '#data/payment-repository';
 
 /**
  * The merchant's payment that `{id}` names on every payments route: its `pe_` id, its recovery's

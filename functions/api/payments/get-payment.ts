@@ -1,6 +1,6 @@
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
-import { paymentView } from '../views';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { paymentView } from '#api/views';
 import { findPayment } from './find-payment';
 import { getPaymentSchemas } from './schemas';
 

@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { paymentsRoutes } from './routes';
 import { getPayment } from './get-payment';
 import { getPaymentTimeline } from './get-payment-timeline';

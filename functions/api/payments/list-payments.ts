@@ -1,8 +1,8 @@
-import { PAYMENT_STATUS_FILTERS } from '../../core/payments';
-import { listPayments as listPaymentRecords } from '../../data/payment-queries';
-import { pagedEnvelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
-import { paymentView } from '../views';
+import { PAYMENT_STATUS_FILTERS } from '#core/payments';
+import { listPayments as listPaymentRecords } from '#data/payment-queries';
+import { pagedEnvelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { paymentView } from '#api/views';
 import { listPaymentsSchemas } from './schemas';
 
 /**

@@ -1,6 +1,6 @@
-import { applyPaymentEvent } from '../../data/payment-repository';
-import { meta } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { applyPaymentEvent } from '#data/payment-repository';
+import { meta } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { transitionIdOf } from './find-payment';
 import { pausePaymentSchemas } from './schemas';
 

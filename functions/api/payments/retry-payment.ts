@@ -1,6 +1,6 @@
-import { requestRetry } from '../../services/request-retry';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { requestRetry } from '#services/request-retry';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { transitionIdOf } from './find-payment';
 import { retryPaymentSchemas } from './schemas';
 

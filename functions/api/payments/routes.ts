@@ -1,4 +1,4 @@
-import { type RouteDef, v1 } from '../route-rows';
+import { type RouteDef, v1 } from '#api/route-rows';
 import { getPaymentSchemas, getPaymentTimelineSchemas, listPaymentsSchemas, pausePaymentSchemas, resumePaymentSchemas, retryPaymentSchemas } from './schemas';
 
 /** The `payments` group's rows of the route table: its Lambda serves exactly these. */

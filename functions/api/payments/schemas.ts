@@ -1,8 +1,8 @@
-import * as z from '../../shared/zod';
-import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
-import { PAYMENT_STATUSES, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '../../core/payments';
-import { PSPS } from '../../core/providers';
-import { offsetPagingQuery } from '../pipeline/paging-query';
+import * as z from '#shared/zod';
+import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
+import { PAYMENT_STATUSES, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '#core/payments';
+import { PSPS } from '#core/providers';
+import { offsetPagingQuery } from '#api/pipeline/paging-query';
 
 /**
  * The psp values a payment may carry: the 13 providers, and `ingest` for payments ingested from a

@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { hashApiKey, looksLikeApiKey } from '../../core/api-keys';
-import { InsufficientScopeError, InvalidApiKeyError, InvalidRequestError, NotImplementedError } from '../../core/errors';
-import { scopesGrant } from '../../core/scopes';
-import { findApiKeyByHash, isUsable } from '../../data/api-key-repository';
-import type { ApiKeyPrincipal, Operation, PrincipalOf, PublicPrincipal } from '../operation';
-import type { AuthKind, RouteDef } from '../route-types';
+import { hashApiKey, looksLikeApiKey } from '#core/api-keys';
+import { InsufficientScopeError, InvalidApiKeyError, InvalidRequestError, NotImplementedError } from '#core/errors';
+import { scopesGrant } from '#core/scopes';
+import { findApiKeyByHash, isUsable } from '#data/api-key-repository';
+import type { ApiKeyPrincipal, Operation, PrincipalOf, PublicPrincipal } from '#api/operation';
+import type { AuthKind, RouteDef } from '#api/route-types';
 import { verifyCronSecret } from './cron-secret';
 import { headerOf } from './headers';
 

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { readSecret } from '../../adapters/secrets';
-import { InvalidApiKeyError } from '../../core/errors';
-import { env } from '../../shared/env';
-import { logger } from '../../shared/logger';
+import { readSecret } from '#adapters/secrets';
+import { InvalidApiKeyError } from '#core/errors';
+import { env } from '#shared/env';
+import { logger } from '#shared/logger';
 import { headerOf } from './headers';
 
 let configured: Promise<Buffer | undefined> | undefined;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { InvalidRequestError, StateConflictError, ValidationError } from '../../core/errors';
-import { claimIdempotencyKey, completeIdempotencyKey, customersNamedIn, releaseIdempotencyKey } from '../../data/idempotency-repository';
+import { InvalidRequestError, StateConflictError, ValidationError } from '#core/errors';
+import { claimIdempotencyKey, completeIdempotencyKey, customersNamedIn, releaseIdempotencyKey } from '#data/idempotency-repository';
 import { headerOf } from './headers';
 
 const HEADER = 'Idempotency-Key';

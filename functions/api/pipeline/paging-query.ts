@@ -1,4 +1,4 @@
-import * as z from '../../shared/zod';
+import * as z from '#shared/zod';
 
 /**
  * The paging fields of list query strings, apart from paging.ts (which reads DynamoDB) so that

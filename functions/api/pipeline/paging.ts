@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { InvalidRequestError } from '../../core/errors';
-import { documentClient } from '../../data/client';
-import { readSecret } from '../../adapters/secrets';
-import { env } from '../../shared/env';
+import { InvalidRequestError } from '#core/errors';
+import { documentClient } from '#data/client';
+import { readSecret } from '#adapters/secrets';
+import { env } from '#shared/env';
 
 type Item = Record<string, unknown>;
 type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod/mini';
-import type { RouteDef } from '../route-types';
-import { InvalidRequestError, ResourceNotFoundError, ValidationError } from '../../core/errors';
-import { isPossibleId } from '../../core/ids';
+import type { RouteDef } from '#api/route-types';
+import { InvalidRequestError, ResourceNotFoundError, ValidationError } from '#core/errors';
+import { isPossibleId } from '#core/ids';
 
 /** Bodies above this are refused before they are parsed (spec: size not shown; Stripe-like bound). */
 export const MAX_BODY_BYTES = 256 * 1024;

@@ -1,8 +1,8 @@
-import type { ApiKeyPrincipal } from '../operation';
-import { RateLimitExceededError } from '../../core/errors';
-import { keys } from '../../data/keys';
-import { getMerchantCached } from '../../data/merchant-repository';
-import { countInWindow } from '../../data/rate-limit-repository';
+import type { ApiKeyPrincipal } from '#api/operation';
+import { RateLimitExceededError } from '#core/errors';
+import { keys } from '#data/keys';
+import { getMerchantCached } from '#data/merchant-repository';
+import { countInWindow } from '#data/rate-limit-repository';
 import type { Headers } from './responses';
 
 const WINDOW_SECONDS = 60;

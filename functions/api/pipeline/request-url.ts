@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { env } from '../../shared/env';
+import { env } from '#shared/env';
 
 /** The query string as sent, rebuilt from the (decoded) parameters API Gateway passes. */
 function queryOf(event: APIGatewayProxyEvent): string {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { AppError, InternalError, RateLimitExceededError } from '../../core/errors';
+import { AppError, InternalError, RateLimitExceededError } from '#core/errors';
 import type { Pagination } from './paging';
 
 export type Headers = Record<string, string>;

@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { providerWebhooksRoutes } from './routes';
 import { receiveProviderWebhook } from './receive-provider-webhook';
 

@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { InternalError, InvalidRequestError, InvalidSignatureError, ResourceNotFoundError } from '../../core/errors';
-import { isPsp, type Psp } from '../../core/providers';
-import { queueSender } from '../../adapters/queue-sender';
-import { getMerchantCached } from '../../data/merchant-repository';
-import { getProviderSecret } from '../../data/provider-secret-repository';
-import { markWebhookEventEnqueued, PROVIDER_WEBHOOK_KIND, putWebhookLogOnce, type WebhookRouteVariant } from '../../data/webhook-log-repository';
-import { logger } from '../../shared/logger';
-import { webhookModuleFor } from '../../webhooks/registry';
-import { type InboundWebhook, type NormalisedWebhookEvent, WebhookBodyFormatError } from '../../webhooks/types';
-import { defineOperation, type SignedPrincipal } from '../operation';
-import { lowercasedHeaders } from '../pipeline/headers';
-import { rawBody } from '../pipeline/parse-request';
-import { publicUrlOf } from '../pipeline/request-url';
-import { meta } from '../pipeline/responses';
-import type { RouteDef } from '../route-types';
+import { InternalError, InvalidRequestError, InvalidSignatureError, ResourceNotFoundError } from '#core/errors';
+import { isPsp, type Psp } from '#core/providers';
+import { queueSender } from '#adapters/queue-sender';
+import { getMerchantCached } from '#data/merchant-repository';
+import { getProviderSecret } from '#data/provider-secret-repository';
+import { markWebhookEventEnqueued, PROVIDER_WEBHOOK_KIND, putWebhookLogOnce, type WebhookRouteVariant } from '#data/webhook-log-repository';
+import { logger } from '#shared/logger';
+import { webhookModuleFor } from '#webhooks/registry';
+import { type InboundWebhook, type NormalisedWebhookEvent, WebhookBodyFormatError } from '#webhooks/types';
+import { defineOperation, type SignedPrincipal } from '#api/operation';
+import { lowercasedHeaders } from '#api/pipeline/headers';
+import { rawBody } from '#api/pipeline/parse-request';
+import { publicUrlOf } from '#api/pipeline/request-url';
+import { meta } from '#api/pipeline/responses';
+import type { RouteDef } from '#api/route-types';
 import { receiveProviderWebhookSchemas } from './schemas';
 
 /** The provider and variant of a row: its path's first segment (`/square/{merchant_id}/invoice` is square's invoice variant). */

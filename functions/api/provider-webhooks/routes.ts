@@ -1,5 +1,5 @@
-import { PSPS } from '../../core/providers';
-import { type RouteDef, at, capitalised } from '../route-rows';
+import { PSPS } from '#core/providers';
+import { type RouteDef, at, capitalised } from '#api/route-rows';
 import { receiveProviderWebhookSchemas } from './schemas';
 
 /** The `provider-webhooks` group's rows of the route table: its Lambda serves exactly these. */

@@ -1,6 +1,6 @@
-import * as z from '../../shared/zod';
-import { isPsp, type Psp } from '../../core/providers';
-import type { DocumentedBody, RouteDef } from '../route-types';
+import * as z from '#shared/zod';
+import { isPsp, type Psp } from '#core/providers';
+import type { DocumentedBody, RouteDef } from '#api/route-types';
 
 export const ProviderWebhookParams = z.object({
   merchant_id: z.string().check(z.minLength(1)).clone().register(z.globalRegistry, { description: 'The merchant the provider was told to post to.' }),

@@ -1,8 +1,8 @@
-import { ResourceNotFoundError } from '../../core/errors';
-import { getPayment } from '../../data/payment-repository';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
-import { recoveryDetailView } from '../views';
+import { ResourceNotFoundError } from '#core/errors';
+import { getPayment } from '#data/payment-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { recoveryDetailView } from '#api/views';
 import { getRecoverySchemas } from './schemas';
 
 /**

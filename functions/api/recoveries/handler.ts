@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { recoveriesRoutes } from './routes';
 import { getRecovery } from './get-recovery';
 import { listRecoveries } from './list-recoveries';

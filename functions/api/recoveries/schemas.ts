@@ -1,7 +1,7 @@
-import * as z from '../../shared/zod';
-import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
-import { PAYMENT_STATUSES } from '../../core/payments';
-import { offsetPagingQuery } from '../pipeline/paging-query';
+import * as z from '#shared/zod';
+import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
+import { PAYMENT_STATUSES } from '#core/payments';
+import { offsetPagingQuery } from '#api/pipeline/paging-query';
 
 /** A's statuses and B's `active` (pending or retrying), expanded through PAYMENT_STATUS_FILTERS. */
 export const RECOVERY_STATUS_FILTERS = [...PAYMENT_STATUSES, 'active'] as const;

@@ -1,15 +1,15 @@
-import { queueSender } from '../../adapters/queue-sender';
-import { dunningRefusal, isKnownDunningTemplate, MANUAL_DUNNING_COOLDOWN_MS } from '../../core/dunning';
-import { ResourceNotFoundError, StateConflictError } from '../../core/errors';
-import type { MessageRecord } from '../../core/messages';
-import type { PaymentRecord } from '../../core/payments';
-import { isQuietAt, nextAllowedAt } from '../../core/quiet-hours';
-import { closeMessage, createDunningMessage } from '../../data/message-repository';
-import { getPayment } from '../../data/payment-repository';
-import { quietHoursOf, readQuietHours } from '../../data/settings-repository';
-import type { DunningEmailMessage } from '../../contracts/notifications';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { queueSender } from '#adapters/queue-sender';
+import { dunningRefusal, isKnownDunningTemplate, MANUAL_DUNNING_COOLDOWN_MS } from '#core/dunning';
+import { ResourceNotFoundError, StateConflictError } from '#core/errors';
+import type { MessageRecord } from '#core/messages';
+import type { PaymentRecord } from '#core/payments';
+import { isQuietAt, nextAllowedAt } from '#core/quiet-hours';
+import { closeMessage, createDunningMessage } from '#data/message-repository';
+import { getPayment } from '#data/payment-repository';
+import { quietHoursOf, readQuietHours } from '#data/settings-repository';
+import type { DunningEmailMessage } from '#contracts/notifications';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { triggerDunningSchemas } from './schemas';
 
 /** A's acknowledgement and B's `sent`/`message_id` in one record, saying whether the email goes now or when. */

@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { scoringRoutes } from './routes';
 import { scoreRetry } from './score-retry';
 

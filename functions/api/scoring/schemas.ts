@@ -1,9 +1,9 @@
-import * as z from '../../shared/zod';
-import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
-import { CURRENCIES } from '../../core/money';
-import { PSPS } from '../../core/providers';
-import { SCORING_MODELS } from '../../core/scoring/types';
-import { MAX_AMOUNT } from '../ingest/schemas';
+import * as z from '#shared/zod';
+import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
+import { CURRENCIES } from '#core/money';
+import { PSPS } from '#core/providers';
+import { SCORING_MODELS } from '#core/scoring/types';
+import { MAX_AMOUNT } from '#api/ingest/schemas';
 
 const Amount = z.number().check(z.int(), z.gte(0), z.lte(MAX_AMOUNT));
 const Count = (max: number) => z.number().check(z.int(), z.gte(0), z.lte(max));

@@ -1,13 +1,13 @@
 import type { z } from 'zod/mini';
-import type { PaymentRecord } from '../../core/payments';
-import { createRetryScorer } from '../../core/scoring/scorer';
-import type { RetryScore, RetryScoreInput } from '../../core/scoring/types';
-import { aiModel } from '../../adapters/ai';
-import { scoreLookupRepository } from '../../data/score-lookup-repository';
-import { envelope } from '../pipeline/responses';
-import { logger } from '../../shared/logger';
-import { defineOperation } from '../operation';
-import { findPayment } from '../payments/find-payment';
+import type { PaymentRecord } from '#core/payments';
+import { createRetryScorer } from '#core/scoring/scorer';
+import type { RetryScore, RetryScoreInput } from '#core/scoring/types';
+import { aiModel } from '#adapters/ai/index';
+import { scoreLookupRepository } from '#data/score-lookup-repository';
+import { envelope } from '#api/pipeline/responses';
+import { logger } from '#shared/logger';
+import { defineOperation } from '#api/operation';
+import { findPayment } from '#api/payments/find-payment';
 import { type ScoreRetryBody, scoreRetrySchemas } from './schemas';
 
 type Body = z.output<typeof ScoreRetryBody>;

@@ -1,6 +1,6 @@
-import { readQuietHours } from '../../data/settings-repository';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { readQuietHours } from '#data/settings-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { getQuietHoursSchemas } from './schemas';
 
 /** GET /api/v1/settings/quiet-hours: the merchant's quiet hours, or the default (22-7 UTC, disabled) before any are set. */

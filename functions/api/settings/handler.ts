@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { settingsRoutes } from './routes';
 import { getQuietHours } from './get-quiet-hours';
 import { getRecoveryGoal } from './get-recovery-goal';

@@ -1,6 +1,6 @@
-import { isOnTrack } from '../../core/recovery-goal';
-import { recoveryProgress } from '../../data/recovery-period-counters';
-import type { RecoveryGoalRecord } from '../../data/settings-repository';
+import { isOnTrack } from '#core/recovery-goal';
+import { recoveryProgress } from '#data/recovery-period-counters';
+import type { RecoveryGoalRecord } from '#data/settings-repository';
 
 /** The goal as both recovery-goal routes answer it: the record, the current period's progress and whether it is met. */
 export async function recoveryGoalView(merchantId: string, goal: RecoveryGoalRecord, now: Date = new Date()) {

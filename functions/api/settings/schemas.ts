@@ -1,6 +1,6 @@
-import * as z from '../../shared/zod';
-import { isValidTimeZone, MAX_TIME_ZONE_LENGTH } from '../../core/quiet-hours';
-import { DEFAULT_RECOVERY_GOAL_PERIOD, RECOVERY_GOAL_PERIODS } from '../../core/recovery-goal';
+import * as z from '#shared/zod';
+import { isValidTimeZone, MAX_TIME_ZONE_LENGTH } from '#core/quiet-hours';
+import { DEFAULT_RECOVERY_GOAL_PERIOD, RECOVERY_GOAL_PERIODS } from '#core/recovery-goal';
 
 const Timestamp = z.string().clone().register(z.globalRegistry, { format: 'date-time' });
 const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });

@@ -1,6 +1,6 @@
-import { putQuietHours } from '../../data/settings-repository';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { putQuietHours } from '#data/settings-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { setQuietHoursSchemas } from './schemas';
 
 /**

@@ -1,6 +1,6 @@
-import { putRecoveryGoal } from '../../data/settings-repository';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { putRecoveryGoal } from '#data/settings-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { recoveryGoalView } from './recovery-goal-view';
 import { setRecoveryGoalSchemas } from './schemas';
 

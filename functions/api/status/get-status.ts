@@ -1,7 +1,7 @@
-import { getMerchantCached } from '../../data/merchant-repository';
-import { env } from '../../shared/env';
-import { meta } from '../pipeline/responses';
-import { defineOperation } from '../operation';
+import { getMerchantCached } from '#data/merchant-repository';
+import { env } from '#shared/env';
+import { meta } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
 import { getStatusSchemas } from './schemas';
 
 /**

@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { statusRoutes } from './routes';
 import { getStatus } from './get-status';
 

@@ -1,8 +1,8 @@
-import { ResourceNotFoundError } from '../../core/errors';
-import { getPaymentByInvoice } from '../../data/payment-repository';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
-import { invoiceView } from '../views';
+import { ResourceNotFoundError } from '#core/errors';
+import { getPaymentByInvoice } from '#data/payment-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { invoiceView } from '#api/views';
 import { getInvoiceRecoveryStatusSchemas } from './schemas';
 
 /**

@@ -1,9 +1,9 @@
-import { ResourceNotFoundError } from '../../core/errors';
-import { paymentTimeline } from '../../data/payment-queries';
-import { getPaymentByInvoice } from '../../data/payment-repository';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
-import { invoiceTimelineView } from '../views';
+import { ResourceNotFoundError } from '#core/errors';
+import { paymentTimeline } from '#data/payment-queries';
+import { getPaymentByInvoice } from '#data/payment-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { invoiceTimelineView } from '#api/views';
 import { getInvoiceTimelineSchemas } from './schemas';
 
 /**

@@ -1,8 +1,8 @@
-import { summariseSubscription } from '../../core/subscriptions';
-import { subscriptionPayments } from '../../data/payment-queries';
-import { envelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
-import { subscriptionRecoveryView } from '../views';
+import { summariseSubscription } from '#core/subscriptions';
+import { subscriptionPayments } from '#data/payment-queries';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { subscriptionRecoveryView } from '#api/views';
 import { getSubscriptionRecoveryStatusSchemas } from './schemas';
 
 /**

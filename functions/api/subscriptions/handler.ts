@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { subscriptionsRoutes } from './routes';
 import { getInvoiceRecoveryStatus } from './get-invoice-recovery-status';
 import { getInvoiceTimeline } from './get-invoice-timeline';

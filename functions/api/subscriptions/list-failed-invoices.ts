@@ -1,7 +1,7 @@
-import { subscriptionPayments } from '../../data/payment-queries';
-import { pagedEnvelope } from '../pipeline/responses';
-import { defineOperation } from '../operation';
-import { failedInvoiceView } from '../views';
+import { subscriptionPayments } from '#data/payment-queries';
+import { pagedEnvelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { failedInvoiceView } from '#api/views';
 import { listFailedInvoicesSchemas } from './schemas';
 
 /**

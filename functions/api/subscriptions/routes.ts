@@ -1,4 +1,4 @@
-import { type RouteDef, READ, v1 } from '../route-rows';
+import { type RouteDef, READ, v1 } from '#api/route-rows';
 import { getInvoiceRecoveryStatusSchemas, getInvoiceTimelineSchemas, getSubscriptionRecoveryStatusSchemas, listFailedInvoicesSchemas } from './schemas';
 
 /** The `subscriptions` group's rows of the route table: its Lambda serves exactly these. */

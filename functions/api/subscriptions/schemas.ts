@@ -1,8 +1,8 @@
-import * as z from '../../shared/zod';
-import { DECLINE_CATEGORIES } from '../../core/decline-codes/types';
-import { PAYMENT_STATUSES } from '../../core/payments';
-import { SUBSCRIPTION_RECOVERY_STATUSES } from '../../core/subscriptions';
-import { offsetPagingQuery } from '../pipeline/paging-query';
+import * as z from '#shared/zod';
+import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
+import { PAYMENT_STATUSES } from '#core/payments';
+import { SUBSCRIPTION_RECOVERY_STATUSES } from '#core/subscriptions';
+import { offsetPagingQuery } from '#api/pipeline/paging-query';
 
 const Id = z.string().check(z.minLength(1), z.maxLength(255));
 const Timestamp = z.string();

@@ -1,4 +1,4 @@
-import { type RouteDef, READ, WRITE, v1 } from '../route-rows';
+import { type RouteDef, READ, WRITE, v1 } from '#api/route-rows';
 
 /** The `suggestions` group's rows of the route table: its Lambda serves exactly these. */
 export const suggestionsRoutes: readonly RouteDef[] = [

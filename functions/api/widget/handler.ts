@@ -1,4 +1,4 @@
-import { createGroupHandler } from '../group-handler';
+import { createGroupHandler } from '#api/group-handler';
 import { widgetRoutes } from './routes';
 
 /** The widget Lambda: dispatches its rows of the route table; rows not built yet answer 501. */

@@ -1,4 +1,4 @@
-import { PSPS, type Psp } from '../providers';
+import { PSPS, type Psp } from '#core/providers';
 import { ADYEN_DECLINE_CODES } from './providers/adyen';
 import { AUTHORIZE_NET_DECLINE_CODES } from './providers/authorize-net';
 import { BRAINTREE_DECLINE_CODES } from './providers/braintree';

@@ -1,4 +1,4 @@
-import { isPsp, type Psp } from '../providers';
+import { isPsp, type Psp } from '#core/providers';
 import {
   type AdviceRule,
   type CardNetwork,

@@ -1,4 +1,4 @@
-import type { Psp } from '../providers';
+import type { Psp } from '#core/providers';
 import { subcategoryInfo } from './categories';
 import { type RecoveryAdjustment, recoveryRate } from './recovery-rates';
 import type { DeclineCategory, DeclineCodeRecord, SubcategoryOf } from './types';

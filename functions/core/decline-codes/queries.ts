@@ -1,4 +1,4 @@
-import { PSPS, type Psp } from '../providers';
+import { PSPS, type Psp } from '#core/providers';
 import { DECLINE_CATEGORY_RECORDS, type DeclineCategoryRecord } from './categories';
 import { compareDeclineCodes, DECLINE_CODE_CATALOGUE, findDeclineCode, findDeclineCodeAcrossProviders } from './catalogue';
 import type { DeclineCategory, DeclineCodeRecord, DeclineSubcategory } from './types';

@@ -1,4 +1,4 @@
-import type { Psp } from '../providers';
+import type { Psp } from '#core/providers';
 
 /**
  * The decline taxonomy (spec "Conventions" and "Decline code (B list item)"): four categories, each

@@ -1,7 +1,7 @@
-import { classifyDecline } from '../decline-codes';
-import type { DeclineCategory } from '../decline-codes/types';
-import type { Currency } from '../money';
-import { isPsp } from '../providers';
+import { classifyDecline } from '#core/decline-codes/index';
+import type { DeclineCategory } from '#core/decline-codes/types';
+import type { Currency } from '#core/money';
+import { isPsp } from '#core/providers';
 
 /** The event types POST /ingest/payment-event accepts (spec, Integrations and ingest). */
 export const INGEST_EVENT_TYPES = ['payment_failed', 'payment_succeeded', 'subscription_cancelled', 'payment_method_updated', 'charge_refunded'] as const;

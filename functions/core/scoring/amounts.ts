@@ -1,4 +1,4 @@
-import { exponentOf } from '../money';
+import { exponentOf } from '#core/money';
 
 /**
  * Rough units of each accepted currency per US dollar, to an order of magnitude only: the

@@ -1,4 +1,4 @@
-import * as z from '../../shared/zod';
+import * as z from '#shared/zod';
 import type { RetryScore, RetryScoreInput } from './types';
 
 /**

@@ -1,5 +1,5 @@
-import { classifyDecline } from '../decline-codes/classify';
-import { baselineRecoveryRate } from '../decline-codes/recovery-rates';
+import { classifyDecline } from '#core/decline-codes/classify';
+import { baselineRecoveryRate } from '#core/decline-codes/recovery-rates';
 import {
   type ClassificationSource,
   type DeclineCategory,
@@ -7,7 +7,7 @@ import {
   type DeclineSubcategory,
   isSubcategoryOf,
   type SubcategoryOf,
-} from '../decline-codes/types';
+} from '#core/decline-codes/types';
 import { approximateUsd } from './amounts';
 import type { RetryScore, RetryScoreInput, ScoreFactor } from './types';
 

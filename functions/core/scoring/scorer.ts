@@ -1,4 +1,4 @@
-import type { AiModel } from '../ai';
+import type { AiModel } from '#core/ai';
 import { lookupKeyForInput } from './lookup-key';
 import { parseAiRetryAnswer, RETRY_SCORING_SYSTEM, retryScoringPrompt } from './prompt';
 import { assessRetryByRules, type ScoredDecline } from './rules';
@@ -111,7 +111,7 @@ export function createRetryScorer(ports: RetryScorerPorts): RetryScorer {
 
   async function lgbm(input: RetryScoreInput, rules: RetryScore, decline: ScoredDecline): Promise<RetryScore> {
     const key = lookupKeyForInput(input);
-    let hit;
+    let hit: Awaited<ReturnType<typeof ports.lookup.get>>;
     try {
       hit = await ports.lookup.get(key);
     } catch {

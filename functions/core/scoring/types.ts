@@ -1,4 +1,4 @@
-import type { DeclineCategory, DeclineSubcategory } from '../decline-codes/types';
+import type { DeclineCategory, DeclineSubcategory } from '#core/decline-codes/types';
 
 /** The three tiers of POST /scoring/retry (spec, "AI, scoring, vectors"). */
 export const SCORING_MODELS = ['rules', 'enhanced', 'lgbm'] as const;

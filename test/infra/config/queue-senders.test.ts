@@ -1,9 +1,9 @@
 import type { Stack } from 'aws-cdk-lib';
-import { type QueueName, queueDefinitions } from '../../../functions/contracts/queues';
-import { API_NAMES } from '../../../functions/api/route-types';
-import { queuesSentToBy, type SenderKind } from '../../../lib/config/queue-senders';
-import type { GroupFunction } from '../../../lib/constructs/group-function';
-import { logicalIdOf, policyStatementsOfRole, roleLogicalIdOf, synthService } from '../synth-service';
+import { type QueueName, queueDefinitions } from '#contracts/queues';
+import { API_NAMES } from '#api/route-types';
+import { queuesSentToBy, type SenderKind } from '#lib/config/queue-senders';
+import type { GroupFunction } from '#lib/constructs/group-function';
+import { logicalIdOf, policyStatementsOfRole, roleLogicalIdOf, synthService } from '#test/infra/synth-service';
 
 interface Sender {
   readonly kind: SenderKind;

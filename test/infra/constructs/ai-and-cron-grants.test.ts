@@ -1,8 +1,8 @@
-import { apiGroup } from '../../../functions/api/groups';
-import { routes } from '../../../functions/api/routes';
-import { API_NAMES } from '../../../functions/api/route-types';
-import { bedrockModel } from '../../../lib/config/ai-model';
-import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService } from '../synth-service';
+import { apiGroup } from '#api/groups';
+import { routes } from '#api/routes';
+import { API_NAMES } from '#api/route-types';
+import { bedrockModel } from '#lib/config/ai-model';
+import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService } from '#test/infra/synth-service';
 
 /** Every API group function of the dev stage with its template. */
 function apiGroups() {

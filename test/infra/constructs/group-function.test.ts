@@ -4,12 +4,12 @@ import * as path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { routes } from '../../../functions/api/routes';
-import { API_NAMES, servesApi } from '../../../functions/api/route-types';
-import { queueDefinitions } from '../../../functions/contracts/queues';
-import { scheduleDefinitions } from '../../../functions/contracts/schedules';
-import { GroupFunction } from '../../../lib/constructs/group-function';
-import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService } from '../synth-service';
+import { routes } from '#api/routes';
+import { API_NAMES, servesApi } from '#api/route-types';
+import { queueDefinitions } from '#contracts/queues';
+import { scheduleDefinitions } from '#contracts/schedules';
+import { GroupFunction } from '#lib/constructs/group-function';
+import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService } from '#test/infra/synth-service';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 

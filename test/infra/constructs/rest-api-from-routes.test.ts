@@ -1,8 +1,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { routes } from '../../../functions/api/routes';
-import { API_NAMES, type ApiName, servesApi } from '../../../functions/api/route-types';
-import { logicalIdOf, synthService } from '../synth-service';
+import { routes } from '#api/routes';
+import { API_NAMES, type ApiName, servesApi } from '#api/route-types';
+import { logicalIdOf, synthService } from '#test/infra/synth-service';
 
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation resource properties are free-form JSON
 type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
 
 /** Full path of every API Gateway resource of a template, by logical id ('' for the root). */

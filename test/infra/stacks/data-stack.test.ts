@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { queueDefinitions } from '../../../functions/contracts/queues';
-import { tableDefinition } from '../../../functions/data/table-definition';
-import { logicalIdOf, synthService } from '../synth-service';
+import { queueDefinitions } from '#contracts/queues';
+import { tableDefinition } from '#data/table-definition';
+import { logicalIdOf, synthService } from '#test/infra/synth-service';
 import type { CfnElement } from 'aws-cdk-lib';
 
 describe('DataStack', () => {

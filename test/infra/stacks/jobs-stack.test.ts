@@ -1,8 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { queueDefinitions } from '../../../functions/contracts/queues';
-import { scheduledJobInputTemplate, scheduleDefinitions } from '../../../functions/contracts/schedules';
-import { logicalIdOf, policyStatementsOfRole, synthService } from '../synth-service';
+import { queueDefinitions } from '#contracts/queues';
+import { scheduledJobInputTemplate, scheduleDefinitions } from '#contracts/schedules';
+import { logicalIdOf, policyStatementsOfRole, synthService } from '#test/infra/synth-service';
 
 describe('JobsStack', () => {
   it('schedules exactly the three jobs with their expressions in UTC when synthesised', () => {

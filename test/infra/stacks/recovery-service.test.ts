@@ -1,9 +1,9 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import type { StageName } from '../../../lib/config/stages';
-import { addComplianceChecks, createRecoveryService } from '../../../lib/stacks/recovery-service';
-import { synthService } from '../synth-service';
+import type { StageName } from '#lib/config/stages';
+import { addComplianceChecks, createRecoveryService } from '#lib/stacks/recovery-service';
+import { synthService } from '#test/infra/synth-service';
 
 /** Unacknowledged findings of one pack, as `rule at construct path`, for a readable failure. */
 function findings(pack: NagPack, scope: IConstruct): string[] {

@@ -5,14 +5,14 @@
  * subscription's total_at_risk and recovered_amount. Read through GET /customers/{id},
  * /customers/by-email/{email}, /customers (list) and /subscriptions/{id}.
  */
-import { getCustomerByEmailSchemas, getCustomerSchemas, listCustomersSchemas } from '../../../functions/api/customers/schemas';
-import { getSubscriptionRecoveryStatusSchemas } from '../../../functions/api/subscriptions/schemas';
-import type { PaymentRecord } from '../../../functions/core/payments';
-import type { LocalStack } from '../../../lib/local/local-stack';
-import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../fixtures/customers';
-import { call } from '../../fixtures/http';
-import { startTestStack } from '../../fixtures/local-stack';
-import { newTenant, type Tenant } from '../../fixtures/tenants';
+import { getCustomerByEmailSchemas, getCustomerSchemas, listCustomersSchemas } from '#api/customers/schemas';
+import { getSubscriptionRecoveryStatusSchemas } from '#api/subscriptions/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { moveThrough, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { newTenant, type Tenant } from '#test/fixtures/tenants';
 
 type Data = Record<string, unknown>;
 

@@ -4,11 +4,11 @@
  * that has an operation, so each route gains the property as it is built.
  */
 import fc from 'fast-check';
-import { routes } from '../../../functions/api/routes';
-import { queryParameterNames } from '../../../functions/api/pipeline/parse-request';
-import type { LocalStack } from '../../../lib/local/local-stack';
-import { originOf, startTestStack } from '../../fixtures/local-stack';
-import { newTenant } from '../../fixtures/tenants';
+import { routes } from '#api/routes';
+import { queryParameterNames } from '#api/pipeline/parse-request';
+import type { LocalStack } from '#lib/local/local-stack';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { newTenant } from '#test/fixtures/tenants';
 
 const implemented = routes.filter((route) => route.schemas !== undefined);
 const withPathParameters = implemented.filter((route) => /\{[^}]+\}/.test(route.path));

@@ -6,17 +6,17 @@
  * validators with zod's `fromJSONSchema`. Callback and cron secrets are set by the fixtures,
  * imported first (before the runtime reads its environment).
  */
-import { mailerPayload, mailgunData, mailgunEvent, standardWebhook, twilioStatus } from '../../fixtures/delivery-callbacks';
-import { cronAuth } from '../../fixtures/cron-secret';
+import { mailerPayload, mailgunData, mailgunEvent, standardWebhook, twilioStatus } from '#test/fixtures/delivery-callbacks';
+import { cronAuth } from '#test/fixtures/cron-secret';
 import { z } from 'zod';
-import { routes } from '../../../functions/api/routes';
-import type { RouteDef } from '../../../functions/api/route-types';
-import { setProviderSecret } from '../../../functions/data/provider-secret-repository';
-import type { LocalStack } from '../../../lib/local/local-stack';
-import { call, type JsonResponse } from '../../fixtures/http';
-import { originOf, startTestStack } from '../../fixtures/local-stack';
-import { type Delivery, installPaypalTestCertificate, providerCases, thinCases, uninstallPaypalTestCertificate } from '../../fixtures/provider-webhooks';
-import { newTenant, type Tenant, UNLIMITED } from '../../fixtures/tenants';
+import { routes } from '#api/routes';
+import type { RouteDef } from '#api/route-types';
+import { setProviderSecret } from '#data/provider-secret-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call, type JsonResponse } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { type Delivery, installPaypalTestCertificate, providerCases, thinCases, uninstallPaypalTestCertificate } from '#test/fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 type Json = Record<string, unknown>;
 

@@ -6,16 +6,16 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { createGroupHandler } from '../../../functions/api/group-handler';
-import { defineOperation } from '../../../functions/api/operation';
-import { type RouteDef, validateRoutes } from '../../../functions/api/route-types';
-import { ResourceNotFoundError } from '../../../functions/core/errors';
-import { createApiKey } from '../../../functions/data/api-key-repository';
-import { documentClient } from '../../../functions/data/client';
-import { cursorPagingQuery, offsetPagingQuery, queryCursorPage, queryOffsetPage } from '../../../functions/api/pipeline/paging';
-import { type LocalHttpServer, startLocalHttpServer } from '../../../lib/local/http-server';
-import { awayFromMinuteBoundary, call } from '../../fixtures/http';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../fixtures/tenants';
+import { createGroupHandler } from '#api/group-handler';
+import { defineOperation } from '#api/operation';
+import { type RouteDef, validateRoutes } from '#api/route-types';
+import { ResourceNotFoundError } from '#core/errors';
+import { createApiKey } from '#data/api-key-repository';
+import { documentClient } from '#data/client';
+import { cursorPagingQuery, offsetPagingQuery, queryCursorPage, queryOffsetPage } from '#api/pipeline/paging';
+import { type LocalHttpServer, startLocalHttpServer } from '#lib/local/http-server';
+import { awayFromMinuteBoundary, call } from '#test/fixtures/http';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 const TABLE = process.env.TABLE_NAME as string;
 const schemas = {

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getPayment } from '../../../functions/data/payment-repository';
-import { sandboxChargesOf } from '../../../functions/data/sandbox-charge-repository';
-import { type LocalStack, startLocalStack } from '../../../lib/local/local-stack';
-import { PROCESSING_ERROR, seedPayment } from '../../fixtures/payments';
+import { getPayment } from '#data/payment-repository';
+import { sandboxChargesOf } from '#data/sandbox-charge-repository';
+import { type LocalStack, startLocalStack } from '#lib/local/local-stack';
+import { PROCESSING_ERROR, seedPayment } from '#test/fixtures/payments';
 
 // A first run bundles the script (bin/cli.mjs), then the job runs on a busy 2-core machine.
 jest.setTimeout(90_000);

@@ -1,14 +1,14 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { listOutboxEmails } from '../../../functions/adapters/email/outbox';
-import { handler } from '../../../functions/consumers/notifications';
-import { documentClient } from '../../../functions/data/client';
-import { customerKeys, messageKeys } from '../../../functions/data/keys';
-import { claimMessage, createDunningMessage, getMessage, getMessageByProviderId } from '../../../functions/data/message-repository';
-import { paymentTimeline } from '../../../functions/data/payment-queries';
-import { suppressEmail } from '../../../functions/data/suppression-repository';
-import { createMerchant } from '../../../functions/data/merchant-repository';
-import { seedPaymentThrough } from '../../fixtures/payments';
-import { sqsEventOf } from '../../fixtures/recoveries';
+import { listOutboxEmails } from '#adapters/email/outbox';
+import { handler } from '#consumers/notifications';
+import { documentClient } from '#data/client';
+import { customerKeys, messageKeys } from '#data/keys';
+import { claimMessage, createDunningMessage, getMessage, getMessageByProviderId } from '#data/message-repository';
+import { paymentTimeline } from '#data/payment-queries';
+import { suppressEmail } from '#data/suppression-repository';
+import { createMerchant } from '#data/merchant-repository';
+import { seedPaymentThrough } from '#test/fixtures/payments';
+import { sqsEventOf } from '#test/fixtures/recoveries';
 
 describe('the dunning_email processor of the notifications consumer', () => {
   const recordOf = (merchantId: string, messageId: string) => ({ kind: 'dunning_email', merchant_id: merchantId, message_id: messageId });

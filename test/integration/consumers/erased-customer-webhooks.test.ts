@@ -5,16 +5,16 @@
  * delivery (which names the customer) is deleted, and the refusal is counted on the tombstone.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../../functions/data/client';
-import { recordFailedPayment } from '../../../functions/data/payment-repository';
-import { setProviderSecret } from '../../../functions/data/provider-secret-repository';
-import { getWebhookLog } from '../../../functions/data/webhook-log-repository';
-import type { LocalStack } from '../../../lib/local/local-stack';
-import { call } from '../../fixtures/http';
-import { originOf, startTestStack } from '../../fixtures/local-stack';
-import { failedPaymentInput } from '../../fixtures/payments';
-import { type Delivery, type ProviderCase, providerCases } from '../../fixtures/provider-webhooks';
-import { newTenant, type Tenant, UNLIMITED } from '../../fixtures/tenants';
+import { documentClient } from '#data/client';
+import { recordFailedPayment } from '#data/payment-repository';
+import { setProviderSecret } from '#data/provider-secret-repository';
+import { getWebhookLog } from '#data/webhook-log-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { failedPaymentInput } from '#test/fixtures/payments';
+import { type Delivery, type ProviderCase, providerCases } from '#test/fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 type Item = Record<string, unknown>;
 

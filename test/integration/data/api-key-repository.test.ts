@@ -1,17 +1,17 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '../../../functions/core/api-keys';
-import { ApiKeyNotFoundError } from '../../../functions/core/api-keys';
-import { InvalidExpiryError, type Merchant, MerchantNotFoundError } from '../../../functions/core/merchants';
+import { hashApiKey } from '#core/api-keys';
+import { ApiKeyNotFoundError } from '#core/api-keys';
+import { InvalidExpiryError, type Merchant, MerchantNotFoundError } from '#core/merchants';
 import {
   createApiKey,
   findApiKeyByHash,
   isUsable,
   listApiKeys,
   revokeApiKey,
-} from '../../../functions/data/api-key-repository';
-import { documentClient, dynamo } from '../../../functions/data/client';
-import { keys } from '../../../functions/data/keys';
-import { createMerchant } from '../../../functions/data/merchant-repository';
+} from '#data/api-key-repository';
+import { documentClient, dynamo } from '#data/client';
+import { keys } from '#data/keys';
+import { createMerchant } from '#data/merchant-repository';
 
 const TableName = process.env.TABLE_NAME as string;
 

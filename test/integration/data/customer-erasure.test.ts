@@ -5,12 +5,12 @@
  * several customers (an Adyen batch) goes with whichever of them is erased.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../../functions/data/client';
-import { eraseCustomer } from '../../../functions/data/customer-erasure';
-import { customerCounts, customerFromItem } from '../../../functions/data/customer-repository';
-import { paymentCounterNames, paymentCounters, paymentFromItem } from '../../../functions/data/payment-repository';
-import { fileWebhookLogUnderCustomers, getWebhookLog, putWebhookLog } from '../../../functions/data/webhook-log-repository';
-import { moveThrough, seedCustomerPayment } from '../../fixtures/customers';
+import { documentClient } from '#data/client';
+import { eraseCustomer } from '#data/customer-erasure';
+import { customerCounts, customerFromItem } from '#data/customer-repository';
+import { paymentCounterNames, paymentCounters, paymentFromItem } from '#data/payment-repository';
+import { fileWebhookLogUnderCustomers, getWebhookLog, putWebhookLog } from '#data/webhook-log-repository';
+import { moveThrough, seedCustomerPayment } from '#test/fixtures/customers';
 
 const merchant = (): string => `merch_erase${Math.random().toString(36).slice(2, 10)}`;
 

@@ -4,14 +4,14 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { StateConflictError } from '../../../functions/core/errors';
-import { dedupeKeyOf, type IngestEvent } from '../../../functions/core/ingest/ingest-event';
-import { documentClient } from '../../../functions/data/client';
-import { getCustomerByEmail } from '../../../functions/data/customer-repository';
-import { claimIngestEvent, completeIngestEvent } from '../../../functions/data/ingest-events';
-import { ingestPaymentEvent } from '../../../functions/data/ingest-payment-event';
-import { ingestKeys } from '../../../functions/data/keys';
-import { getPayment } from '../../../functions/data/payment-repository';
+import { StateConflictError } from '#core/errors';
+import { dedupeKeyOf, type IngestEvent } from '#core/ingest/ingest-event';
+import { documentClient } from '#data/client';
+import { getCustomerByEmail } from '#data/customer-repository';
+import { claimIngestEvent, completeIngestEvent } from '#data/ingest-events';
+import { ingestPaymentEvent } from '#data/ingest-payment-event';
+import { ingestKeys } from '#data/keys';
+import { getPayment } from '#data/payment-repository';
 
 const merchant = (): string => `merch_test${Math.random().toString(36).slice(2, 10)}`;
 const failedEvent = (overrides: Partial<IngestEvent> = {}): IngestEvent => ({

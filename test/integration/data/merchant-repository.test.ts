@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { InvalidMerchantError } from '../../../functions/core/merchants';
-import { documentClient, dynamo } from '../../../functions/data/client';
-import { keys } from '../../../functions/data/keys';
-import { createMerchant, getMerchant, listMerchants } from '../../../functions/data/merchant-repository';
+import { InvalidMerchantError } from '#core/merchants';
+import { documentClient, dynamo } from '#data/client';
+import { keys } from '#data/keys';
+import { createMerchant, getMerchant, listMerchants } from '#data/merchant-repository';
 
 const TableName = process.env.TABLE_NAME as string;
 

@@ -1,12 +1,12 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { customerKeys, paymentKeys } from '../../../functions/data/keys';
-import { documentClient } from '../../../functions/data/client';
-import { getCustomerByEmail, customerCounts } from '../../../functions/data/customer-repository';
-import { type NewFailedPayment, applyPaymentEvent, getPayment, getPaymentByAnyId, paymentCounters, recordFailedPayment } from '../../../functions/data/payment-repository';
-import { listPayments, paymentTimeline } from '../../../functions/data/payment-queries';
-import { StateConflictError } from '../../../functions/core/errors';
-import { type PaymentEvent, paymentBodyOf } from '../../../functions/core/payments';
-import { failedPaymentInput, HARD_DECLINE } from '../../fixtures/payments';
+import { customerKeys, paymentKeys } from '#data/keys';
+import { documentClient } from '#data/client';
+import { getCustomerByEmail, customerCounts } from '#data/customer-repository';
+import { type NewFailedPayment, applyPaymentEvent, getPayment, getPaymentByAnyId, paymentCounters, recordFailedPayment } from '#data/payment-repository';
+import { listPayments, paymentTimeline } from '#data/payment-queries';
+import { StateConflictError } from '#core/errors';
+import { type PaymentEvent, paymentBodyOf } from '#core/payments';
+import { failedPaymentInput, HARD_DECLINE } from '#test/fixtures/payments';
 
 const failed = (merchantId: string, overrides: Partial<NewFailedPayment> = {}): NewFailedPayment =>
   failedPaymentInput(merchantId, { customer: { email: 'Jane@Example.com', name: 'Jane Doe' }, ...overrides });

@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { InvalidProviderSecretError, MerchantNotFoundError, UnknownPspError } from '../../../functions/core/merchants';
-import { documentClient, dynamo } from '../../../functions/data/client';
-import { keys } from '../../../functions/data/keys';
-import { createMerchant } from '../../../functions/data/merchant-repository';
-import { getProviderSecret, setProviderSecret } from '../../../functions/data/provider-secret-repository';
+import { InvalidProviderSecretError, MerchantNotFoundError, UnknownPspError } from '#core/merchants';
+import { documentClient, dynamo } from '#data/client';
+import { keys } from '#data/keys';
+import { createMerchant } from '#data/merchant-repository';
+import { getProviderSecret, setProviderSecret } from '#data/provider-secret-repository';
 
 const TableName = process.env.TABLE_NAME as string;
 

@@ -4,11 +4,11 @@
  * progress `recoveryProgress` reads back for a month, a quarter and a year.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { PaymentStatus } from '../../../functions/core/payments';
-import { documentClient, dynamo } from '../../../functions/data/client';
-import { recoveryCounterKeys } from '../../../functions/data/keys';
-import { type CountedPayment, periodCounterUpdates, recoveryProgress } from '../../../functions/data/recovery-period-counters';
-import { applyCounterChange, countFailedPayment } from '../../fixtures/recovery-counters';
+import type { PaymentStatus } from '#core/payments';
+import { documentClient, dynamo } from '#data/client';
+import { recoveryCounterKeys } from '#data/keys';
+import { type CountedPayment, periodCounterUpdates, recoveryProgress } from '#data/recovery-period-counters';
+import { applyCounterChange, countFailedPayment } from '#test/fixtures/recovery-counters';
 
 const TableName = process.env.TABLE_NAME as string;
 

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, dynamo } from '../../../functions/data/client';
-import { settingsKeys } from '../../../functions/data/keys';
+import { documentClient, dynamo } from '#data/client';
+import { settingsKeys } from '#data/keys';
 import {
   QUIET_HOURS_CACHE_MS,
   clearQuietHoursCache,
@@ -9,7 +9,7 @@ import {
   putRecoveryGoal,
   readQuietHours,
   readRecoveryGoal,
-} from '../../../functions/data/settings-repository';
+} from '#data/settings-repository';
 
 const TableName = process.env.TABLE_NAME as string;
 

@@ -1,5 +1,5 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from '../../../functions/data/table-definition';
+import { tableDefinition } from '#data/table-definition';
 
 describe('the per-file test table', () => {
   it('exists on DynamoDB Local with every index of the table definition', async () => {

@@ -1,20 +1,20 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { StateConflictError } from '../../../functions/core/errors';
-import { isQuietAt } from '../../../functions/core/quiet-hours';
-import type { PaymentRecord } from '../../../functions/core/payments';
-import { getCardLedger } from '../../../functions/data/card-ledger-repository';
-import { documentClient } from '../../../functions/data/client';
-import { ingestPaymentEvent } from '../../../functions/data/ingest-payment-event';
-import { dueRetryKeys, paymentKeys } from '../../../functions/data/keys';
-import { listOutboundEvents } from '../../../functions/data/outbound-event-repository';
-import { getPayment } from '../../../functions/data/payment-repository';
-import { sandboxChargesOf } from '../../../functions/data/sandbox-charge-repository';
-import { putQuietHours } from '../../../functions/data/settings-repository';
-import { executeDueRetries } from '../../../functions/jobs/execute-due-retries';
-import { handler as everyMinute } from '../../../functions/jobs/every-minute';
-import { requestRetry } from '../../../functions/services/request-retry';
-import { env } from '../../../functions/shared/env';
-import { PROCESSING_ERROR, retryPlanOf, seedPayment } from '../../fixtures/payments';
+import { StateConflictError } from '#core/errors';
+import { isQuietAt } from '#core/quiet-hours';
+import type { PaymentRecord } from '#core/payments';
+import { getCardLedger } from '#data/card-ledger-repository';
+import { documentClient } from '#data/client';
+import { ingestPaymentEvent } from '#data/ingest-payment-event';
+import { dueRetryKeys, paymentKeys } from '#data/keys';
+import { listOutboundEvents } from '#data/outbound-event-repository';
+import { getPayment } from '#data/payment-repository';
+import { sandboxChargesOf } from '#data/sandbox-charge-repository';
+import { putQuietHours } from '#data/settings-repository';
+import { executeDueRetries } from '#jobs/execute-due-retries';
+import { handler as everyMinute } from '#jobs/every-minute';
+import { requestRetry } from '#services/request-retry';
+import { env } from '#shared/env';
+import { PROCESSING_ERROR, retryPlanOf, seedPayment } from '#test/fixtures/payments';
 
 /**
  * The retry engine end to end on DynamoDB Local with the sandbox gateway, the clock driven by the
@@ -39,7 +39,7 @@ async function runJobAt(at: Date) {
 /** The payment's entry in the due index (GSI4SK), undefined when it has none. */
 async function dueIndexEntryOf(merchantId: string, payment: PaymentRecord): Promise<string | undefined> {
   const item = (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.payment(merchantId, payment.id.slice(3)), ConsistentRead: true }))).Item;
-  return item?.['GSI4SK'] as string | undefined;
+  return item?.GSI4SK as string | undefined;
 }
 
 async function current(merchantId: string, payment: PaymentRecord): Promise<PaymentRecord> {
@@ -98,7 +98,7 @@ describe('retry engine', () => {
     expect(events).toEqual(['payment.recovered+recovery.succeeded', 'recovery.retry_attempted', 'recovery.retry_attempted', 'recovery.retry_scheduled']);
     // The recovered payment has left the due index.
     const item = (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.payment(m, recorded.id.slice(3)) }))).Item;
-    expect(item?.['GSI4PK']).toBeUndefined();
+    expect(item?.GSI4PK).toBeUndefined();
   });
 
   it('never retries a hard decline until the card is updated, then retries the new card', async () => {
@@ -226,7 +226,7 @@ describe('retry engine', () => {
     await executeDueRetries({ now: later(dueAt, 6 * 60_000), executionId: 'after-lease' });
     const settled = await current(m, payment);
     // Assess
-    expect(crashed['failed']).toBeGreaterThanOrEqual(1);
+    expect(crashed.failed).toBeGreaterThanOrEqual(1);
     expect(inFlight).toMatchObject({ status: 'retrying', retry_count: 0, attempt: { number: 1, idempotency_key: `retry-${payment.id}-1` } });
     expect(inFlight.next_retry_at).toBe(inFlight.attempt?.lease_until);
     expect(stillInFlight).toEqual(inFlight);
@@ -356,8 +356,8 @@ describe('retry engine', () => {
     await executeDueRetries({ now: runAt, executionId: 'next' });
     const settled = await Promise.all(payments.map((p) => current(m, p)));
     // Assess
-    expect(spent['deferred']).toBe(spent['due']);
-    expect(spent['due']).toBeGreaterThanOrEqual(3);
+    expect(spent.deferred).toBe(spent.due);
+    expect(spent.due).toBeGreaterThanOrEqual(3);
     expect(untouched).toEqual(payments);
     expect(settled.map((p) => p.status)).toEqual(['recovered', 'recovered', 'recovered']);
   });

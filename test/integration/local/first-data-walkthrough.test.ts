@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { getPaymentByAnyId } from '../../../functions/data/payment-repository';
-import { type LocalStack, startLocalStack } from '../../../lib/local/local-stack';
+import { getPaymentByAnyId } from '#data/payment-repository';
+import { type LocalStack, startLocalStack } from '#lib/local/local-stack';
 
 // Bundles three scripts at first use, runs npm five times and the queues and the job: slow on a busy 2-core machine.
 jest.setTimeout(180_000);

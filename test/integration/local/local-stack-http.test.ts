@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { LocalStack } from '../../../lib/local/local-stack';
-import { routes } from '../../../functions/api/routes';
-import { createApiKey, revokeApiKey } from '../../../functions/data/api-key-repository';
-import { createMerchant } from '../../../functions/data/merchant-repository';
-import { originOf, startTestStack } from '../../fixtures/local-stack';
+import type { LocalStack } from '#lib/local/local-stack';
+import { routes } from '#api/routes';
+import { createApiKey, revokeApiKey } from '#data/api-key-repository';
+import { createMerchant } from '#data/merchant-repository';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
 
 /** A keyed merchant-API GET row without parameters whose operation is not built yet. */
 const unbuilt = routes.find((route) => route.api === 'merchant' && route.auth === 'api_key' && route.method === 'GET' && !route.path.includes('{') && route.schemas === undefined);

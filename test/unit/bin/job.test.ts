@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { scheduleDefinitions } from '../../../functions/contracts/schedules';
+import { scheduleDefinitions } from '#contracts/schedules';
 
 const root = join(__dirname, '..', '..', '..');
 const tsx = join(root, 'node_modules', '.bin', 'tsx');

@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * Authorize.Net Response Reason Codes (RRC, transactionResponse.errors[].errorCode; fetched with

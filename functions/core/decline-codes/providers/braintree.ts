@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * Braintree processor response codes (transaction `processor-response-code`, 2000-class declines

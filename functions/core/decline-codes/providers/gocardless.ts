@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * GoCardless `details.cause` values on payment `failed` / `cancelled` events (the scheme's own

@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * Mollie card `details.failureReason` values (GET /v2/payments/{id} on a failed recurring payment).

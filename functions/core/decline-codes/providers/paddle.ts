@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * Paddle Billing payment-attempt `error_code` values (transaction.payments[].error_code on

@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * PayPal decline codes of two kinds:

@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * Razorpay payment error `reason` values (payload.payment.entity.error_reason on payment.failed).

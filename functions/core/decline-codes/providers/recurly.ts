@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * Recurly transaction `error_code` values (transaction_error.error_code; JSON webhooks need a

@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * Square `ErrorCode` values that decline a payment (payment.card_details.errors[].code on a FAILED

@@ -1,4 +1,4 @@
-import { decline, defineProviderCodes } from '../define';
+import { decline, defineProviderCodes } from '#core/decline-codes/define';
 
 /**
  * Stripe `decline_code` values (charge.outcome.reason, payment_intent.last_payment_error.decline_code).

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { sqsDeadLetterQueues } from '../../../../functions/adapters/dead-letters/sqs';
-import { type FakeSqs, startFakeSqs } from '../../../fakes/sqs-api';
+import { sqsDeadLetterQueues } from '#adapters/dead-letters/sqs';
+import { type FakeSqs, startFakeSqs } from '#test/fakes/sqs-api';
 
 /** The AWS adapter of the DLQ port against a loopback fake that speaks SQS's JSON protocol. */
 jest.setTimeout(90_000);

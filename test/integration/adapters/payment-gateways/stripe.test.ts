@@ -7,18 +7,18 @@
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { stripeGateway } from '../../../../functions/adapters/payment-gateways/stripe';
-import { attemptIdempotencyKey, type GatewayChargeRequest, GatewayError } from '../../../../functions/core/payment-gateway';
-import { setGateway } from '../../../../functions/data/gateway-config-repository';
-import { createMerchant } from '../../../../functions/data/merchant-repository';
-import { listOutboundEvents } from '../../../../functions/data/outbound-event-repository';
-import { getPayment } from '../../../../functions/data/payment-repository';
-import { setProviderApiKey } from '../../../../functions/data/provider-secret-repository';
-import { attemptRetry } from '../../../../functions/jobs/attempt-retry';
-import { requestRetry } from '../../../../functions/services/request-retry';
-import type { ReceivedRequest } from '../../../fakes/json-api-server';
-import { type FakeStripeApi, formOf, idempotencyKeyOf, STRIPE_TEST_SECRET_KEY, type StripeRoute, startFakeStripeApi } from '../../../fakes/stripe-api';
-import { seedPayment } from '../../../fixtures/payments';
+import { stripeGateway } from '#adapters/payment-gateways/stripe';
+import { attemptIdempotencyKey, type GatewayChargeRequest, GatewayError } from '#core/payment-gateway';
+import { setGateway } from '#data/gateway-config-repository';
+import { createMerchant } from '#data/merchant-repository';
+import { listOutboundEvents } from '#data/outbound-event-repository';
+import { getPayment } from '#data/payment-repository';
+import { setProviderApiKey } from '#data/provider-secret-repository';
+import { attemptRetry } from '#jobs/attempt-retry';
+import { requestRetry } from '#services/request-retry';
+import type { ReceivedRequest } from '#test/fakes/json-api-server';
+import { type FakeStripeApi, formOf, idempotencyKeyOf, STRIPE_TEST_SECRET_KEY, type StripeRoute, startFakeStripeApi } from '#test/fakes/stripe-api';
+import { seedPayment } from '#test/fixtures/payments';
 
 const credentials = { apiKey: STRIPE_TEST_SECRET_KEY };
 const unique = (): string => Math.random().toString(36).slice(2, 12);

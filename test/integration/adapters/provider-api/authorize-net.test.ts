@@ -4,8 +4,8 @@
  * Transactions (getTransactionDetails), ARB subscriptions (ARBGetSubscription) and CIM payment
  * profiles (getCustomerProfile) are fetched.
  */
-import { authorizeNetApi } from '../../../../functions/adapters/provider-api/authorize-net';
-import { AUTHORIZE_NET_TEST_API_KEY, AUTHORIZE_NET_TEST_LOGIN_ID, AUTHORIZE_NET_TEST_TRANSACTION_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '../../../fakes/authorize-net-api';
+import { authorizeNetApi } from '#adapters/provider-api/authorize-net';
+import { AUTHORIZE_NET_TEST_API_KEY, AUTHORIZE_NET_TEST_LOGIN_ID, AUTHORIZE_NET_TEST_TRANSACTION_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '#test/fakes/authorize-net-api';
 import { fetchedPayment, fetchedPaymentMethod, fetchedSubscription } from './fetched';
 
 describe('authorizeNetApi', () => {

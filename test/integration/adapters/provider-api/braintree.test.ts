@@ -3,8 +3,8 @@
  * loopback fake of the gateway (test/fakes/braintree-api.ts): the SDK is pointed at
  * BRAINTREE_API_BASE_URL, read at call time, through a `braintree.Environment` of its own.
  */
-import { braintreeApi } from '../../../../functions/adapters/provider-api/braintree';
-import { ProviderApiError } from '../../../../functions/core/provider-api';
+import { braintreeApi } from '#adapters/provider-api/braintree';
+import { ProviderApiError } from '#core/provider-api';
 import {
   BRAINTREE_TEST_API_KEY,
   BRAINTREE_TEST_MERCHANT_ID,
@@ -12,7 +12,7 @@ import {
   BRAINTREE_TEST_PUBLIC_KEY,
   type FakeBraintreeApi,
   startFakeBraintreeApi,
-} from '../../../fakes/braintree-api';
+} from '#test/fakes/braintree-api';
 
 describe('braintreeApi.fetchCustomer', () => {
   let fake: FakeBraintreeApi;

@@ -3,9 +3,9 @@
  * (test/fakes/chargebee-api.ts): the origin comes from CHARGEBEE_API_BASE_URL, read at call time,
  * with `{site}` replaced by the site of the merchant's `<site>:<api_key>`.
  */
-import { chargebeeApi } from '../../../../functions/adapters/provider-api/chargebee';
-import { ProviderApiError } from '../../../../functions/core/provider-api';
-import { CHARGEBEE_TEST_API_KEY, CHARGEBEE_TEST_SITE, CHARGEBEE_TEST_SITE_API_KEY, type FakeChargebeeApi, startFakeChargebeeApi } from '../../../fakes/chargebee-api';
+import { chargebeeApi } from '#adapters/provider-api/chargebee';
+import { ProviderApiError } from '#core/provider-api';
+import { CHARGEBEE_TEST_API_KEY, CHARGEBEE_TEST_SITE, CHARGEBEE_TEST_SITE_API_KEY, type FakeChargebeeApi, startFakeChargebeeApi } from '#test/fakes/chargebee-api';
 
 describe('chargebeeApi.fetchCustomer', () => {
   let fake: FakeChargebeeApi;

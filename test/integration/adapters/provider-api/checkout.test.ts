@@ -2,9 +2,9 @@
  * The Checkout.com provider API adapter (customer lookup) against a loopback fake of its API
  * (test/fakes/checkout-api.ts): the base URL comes from CHECKOUT_API_BASE_URL, read at call time.
  */
-import { checkoutApi } from '../../../../functions/adapters/provider-api/checkout';
-import { ProviderApiError } from '../../../../functions/core/provider-api';
-import { CHECKOUT_TEST_SECRET_KEY, type FakeCheckoutApi, startFakeCheckoutApi } from '../../../fakes/checkout-api';
+import { checkoutApi } from '#adapters/provider-api/checkout';
+import { ProviderApiError } from '#core/provider-api';
+import { CHECKOUT_TEST_SECRET_KEY, type FakeCheckoutApi, startFakeCheckoutApi } from '#test/fakes/checkout-api';
 
 describe('checkoutApi.fetchCustomer', () => {
   let fake: FakeCheckoutApi;

@@ -1,4 +1,4 @@
-import type { FetchedPayment, FetchedPaymentMethod, FetchedRefund, FetchedResource, FetchedSubscription } from '../../../../functions/core/provider-api';
+import type { FetchedPayment, FetchedPaymentMethod, FetchedRefund, FetchedResource, FetchedSubscription } from '#core/provider-api';
 
 /**
  * What an adapter's fetchResource gave, narrowed to the kind a test expects (the test fails on

@@ -3,8 +3,8 @@
  * the base URL comes from GOCARDLESS_API_BASE_URL, read at call time. Payments, mandates,
  * subscriptions and refunds are fetched, each with the customer behind its mandate.
  */
-import { GOCARDLESS_VERSION, gocardlessApi } from '../../../../functions/adapters/provider-api/gocardless';
-import { type FakeGoCardlessApi, GOCARDLESS_TEST_ACCESS_TOKEN, startFakeGoCardlessApi } from '../../../fakes/gocardless-api';
+import { GOCARDLESS_VERSION, gocardlessApi } from '#adapters/provider-api/gocardless';
+import { type FakeGoCardlessApi, GOCARDLESS_TEST_ACCESS_TOKEN, startFakeGoCardlessApi } from '#test/fakes/gocardless-api';
 import { fetchedPayment, fetchedPaymentMethod, fetchedRefund, fetchedSubscription } from './fetched';
 
 describe('gocardlessApi', () => {

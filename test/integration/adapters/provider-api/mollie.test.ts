@@ -3,9 +3,9 @@
  * URL comes from MOLLIE_API_BASE_URL, read at call time. Payments are fetched by id; chargebacks
  * and refunds under their payment (`<payment id>/<id>`), with the payment for its customer.
  */
-import { mollieApi } from '../../../../functions/adapters/provider-api/mollie';
-import { ProviderApiError } from '../../../../functions/core/provider-api';
-import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '../../../fakes/mollie-api';
+import { mollieApi } from '#adapters/provider-api/mollie';
+import { ProviderApiError } from '#core/provider-api';
+import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '#test/fakes/mollie-api';
 import { fetchedPayment, fetchedRefund } from './fetched';
 
 describe('mollieApi', () => {

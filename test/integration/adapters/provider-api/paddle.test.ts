@@ -2,9 +2,9 @@
  * The Paddle provider API adapter (customer lookup) against a loopback fake of Paddle's API
  * (test/fakes): the base URL comes from PADDLE_API_BASE_URL, read at call time.
  */
-import { paddleApi } from '../../../../functions/adapters/provider-api/paddle';
-import { ProviderApiError } from '../../../../functions/core/provider-api';
-import { type FakePaddleApi, PADDLE_TEST_API_KEY, startFakePaddleApi } from '../../../fakes/paddle-api';
+import { paddleApi } from '#adapters/provider-api/paddle';
+import { ProviderApiError } from '#core/provider-api';
+import { type FakePaddleApi, PADDLE_TEST_API_KEY, startFakePaddleApi } from '#test/fakes/paddle-api';
 
 describe('paddleApi.fetchCustomer', () => {
   let fake: FakePaddleApi;

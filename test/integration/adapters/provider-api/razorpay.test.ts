@@ -2,9 +2,9 @@
  * The Razorpay provider API adapter (customer lookup) against a loopback fake of its Customers API
  * (test/fakes/razorpay-api.ts): the base URL comes from RAZORPAY_API_BASE_URL, read at call time.
  */
-import { razorpayApi } from '../../../../functions/adapters/provider-api/razorpay';
-import { ProviderApiError } from '../../../../functions/core/provider-api';
-import { type FakeRazorpayApi, RAZORPAY_TEST_API_KEY, RAZORPAY_TEST_KEY_ID, RAZORPAY_TEST_KEY_SECRET, startFakeRazorpayApi } from '../../../fakes/razorpay-api';
+import { razorpayApi } from '#adapters/provider-api/razorpay';
+import { ProviderApiError } from '#core/provider-api';
+import { type FakeRazorpayApi, RAZORPAY_TEST_API_KEY, RAZORPAY_TEST_KEY_ID, RAZORPAY_TEST_KEY_SECRET, startFakeRazorpayApi } from '#test/fakes/razorpay-api';
 
 describe('razorpayApi.fetchCustomer', () => {
   let fake: FakeRazorpayApi;

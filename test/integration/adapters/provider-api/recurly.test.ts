@@ -3,8 +3,8 @@
  * base URL comes from RECURLY_API_BASE_URL, read at call time. Transactions and subscriptions are
  * fetched by `uuid-…`, accounts by `code-…`.
  */
-import { RECURLY_API_ACCEPT, recurlyApi } from '../../../../functions/adapters/provider-api/recurly';
-import { type FakeRecurlyApi, RECURLY_TEST_API_KEY, startFakeRecurlyApi } from '../../../fakes/recurly-api';
+import { RECURLY_API_ACCEPT, recurlyApi } from '#adapters/provider-api/recurly';
+import { type FakeRecurlyApi, RECURLY_TEST_API_KEY, startFakeRecurlyApi } from '#test/fakes/recurly-api';
 import { fetchedPayment, fetchedPaymentMethod, fetchedSubscription } from './fetched';
 
 describe('recurlyApi', () => {

@@ -2,9 +2,9 @@
  * The Square provider API adapter (customer lookup) against a loopback fake of its Customers API
  * (test/fakes/square-api.ts): the base URL comes from SQUARE_API_BASE_URL, read at call time.
  */
-import { squareApi } from '../../../../functions/adapters/provider-api/square';
-import { ProviderApiError } from '../../../../functions/core/provider-api';
-import { type FakeSquareApi, SQUARE_TEST_ACCESS_TOKEN, startFakeSquareApi } from '../../../fakes/square-api';
+import { squareApi } from '#adapters/provider-api/square';
+import { ProviderApiError } from '#core/provider-api';
+import { type FakeSquareApi, SQUARE_TEST_ACCESS_TOKEN, startFakeSquareApi } from '#test/fakes/square-api';
 
 describe('squareApi.fetchCustomer', () => {
   let fake: FakeSquareApi;

@@ -5,9 +5,9 @@
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { stripeApi } from '../../../../functions/adapters/provider-api/stripe';
-import { ProviderApiError } from '../../../../functions/core/provider-api';
-import { type FakeStripeApi, STRIPE_TEST_SECRET_KEY, startFakeStripeApi } from '../../../fakes/stripe-api';
+import { stripeApi } from '#adapters/provider-api/stripe';
+import { ProviderApiError } from '#core/provider-api';
+import { type FakeStripeApi, STRIPE_TEST_SECRET_KEY, startFakeStripeApi } from '#test/fakes/stripe-api';
 
 /** A loopback port nothing listens on (taken, then released). */
 async function closedPort(): Promise<number> {

@@ -7,19 +7,19 @@
  * later events for the customer.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { sandboxGateway } from '../../../../functions/adapters/payment-gateways/sandbox';
-import { deleteCustomerSchemas } from '../../../../functions/api/customers/schemas';
-import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import { documentClient } from '../../../../functions/data/client';
-import { customerCounts, getCustomer } from '../../../../functions/data/customer-repository';
-import { claimIdempotencyKey, completeIdempotencyKey, customersNamedIn } from '../../../../functions/data/idempotency-repository';
-import { getPayment, paymentCounterNames, paymentCounters } from '../../../../functions/data/payment-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { sandboxGateway } from '#adapters/payment-gateways/sandbox';
+import { deleteCustomerSchemas } from '#api/customers/schemas';
+import { attemptIdempotencyKey } from '#core/payment-gateway';
+import type { PaymentRecord } from '#core/payments';
+import { documentClient } from '#data/client';
+import { customerCounts, getCustomer } from '#data/customer-repository';
+import { claimIdempotencyKey, completeIdempotencyKey, customersNamedIn } from '#data/idempotency-repository';
+import { getPayment, paymentCounterNames, paymentCounters } from '#data/payment-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { moveThrough, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 type Item = Record<string, unknown>;
 

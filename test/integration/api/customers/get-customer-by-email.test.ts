@@ -3,12 +3,12 @@
  * email URL-encoded ('+' and '@' included) and compared case-insensitively; scopes, tenant
  * isolation and bad input.
  */
-import { getCustomerByEmailSchemas } from '../../../../functions/api/customers/schemas';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { getCustomerByEmailSchemas } from '#api/customers/schemas';
+import type { LocalStack } from '#lib/local/local-stack';
+import { moveThrough, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface Body {
   data: Record<string, unknown> & { recovery_stats: Record<string, number> };

@@ -2,13 +2,13 @@
  * GET /api/v1/customers/{id} over HTTP: by our `cust_…` id and by the provider customer id (B),
  * scopes, tenant isolation and bad input.
  */
-import { getCustomerSchemas } from '../../../../functions/api/customers/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { getCustomerSchemas } from '#api/customers/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface Body {
   data: Record<string, unknown>;

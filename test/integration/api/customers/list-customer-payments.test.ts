@@ -3,13 +3,13 @@
  * status filter (A's and B's aliases), paging, lookup by provider customer id, scopes, tenant
  * isolation and bad input.
  */
-import { listCustomerPaymentsSchemas } from '../../../../functions/api/customers/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { seedCustomerInEveryStatus, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { listCustomerPaymentsSchemas } from '#api/customers/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { seedCustomerInEveryStatus, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface ListBody {
   data: Array<{ id: string; status: string; amount: number; amount_cents: number; provider_payment_id: string | null; external_id: string | null; customer_id: string }>;

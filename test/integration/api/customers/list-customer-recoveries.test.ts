@@ -3,13 +3,13 @@
  * aliases), each status filter (A's and B's `active`), paging, scopes, tenant isolation and bad
  * input.
  */
-import { listCustomerRecoveriesSchemas } from '../../../../functions/api/customers/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { seedCustomerInEveryStatus, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { listCustomerRecoveriesSchemas } from '#api/customers/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { seedCustomerInEveryStatus, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface ListBody {
   data: Array<{ id: string; payment_event_id: string; payment_id: string; status: string; amount: number; amount_cents: number; customer_id: string; recovered_at: string | null }>;

@@ -5,17 +5,17 @@
  * and bad input. Customers come into being with their first failed payment (recordFailedPayment).
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { listCustomersSchemas } from '../../../../functions/api/customers/schemas';
-import type { CustomerRecord } from '../../../../functions/core/customers';
-import { documentClient } from '../../../../functions/data/client';
-import { getCustomer } from '../../../../functions/data/customer-repository';
-import { customerSearchKeys, queries } from '../../../../functions/data/keys';
-import { env } from '../../../../functions/shared/env';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { listCustomersSchemas } from '#api/customers/schemas';
+import type { CustomerRecord } from '#core/customers';
+import { documentClient } from '#data/client';
+import { getCustomer } from '#data/customer-repository';
+import { customerSearchKeys, queries } from '#data/keys';
+import { env } from '#shared/env';
+import type { LocalStack } from '#lib/local/local-stack';
+import { moveThrough, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface CustomerBody {
   id: string;

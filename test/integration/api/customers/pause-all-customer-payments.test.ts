@@ -4,15 +4,15 @@
  * skips payments another request changed first, and refuses what it must (scopes, another
  * merchant, bad input).
  */
-import { pauseAllCustomerPaymentsSchemas } from '../../../../functions/api/customers/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import { getPayment } from '../../../../functions/data/payment-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { HARD_DECLINE } from '../../../fixtures/payments';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { pauseAllCustomerPaymentsSchemas } from '#api/customers/schemas';
+import type { PaymentRecord } from '#core/payments';
+import { getPayment } from '#data/payment-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { moveThrough, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { HARD_DECLINE } from '#test/fixtures/payments';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface Body {
   data: { customer_id: string; status: string; paused_count: number; payment_ids: string[] };

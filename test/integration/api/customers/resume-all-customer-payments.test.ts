@@ -3,15 +3,15 @@
  * customer to the status it held before its pause (A), with its state_history entry, leaves every
  * other payment alone, skips payments another request changed first, and refuses what it must.
  */
-import { resumeAllCustomerPaymentsSchemas } from '../../../../functions/api/customers/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import { getPayment } from '../../../../functions/data/payment-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { moveThrough, seedCustomerPayment, UNLIMITED } from '../../../fixtures/customers';
-import { HARD_DECLINE, retryPlanOf } from '../../../fixtures/payments';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { resumeAllCustomerPaymentsSchemas } from '#api/customers/schemas';
+import type { PaymentRecord } from '#core/payments';
+import { getPayment } from '#data/payment-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { moveThrough, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
+import { HARD_DECLINE, retryPlanOf } from '#test/fixtures/payments';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface Body {
   data: { customer_id: string; status: string; resumed_count: number; payment_ids: string[] };

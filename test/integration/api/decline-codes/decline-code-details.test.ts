@@ -3,12 +3,12 @@
  * takes precedence over a code lookup), case-insensitive lookups with provider variations, 404 for
  * unknown codes, and scopes.
  */
-import { DeclineCodeResponse, ListDeclineCategoriesResponse } from '../../../../functions/api/decline-codes/schemas';
-import { DECLINE_CODE_CATALOGUE, getDeclineCodeVariations } from '../../../../functions/core/decline-codes';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { DeclineCodeResponse, ListDeclineCategoriesResponse } from '#api/decline-codes/schemas';
+import { DECLINE_CODE_CATALOGUE, getDeclineCodeVariations } from '#core/decline-codes/index';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 
 interface Variation {

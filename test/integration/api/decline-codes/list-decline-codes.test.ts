@@ -2,12 +2,12 @@
  * GET /api/v1/decline-codes over HTTP: the full cursor walk of the 268-code catalogue, every
  * filter and combinations, limit bounds, unknown filter values, altered and foreign cursors, scopes.
  */
-import { ListDeclineCodesResponse } from '../../../../functions/api/decline-codes/schemas';
-import { DECLINE_CATALOGUE_SIZE, DECLINE_PSPS, listDeclineCodes } from '../../../../functions/core/decline-codes';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { ListDeclineCodesResponse } from '#api/decline-codes/schemas';
+import { DECLINE_CATALOGUE_SIZE, DECLINE_PSPS, listDeclineCodes } from '#core/decline-codes/index';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 
 interface Item {

@@ -6,24 +6,24 @@
  * Webhooks). Callbacks are signed as each provider documents (test/fixtures/delivery-callbacks.ts,
  * imported first: it sets the service-wide secrets before the runtime reads its environment).
  */
-import { LEGACY_EMAIL_SIGNING_KEY, mailerPayload, mailgunData, mailgunEvent, type SignedCallback, standardWebhook, twilioStatus, twilioStatusBySdk, withMailgunSignature } from '../../../fixtures/delivery-callbacks';
+import { LEGACY_EMAIL_SIGNING_KEY, mailerPayload, mailgunData, mailgunEvent, type SignedCallback, standardWebhook, twilioStatus, twilioStatusBySdk, withMailgunSignature } from '#test/fixtures/delivery-callbacks';
 import { createHash } from 'node:crypto';
 import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { CALLBACK_TOLERANCE_SECONDS } from '../../../../functions/api/delivery-callbacks/signatures';
-import { CALLBACK_TOKEN_RETENTION_MARGIN_SECONDS } from '../../../../functions/data/callback-token-repository';
-import { receiveMailerEventSchemas } from '../../../../functions/api/delivery-callbacks/schemas';
-import { listOutboxEmails } from '../../../../functions/adapters/email/outbox';
-import type { MessageRecord } from '../../../../functions/core/messages';
-import { documentClient } from '../../../../functions/data/client';
-import { customerKeys, ENTITY, messageDueKeys } from '../../../../functions/data/keys';
-import { getMessage } from '../../../../functions/data/message-repository';
-import { getSuppression } from '../../../../functions/data/suppression-repository';
-import { env } from '../../../../functions/shared/env';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { seedPaymentThrough } from '../../../fixtures/payments';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { CALLBACK_TOLERANCE_SECONDS } from '#api/delivery-callbacks/signatures';
+import { CALLBACK_TOKEN_RETENTION_MARGIN_SECONDS } from '#data/callback-token-repository';
+import { receiveMailerEventSchemas } from '#api/delivery-callbacks/schemas';
+import { listOutboxEmails } from '#adapters/email/outbox';
+import type { MessageRecord } from '#core/messages';
+import { documentClient } from '#data/client';
+import { customerKeys, ENTITY, messageDueKeys } from '#data/keys';
+import { getMessage } from '#data/message-repository';
+import { getSuppression } from '#data/suppression-repository';
+import { env } from '#shared/env';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { seedPaymentThrough } from '#test/fixtures/payments';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 type Item = Record<string, unknown>;
 

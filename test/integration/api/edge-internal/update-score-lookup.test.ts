@@ -6,14 +6,14 @@
  * scope or other-merchant case: the secret is its only credential. test/fixtures/cron-secret.ts is
  * imported first: it sets CRON_SECRET before the runtime reads its environment.
  */
-import { CRON_SECRET, cronAuth } from '../../../fixtures/cron-secret';
-import { UpdateScoreLookupResponse } from '../../../../functions/api/edge-internal/schemas';
-import { lookupKeyOf } from '../../../../functions/core/scoring/lookup-key';
-import { getPrecomputedScore } from '../../../../functions/data/score-lookup-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { newTenant } from '../../../fixtures/tenants';
+import { CRON_SECRET, cronAuth } from '#test/fixtures/cron-secret';
+import { UpdateScoreLookupResponse } from '#api/edge-internal/schemas';
+import { lookupKeyOf } from '#core/scoring/lookup-key';
+import { getPrecomputedScore } from '#data/score-lookup-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { newTenant } from '#test/fixtures/tenants';
 
 interface Body {
   data: { received: number; written: number; keys: string[] };

@@ -4,10 +4,10 @@
  * schema accepts but DynamoDB or its SDK would refuse would show here as a 500).
  */
 import fc from 'fast-check';
-import { INGEST_EVENT_TYPES } from '../../../../functions/core/ingest/ingest-event';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { newTenant } from '../../../fixtures/tenants';
+import { INGEST_EVENT_TYPES } from '#core/ingest/ingest-event';
+import type { LocalStack } from '#lib/local/local-stack';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { newTenant } from '#test/fixtures/tenants';
 
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
 const recognised = fc.record(

@@ -3,13 +3,13 @@
  * decline classification, validation, scopes and dedupe. Effects are read back through the
  * payments and customers routes, and through the repository where the API shows no field for it.
  */
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import { getPayment } from '../../../../functions/data/payment-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call, type JsonResponse } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { firstRetryPlanOf, retryPlanOf } from '../../../fixtures/payments';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import type { PaymentRecord } from '#core/payments';
+import { getPayment } from '#data/payment-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call, type JsonResponse } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { firstRetryPlanOf, retryPlanOf } from '#test/fixtures/payments';
+import { newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface IngestData {
   event_id: string;

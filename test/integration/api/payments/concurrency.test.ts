@@ -9,20 +9,20 @@
  * the timeline are in the order of the writes.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
-import { isOpen, type PaymentRecord, type PaymentStatus, paymentBodyOf, type StateHistoryEntry } from '../../../../functions/core/payments';
-import { documentClient } from '../../../../functions/data/client';
-import { getCustomer } from '../../../../functions/data/customer-repository';
-import { paymentKeys } from '../../../../functions/data/keys';
-import { getPayment, paymentCounters } from '../../../../functions/data/payment-repository';
-import { paymentTimeline } from '../../../../functions/data/payment-queries';
-import { sandboxChargesOf } from '../../../../functions/data/sandbox-charge-repository';
-import { executeDueRetries } from '../../../../functions/jobs/execute-due-retries';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { seedPayment } from '../../../fixtures/payments';
-import { newTenant } from '../../../fixtures/tenants';
+import { attemptIdempotencyKey } from '#core/payment-gateway';
+import { isOpen, type PaymentRecord, type PaymentStatus, paymentBodyOf, type StateHistoryEntry } from '#core/payments';
+import { documentClient } from '#data/client';
+import { getCustomer } from '#data/customer-repository';
+import { paymentKeys } from '#data/keys';
+import { getPayment, paymentCounters } from '#data/payment-repository';
+import { paymentTimeline } from '#data/payment-queries';
+import { sandboxChargesOf } from '#data/sandbox-charge-repository';
+import { executeDueRetries } from '#jobs/execute-due-retries';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { seedPayment } from '#test/fixtures/payments';
+import { newTenant } from '#test/fixtures/tenants';
 
 const REQUESTS = 50;
 const ACTIONS = ['pause', 'resume', 'retry'] as const;
@@ -67,7 +67,7 @@ async function storedTimeline(merchantId: string, payment: PaymentRecord): Promi
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
-  return items.map((item) => ({ timestamp: item['timestamp'] as string, version: Number((item['SK'] as string).split('#').at(-1)?.slice(0, 6)), type: item['type'] as string, details: item['details'] as Record<string, unknown> }));
+  return items.map((item) => ({ timestamp: item.timestamp as string, version: Number((item.SK as string).split('#').at(-1)?.slice(0, 6)), type: item.type as string, details: item.details as Record<string, unknown> }));
 }
 
 /** Ordered by time, state_history and the timeline are in the order of the writes (versions). */

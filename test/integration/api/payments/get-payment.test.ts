@@ -4,22 +4,22 @@
  * 404 for absent and other merchants' payments, scopes and bad input.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { PaymentData, PaymentResponse, PaymentTimelineResponse } from '../../../../functions/api/payments/schemas';
-import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import { createApiKey } from '../../../../functions/data/api-key-repository';
-import { documentClient } from '../../../../functions/data/client';
-import { paymentKeys } from '../../../../functions/data/keys';
-import { getPayment } from '../../../../functions/data/payment-repository';
-import { executeDueRetries } from '../../../../functions/jobs/execute-due-retries';
-import { env } from '../../../../functions/shared/env';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { setProviderSecret } from '../../../../functions/data/provider-secret-repository';
-import { call } from '../../../fixtures/http';
-import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { providerCases, stripeFailedFor } from '../../../fixtures/provider-webhooks';
-import { seedPayment } from '../../../fixtures/payments';
-import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { PaymentData, PaymentResponse, PaymentTimelineResponse } from '#api/payments/schemas';
+import { attemptIdempotencyKey } from '#core/payment-gateway';
+import type { PaymentRecord } from '#core/payments';
+import { createApiKey } from '#data/api-key-repository';
+import { documentClient } from '#data/client';
+import { paymentKeys } from '#data/keys';
+import { getPayment } from '#data/payment-repository';
+import { executeDueRetries } from '#jobs/execute-due-retries';
+import { env } from '#shared/env';
+import type { LocalStack } from '#lib/local/local-stack';
+import { setProviderSecret } from '#data/provider-secret-repository';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { providerCases, stripeFailedFor } from '#test/fixtures/provider-webhooks';
+import { seedPayment } from '#test/fixtures/payments';
+import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 
 interface TimelineBody {

@@ -3,13 +3,13 @@
  * category, psp, the created range as timestamps and as days), paging, scopes, tenant isolation
  * and bad input. Payments are seeded with recordFailedPayment, as ingest will record them.
  */
-import { ListPaymentsResponse } from '../../../../functions/api/payments/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { seedPayment, seedPaymentThrough } from '../../../fixtures/payments';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { ListPaymentsResponse } from '#api/payments/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { seedPayment, seedPaymentThrough } from '#test/fixtures/payments';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 
 interface ListBody {

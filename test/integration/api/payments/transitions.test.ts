@@ -10,23 +10,23 @@
  * minutes apart. A pause drops the planned retry; a resume plans it again.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { PausePaymentResponse, ResumePaymentResponse, RetryPaymentResponse } from '../../../../functions/api/payments/schemas';
-import { attemptIdempotencyKey } from '../../../../functions/core/payment-gateway';
-import { type PaymentRecord, paymentBodyOf } from '../../../../functions/core/payments';
-import { createApiKey } from '../../../../functions/data/api-key-repository';
-import { documentClient } from '../../../../functions/data/client';
-import { paymentKeys } from '../../../../functions/data/keys';
-import { applyPaymentEvent, getPayment } from '../../../../functions/data/payment-repository';
-import { paymentTimeline } from '../../../../functions/data/payment-queries';
-import type { NewFailedPayment } from '../../../../functions/data/payment-repository';
-import { sandboxChargesOf } from '../../../../functions/data/sandbox-charge-repository';
-import { putQuietHours } from '../../../../functions/data/settings-repository';
-import { executeDueRetries } from '../../../../functions/jobs/execute-due-retries';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { HARD_DECLINE, PROCESSING_ERROR, retryPlanOf, type SeedStep, seedPayment, seedPaymentThrough } from '../../../fixtures/payments';
-import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { PausePaymentResponse, ResumePaymentResponse, RetryPaymentResponse } from '#api/payments/schemas';
+import { attemptIdempotencyKey } from '#core/payment-gateway';
+import { type PaymentRecord, paymentBodyOf } from '#core/payments';
+import { createApiKey } from '#data/api-key-repository';
+import { documentClient } from '#data/client';
+import { paymentKeys } from '#data/keys';
+import { applyPaymentEvent, getPayment } from '#data/payment-repository';
+import { paymentTimeline } from '#data/payment-queries';
+import type { NewFailedPayment } from '#data/payment-repository';
+import { sandboxChargesOf } from '#data/sandbox-charge-repository';
+import { putQuietHours } from '#data/settings-repository';
+import { executeDueRetries } from '#jobs/execute-due-retries';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { HARD_DECLINE, PROCESSING_ERROR, retryPlanOf, type SeedStep, seedPayment, seedPaymentThrough } from '#test/fixtures/payments';
+import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 const HARD: Partial<NewFailedPayment> = HARD_DECLINE;
 /** The next_retry_at seedPaymentThrough's `retry` step schedules. */
@@ -49,7 +49,7 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
   const stored = async (payment: PaymentRecord) => (await getPayment(tenant.merchant.id, payment.id)) as PaymentRecord;
   /** The payment's entry in the due index (GSI4SK), undefined when it has none. */
   const dueEntryOf = async (payment: PaymentRecord, merchantId = tenant.merchant.id) =>
-    (await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(merchantId, paymentBodyOf(payment.id) as string), ConsistentRead: true }))).Item?.['GSI4SK'] as string | undefined;
+    (await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(merchantId, paymentBodyOf(payment.id) as string), ConsistentRead: true }))).Item?.GSI4SK as string | undefined;
   /** One run of the retry executor, as the every-minute job runs it, at `now`. */
   const runExecutor = (now = new Date()) => executeDueRetries({ now, executionId: `test-${now.getTime()}` });
 

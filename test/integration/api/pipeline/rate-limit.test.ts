@@ -1,5 +1,5 @@
-import { RateLimitExceededError } from '../../../../functions/core/errors';
-import { AI_GENERATION_PER_MINUTE, WIDGET_INIT_PER_MINUTE_PER_IP, limitAiGeneration, limitWidgetInit } from '../../../../functions/api/pipeline/rate-limit';
+import { RateLimitExceededError } from '#core/errors';
+import { AI_GENERATION_PER_MINUTE, WIDGET_INIT_PER_MINUTE_PER_IP, limitAiGeneration, limitWidgetInit } from '#api/pipeline/rate-limit';
 
 const at = (iso: string): Date => new Date(iso);
 

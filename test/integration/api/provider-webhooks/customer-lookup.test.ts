@@ -8,21 +8,21 @@
  * (`setProviderApiKey`).
  */
 import { createHmac } from 'node:crypto';
-import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
-import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
-import { processProviderWebhook, UnknownWebhookCustomerError } from '../../../../functions/consumers/provider-webhook';
-import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { LocalQueues } from '../../../../lib/local/queue-hub';
-import { BRAINTREE_TEST_API_KEY, BRAINTREE_TEST_MERCHANT_ID, type FakeBraintreeApi, startFakeBraintreeApi } from '../../../fakes/braintree-api';
-import { CHECKOUT_TEST_SECRET_KEY, type FakeCheckoutApi, startFakeCheckoutApi } from '../../../fakes/checkout-api';
-import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '../../../fakes/mollie-api';
-import { type FakePaddleApi, PADDLE_TEST_API_KEY, startFakePaddleApi } from '../../../fakes/paddle-api';
-import { type FakeStripeApi, STRIPE_TEST_SECRET_KEY, startFakeStripeApi } from '../../../fakes/stripe-api';
-import { call } from '../../../fixtures/http';
-import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { type Delivery, INBOUND_MAX_RECEIVES, type PaymentBody, type ReceivedBody, providerCases, stripeFailedFor } from '../../../fixtures/provider-webhooks';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { registerLocalQueueTransport } from '#adapters/queue-sender';
+import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
+import { processProviderWebhook, UnknownWebhookCustomerError } from '#consumers/provider-webhook';
+import { setProviderApiKey, setProviderSecret } from '#data/provider-secret-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { LocalQueues } from '#lib/local/queue-hub';
+import { BRAINTREE_TEST_API_KEY, BRAINTREE_TEST_MERCHANT_ID, type FakeBraintreeApi, startFakeBraintreeApi } from '#test/fakes/braintree-api';
+import { CHECKOUT_TEST_SECRET_KEY, type FakeCheckoutApi, startFakeCheckoutApi } from '#test/fakes/checkout-api';
+import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '#test/fakes/mollie-api';
+import { type FakePaddleApi, PADDLE_TEST_API_KEY, startFakePaddleApi } from '#test/fakes/paddle-api';
+import { type FakeStripeApi, STRIPE_TEST_SECRET_KEY, startFakeStripeApi } from '#test/fakes/stripe-api';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { type Delivery, INBOUND_MAX_RECEIVES, type PaymentBody, type ReceivedBody, providerCases, stripeFailedFor } from '#test/fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 const PADDLE_CUSTOMER_ID = 'ctm_01h8e18bxp9hby49dnm8ewf0m0';
 

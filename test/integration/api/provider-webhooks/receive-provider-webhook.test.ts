@@ -6,20 +6,20 @@
  * (test/fixtures/provider-webhooks.ts).
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
-import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
-import { processProviderWebhook, UnknownWebhookCustomerError } from '../../../../functions/consumers/provider-webhook';
-import { queueDefinitions } from '../../../../functions/contracts/queues';
-import { documentClient } from '../../../../functions/data/client';
-import { recordFailedPayment } from '../../../../functions/data/payment-repository';
-import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';
-import { getWebhookLog, WEBHOOK_LOG_RETENTION_SECONDS } from '../../../../functions/data/webhook-log-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { LocalQueues } from '../../../../lib/local/queue-hub';
-import { AUTHORIZE_NET_TEST_API_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '../../../fakes/authorize-net-api';
-import { call } from '../../../fixtures/http';
-import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { failedPaymentInput } from '../../../fixtures/payments';
+import { registerLocalQueueTransport } from '#adapters/queue-sender';
+import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
+import { processProviderWebhook, UnknownWebhookCustomerError } from '#consumers/provider-webhook';
+import { queueDefinitions } from '#contracts/queues';
+import { documentClient } from '#data/client';
+import { recordFailedPayment } from '#data/payment-repository';
+import { setProviderApiKey, setProviderSecret } from '#data/provider-secret-repository';
+import { getWebhookLog, WEBHOOK_LOG_RETENTION_SECONDS } from '#data/webhook-log-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { LocalQueues } from '#lib/local/queue-hub';
+import { AUTHORIZE_NET_TEST_API_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '#test/fakes/authorize-net-api';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { failedPaymentInput } from '#test/fixtures/payments';
 import {
   braintreeSigned,
   type Delivery,
@@ -33,8 +33,8 @@ import {
   stripeUnusedEvent,
   thinCases,
   uninstallPaypalTestCertificate,
-} from '../../../fixtures/provider-webhooks';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+} from '#test/fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 interface Received {
   data: { received: true; id: string };

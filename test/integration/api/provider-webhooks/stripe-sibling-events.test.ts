@@ -12,14 +12,14 @@
  * PaymentIntent; without the key, the invoice event fails (for the DLQ) rather than open a
  * second recovery.
  */
-import { processProviderWebhook, ProviderApiKeyMissingError } from '../../../../functions/consumers/provider-webhook';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { type FakeStripeApi, STRIPE_INVOICE_WITH_EXPANDED_INTENTS_ROUTE, STRIPE_TEST_SECRET_KEY, startFakeStripeApi } from '../../../fakes/stripe-api';
-import { call } from '../../../fixtures/http';
-import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { type PaymentBody, type ReceivedBody, providerCases, stripeFailedFor } from '../../../fixtures/provider-webhooks';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
-import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';
+import { processProviderWebhook, ProviderApiKeyMissingError } from '#consumers/provider-webhook';
+import type { LocalStack } from '#lib/local/local-stack';
+import { type FakeStripeApi, STRIPE_INVOICE_WITH_EXPANDED_INTENTS_ROUTE, STRIPE_TEST_SECRET_KEY, startFakeStripeApi } from '#test/fakes/stripe-api';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { type PaymentBody, type ReceivedBody, providerCases, stripeFailedFor } from '#test/fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+import { setProviderApiKey, setProviderSecret } from '#data/provider-secret-repository';
 
 const PAYMENT_INTENT = 'pi_3PhBb2LkdIwHu7ix0Sibling';
 const CHARGE = 'ch_3PhBb2LkdIwHu7ix0Sibling';

@@ -9,22 +9,22 @@
  * payment's timeline.
  */
 import { createHmac } from 'node:crypto';
-import { registerLocalQueueTransport } from '../../../../functions/adapters/queue-sender';
-import { handler as inboundWebhooks } from '../../../../functions/consumers/inbound-webhooks';
-import { processProviderWebhook, ProviderApiKeyMissingError } from '../../../../functions/consumers/provider-webhook';
-import { getPayment } from '../../../../functions/data/payment-repository';
-import { setProviderApiKey, setProviderSecret } from '../../../../functions/data/provider-secret-repository';
-import { WebhookPayloadError } from '../../../../functions/webhooks/types';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { LocalQueues } from '../../../../lib/local/queue-hub';
-import { AUTHORIZE_NET_TEST_API_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '../../../fakes/authorize-net-api';
-import { type FakeGoCardlessApi, GOCARDLESS_TEST_ACCESS_TOKEN, startFakeGoCardlessApi } from '../../../fakes/gocardless-api';
-import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '../../../fakes/mollie-api';
-import { type FakeRecurlyApi, RECURLY_TEST_API_KEY, startFakeRecurlyApi } from '../../../fakes/recurly-api';
-import { call } from '../../../fixtures/http';
-import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { type Delivery, INBOUND_MAX_RECEIVES, type PaymentBody, type ReceivedBody, thinCases } from '../../../fixtures/provider-webhooks';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { registerLocalQueueTransport } from '#adapters/queue-sender';
+import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
+import { processProviderWebhook, ProviderApiKeyMissingError } from '#consumers/provider-webhook';
+import { getPayment } from '#data/payment-repository';
+import { setProviderApiKey, setProviderSecret } from '#data/provider-secret-repository';
+import { WebhookPayloadError } from '#webhooks/types';
+import type { LocalStack } from '#lib/local/local-stack';
+import { LocalQueues } from '#lib/local/queue-hub';
+import { AUTHORIZE_NET_TEST_API_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '#test/fakes/authorize-net-api';
+import { type FakeGoCardlessApi, GOCARDLESS_TEST_ACCESS_TOKEN, startFakeGoCardlessApi } from '#test/fakes/gocardless-api';
+import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '#test/fakes/mollie-api';
+import { type FakeRecurlyApi, RECURLY_TEST_API_KEY, startFakeRecurlyApi } from '#test/fakes/recurly-api';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { type Delivery, INBOUND_MAX_RECEIVES, type PaymentBody, type ReceivedBody, thinCases } from '#test/fixtures/provider-webhooks';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 /** The merchant's next-gen signing secret: the webhook endpoint exists once a secret is set, though classic bodies are unsigned. */
 const MOLLIE_SECRET = 'mollie-next-gen-signing-secret-3x9';

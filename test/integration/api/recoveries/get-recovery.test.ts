@@ -1,11 +1,11 @@
-import { getRecoverySchemas } from '../../../../functions/api/recoveries/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { seedPaymentThrough } from '../../../fixtures/payments';
-import { keyWithScopes } from '../../../fixtures/recoveries';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { getRecoverySchemas } from '#api/recoveries/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { seedPaymentThrough } from '#test/fixtures/payments';
+import { keyWithScopes } from '#test/fixtures/recoveries';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface DetailBody {
   data: Record<string, unknown> & { state_history: Array<{ status: string; at: string; reason: string }> };

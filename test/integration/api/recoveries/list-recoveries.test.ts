@@ -1,11 +1,11 @@
-import { listRecoveriesSchemas } from '../../../../functions/api/recoveries/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { HARD_DECLINE, seedPaymentThrough } from '../../../fixtures/payments';
-import { enrollInCampaign, keyWithScopes } from '../../../fixtures/recoveries';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { listRecoveriesSchemas } from '#api/recoveries/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { HARD_DECLINE, seedPaymentThrough } from '#test/fixtures/payments';
+import { enrollInCampaign, keyWithScopes } from '#test/fixtures/recoveries';
+import { newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface ListBody {
   data: Array<Record<string, unknown> & { id: string; status: string }>;

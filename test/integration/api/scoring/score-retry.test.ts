@@ -8,19 +8,19 @@
  * numbers copied from a run. test/fixtures/cron-secret.ts is imported first: it sets CRON_SECRET
  * before the runtime reads its environment.
  */
-import { cronAuth } from '../../../fixtures/cron-secret';
-import { ScoreRetryResponseA, ScoreRetryResponseB } from '../../../../functions/api/scoring/schemas';
-import { LOCAL_MODEL_NAME } from '../../../../functions/adapters/ai/local-model';
-import { amountBucketOf, lookupKeyOf } from '../../../../functions/core/scoring/lookup-key';
-import { scoreRetryByRules } from '../../../../functions/core/scoring/rules';
-import type { RetryScore, RetryScoreInput } from '../../../../functions/core/scoring/types';
-import { ENHANCED_MODEL_VERSION } from '../../../../functions/core/scoring/scorer';
-import { createApiKey } from '../../../../functions/data/api-key-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { originOf, startTestStack } from '../../../fixtures/local-stack';
-import { seedPayment } from '../../../fixtures/payments';
-import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { cronAuth } from '#test/fixtures/cron-secret';
+import { ScoreRetryResponseA, ScoreRetryResponseB } from '#api/scoring/schemas';
+import { LOCAL_MODEL_NAME } from '#adapters/ai/local-model';
+import { amountBucketOf, lookupKeyOf } from '#core/scoring/lookup-key';
+import { scoreRetryByRules } from '#core/scoring/rules';
+import type { RetryScore, RetryScoreInput } from '#core/scoring/types';
+import { ENHANCED_MODEL_VERSION } from '#core/scoring/scorer';
+import { createApiKey } from '#data/api-key-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { seedPayment } from '#test/fixtures/payments';
+import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 type Score = {
   score: number;

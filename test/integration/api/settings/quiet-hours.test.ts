@@ -3,13 +3,13 @@
  * replacing them, 400 for a missing field and 422 for a bad value (with `param`), scopes, tenant
  * isolation and Idempotency-Key replays.
  */
-import { QuietHoursResponse } from '../../../../functions/api/settings/schemas';
-import { createApiKey } from '../../../../functions/data/api-key-repository';
-import { getQuietHours } from '../../../../functions/data/settings-repository';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { QuietHoursResponse } from '#api/settings/schemas';
+import { createApiKey } from '#data/api-key-repository';
+import { getQuietHours } from '#data/settings-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 interface Body {
   data: { start_hour: number; end_hour: number; timezone: string; enabled: boolean; updated_at: string | null };

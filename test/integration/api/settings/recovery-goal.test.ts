@@ -4,15 +4,15 @@
  * counters (seeded through periodCounterUpdates, as payment writes carry them), 400/422 with
  * `param`, scopes, tenant isolation and Idempotency-Key replays.
  */
-import { RecoveryGoalResponse } from '../../../../functions/api/settings/schemas';
-import { periodBounds } from '../../../../functions/core/recovery-goal';
-import { createApiKey } from '../../../../functions/data/api-key-repository';
-import type { CountedPayment } from '../../../../functions/data/recovery-period-counters';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { applyCounterChange, countFailedPayment } from '../../../fixtures/recovery-counters';
-import { newTenant, type Tenant, UNLIMITED } from '../../../fixtures/tenants';
+import { RecoveryGoalResponse } from '#api/settings/schemas';
+import { periodBounds } from '#core/recovery-goal';
+import { createApiKey } from '#data/api-key-repository';
+import type { CountedPayment } from '#data/recovery-period-counters';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { applyCounterChange, countFailedPayment } from '#test/fixtures/recovery-counters';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 interface Progress {
   period: string;

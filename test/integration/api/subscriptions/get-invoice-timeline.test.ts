@@ -1,11 +1,11 @@
-import { getInvoiceTimelineSchemas } from '../../../../functions/api/subscriptions/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { seedPaymentThrough } from '../../../fixtures/payments';
-import { keyWithScopes } from '../../../fixtures/recoveries';
-import { expectOtherMerchantGets404, newTenant, type Tenant } from '../../../fixtures/tenants';
+import { getInvoiceTimelineSchemas } from '#api/subscriptions/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { seedPaymentThrough } from '#test/fixtures/payments';
+import { keyWithScopes } from '#test/fixtures/recoveries';
+import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface TimelineBody {
   data: { invoice_id: string; payment_event_id: string; payment_id: string; events: Array<{ timestamp: string; type: string; detail: string; details: Record<string, unknown> }> };

@@ -1,10 +1,10 @@
-import { getSubscriptionRecoveryStatusSchemas } from '../../../../functions/api/subscriptions/schemas';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { seedPaymentThrough } from '../../../fixtures/payments';
-import { keyWithScopes } from '../../../fixtures/recoveries';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { getSubscriptionRecoveryStatusSchemas } from '#api/subscriptions/schemas';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { seedPaymentThrough } from '#test/fixtures/payments';
+import { keyWithScopes } from '#test/fixtures/recoveries';
+import { newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface StatusBody {
   data: Record<string, unknown>;

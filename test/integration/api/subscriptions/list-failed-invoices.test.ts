@@ -1,11 +1,11 @@
-import { listFailedInvoicesSchemas } from '../../../../functions/api/subscriptions/schemas';
-import type { PaymentRecord } from '../../../../functions/core/payments';
-import type { LocalStack } from '../../../../lib/local/local-stack';
-import { call } from '../../../fixtures/http';
-import { startTestStack } from '../../../fixtures/local-stack';
-import { seedPaymentThrough } from '../../../fixtures/payments';
-import { keyWithScopes } from '../../../fixtures/recoveries';
-import { newTenant, type Tenant } from '../../../fixtures/tenants';
+import { listFailedInvoicesSchemas } from '#api/subscriptions/schemas';
+import type { PaymentRecord } from '#core/payments';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { seedPaymentThrough } from '#test/fixtures/payments';
+import { keyWithScopes } from '#test/fixtures/recoveries';
+import { newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface ListBody {
   data: Array<Record<string, unknown> & { invoice_id: string }>;

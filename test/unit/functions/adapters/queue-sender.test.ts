@@ -4,9 +4,9 @@ import {
   registerLocalQueueTransport,
   selectQueueSender,
   sqsQueueSender,
-} from '../../../../functions/adapters/queue-sender';
+} from '#adapters/queue-sender';
 
-type QueueSenderModule = typeof import('../../../../functions/adapters/queue-sender');
+type QueueSenderModule = typeof import('#adapters/queue-sender');
 type SqsModule = typeof import('@aws-sdk/client-sqs');
 
 /** The module and the SQS client class it uses, loaded fresh with `vars` in the environment. */
@@ -21,7 +21,7 @@ function loadWithEnv(vars: Record<string, string | undefined>): { sender: QueueS
   assign(vars);
   let loaded: { sender: QueueSenderModule; sqs: SqsModule } | undefined;
   jest.isolateModules(() => {
-    loaded = { sqs: require('@aws-sdk/client-sqs') as SqsModule, sender: require('../../../../functions/adapters/queue-sender') as QueueSenderModule };
+    loaded = { sqs: require('@aws-sdk/client-sqs') as SqsModule, sender: require('#adapters/queue-sender') as QueueSenderModule };
   });
   assign(previous);
   if (loaded === undefined) throw new Error('queue-sender did not load');
@@ -89,7 +89,12 @@ describe('QueueSender', () => {
   it('forwards the JSON body and options to the registered transport when the driver is local', async () => {
     // Prepare
     const calls: unknown[][] = [];
-    registerLocalQueueTransport({ send: (...args) => (calls.push(args), 'local-1') });
+    registerLocalQueueTransport({
+      send: (...args) => {
+        calls.push(args);
+        return 'local-1';
+      },
+    });
 
     // Act
     const result = await localQueueSender.send('inbound-webhooks', { kind: 'stripe.event', id: 'evt_1' }, { delaySeconds: 5 });

@@ -1,7 +1,7 @@
-import { type RouteDef, RouteTableError, validateRoutes } from '../../../../functions/api/route-types';
-import { groups, routes } from '../../../../functions/api/routes';
-import { PSPS } from '../../../../functions/core/providers';
-import { routeRow } from '../../../fixtures/route-row';
+import { type RouteDef, RouteTableError, validateRoutes } from '#api/route-types';
+import { groups, routes } from '#api/routes';
+import { PSPS } from '#core/providers';
+import { routeRow } from '#test/fixtures/route-row';
 
 const row = routeRow;
 

@@ -1,5 +1,5 @@
-import { type TimelineForm, timelineEventView } from '../../../../functions/api/views';
-import type { TimelineEntry } from '../../../../functions/data/payment-queries';
+import { type TimelineForm, timelineEventView } from '#api/views';
+import type { TimelineEntry } from '#data/payment-queries';
 
 const entry = (type: string, details: Record<string, unknown> = {}): TimelineEntry => ({ type, timestamp: '2026-10-01T00:00:00.000Z', detail: `${type} happened`, details });
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { createQueueConsumer, type QueueMessage } from '../../../../functions/consumers/consume';
-import { handler as notificationsHandler } from '../../../../functions/consumers/notifications';
-import { queueDefinitions } from '../../../../functions/contracts/queues';
-import { LocalQueues } from '../../../../lib/local/queue-hub';
+import { createQueueConsumer, type QueueMessage } from '#consumers/consume';
+import { handler as notificationsHandler } from '#consumers/notifications';
+import { queueDefinitions } from '#contracts/queues';
+import { LocalQueues } from '#lib/local/queue-hub';
 
 function record(body: string): SQSRecord {
   return {

@@ -1,5 +1,5 @@
-import { displayPartsOf, encodeBase62, generateApiKey, hashApiKey, isUsable, looksLikeApiKey } from '../../../../functions/core/api-keys';
-import { InvalidScopeError, parseScopes, SCOPES, type Scope, scopesGrant } from '../../../../functions/core/scopes';
+import { displayPartsOf, encodeBase62, generateApiKey, hashApiKey, isUsable, looksLikeApiKey } from '#core/api-keys';
+import { InvalidScopeError, parseScopes, SCOPES, type Scope, scopesGrant } from '#core/scopes';
 
 describe('encodeBase62', () => {
   it('encodes the bytes as one big-endian number in 0-9A-Za-z when given known values', () => {

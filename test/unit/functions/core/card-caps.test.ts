@@ -1,4 +1,4 @@
-import { blocked, type CardLedger, cardIdentityOf, checkCardCaps, emptyLedger, withAttempt } from '../../../../functions/core/card-caps';
+import { blocked, type CardLedger, cardIdentityOf, checkCardCaps, emptyLedger, withAttempt } from '#core/card-caps';
 
 const HOUR = 3_600_000;
 const T = new Date('2026-12-01T12:00:00.000Z');

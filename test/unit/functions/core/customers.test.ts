@@ -1,4 +1,4 @@
-import { type CustomerRecord, customerMoneyAfter, foldForSearch, NO_MONEY, searchTermsOf } from '../../../../functions/core/customers';
+import { type CustomerRecord, customerMoneyAfter, foldForSearch, NO_MONEY, searchTermsOf } from '#core/customers';
 
 const customer = (money = NO_MONEY): CustomerRecord => ({ ...money }) as CustomerRecord;
 const payment = (amount: number, currency: string, day: number) => ({ amount, currency, created_at: `2026-10-0${day}T00:00:00.000Z` });

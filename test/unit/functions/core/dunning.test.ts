@@ -1,4 +1,4 @@
-import { dunningRefusal, renderDunningEmail } from '../../../../functions/core/dunning';
+import { dunningRefusal, renderDunningEmail } from '#core/dunning';
 
 describe('dunningRefusal', () => {
   it.each(['pending', 'retrying'] as const)('allows dunning when the recovery is %s', (status) => {

@@ -1,4 +1,4 @@
-import { isPossibleId, MAX_PATH_ID_BYTES } from '../../../../functions/core/ids';
+import { isPossibleId, MAX_PATH_ID_BYTES } from '#core/ids';
 
 describe('isPossibleId', () => {
   it.each([

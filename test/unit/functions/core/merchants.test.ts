@@ -1,12 +1,12 @@
-import { ApiKeyNotFoundError, newApiKeyId } from '../../../../functions/core/api-keys';
+import { ApiKeyNotFoundError, newApiKeyId } from '#core/api-keys';
 import {
   DEFAULT_RATE_LIMITS,
   MerchantNotFoundError,
   NewMerchantSchema,
   newMerchantId,
   UnknownPspError,
-} from '../../../../functions/core/merchants';
-import { AppError } from '../../../../functions/core/errors';
+} from '#core/merchants';
+import { AppError } from '#core/errors';
 
 describe('newMerchantId', () => {
   it('returns merch_ and 22 base62 characters, different each time, when called twice', () => {

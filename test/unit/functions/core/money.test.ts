@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../../functions/core/money';
+import { formatMoney } from '#core/money';
 
 describe('formatMoney', () => {
   it.each([

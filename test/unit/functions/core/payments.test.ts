@@ -1,5 +1,5 @@
-import { StateConflictError } from '../../../../functions/core/errors';
-import { commitInstant, MANUAL_RETRY_SPACING_MS, type PaymentRecord, type RetryAttempt, transition } from '../../../../functions/core/payments';
+import { StateConflictError } from '#core/errors';
+import { commitInstant, MANUAL_RETRY_SPACING_MS, type PaymentRecord, type RetryAttempt, transition } from '#core/payments';
 
 const T = new Date('2026-12-07T15:00:00.000Z');
 const MINUTE = 60_000;

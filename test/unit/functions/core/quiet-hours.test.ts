@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DEFAULT_QUIET_HOURS, type QuietHours, isQuietAt, isValidTimeZone, localClock, nextAllowedAt } from '../../../../functions/core/quiet-hours';
+import { DEFAULT_QUIET_HOURS, type QuietHours, isQuietAt, isValidTimeZone, localClock, nextAllowedAt } from '#core/quiet-hours';
 
 const quiet = (startHour: number, endHour: number, timezone: string, enabled = true): QuietHours => ({ startHour, endHour, timezone, enabled });
 const at = (iso: string): Date => new Date(iso);

@@ -1,4 +1,4 @@
-import { isOnTrack, monthOf, periodBounds, recoveryProgressOf, sumTotals } from '../../../../functions/core/recovery-goal';
+import { isOnTrack, monthOf, periodBounds, recoveryProgressOf, sumTotals } from '#core/recovery-goal';
 
 describe('monthOf', () => {
   it.each([

@@ -1,7 +1,7 @@
-import { emptyLedger, withAttempt } from '../../../../functions/core/card-caps';
-import type { QuietHours } from '../../../../functions/core/quiet-hours';
-import { daysToNextPayday, type PlannedPayment, planNextRetry, retryScoreInputOf } from '../../../../functions/core/retry-policy';
-import { scoreRetryByRules } from '../../../../functions/core/scoring/rules';
+import { emptyLedger, withAttempt } from '#core/card-caps';
+import type { QuietHours } from '#core/quiet-hours';
+import { daysToNextPayday, type PlannedPayment, planNextRetry, retryScoreInputOf } from '#core/retry-policy';
+import { scoreRetryByRules } from '#core/scoring/rules';
 
 const T = new Date('2026-12-07T15:00:00.000Z');
 const HOUR = 3_600_000;

@@ -1,5 +1,5 @@
-import type { PaymentRecord, PaymentStatus } from '../../../../functions/core/payments';
-import { summariseSubscription } from '../../../../functions/core/subscriptions';
+import type { PaymentRecord, PaymentStatus } from '#core/payments';
+import { summariseSubscription } from '#core/subscriptions';
 
 const payment = (status: PaymentStatus, amount: number, currency = 'usd', created_at = '2026-10-01T00:00:00.000Z'): PaymentRecord => ({ status, amount, currency, created_at }) as PaymentRecord;
 

@@ -1,5 +1,5 @@
-import { createJobHandler, InvalidJobEventError, type JobTaskInput } from '../../../../functions/jobs/run-job';
-import { type ScheduledJobEvent, scheduleDefinitions, scheduledJobInputTemplate } from '../../../../functions/contracts/schedules';
+import { createJobHandler, InvalidJobEventError, type JobTaskInput } from '#jobs/run-job';
+import { type ScheduledJobEvent, scheduleDefinitions, scheduledJobInputTemplate } from '#contracts/schedules';
 
 const dailyTasks = scheduleDefinitions.find((definition) => definition.name === 'daily')?.tasks ?? [];
 
@@ -126,12 +126,15 @@ describe('createJobHandler', () => {
   it('logs the error name and message when a task fails', async () => {
     // Prepare
     const lines: string[] = [];
-    jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
+    jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
     const previous = process.env.LOG_LEVEL;
     process.env.LOG_LEVEL = 'info';
     let isolated: typeof createJobHandler = createJobHandler;
     jest.isolateModules(() => {
-      isolated = (require('../../../../functions/jobs/run-job') as typeof import('../../../../functions/jobs/run-job')).createJobHandler;
+      isolated = (require('#jobs/run-job') as typeof import('#jobs/run-job')).createJobHandler;
     });
     if (previous === undefined) delete process.env.LOG_LEVEL;
     else process.env.LOG_LEVEL = previous;

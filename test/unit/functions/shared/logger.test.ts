@@ -1,4 +1,4 @@
-import { createLogger, type LoggerOptions } from '../../../../functions/shared/logger';
+import { createLogger, type LoggerOptions } from '#shared/logger';
 
 function capture(options: Omit<LoggerOptions, 'write' | 'now'> = {}) {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import { hmacValidator } from '@adyen/api-library';
-import { adyenWebhook } from '../../../../functions/webhooks/adyen';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { adyenWebhook } from '#webhooks/adyen';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const OTHER_KEY = '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { authorizeNetWebhook } from '../../../../functions/webhooks/authorize-net';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { authorizeNetWebhook } from '#webhooks/authorize-net';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 // The official authorizenet SDK has no webhook helper: deliveries are signed here per Authorize.Net's
 // documented scheme, X-ANET-Signature = "sha512=" + uppercase hex HMAC-SHA512(raw body), keyed by the

@@ -1,4 +1,4 @@
-import { XmlSyntaxError, childAt, parseXml, textAt } from '../../../../functions/webhooks/braintree-xml';
+import { XmlSyntaxError, childAt, parseXml, textAt } from '#webhooks/braintree-xml';
 
 describe('braintree-xml', () => {
   it('reads elements, attributes, entities and CDATA when the document is well formed', () => {

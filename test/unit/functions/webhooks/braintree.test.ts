@@ -1,5 +1,5 @@
-import { braintreeWebhook } from '../../../../functions/webhooks/braintree';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { braintreeWebhook } from '#webhooks/braintree';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 /** The part of the braintree SDK these tests use (it ships no type declarations). */
 interface BraintreeGateway {

@@ -1,7 +1,7 @@
 import Chargebee, { basicAuthValidator } from 'chargebee';
-import { chargebeeWebhook } from '../../../../functions/webhooks/chargebee';
-import type { InboundWebhook } from '../../../../functions/webhooks/types';
-import { WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { chargebeeWebhook } from '#webhooks/chargebee';
+import type { InboundWebhook } from '#webhooks/types';
+import { WebhookPayloadError } from '#webhooks/types';
 
 // Chargebee signs nothing: its only scheme is HTTP Basic auth with the credentials set on the
 // webhook. The SDK can only check credentials (basicAuthValidator inside a webhook handler), so

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { checkoutWebhook } from '../../../../functions/webhooks/checkout';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { checkoutWebhook } from '#webhooks/checkout';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 // checkout-sdk-node has no signing helper: deliveries are signed here per Checkout.com's documented
 // scheme, Cko-Signature = HMAC-SHA256(raw body) in lowercase hex, keyed by the webhook's secret key.

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { parse, parseWithMeta } from 'gocardless-nodejs/webhooks';
-import { gocardlessWebhook } from '../../../../functions/webhooks/gocardless';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { gocardlessWebhook } from '#webhooks/gocardless';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 // gocardless-nodejs can only verify (webhooks.parse / parseWithMeta), so the tests sign the raw body
 // with HMAC-SHA256 as GoCardless documents and ask both the SDK and our module.

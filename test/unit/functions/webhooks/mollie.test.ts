@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { mollieWebhook } from '../../../../functions/webhooks/mollie';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { mollieWebhook } from '#webhooks/mollie';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 // @mollie/api-client has no webhook signature helper (neither signing nor verifying), so next-gen
 // deliveries are signed here as Mollie documents: X-Mollie-Signature: sha256=<hex HMAC-SHA256 of

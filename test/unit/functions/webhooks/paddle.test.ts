@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Paddle } from '@paddle/paddle-node-sdk';
-import { paddleWebhook } from '../../../../functions/webhooks/paddle';
-import { type InboundWebhook, TIMESTAMP_TOLERANCE_SECONDS, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { paddleWebhook } from '#webhooks/paddle';
+import { type InboundWebhook, TIMESTAMP_TOLERANCE_SECONDS, WebhookPayloadError } from '#webhooks/types';
 
 // Paddle's SDK verifies (webhooks.isSignatureValid / unmarshal) but cannot sign, so the tests sign
 // `${ts}:${rawBody}` with HMAC-SHA256 as Paddle documents and ask both the SDK and our module. The

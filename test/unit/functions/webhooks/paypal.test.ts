@@ -1,8 +1,8 @@
 import { sign as rsaSign } from 'node:crypto';
 import * as CRC32 from 'crc-32';
 import * as selfsigned from 'selfsigned';
-import { type CertificateFetcher, crc32, createCertificateFetcher, createPaypalCertificateFetcher, createPaypalWebhook, paypalWebhook } from '../../../../functions/webhooks/paypal';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { type CertificateFetcher, crc32, createCertificateFetcher, createPaypalCertificateFetcher, createPaypalWebhook, paypalWebhook } from '#webhooks/paypal';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 // PayPal has no offline signing helper: these tests make an RSA key pair and self-signed certificate
 // with `selfsigned`, sign `transmission_id|transmission_time|webhook_id|crc32(body)` as PayPal does

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import Razorpay from 'razorpay';
-import { razorpayWebhook } from '../../../../functions/webhooks/razorpay';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { razorpayWebhook } from '#webhooks/razorpay';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 // Razorpay's SDK can only verify (Razorpay.validateWebhookSignature), so the tests sign the raw body
 // with HMAC-SHA256 as Razorpay documents and ask both the SDK and our module.

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { recurlyWebhook } from '../../../../functions/webhooks/recurly';
-import { type InboundWebhook, TIMESTAMP_TOLERANCE_SECONDS, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { recurlyWebhook } from '#webhooks/recurly';
+import { type InboundWebhook, TIMESTAMP_TOLERANCE_SECONDS, WebhookPayloadError } from '#webhooks/types';
 
 // Recurly has no Node verifier or signer (recurly-client-node#324; the `recurly` package is not
 // installed here either), so deliveries are signed as Recurly documents and as its Ruby client's

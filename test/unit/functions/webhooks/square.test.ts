@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { WebhooksHelper } from 'square';
-import { squareWebhook } from '../../../../functions/webhooks/square';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { squareWebhook } from '#webhooks/square';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 // The square SDK verifies but cannot sign: deliveries are signed here per Square's documented scheme
 // (base64 HMAC-SHA256 of notification URL + raw body, keyed by the signature key), and each

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
-import { stripeWebhook } from '../../../../functions/webhooks/stripe';
-import { type InboundWebhook, WebhookPayloadError } from '../../../../functions/webhooks/types';
+import { stripeWebhook } from '#webhooks/stripe';
+import { type InboundWebhook, WebhookPayloadError } from '#webhooks/types';
 
 const SECRET = 'whsec_test_5f0c1e9a7b2d4c6e8f0a1b2c3d4e5f60';
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -130,7 +130,7 @@ describe('stripe webhook', () => {
 
   it('refuses without throwing when the header is garbage, truncated or oversized', async () => {
     // Prepare
-    const headers = ['garbage', 't=,v1=', `t=${NOW_SECONDS},v1=abc`, `t=${NOW_SECONDS},v1=${'a'.repeat(10_000)}`, 'v1=' + 'a'.repeat(64)];
+    const headers = ['garbage', 't=,v1=', `t=${NOW_SECONDS},v1=abc`, `t=${NOW_SECONDS},v1=${'a'.repeat(10_000)}`, `v1=${'a'.repeat(64)}`];
     // Act
     const verifications = await Promise.all(headers.map((header) => stripeWebhook.verify(inbound(paymentIntentFailed, { 'stripe-signature': header }), { secret: SECRET }, NOW)));
     // Assess

@@ -1,6 +1,6 @@
-import { routes } from '../../../../functions/api/routes';
-import { toApiGatewayEvent } from '../../../../lib/local/api-gateway-event';
-import { RouteMatcher } from '../../../../lib/local/route-matcher';
+import { routes } from '#api/routes';
+import { toApiGatewayEvent } from '#lib/local/api-gateway-event';
+import { RouteMatcher } from '#lib/local/route-matcher';
 
 describe('toApiGatewayEvent', () => {
   const matcher = new RouteMatcher(routes);

@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { QueueSender } from '../../../../functions/adapters/queue-sender';
-import { queueDefinitions } from '../../../../functions/contracts/queues';
-import { LocalQueues, type SqsConsumer } from '../../../../lib/local/queue-hub';
+import type { QueueSender } from '#adapters/queue-sender';
+import { queueDefinitions } from '#contracts/queues';
+import { LocalQueues, type SqsConsumer } from '#lib/local/queue-hub';
 
 function notificationsDefinition() {
   const found = queueDefinitions.find((candidate) => candidate.name === 'notifications');
@@ -18,7 +18,7 @@ function loadQueueSender(driver: 'sqs' | 'local'): QueueSender {
   const previous = process.env.QUEUE_DRIVER;
   process.env.QUEUE_DRIVER = driver;
   jest.isolateModules(() => {
-    loaded = (require('../../../../functions/adapters/queue-sender') as typeof import('../../../../functions/adapters/queue-sender')).queueSender;
+    loaded = (require('#adapters/queue-sender') as typeof import('#adapters/queue-sender')).queueSender;
   });
   if (previous === undefined) delete process.env.QUEUE_DRIVER;
   else process.env.QUEUE_DRIVER = previous;

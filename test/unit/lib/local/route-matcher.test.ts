@@ -1,5 +1,5 @@
-import { routes } from '../../../../functions/api/routes';
-import { RouteMatcher } from '../../../../lib/local/route-matcher';
+import { routes } from '#api/routes';
+import { RouteMatcher } from '#lib/local/route-matcher';
 
 describe('RouteMatcher', () => {
   const matcher = new RouteMatcher(routes);

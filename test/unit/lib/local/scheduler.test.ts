@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
-import type { JobReport } from '../../../../functions/jobs/run-job';
-import type { ScheduledJobEvent, ScheduleName } from '../../../../functions/contracts/schedules';
-import { LocalScheduler, type LocalJobHandler } from '../../../../lib/local/scheduler';
+import type { JobReport } from '#jobs/run-job';
+import type { ScheduledJobEvent, ScheduleName } from '#contracts/schedules';
+import { LocalScheduler, type LocalJobHandler } from '#lib/local/scheduler';
 
 const at = (iso: string): number => Date.parse(iso);
 

@@ -1,7 +1,7 @@
-import { LOCAL_MODEL_NAME, localModel } from '../../../../../functions/adapters/ai/local-model';
-import { RETRY_SCORING_SYSTEM, retryScoringPrompt } from '../../../../../functions/core/scoring/prompt';
-import { scoreRetryByRules } from '../../../../../functions/core/scoring/rules';
-import type { RetryScoreInput } from '../../../../../functions/core/scoring/types';
+import { LOCAL_MODEL_NAME, localModel } from '#adapters/ai/local-model';
+import { RETRY_SCORING_SYSTEM, retryScoringPrompt } from '#core/scoring/prompt';
+import { scoreRetryByRules } from '#core/scoring/rules';
+import type { RetryScoreInput } from '#core/scoring/types';
 
 const INPUT: RetryScoreInput = { declineCode: 'processing_error', psp: 'stripe', amountCents: 1200, currency: 'eur', attemptNumber: 3, hourOfDay: 9 };
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import twilio from 'twilio';
-import { twilioUrlVariants, verifyMailgunSignature, verifyStandardWebhook, verifyTwilioSignature } from '../../../../../functions/api/delivery-callbacks/signatures';
+import { twilioUrlVariants, verifyMailgunSignature, verifyStandardWebhook, verifyTwilioSignature } from '#api/delivery-callbacks/signatures';
 
 describe('verifyStandardWebhook', () => {
   // The Standard Webhooks / Svix reference test vector.

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { buildOpenApiDocument, DEFAULT_SERVICE_VERSION, withServerOrigins } from '../../../../../functions/api/openapi/build-document';
-import { PSPS } from '../../../../../functions/core/providers';
-import { CURRENCIES } from '../../../../../functions/core/money';
-import type { OpenApiDocument, OperationObject, Parameter, PathMethod, Reference, Response } from '../../../../../functions/api/openapi/types';
-import type { RouteDef } from '../../../../../functions/api/route-types';
-import { routes } from '../../../../../functions/api/routes';
-import { routeRow } from '../../../../fixtures/route-row';
+import { buildOpenApiDocument, DEFAULT_SERVICE_VERSION, withServerOrigins } from '#api/openapi/build-document';
+import { PSPS } from '#core/providers';
+import { CURRENCIES } from '#core/money';
+import type { OpenApiDocument, OperationObject, Parameter, PathMethod, Reference, Response } from '#api/openapi/types';
+import type { RouteDef } from '#api/route-types';
+import { routes } from '#api/routes';
+import { routeRow } from '#test/fixtures/route-row';
 
 const row = routeRow;
 

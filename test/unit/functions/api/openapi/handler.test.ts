@@ -1,8 +1,8 @@
-import { handler } from '../../../../../functions/api/openapi/handler';
-import { routes } from '../../../../../functions/api/routes';
-import { toApiGatewayEvent } from '../../../../../lib/local/api-gateway-event';
-import { createLambdaContext } from '../../../../../lib/local/lambda-context';
-import { RouteMatcher } from '../../../../../lib/local/route-matcher';
+import { handler } from '#api/openapi/handler';
+import { routes } from '#api/routes';
+import { toApiGatewayEvent } from '#lib/local/api-gateway-event';
+import { createLambdaContext } from '#lib/local/lambda-context';
+import { RouteMatcher } from '#lib/local/route-matcher';
 
 const requestFor = (url: string) => {
   const match = new RouteMatcher(routes).match('GET', url);

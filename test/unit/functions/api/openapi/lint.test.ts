@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import { buildOpenApiDocument } from '../../../../../functions/api/openapi/build-document';
-import type { RouteDef } from '../../../../../functions/api/route-types';
-import { routes } from '../../../../../functions/api/routes';
+import { buildOpenApiDocument } from '#api/openapi/build-document';
+import type { RouteDef } from '#api/route-types';
+import { routes } from '#api/routes';
 
 const ROOT = resolve(__dirname, '../../../../..');
 const REDOCLY = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');

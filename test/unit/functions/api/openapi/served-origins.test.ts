@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { requestOrigin } from '../../../../../functions/api/openapi/served-origins';
+import { requestOrigin } from '#api/openapi/served-origins';
 
 const eventWith = (headers: Record<string, string>, requestContext: Partial<APIGatewayProxyEvent['requestContext']> = {}): APIGatewayProxyEvent =>
   ({ headers, requestContext: { domainName: 'localhost', stage: 'local', ...requestContext } }) as unknown as APIGatewayProxyEvent;

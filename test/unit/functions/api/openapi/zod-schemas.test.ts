@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SchemaCollector } from '../../../../../functions/api/openapi/zod-schemas';
+import { SchemaCollector } from '#api/openapi/zod-schemas';
 
 describe('SchemaCollector', () => {
   it('converts a schema without ids inline, without a $schema keyword', () => {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { InvalidApiKeyError } from '../../../../../functions/core/errors';
+import { InvalidApiKeyError } from '#core/errors';
 
 type Verify = (event: APIGatewayProxyEvent) => Promise<void>;
 
@@ -11,7 +11,7 @@ function loadWith(variables: { CRON_SECRET?: string }): Verify {
   if (variables.CRON_SECRET !== undefined) process.env.CRON_SECRET = variables.CRON_SECRET;
   let verify: Verify | undefined;
   jest.isolateModules(() => {
-    verify = (require('../../../../../functions/api/pipeline/cron-secret') as { verifyCronSecret: Verify }).verifyCronSecret;
+    verify = (require('#api/pipeline/cron-secret') as { verifyCronSecret: Verify }).verifyCronSecret;
   });
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryParameterNames } from '../../../../../functions/api/pipeline/parse-request';
+import { queryParameterNames } from '#api/pipeline/parse-request';
 
 describe('queryParameterNames', () => {
   it.each([

@@ -7,7 +7,7 @@ import {
   VISA_RESPONSE_RULES,
   visaCategoryOf,
   visaResponseRule,
-} from '../../../../../functions/core/decline-codes/card-network-rules';
+} from '#core/decline-codes/card-network-rules';
 
 describe('visaCategoryOf', () => {
   it.each([

@@ -1,6 +1,6 @@
-import { DECLINE_CODE_CATALOGUE, findDeclineCode } from '../../../../../functions/core/decline-codes/catalogue';
-import { findDoNotRetryConflicts, hasDoNotRetryMeaning } from '../../../../../functions/core/decline-codes/catalogue-checks';
-import type { DeclineCodeRecord } from '../../../../../functions/core/decline-codes/types';
+import { DECLINE_CODE_CATALOGUE, findDeclineCode } from '#core/decline-codes/catalogue';
+import { findDoNotRetryConflicts, hasDoNotRetryMeaning } from '#core/decline-codes/catalogue-checks';
+import type { DeclineCodeRecord } from '#core/decline-codes/types';
 
 const softRecord = (code: string, description: string, network_code?: string): DeclineCodeRecord => ({
   psp: 'checkout',

@@ -6,10 +6,10 @@ import {
   declineCodesOf,
   findDeclineCode,
   findDeclineCodeAcrossProviders,
-} from '../../../../../functions/core/decline-codes/catalogue';
-import { baselineRecoveryRate, RECOVERY_ADJUSTMENTS } from '../../../../../functions/core/decline-codes/recovery-rates';
-import { DECLINE_CATEGORIES, type DeclineCodeRecord, isSubcategoryOf } from '../../../../../functions/core/decline-codes/types';
-import { PSPS } from '../../../../../functions/core/providers';
+} from '#core/decline-codes/catalogue';
+import { baselineRecoveryRate, RECOVERY_ADJUSTMENTS } from '#core/decline-codes/recovery-rates';
+import { DECLINE_CATEGORIES, type DeclineCodeRecord, isSubcategoryOf } from '#core/decline-codes/types';
+import { PSPS } from '#core/providers';
 
 const sample = (overrides: Partial<DeclineCodeRecord> = {}): DeclineCodeRecord =>
   ({

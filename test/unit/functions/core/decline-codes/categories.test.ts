@@ -1,6 +1,6 @@
-import { DECLINE_CATEGORY_RECORDS, SUBCATEGORY_INFO, subcategoryInfo } from '../../../../../functions/core/decline-codes/categories';
-import { DECLINE_CODE_CATALOGUE } from '../../../../../functions/core/decline-codes/catalogue';
-import { DECLINE_SUBCATEGORIES } from '../../../../../functions/core/decline-codes/types';
+import { DECLINE_CATEGORY_RECORDS, SUBCATEGORY_INFO, subcategoryInfo } from '#core/decline-codes/categories';
+import { DECLINE_CODE_CATALOGUE } from '#core/decline-codes/catalogue';
+import { DECLINE_SUBCATEGORIES } from '#core/decline-codes/types';
 
 describe('DECLINE_CATEGORY_RECORDS', () => {
   it('lists the four spec categories in order with the spec\'s subcategories when read', () => {

@@ -1,6 +1,6 @@
-import { DECLINE_CODE_CATALOGUE } from '../../../../../functions/core/decline-codes/catalogue';
-import { classifyDecline } from '../../../../../functions/core/decline-codes/classify';
-import { VISA_RESPONSE_RULES } from '../../../../../functions/core/decline-codes/card-network-rules';
+import { DECLINE_CODE_CATALOGUE } from '#core/decline-codes/catalogue';
+import { classifyDecline } from '#core/decline-codes/classify';
+import { VISA_RESPONSE_RULES } from '#core/decline-codes/card-network-rules';
 
 describe('classifyDecline', () => {
   describe('precedence', () => {

@@ -1,4 +1,4 @@
-import * as declineCodes from '../../../../../functions/core/decline-codes';
+import * as declineCodes from '#core/decline-codes/index';
 
 describe('decline-codes module', () => {
   it('exposes the catalogue, the queries and the classifier from one entry point when imported', () => {

@@ -4,13 +4,13 @@ import {
   getDeclineCodeVariations,
   listCategories,
   listDeclineCodes,
-} from '../../../../../functions/core/decline-codes/queries';
+} from '#core/decline-codes/queries';
 import {
   DECLINE_CATEGORIES,
   DECLINE_SUBCATEGORIES,
   isDeclineCategory,
   isDeclineSubcategory,
-} from '../../../../../functions/core/decline-codes/types';
+} from '#core/decline-codes/types';
 
 describe('listDeclineCodes', () => {
   it('returns the whole catalogue in (psp, code) order when given no filter', () => {

@@ -1,4 +1,4 @@
-import { RECOVERY_ADJUSTMENTS, recoveryRate, SUBCATEGORY_BASELINE } from '../../../../../functions/core/decline-codes/recovery-rates';
+import { RECOVERY_ADJUSTMENTS, recoveryRate, SUBCATEGORY_BASELINE } from '#core/decline-codes/recovery-rates';
 
 describe('recoveryRate', () => {
   it('returns the subcategory baseline when given no adjustment', () => {

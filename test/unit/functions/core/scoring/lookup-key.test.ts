@@ -1,4 +1,4 @@
-import { amountBucketOf, attemptBucketOf, lookupKeyForInput, lookupKeyOf, normaliseLookupCode } from '../../../../../functions/core/scoring/lookup-key';
+import { amountBucketOf, attemptBucketOf, lookupKeyForInput, lookupKeyOf, normaliseLookupCode } from '#core/scoring/lookup-key';
 
 describe('normaliseLookupCode', () => {
   it.each([

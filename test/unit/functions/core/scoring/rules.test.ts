@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { findDeclineCode } from '../../../../../functions/core/decline-codes/catalogue';
-import { SUBCATEGORY_BASELINE } from '../../../../../functions/core/decline-codes/recovery-rates';
-import { CURRENCIES } from '../../../../../functions/core/money';
-import { RULES_MODEL_VERSION, ladderOf, scoreRetryByRules } from '../../../../../functions/core/scoring/rules';
-import type { RetryScoreInput } from '../../../../../functions/core/scoring/types';
+import { findDeclineCode } from '#core/decline-codes/catalogue';
+import { SUBCATEGORY_BASELINE } from '#core/decline-codes/recovery-rates';
+import { CURRENCIES } from '#core/money';
+import { RULES_MODEL_VERSION, ladderOf, scoreRetryByRules } from '#core/scoring/rules';
+import type { RetryScoreInput } from '#core/scoring/types';
 
 /** A 49.99 usd charge at noon, first attempt: no signal beyond the decline itself. */
 const input = (overrides: Partial<RetryScoreInput> = {}): RetryScoreInput => ({

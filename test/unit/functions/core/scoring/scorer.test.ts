@@ -1,10 +1,10 @@
-import type { AiModel, AiRequest, AiResponse } from '../../../../../functions/core/ai';
-import { lookupKeyForInput } from '../../../../../functions/core/scoring/lookup-key';
-import { PAYMENT_LABEL, RETRY_SCORING_TASK_LINE, RULES_BASELINE_LABEL } from '../../../../../functions/core/scoring/prompt';
-import { scoreRetryByRules } from '../../../../../functions/core/scoring/rules';
-import { createRetryScorer, DEFAULT_AI_TIMEOUT_MS, ENHANCED_MODEL_VERSION } from '../../../../../functions/core/scoring/scorer';
-import { MAX_DELAY_HOURS, MIN_DELAY_HOURS, type PrecomputedScore, type RetryScoreInput, type ScoreLookup } from '../../../../../functions/core/scoring/types';
-import { localModel, LOCAL_MODEL_NAME } from '../../../../../functions/adapters/ai/local-model';
+import type { AiModel, AiRequest, AiResponse } from '#core/ai';
+import { lookupKeyForInput } from '#core/scoring/lookup-key';
+import { PAYMENT_LABEL, RETRY_SCORING_TASK_LINE, RULES_BASELINE_LABEL } from '#core/scoring/prompt';
+import { scoreRetryByRules } from '#core/scoring/rules';
+import { createRetryScorer, DEFAULT_AI_TIMEOUT_MS, ENHANCED_MODEL_VERSION } from '#core/scoring/scorer';
+import { MAX_DELAY_HOURS, MIN_DELAY_HOURS, type PrecomputedScore, type RetryScoreInput, type ScoreLookup } from '#core/scoring/types';
+import { localModel, LOCAL_MODEL_NAME } from '#adapters/ai/local-model';
 
 const INPUT: RetryScoreInput = { declineCode: 'insufficient_funds', psp: 'stripe', amountCents: 4999, currency: 'usd', attemptNumber: 2, hourOfDay: 6, successRate90d: 0.7 };
 const RULES = scoreRetryByRules(INPUT);

@@ -16,7 +16,13 @@ const ROUNDS = 15;
 const OUTPUT_DIR = path.join(PROJECT_ROOT, '.local', 'bundles');
 
 /** What module-scope code reads at load; the values only have to be well-formed. */
-const LOAD_ENV = { ...process.env, TABLE_NAME: 'bench-bundles', AWS_REGION: 'us-east-1', CURSOR_SIGNING_SECRET: 'x'.repeat(32), AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1' };
+const LOAD_ENV = {
+  ...process.env,
+  TABLE_NAME: 'bench-bundles',
+  AWS_REGION: 'us-east-1',
+  CURSOR_SIGNING_SECRET: 'x'.repeat(32),
+  AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1',
+};
 
 /** Milliseconds to require the file in a fresh process (the process's own start excluded). */
 function loadMs(file: string): number {
@@ -89,7 +95,10 @@ export function formatBundles(report: Awaited<ReturnType<typeof benchBundles>>):
     '',
     '| function | bundle | size ratio | load | load ratio | verdict |',
     '|---|---|---|---|---|---|',
-    ...report.rows.map((row) => `| ${row.function} | ${kb(row.bytes)} | ${row.size_ratio.toFixed(2)} | ${row.load_ms.toFixed(1)} ms | ${row.load_ratio.toFixed(2)} | ${row.verdict} |`),
+    ...report.rows.map(
+      (row) =>
+        `| ${row.function} | ${kb(row.bytes)} | ${row.size_ratio.toFixed(2)} | ${row.load_ms.toFixed(1)} ms | ${row.load_ratio.toFixed(2)} | ${row.verdict} |`,
+    ),
   ];
   return lines.join('\n');
 }

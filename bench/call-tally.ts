@@ -21,7 +21,10 @@ export function installCallTally(): void {
         const name = String(context.commandName ?? 'Unknown');
         tally.calls.set(name, (tally.calls.get(name) ?? 0) + 1);
         const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        const units = (Array.isArray(consumed) ? consumed : [consumed]).reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0), 0);
+        const units = (Array.isArray(consumed) ? consumed : [consumed]).reduce(
+          (sum: number, c) => sum + Number((c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0),
+          0,
+        );
         if (READS.has(name)) tally.rcu += units;
         else tally.wcu += units;
       }

@@ -102,7 +102,8 @@ export class CapacityMeter {
       (next, context) => async (args) => {
         const input = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
         const result = await next({ ...args, input });
-        if (this.label !== undefined) this.record(this.label, String(context.commandName ?? 'Unknown'), input, (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
+        if (this.label !== undefined)
+          this.record(this.label, String(context.commandName ?? 'Unknown'), input, (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
         return result;
       },
       { step: 'initialize', priority: 'low', name: 'benchCapacityMeter' },

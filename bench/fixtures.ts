@@ -33,7 +33,14 @@ export class BenchData {
     });
     const { key, record } = await createApiKey({ merchantId: merchant.id, scopes: ['admin'], mode: 'test' });
     await writeWindows(merchant.id, record.id);
-    return new BenchData({ merchantId: merchant.id, apiKey: key, apiKeyId: record.id, readPerMinute: BENCH_LIMIT_PER_MINUTE, writePerMinute: BENCH_LIMIT_PER_MINUTE, merchants: 1 });
+    return new BenchData({
+      merchantId: merchant.id,
+      apiKey: key,
+      apiKeyId: record.id,
+      readPerMinute: BENCH_LIMIT_PER_MINUTE,
+      writePerMinute: BENCH_LIMIT_PER_MINUTE,
+      merchants: 1,
+    });
   }
 
   /** Adds merchants, or deletes the last added, until the table holds `target` of them (the bench merchant included). */
@@ -46,7 +53,13 @@ export class BenchData {
         const merchant = await createMerchant({ name: `Merchant ${index + 2}` });
         const { key, record } = await createApiKey({ merchantId: merchant.id, scopes: ['read', 'write'], mode: 'live' });
         const windows = await writeWindows(merchant.id, record.id);
-        this.added[index] = [keys.merchant(merchant.id), keys.apiKey(merchant.id, record.id), keys.apiKeyByHash(hashApiKey(key)), keys.apiKeyById(record.id), ...windows];
+        this.added[index] = [
+          keys.merchant(merchant.id),
+          keys.apiKey(merchant.id, record.id),
+          keys.apiKeyByHash(hashApiKey(key)),
+          keys.apiKeyById(record.id),
+          ...windows,
+        ];
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, grow));
@@ -62,10 +75,15 @@ async function writeWindows(merchantId: string, keyId: string): Promise<ItemKey[
   const nowSeconds = Math.floor(Date.now() / 1000);
   const current = nowSeconds - (nowSeconds % 60);
   const windows = Array.from({ length: WINDOWS_PER_KEY }, (_, i) => i + 1).flatMap((age) =>
-    (['read', 'write'] as const).map((kind) => ({ key: keys.rateLimitWindow(merchantId, `key:${keyId}:${kind}`, current - age * 60), count: 1 + ((age * 37) % 100) })),
+    (['read', 'write'] as const).map((kind) => ({
+      key: keys.rateLimitWindow(merchantId, `key:${keyId}:${kind}`, current - age * 60),
+      count: 1 + ((age * 37) % 100),
+    })),
   );
   await batchWrite(
-    windows.map(({ key, count }) => ({ PutRequest: { Item: { ...key, entity: ENTITY.rateLimitWindow, request_count: count, expires_at: nowSeconds + 3600 } } })),
+    windows.map(({ key, count }) => ({
+      PutRequest: { Item: { ...key, entity: ENTITY.rateLimitWindow, request_count: count, expires_at: nowSeconds + 3600 } },
+    })),
   );
   return windows.map(({ key }) => key);
 }

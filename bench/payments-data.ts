@@ -26,7 +26,14 @@ import type { BenchFixture } from './scenario';
 export const PAYMENTS_PER_MERCHANT = 10;
 const CUSTOMERS = 20;
 /** Statuses by index modulo 20: 8 pending, 5 retrying, 1 paused, 4 recovered, 2 terminal. */
-const STATUS_MIX: readonly PaymentStatus[] = [...Array<PaymentStatus>(8).fill('pending'), ...Array<PaymentStatus>(5).fill('retrying'), 'paused', ...Array<PaymentStatus>(4).fill('recovered'), 'terminal', 'terminal'];
+const STATUS_MIX: readonly PaymentStatus[] = [
+  ...Array<PaymentStatus>(8).fill('pending'),
+  ...Array<PaymentStatus>(5).fill('retrying'),
+  'paused',
+  ...Array<PaymentStatus>(4).fill('recovered'),
+  'terminal',
+  'terminal',
+];
 const DECLINES: ReadonlyArray<{ code: string; category: DeclineCategory; subcategory: string }> = [
   { code: 'insufficient_funds', category: 'soft_retry', subcategory: 'balance' },
   { code: 'card_velocity_exceeded', category: 'soft_retry', subcategory: 'limit' },
@@ -87,9 +94,11 @@ export async function benchPayments(fixture: BenchFixture): Promise<BenchPayment
     await batchWrite(removed.flatMap(({ items }) => items.map((Key) => ({ DeleteRequest: { Key } }))));
     if (removed.length > 0) oldest = Date.parse((stored.at(-1) as Stored).payment.created_at);
     await writeCounters(fixture.merchantId);
-    process.stderr.write(`bench: ${target} payments stored (${added.length} written, ${removed.length} deleted) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `bench: ${target} payments stored (${added.length} written, ${removed.length} deleted) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   }
-  return { count: stored.length, sample: (stored[CUSTOMERS + 100] ?? stored[0] as Stored).payment };
+  return { count: stored.length, sample: (stored[CUSTOMERS + 100] ?? (stored[0] as Stored)).payment };
 }
 
 /** The payment at `index`, from the customer of `template`, created at `at`. */
@@ -98,7 +107,9 @@ function bulkPayment(index: number, template: PaymentRecord, at: Date): PaymentR
   const status = STATUS_MIX[index % STATUS_MIX.length] as PaymentStatus;
   const decline = DECLINES[index % DECLINES.length] as (typeof DECLINES)[number];
   const body = timeOrderedId(at);
-  const history = [{ status: 'pending' as PaymentStatus, at: createdAt, reason: `Payment failed: decline code ${decline.code} (${decline.category}/${decline.subcategory})` }];
+  const history = [
+    { status: 'pending' as PaymentStatus, at: createdAt, reason: `Payment failed: decline code ${decline.code} (${decline.category}/${decline.subcategory})` },
+  ];
   if (status !== 'pending') history.push({ status, at: createdAt, reason: 'bench' });
   return {
     ...template,

@@ -74,7 +74,14 @@ const fixed = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 const callsOf = (side: SideResult): string =>
@@ -92,7 +99,10 @@ export function formatReport(report: BenchReport): string {
     lines.push('', `== ${scenario.name}`);
     const rows = [['merchants', 'side', 'median ms', 'p95 ms', 'calls/req', 'RCU/req', 'WCU/req', 'RCU, WCU by rules']];
     for (const size of scenario.sizes) {
-      for (const [name, side] of [['handler', size.handler], ['raw', size.raw]] as const) {
+      for (const [name, side] of [
+        ['handler', size.handler],
+        ['raw', size.raw],
+      ] as const) {
         rows.push([
           name === 'handler' ? String(size.merchants) : '',
           name,

@@ -48,7 +48,12 @@ async function bench(only: readonly string[]): Promise<BenchReport> {
   const { BenchData } = await import('./fixtures');
   const meter = new CapacityMeter(dynamo);
   const scenarios = await loadScenarios(only);
-  const results: ScenarioResult[] = scenarios.map((scenario) => ({ name: scenario.name, target: scenario.target ?? DEFAULT_TARGET, notes: scenario.notes ?? [], sizes: [] }));
+  const results: ScenarioResult[] = scenarios.map((scenario) => ({
+    name: scenario.name,
+    target: scenario.target ?? DEFAULT_TARGET,
+    notes: scenario.notes ?? [],
+    sizes: [],
+  }));
 
   const data = await BenchData.create();
   for (const size of SIZES) {
@@ -60,10 +65,7 @@ async function bench(only: readonly string[]): Promise<BenchReport> {
       const sides = await scenario.prepare(fixture);
       await warmUp(sides, TIMING.warmup);
       meter.reset();
-      const latency = await alternateBlocks(
-        { handler: () => meter.track('handler', sides.handler), raw: () => meter.track('raw', sides.raw) },
-        TIMING,
-      );
+      const latency = await alternateBlocks({ handler: () => meter.track('handler', sides.handler), raw: () => meter.track('raw', sides.raw) }, TIMING);
       const handler = await side(meter, 'handler', latency.handler);
       const raw = await side(meter, 'raw', latency.raw);
       const ratio = handler.median_ms / raw.median_ms;

@@ -88,7 +88,8 @@ function queueOf(values: Values): QueueName {
 function dlqUrlOf(values: Values): string | undefined {
   const url = values['dlq-url'];
   if (url === undefined) return undefined;
-  if (!/^https?:\/\/[^/]+\/.+/.test(url)) throw new UsageError('--dlq-url must be the URL of an SQS queue (https://sqs.<region>.amazonaws.com/<account>/<name>)');
+  if (!/^https?:\/\/[^/]+\/.+/.test(url))
+    throw new UsageError('--dlq-url must be the URL of an SQS queue (https://sqs.<region>.amazonaws.com/<account>/<name>)');
   return url;
 }
 
@@ -113,7 +114,9 @@ async function localDeadLetters(): Promise<DeadLetterQueues> {
     import('#consumers/outbound-deliveries'),
     import('#consumers/notifications'),
   ]);
-  return localDeadLetterQueues(localRedeliver({ 'inbound-webhooks': inbound.handler, 'outbound-deliveries': outbound.handler, notifications: notifications.handler }));
+  return localDeadLetterQueues(
+    localRedeliver({ 'inbound-webhooks': inbound.handler, 'outbound-deliveries': outbound.handler, notifications: notifications.handler }),
+  );
 }
 
 /** `dlq list` / `dlq redrive`: SQS with --dlq-url, else the local stack's. */
@@ -170,7 +173,14 @@ const commands: Record<string, Command> = {
       };
     },
   },
-  'keys revoke': { options: {}, positionals: ['key id'], prepare: (_values, [keyId = '']) => (repos) => repos.revokeApiKey(keyId) },
+  'keys revoke': {
+    options: {},
+    positionals: ['key id'],
+    prepare:
+      (_values, [keyId = '']) =>
+      (repos) =>
+        repos.revokeApiKey(keyId),
+  },
   'keys list': {
     options: { merchant: { type: 'string' } },
     positionals: [],
@@ -339,7 +349,14 @@ async function main(argv: string[]): Promise<number> {
       import('#data/client'),
     ]);
     try {
-      const result = await work({ ...merchants, ...apiKeys, ...providerSecrets, ...gateways, ...deadLetters, listRecentOutboxEmails: outbox.listRecentOutboxEmails });
+      const result = await work({
+        ...merchants,
+        ...apiKeys,
+        ...providerSecrets,
+        ...gateways,
+        ...deadLetters,
+        listRecentOutboxEmails: outbox.listRecentOutboxEmails,
+      });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
     } finally {

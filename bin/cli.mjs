@@ -37,7 +37,11 @@ function isStale(bundle, metaFile) {
   } catch {
     return true;
   }
-  const watched = [...inputs.filter((input) => !input.includes('node_modules/')).map((input) => join(ROOT, input)), join(ROOT, 'package-lock.json'), fileURLToPath(import.meta.url)];
+  const watched = [
+    ...inputs.filter((input) => !input.includes('node_modules/')).map((input) => join(ROOT, input)),
+    join(ROOT, 'package-lock.json'),
+    fileURLToPath(import.meta.url),
+  ];
   return watched.some((path) => mtime(path) > built);
 }
 

@@ -67,7 +67,8 @@ async function main(rawArgs: readonly string[]): Promise<void> {
   const { positionals: args, at } = splitAt(rawArgs);
   const name = names.find((candidate) => candidate === args[0]);
   if (args.length !== 1 || name === undefined) {
-    const given = args[0] === undefined ? 'no job name given' : args.length > 1 ? `one job name expected, got ${args.length} arguments` : `unknown job "${args[0]}"`;
+    const given =
+      args[0] === undefined ? 'no job name given' : args.length > 1 ? `one job name expected, got ${args.length} arguments` : `unknown job "${args[0]}"`;
     return exit(2, process.stderr, `job: ${given} ${usage}`);
   }
   // --at: the run EventBridge Scheduler would make at that time (the retry engine's "now"), to
@@ -95,10 +96,17 @@ async function main(rawArgs: readonly string[]): Promise<void> {
     consumers: { 'inbound-webhooks': inbound.handler, 'outbound-deliveries': outbound.handler, notifications: notifications.handler },
     onDeadLetter: (queue, letter) => saveLocalDeadLetter(queue, letter),
   });
-  const scheduler = new LocalScheduler({ handlers: { [name]: job.handler }, region: process.env.AWS_REGION, ...(atMs === undefined ? {} : { now: () => atMs }) });
+  const scheduler = new LocalScheduler({
+    handlers: { [name]: job.handler },
+    region: process.env.AWS_REGION,
+    ...(atMs === undefined ? {} : { now: () => atMs }),
+  });
   const report = await scheduler.runNow(name);
   const delivery = await queues.drain();
-  const left = (['inbound-webhooks', 'outbound-deliveries', 'notifications'] as const).reduce((sum, queue) => sum + queues.depth(queue) + queues.inFlight(queue), 0);
+  const left = (['inbound-webhooks', 'outbound-deliveries', 'notifications'] as const).reduce(
+    (sum, queue) => sum + queues.depth(queue) + queues.inFlight(queue),
+    0,
+  );
   if (delivery.delivered > 0 || left > 0) logger.info('queued messages delivered', { ...delivery, left_undelivered: left });
   const failed = report.tasks.some((task) => task.status === 'failed');
   exit(failed ? 1 : 0, process.stdout, JSON.stringify(report, null, 2));

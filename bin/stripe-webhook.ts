@@ -23,17 +23,17 @@ const randomId = (prefix: string): string => `${prefix}_${randomBytes(12).toStri
 function options() {
   const read = () =>
     parseArgs({
-    args: process.argv.slice(2),
-    strict: true,
-    allowPositionals: false,
-    options: {
-      secret: { type: 'string' },
-      merchant: { type: 'string' },
-      email: { type: 'string', default: 'bo@example.com' },
-      amount: { type: 'string', default: '4999' },
-      currency: { type: 'string', default: 'usd' },
-      'decline-code': { type: 'string', default: 'insufficient_funds' },
-    },
+      args: process.argv.slice(2),
+      strict: true,
+      allowPositionals: false,
+      options: {
+        secret: { type: 'string' },
+        merchant: { type: 'string' },
+        email: { type: 'string', default: 'bo@example.com' },
+        amount: { type: 'string', default: '4999' },
+        currency: { type: 'string', default: 'usd' },
+        'decline-code': { type: 'string', default: 'insufficient_funds' },
+      },
     }).values;
   let parsed: ReturnType<typeof read>;
   try {
@@ -41,7 +41,8 @@ function options() {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  if (parsed.secret === undefined || parsed.secret === '') throw new UsageError('missing --secret (the merchant\'s Stripe endpoint secret, set with providers set-secret)');
+  if (parsed.secret === undefined || parsed.secret === '')
+    throw new UsageError("missing --secret (the merchant's Stripe endpoint secret, set with providers set-secret)");
   if (!/^\d+$/.test(parsed.amount)) throw new UsageError('--amount must be a whole number of minor units (4999 for 49.99)');
   const stack = readStackFile();
   const merchantId = parsed.merchant ?? stack.merchant_id;
@@ -73,7 +74,13 @@ async function main(): Promise<number> {
           code: 'card_declined',
           decline_code: input['decline-code'],
           type: 'card_error',
-          payment_method: { id: randomId('pm'), object: 'payment_method', billing_details: { email: input.email, name: null }, card: { brand: 'visa', last4: '4242' }, type: 'card' },
+          payment_method: {
+            id: randomId('pm'),
+            object: 'payment_method',
+            billing_details: { email: input.email, name: null },
+            card: { brand: 'visa', last4: '4242' },
+            type: 'card',
+          },
         },
       },
     },

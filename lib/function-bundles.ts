@@ -37,7 +37,9 @@ export interface FunctionBundle {
 /** Bundles an entry (relative to the root, or a file's contents given as `stdin`) as GroupFunction does. */
 export async function bundleFunction(source: { readonly entry: string } | { readonly stdin: string }): Promise<FunctionBundle> {
   const result = await build({
-    ...('entry' in source ? { entryPoints: [path.join(PROJECT_ROOT, source.entry)] } : { stdin: { contents: source.stdin, resolveDir: PROJECT_ROOT, loader: 'ts' } }),
+    ...('entry' in source
+      ? { entryPoints: [path.join(PROJECT_ROOT, source.entry)] }
+      : { stdin: { contents: source.stdin, resolveDir: PROJECT_ROOT, loader: 'ts' } }),
     absWorkingDir: PROJECT_ROOT,
     bundle: true,
     platform: 'node',

@@ -45,8 +45,14 @@ async function benchCustomers(fixture: BenchFixture): Promise<string> {
   const target = fixture.merchants * CUSTOMERS_PER_MERCHANT - 1;
   const writes: Array<Record<string, unknown>> = [];
   for (let index = bulk.length; index < target; index += 1) {
-    const { customer } = await resolveCustomer(fixture.merchantId, { email: `bulk${index}@bench.example`, name: `Bulk Customer ${index}` }, new Date(Date.now() - index * 1000));
-    const items = putCustomer(undefined, customer, new Date()).flatMap((item) => (item.Put?.Item === undefined ? [] : [item.Put.Item as Record<string, unknown>]));
+    const { customer } = await resolveCustomer(
+      fixture.merchantId,
+      { email: `bulk${index}@bench.example`, name: `Bulk Customer ${index}` },
+      new Date(Date.now() - index * 1000),
+    );
+    const items = putCustomer(undefined, customer, new Date()).flatMap((item) =>
+      item.Put?.Item === undefined ? [] : [item.Put.Item as Record<string, unknown>],
+    );
     writes.push(...items);
     bulk.push(items.map(({ PK, SK }) => ({ PK: PK as string, SK: SK as string })));
   }

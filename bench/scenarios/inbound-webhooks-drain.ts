@@ -21,8 +21,23 @@ let sequence = 0;
 function stripeBody(): string {
   const n = `${process.pid}_${(sequence += 1)}_${randomUUID().slice(0, 8)}`;
   return JSON.stringify({
-    id: `evt_bench_${n}`, object: 'event', created: Math.floor(Date.now() / 1000), type: 'invoice.payment_failed',
-    data: { object: { id: `in_bench_${n}`, object: 'invoice', amount_due: 2500, amount_paid: 0, currency: 'eur', customer: `cus_bench_${n}`, customer_email: `drain-${n}@example.com`, customer_name: 'Bench Customer', attempt_count: 1 } },
+    id: `evt_bench_${n}`,
+    object: 'event',
+    created: Math.floor(Date.now() / 1000),
+    type: 'invoice.payment_failed',
+    data: {
+      object: {
+        id: `in_bench_${n}`,
+        object: 'invoice',
+        amount_due: 2500,
+        amount_paid: 0,
+        currency: 'eur',
+        customer: `cus_bench_${n}`,
+        customer_email: `drain-${n}@example.com`,
+        customer_name: 'Bench Customer',
+        attempt_count: 1,
+      },
+    },
   });
 }
 
@@ -31,13 +46,23 @@ function logItem(merchantId: string, now: Date): { item: Record<string, unknown>
   const body = timeOrderedId(now);
   const id = webhookLogIdFor(body);
   const item = {
-    ...webhookLogKeys.delivery(merchantId, body), entity: ENTITY.webhookLog, id, merchant_id: merchantId, psp: 'stripe', route_variant: 'default', body: stripeBody(),
-    body_base64: false, content_type: 'application/json', url: `https://hooks.bench.local/stripe/${merchantId}`, received_at: now.toISOString(),
+    ...webhookLogKeys.delivery(merchantId, body),
+    entity: ENTITY.webhookLog,
+    id,
+    merchant_id: merchantId,
+    psp: 'stripe',
+    route_variant: 'default',
+    body: stripeBody(),
+    body_base64: false,
+    content_type: 'application/json',
+    url: `https://hooks.bench.local/stripe/${merchantId}`,
+    received_at: now.toISOString(),
     expires_at: Math.floor(now.getTime() / 1000) + WEBHOOK_LOG_RETENTION_SECONDS,
   };
   return { item, id };
 }
-const messageOf = (merchantId: string, id: string): string => JSON.stringify({ kind: PROVIDER_WEBHOOK_KIND, merchant_id: merchantId, psp: 'stripe', webhook_log_id: id });
+const messageOf = (merchantId: string, id: string): string =>
+  JSON.stringify({ kind: PROVIDER_WEBHOOK_KIND, merchant_id: merchantId, psp: 'stripe', webhook_log_id: id });
 
 async function measureThroughput(merchantId: string): Promise<string[]> {
   const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks } });
@@ -85,7 +110,10 @@ export const scenario: Scenario = {
         if (counts.succeeded !== 1) throw new Error(`The consumer should process one delivery, got ${JSON.stringify(counts)}`);
       },
       async raw() {
-        await processProviderWebhook({ kind: PROVIDER_WEBHOOK_KIND, merchant_id: fixture.merchantId, psp: 'stripe', webhook_log_id: await store() }, {} as never);
+        await processProviderWebhook(
+          { kind: PROVIDER_WEBHOOK_KIND, merchant_id: fixture.merchantId, psp: 'stripe', webhook_log_id: await store() },
+          {} as never,
+        );
       },
     };
   },

@@ -34,7 +34,7 @@ export const scenario: Scenario = {
   name: 'POST /api/v1/ingest/payment-event (payment_failed, a new payment each time, known customer)',
   notes: [
     'raw = consistent GetItem of the API-key hash + rate-limit UpdateItem (write window) + dedupe-claim conditional PutItem + consistent GetItems of the provider-payment reference (absent), the email reference and the customer + one TransactWriteItems (payment, timeline entry, payment counters, customer under its version, provider-payment reference) + the dedupe record UpdateItem',
-    'raw items are built with the repository\'s own item builders (paymentItem, timelineItem, providerRefItem, putCustomer, counterUpdate), so both sides write the same sizes; what raw skips is the pipeline, validation and the decline classification',
+    "raw items are built with the repository's own item builders (paymentItem, timelineItem, providerRefItem, putCustomer, counterUpdate), so both sides write the same sizes; what raw skips is the pipeline, validation and the decline classification",
     'the customer exists (its first failure is recorded in prepare), as for a merchant whose customers fail more than once',
   ],
 
@@ -43,11 +43,29 @@ export const scenario: Scenario = {
     if (match === undefined || !('route' in match)) throw new Error(`No row of the route table answers POST ${PATH}`);
     const email = `bench-${randomUUID()}@example.com`;
     const invoke = (paymentId: string) => {
-      const body = Buffer.from(JSON.stringify({ event_type: 'payment_failed', amount_cents: AMOUNT, currency: 'usd', customer_email: email, decline_code: 'insufficient_funds', metadata: { psp: 'stripe', payment_id: paymentId } }));
+      const body = Buffer.from(
+        JSON.stringify({
+          event_type: 'payment_failed',
+          amount_cents: AMOUNT,
+          currency: 'usd',
+          customer_email: email,
+          decline_code: 'insufficient_funds',
+          metadata: { psp: 'stripe', payment_id: paymentId },
+        }),
+      );
       const request: RawHttpRequest = {
         method: 'POST',
         url: PATH,
-        rawHeaders: ['Host', 'api.bench.local', 'User-Agent', 'recovery-bench', 'Authorization', `Bearer ${fixture.apiKey}`, 'Content-Type', 'application/json'],
+        rawHeaders: [
+          'Host',
+          'api.bench.local',
+          'User-Agent',
+          'recovery-bench',
+          'Authorization',
+          `Bearer ${fixture.apiKey}`,
+          'Content-Type',
+          'application/json',
+        ],
         body,
         sourceIp: '127.0.0.1',
       };
@@ -84,7 +102,13 @@ export const scenario: Scenario = {
             UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :one, #entity = :entity, #expires = :expires',
             ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
             ExpressionAttributeNames: { '#count': 'request_count', '#entity': 'entity', '#expires': 'expires_at' },
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': fixture.writePerMinute, ':entity': ENTITY.rateLimitWindow, ':expires': windowStart + WINDOW_SECONDS + WINDOW_RETENTION_SECONDS },
+            ExpressionAttributeValues: {
+              ':zero': 0,
+              ':one': 1,
+              ':limit': fixture.writePerMinute,
+              ':entity': ENTITY.rateLimitWindow,
+              ':expires': windowStart + WINDOW_SECONDS + WINDOW_RETENTION_SECONDS,
+            },
             ReturnValues: 'UPDATED_NEW',
           }),
         );
@@ -95,40 +119,100 @@ export const scenario: Scenario = {
         await documentClient.send(
           new PutCommand({
             TableName: table,
-            Item: { ...ingestKeys.event(fixture.merchantId, hash), entity: ENTITY.ingestEvent, dedupe_key: dedupeKey, event_id: eventId, state: 'in_progress', token, lease_until: nowSeconds + LEASE_SECONDS, created_at: at, expires_at: nowSeconds + RETENTION_SECONDS },
+            Item: {
+              ...ingestKeys.event(fixture.merchantId, hash),
+              entity: ENTITY.ingestEvent,
+              dedupe_key: dedupeKey,
+              event_id: eventId,
+              state: 'in_progress',
+              token,
+              lease_until: nowSeconds + LEASE_SECONDS,
+              created_at: at,
+              expires_at: nowSeconds + RETENTION_SECONDS,
+            },
             ConditionExpression: 'attribute_not_exists(PK) OR expires_at < :now OR (#state = :in_progress AND lease_until < :now)',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: { ':now': nowSeconds, ':in_progress': 'in_progress' },
           }),
         );
-        await documentClient.send(new GetCommand({ TableName: table, Key: paymentKeys.providerRef(fixture.merchantId, providerPaymentId), ConsistentRead: true }));
-        const ref = (await documentClient.send(new GetCommand({ TableName: table, Key: customerKeys.byEmail(fixture.merchantId, email), ConsistentRead: true }))).Item;
+        await documentClient.send(
+          new GetCommand({ TableName: table, Key: paymentKeys.providerRef(fixture.merchantId, providerPaymentId), ConsistentRead: true }),
+        );
+        const ref = (
+          await documentClient.send(new GetCommand({ TableName: table, Key: customerKeys.byEmail(fixture.merchantId, email), ConsistentRead: true }))
+        ).Item;
         const customerId = String(ref?.customer_id);
-        const customerItem = (await documentClient.send(new GetCommand({ TableName: table, Key: customerKeys.customer(fixture.merchantId, customerBodyOf(customerId) ?? ''), ConsistentRead: true }))).Item;
+        const customerItem = (
+          await documentClient.send(
+            new GetCommand({ TableName: table, Key: customerKeys.customer(fixture.merchantId, customerBodyOf(customerId) ?? ''), ConsistentRead: true }),
+          )
+        ).Item;
         if (customerItem === undefined) throw new Error('The bench customer is missing');
         const customer = customerFromItem(customerItem);
 
         const body = timeOrderedId(now);
         const payment: PaymentRecord = {
-          id: `pe_${body}`, recovery_id: `rec_${body}`, merchant_id: fixture.merchantId, customer_id: customer.id, customer_email: customer.email, psp: 'stripe',
-          provider_payment_id: providerPaymentId, amount: AMOUNT, currency: 'usd', status: 'pending', previous_status: null, decline_code: 'insufficient_funds',
-          decline_category: 'soft_retry', decline_subcategory: 'balance', retry_count: 0, max_retries: DEFAULT_MAX_RETRIES, next_retry_at: null, paused_at: null,
-          resumed_at: null, recovered_at: null, terminal_at: null, awaiting_card_update: false, subscription_id: null, invoice_id: null, campaign_id: null,
-          network_code: null, advice_code: null, card_network: null, card_identity: cardIdentityOf({ psp: 'stripe', customerId: customer.id }), attempt: null, gateway_errors: 0, last_attempt_at: null, retry_requested_at: null,
+          id: `pe_${body}`,
+          recovery_id: `rec_${body}`,
+          merchant_id: fixture.merchantId,
+          customer_id: customer.id,
+          customer_email: customer.email,
+          psp: 'stripe',
+          provider_payment_id: providerPaymentId,
+          amount: AMOUNT,
+          currency: 'usd',
+          status: 'pending',
+          previous_status: null,
+          decline_code: 'insufficient_funds',
+          decline_category: 'soft_retry',
+          decline_subcategory: 'balance',
+          retry_count: 0,
+          max_retries: DEFAULT_MAX_RETRIES,
+          next_retry_at: null,
+          paused_at: null,
+          resumed_at: null,
+          recovered_at: null,
+          terminal_at: null,
+          awaiting_card_update: false,
+          subscription_id: null,
+          invoice_id: null,
+          campaign_id: null,
+          network_code: null,
+          advice_code: null,
+          card_network: null,
+          card_identity: cardIdentityOf({ psp: 'stripe', customerId: customer.id }),
+          attempt: null,
+          gateway_errors: 0,
+          last_attempt_at: null,
+          retry_requested_at: null,
           metadata: { psp: 'stripe', payment_id: providerPaymentId },
           state_history: [{ status: 'pending', at, reason: 'Payment failed: decline code insufficient_funds (soft_retry/balance)' }],
-          created_at: at, updated_at: at, version: 1,
+          created_at: at,
+          updated_at: at,
+          version: 1,
         };
         // The retry policy's first decision, written with the payment: the card's ledger is read (quiet hours are cached per process).
-        const card = await documentClient.send(new GetCommand({ TableName: table, Key: retryKeys.cardLedger(fixture.merchantId, payment.card_identity), ConsistentRead: true }));
+        const card = await documentClient.send(
+          new GetCommand({ TableName: table, Key: retryKeys.cardLedger(fixture.merchantId, payment.card_identity), ConsistentRead: true }),
+        );
         const ledger = card.Item === undefined ? emptyLedger(payment.card_identity) : (card.Item as unknown as CardLedger);
         const planned = foldTransitions(payment, [plannedRetryEvent(payment, { quietHours: DEFAULT_QUIET_HOURS, ledger }, now)], now);
-        const after = { ...customer, total_payments: customer.total_payments + 1, failed_payments: customer.failed_payments + 1, total_failed_cents: customer.total_failed_cents + AMOUNT, open_payments: customer.open_payments + 1 };
+        const after = {
+          ...customer,
+          total_payments: customer.total_payments + 1,
+          failed_payments: customer.failed_payments + 1,
+          total_failed_cents: customer.total_failed_cents + AMOUNT,
+          open_payments: customer.open_payments + 1,
+        };
         await documentClient.send(
           new TransactWriteCommand({
             TransactItems: [
               { Put: { TableName: table, Item: paymentItem(planned.after), ConditionExpression: 'attribute_not_exists(PK)' } },
-              timelineItem(payment, at, { type: 'payment_failed', detail: `Payment of ${AMOUNT} usd failed with insufficient_funds`, details: { decline_code: 'insufficient_funds', decline_category: 'soft_retry', amount: AMOUNT, currency: 'usd' } }),
+              timelineItem(payment, at, {
+                type: 'payment_failed',
+                detail: `Payment of ${AMOUNT} usd failed with insufficient_funds`,
+                details: { decline_code: 'insufficient_funds', decline_category: 'soft_retry', amount: AMOUNT, currency: 'usd' },
+              }),
               ...planned.timelines.map((entry, order) => timelineItem(planned.after, at, entry, order + 1)),
               counterUpdate(paymentKeys.counters(fixture.merchantId), Object.fromEntries(paymentCounterNames(planned.after).map((name) => [name, 1]))),
               ...putCustomer(customer, after, now),
@@ -137,7 +221,15 @@ export const scenario: Scenario = {
             ],
           }),
         );
-        const result = { event_id: eventId, event_type: 'payment_failed', status: 'processed', recovery_initiated: true, payment_event_id: payment.id, recovery_id: payment.recovery_id, affected_payment_ids: [payment.id] };
+        const result = {
+          event_id: eventId,
+          event_type: 'payment_failed',
+          status: 'processed',
+          recovery_initiated: true,
+          payment_event_id: payment.id,
+          recovery_id: payment.recovery_id,
+          affected_payment_ids: [payment.id],
+        };
         const tag = ingestKeys.customerTag(fixture.merchantId, customer.id, hash);
         await documentClient.send(
           new UpdateCommand({

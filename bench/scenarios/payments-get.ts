@@ -12,7 +12,7 @@ export const scenario: Scenario = {
   name: 'GET /api/v1/payments/{id}',
   notes: [
     `the bench merchant holds ${PAYMENTS_PER_MERCHANT} payments per merchant in the table: 1,000 at 100 merchants, 10,000 at 1,000 (the data x10 line compares them)`,
-    'raw = the keyed request\'s calls as in the status scenario (API-key hash GetItem, rate-limit UpdateItem, merchant at most every 30 s) + the consistent GetItem of the payment by its pe_ id',
+    "raw = the keyed request's calls as in the status scenario (API-key hash GetItem, rate-limit UpdateItem, merchant at most every 30 s) + the consistent GetItem of the payment by its pe_ id",
   ],
 
   async prepare(fixture) {

@@ -51,7 +51,18 @@ interface Template {
 /** A payment of `merchantId` recorded by the real path, whose customer and payment shape the bulk ones copy. */
 async function templateOf(merchantId: string, now: Date): Promise<Template> {
   const { payment } = await recordFailedPayment(
-    { merchantId, customer: { email: `retry-template-${randomUUID()}@example.com`, name: 'Retry Bench' }, psp: 'stripe', providerPaymentId: null, amount: 2500, currency: 'usd', declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error', retryAllowed: true },
+    {
+      merchantId,
+      customer: { email: `retry-template-${randomUUID()}@example.com`, name: 'Retry Bench' },
+      psp: 'stripe',
+      providerPaymentId: null,
+      amount: 2500,
+      currency: 'usd',
+      declineCode: 'processing_error',
+      declineCategory: 'soft_retry',
+      declineSubcategory: 'processing_error',
+      retryAllowed: true,
+    },
     now,
   );
   const customer = await getCustomer(merchantId, payment.customer_id);
@@ -65,7 +76,13 @@ async function seedDue(template: Template, count: number, dueAt: Date): Promise<
   const payments: PaymentRecord[] = [];
   const items: Record<string, unknown>[] = [];
   for (let i = 0; i < count; i += 1) {
-    const customer: CustomerRecord = { ...template.customer, id: customerIdFor(timeOrderedId(dueAt)), email: `retry-${randomBytes(8).toString('hex')}@example.com`, open_payments: 1, version: 0 };
+    const customer: CustomerRecord = {
+      ...template.customer,
+      id: customerIdFor(timeOrderedId(dueAt)),
+      email: `retry-${randomBytes(8).toString('hex')}@example.com`,
+      open_payments: 1,
+      version: 0,
+    };
     const body = timeOrderedId(dueAt);
     const payment: PaymentRecord = {
       ...template.payment,
@@ -81,7 +98,10 @@ async function seedDue(template: Template, count: number, dueAt: Date): Promise<
       state_history: [...template.payment.state_history.slice(0, 1), { status: 'retrying', at, reason: 'bench' }],
     };
     payments.push(payment);
-    items.push(paymentItem(payment), ...putCustomer(undefined, customer, dueAt).flatMap((item) => (item.Put === undefined ? [] : [item.Put.Item as Record<string, unknown>])));
+    items.push(
+      paymentItem(payment),
+      ...putCustomer(undefined, customer, dueAt).flatMap((item) => (item.Put === undefined ? [] : [item.Put.Item as Record<string, unknown>])),
+    );
   }
   await batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
   return payments;
@@ -131,7 +151,9 @@ async function measureThroughput(merchantId: string): Promise<string[]> {
   }
   if (seconds.length === 2) {
     const ratio = (seconds[1] as number) / (seconds[0] as number);
-    lines.push(`run time ${SIZES[1]} / ${SIZES[0]} due: ${ratio.toFixed(2)} (linear is ${((SIZES[1] as number) / (SIZES[0] as number)).toFixed(0)}; target ≤ 11): ${ratio <= 11 ? 'PASS' : 'ABOVE TARGET'}`);
+    lines.push(
+      `run time ${SIZES[1]} / ${SIZES[0]} due: ${ratio.toFixed(2)} (linear is ${((SIZES[1] as number) / (SIZES[0] as number)).toFixed(0)}; target ≤ 11): ${ratio <= 11 ? 'PASS' : 'ABOVE TARGET'}`,
+    );
   }
   process.stderr.write(`bench: ${lines.join('\nbench: ')}\n`);
   return lines;
@@ -165,7 +187,8 @@ export const scenario: Scenario = {
       async handler() {
         const payment = take();
         const result = await attemptRetry(m, payment.id, payment.psp, { now: runAt });
-        if (result.kind !== 'attempted' || result.outcome !== 'succeeded') throw new Error(`The retry should succeed, got ${JSON.stringify(result).slice(0, 300)}`);
+        if (result.kind !== 'attempted' || result.outcome !== 'succeeded')
+          throw new Error(`The retry should succeed, got ${JSON.stringify(result).slice(0, 300)}`);
       },
 
       async raw() {
@@ -177,34 +200,78 @@ export const scenario: Scenario = {
         const before = (await get(paymentKeys.payment(m, body))) as unknown as PaymentRecord;
         await get(retryKeys.cardLedger(m, before.card_identity));
         const number = before.retry_count + 1;
-        const attempt = { number, idempotency_key: attemptIdempotencyKey(before.id, number), gateway: 'sandbox', recorded_at: at, lease_until: new Date(runAt.getTime() + DEFAULT_LEASE_MS).toISOString() };
+        const attempt = {
+          number,
+          idempotency_key: attemptIdempotencyKey(before.id, number),
+          gateway: 'sandbox',
+          recorded_at: at,
+          lease_until: new Date(runAt.getTime() + DEFAULT_LEASE_MS).toISOString(),
+        };
         const claimed = foldTransitions(before, [{ type: 'start_attempt', attempt, reason: 'bench' }], runAt);
         const inFlight = { ...claimed.after, version: before.version + 1, updated_at: at };
         const ledger = withAttempt(emptyLedger(before.card_identity), { at, amount: before.amount, currency: before.currency });
         await documentClient.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: table, Item: paymentItem(inFlight), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } } },
+              {
+                Put: {
+                  TableName: table,
+                  Item: paymentItem(inFlight),
+                  ConditionExpression: 'version = :version',
+                  ExpressionAttributeValues: { ':version': before.version },
+                },
+              },
               ...claimed.timelines.map((entry) => timelineItem(inFlight, at, entry)),
               cardLedgerPut(m, before.customer_id, { ledger: emptyLedger(before.card_identity), version: undefined }, ledger),
             ],
           }),
         );
         // The sandbox gateway's own calls.
-        await sandboxGateway.charge({ merchantId: m, paymentId: before.id, psp: before.psp, providerPaymentId: null, invoiceId: null, amount: before.amount, currency: before.currency, declineCode: before.decline_code, attemptNumber: number, idempotencyKey: attempt.idempotency_key }, undefined);
+        await sandboxGateway.charge(
+          {
+            merchantId: m,
+            paymentId: before.id,
+            psp: before.psp,
+            providerPaymentId: null,
+            invoiceId: null,
+            amount: before.amount,
+            currency: before.currency,
+            declineCode: before.decline_code,
+            attemptNumber: number,
+            idempotencyKey: attempt.idempotency_key,
+          },
+          undefined,
+        );
         // Resolve: payment and customer read again; payment + timeline + events + counters + customer + monthly counter.
         const current = (await get(paymentKeys.payment(m, body))) as unknown as PaymentRecord;
-        const resolved = foldTransitions(current, [{ type: 'attempt_succeeded', providerChargeId: `sbx_ch_${attempt.idempotency_key}`, reason: 'bench' }], runAt);
+        const resolved = foldTransitions(
+          current,
+          [{ type: 'attempt_succeeded', providerChargeId: `sbx_ch_${attempt.idempotency_key}`, reason: 'bench' }],
+          runAt,
+        );
         const after = { ...resolved.after, version: current.version + 1, updated_at: at };
         const customer = customerFromItem((await get(customerKeys.customer(m, customerBodyOf(current.customer_id) ?? ''))) as Record<string, unknown>);
         const object = { payment_id: after.id, recovery_id: after.recovery_id, retry_number: number, gateway: 'sandbox' };
         await documentClient.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: table, Item: paymentItem(after), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': current.version } } },
+              {
+                Put: {
+                  TableName: table,
+                  Item: paymentItem(after),
+                  ConditionExpression: 'version = :version',
+                  ExpressionAttributeValues: { ':version': current.version },
+                },
+              },
               ...resolved.timelines.map((entry) => timelineItem(after, at, entry)),
               outboundEventItem(m, after.customer_id, ['recovery.retry_attempted'], { ...object, outcome: 'succeeded' }, runAt),
-              outboundEventItem(m, after.customer_id, ['payment.recovered', 'recovery.succeeded'], { ...object, amount: after.amount, currency: after.currency }, runAt),
+              outboundEventItem(
+                m,
+                after.customer_id,
+                ['payment.recovered', 'recovery.succeeded'],
+                { ...object, amount: after.amount, currency: after.currency },
+                runAt,
+              ),
               ...periodCounterUpdates(current, after),
               counterUpdate(paymentKeys.counters(m), counterDeltas(current, after)),
               ...putCustomer(customer, customerAfter(customer, current, after), runAt),

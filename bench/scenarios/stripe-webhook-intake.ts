@@ -20,19 +20,27 @@ const MERCHANT_CACHE_MS = 30_000;
 const SECRET = 'whsec_bench_0123456789abcdef';
 const stripe = new Stripe('sk_test_offline');
 // Each delivery is a new event (its own id): a replay of a stored event stores nothing (another path).
-const bodyOf = (eventId: string): string => JSON.stringify({
-  id: eventId,
-  object: 'event',
-  created: 1773144000,
-  type: 'invoice.payment_failed',
-  data: {
-    object: {
-      id: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b', object: 'invoice', amount_due: 2500, amount_paid: 0, currency: 'eur', customer: 'cus_QWxv3kqYz8N1rT',
-      customer_email: 'jenny.rosen@example.com', customer_name: 'Jenny Rosen', attempt_count: 1,
-      parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_1PfXgxLkdIwHu7ixHj2KcS1o' } },
+const bodyOf = (eventId: string): string =>
+  JSON.stringify({
+    id: eventId,
+    object: 'event',
+    created: 1773144000,
+    type: 'invoice.payment_failed',
+    data: {
+      object: {
+        id: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+        object: 'invoice',
+        amount_due: 2500,
+        amount_paid: 0,
+        currency: 'eur',
+        customer: 'cus_QWxv3kqYz8N1rT',
+        customer_email: 'jenny.rosen@example.com',
+        customer_name: 'Jenny Rosen',
+        attempt_count: 1,
+        parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_1PfXgxLkdIwHu7ixHj2KcS1o' } },
+      },
     },
-  },
-});
+  });
 
 let rawMerchantReadUntil = 0;
 
@@ -86,21 +94,51 @@ export const scenario: Scenario = {
         const id = timeOrderedId(now);
         const eventIdentity = randomUUID();
         const record = {
-          id: webhookLogIdFor(id), merchant_id: fixture.merchantId, psp: 'stripe', route_variant: 'default', body: bodyOf(`evt_bench_${eventIdentity}`), body_base64: false,
-          content_type: 'application/json', url: `https://hooks.bench.local${path}`, received_at: now.toISOString(),
+          id: webhookLogIdFor(id),
+          merchant_id: fixture.merchantId,
+          psp: 'stripe',
+          route_variant: 'default',
+          body: bodyOf(`evt_bench_${eventIdentity}`),
+          body_base64: false,
+          content_type: 'application/json',
+          url: `https://hooks.bench.local${path}`,
+          received_at: now.toISOString(),
           expires_at: Math.floor(now.getTime() / 1000) + WEBHOOK_LOG_RETENTION_SECONDS,
         };
         const marker = webhookEventKeys.event(fixture.merchantId, 'stripe', eventIdentity);
         await documentClient.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: table, Item: { ...marker, entity: WEBHOOK_EVENT_ENTITY, webhook_log_id: record.id, enqueued: false, expires_at: record.expires_at }, ConditionExpression: conditions.absent } },
-              { Put: { TableName: table, Item: { ...webhookLogKeys.delivery(fixture.merchantId, id), entity: ENTITY.webhookLog, ...record }, ConditionExpression: conditions.absent } },
+              {
+                Put: {
+                  TableName: table,
+                  Item: { ...marker, entity: WEBHOOK_EVENT_ENTITY, webhook_log_id: record.id, enqueued: false, expires_at: record.expires_at },
+                  ConditionExpression: conditions.absent,
+                },
+              },
+              {
+                Put: {
+                  TableName: table,
+                  Item: { ...webhookLogKeys.delivery(fixture.merchantId, id), entity: ENTITY.webhookLog, ...record },
+                  ConditionExpression: conditions.absent,
+                },
+              },
             ],
           }),
         );
-        queues.send('inbound-webhooks', JSON.stringify({ kind: PROVIDER_WEBHOOK_KIND, merchant_id: fixture.merchantId, psp: 'stripe', webhook_log_id: record.id }));
-        await documentClient.send(new UpdateCommand({ TableName: table, Key: marker, UpdateExpression: 'SET enqueued = :true', ConditionExpression: conditions.exists, ExpressionAttributeValues: { ':true': true } }));
+        queues.send(
+          'inbound-webhooks',
+          JSON.stringify({ kind: PROVIDER_WEBHOOK_KIND, merchant_id: fixture.merchantId, psp: 'stripe', webhook_log_id: record.id }),
+        );
+        await documentClient.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: marker,
+            UpdateExpression: 'SET enqueued = :true',
+            ConditionExpression: conditions.exists,
+            ExpressionAttributeValues: { ':true': true },
+          }),
+        );
       },
     };
   },

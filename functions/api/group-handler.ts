@@ -72,7 +72,10 @@ export function createGroupHandler(groupRows: readonly RouteDef[], operations: R
         }
       };
       const idempotencyKey = principal.kind === 'api_key' ? idempotencyKeyOf(event) : undefined;
-      const result = principal.kind === 'api_key' && idempotencyKey !== undefined ? await withIdempotency(event, principal.merchantId, idempotencyKey, execute) : await execute();
+      const result =
+        principal.kind === 'api_key' && idempotencyKey !== undefined
+          ? await withIdempotency(event, principal.merchantId, idempotencyKey, execute)
+          : await execute();
       return { ...result, headers: { ...result.headers, ...headers, 'X-Request-Id': requestId } };
     } catch (error) {
       const response = errorResponse(error, requestId, headers);

@@ -26,7 +26,17 @@ export function v1(
   options: RowOptions = {},
 ): RouteDef {
   const auth = options.auth ?? 'api_key';
-  return { operationId, group, api: options.api ?? 'merchant', method, path: `${MERCHANT_ROOT}${path}`, auth, scopes, summary, ...(options.schemas ? { schemas: options.schemas } : {}) };
+  return {
+    operationId,
+    group,
+    api: options.api ?? 'merchant',
+    method,
+    path: `${MERCHANT_ROOT}${path}`,
+    auth,
+    scopes,
+    summary,
+    ...(options.schemas ? { schemas: options.schemas } : {}),
+  };
 }
 
 /** A row whose full path is given as the spec writes it (edge and webhook hosts). */
@@ -52,4 +62,7 @@ export const CRON = { auth: 'cron_secret' } as const;
 
 /** `authorize_net` → `AuthorizeNet`, for operationIds built from a provider id. */
 export const capitalised = (psp: string): string =>
-  psp.split('_').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+  psp
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');

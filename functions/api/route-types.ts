@@ -33,7 +33,6 @@ export const AUTH_KINDS = [
 ] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 
-
 export interface RouteSchemas {
   readonly params?: z.ZodMiniType;
   readonly query?: z.ZodMiniType;
@@ -88,8 +87,7 @@ const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
 const GROUP = /^[a-z][a-z0-9-]*$/;
 
 /** Whether a row answers on the given API's host. */
-export const servesApi = (route: RouteDef, api: ApiName): boolean =>
-  route.api === 'all' || route.api === api;
+export const servesApi = (route: RouteDef, api: ApiName): boolean => route.api === 'all' || route.api === api;
 
 /**
  * Checks the table as API Gateway and our routers would: unique method+path and operationId,

@@ -65,7 +65,11 @@ function parseMessage(record: SQSRecord, processors: Readonly<Record<string, Mes
  * someone can see it. No Middy here: there is no response to map, and the partial batch
  * response is the error handling.
  */
-export function createQueueConsumer(queue: QueueName, processors: Readonly<Record<string, MessageProcessor>>, options: QueueConsumerOptions = {}): QueueConsumer {
+export function createQueueConsumer(
+  queue: QueueName,
+  processors: Readonly<Record<string, MessageProcessor>>,
+  options: QueueConsumerOptions = {},
+): QueueConsumer {
   const definition = queueDefinitions.find((candidate) => candidate.name === queue);
   if (definition === undefined) throw new Error(`Unknown queue "${queue}"`);
   const log = logger.child({ queue });
@@ -84,7 +88,9 @@ export function createQueueConsumer(queue: QueueName, processors: Readonly<Recor
     } catch (error) {
       log[error instanceof UnprocessableMessageError ? 'warn' : 'error']('message failed', { ...fields, kind, error });
       if (options.onLastFailure !== undefined && fields.receive_count >= definition.maxReceiveCount) {
-        await options.onLastFailure(parsed, record, error).catch((recordError: unknown) => log.error('could not record the dead-lettered message', { ...fields, kind, error: recordError }));
+        await options
+          .onLastFailure(parsed, record, error)
+          .catch((recordError: unknown) => log.error('could not record the dead-lettered message', { ...fields, kind, error: recordError }));
       }
       return { itemIdentifier: record.messageId };
     }

@@ -2,14 +2,29 @@ import * as z from '#shared/zod';
 import { customerFetcherFor, providerApiFor } from '#adapters/provider-api/index';
 import type { IngestEvent } from '#core/ingest/ingest-event';
 import { type Currency, isCurrency } from '#core/money';
-import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, type FetchedSubscription, ProviderApiError, type ThinResource } from '#core/provider-api';
+import {
+  type FetchedCustomer,
+  type FetchedOwner,
+  type FetchedPayment,
+  type FetchedResource,
+  type FetchedSubscription,
+  ProviderApiError,
+  type ThinResource,
+} from '#core/provider-api';
 import { PSPS, type Psp } from '#core/providers';
 import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '#data/customer-repository';
 import { refuseIfErased } from '#data/erasure-tombstones';
 import { ingestPaymentEvent } from '#data/ingest-payment-event';
 import { getPaymentByAnyId } from '#data/payment-repository';
 import { getProviderApiKey } from '#data/provider-secret-repository';
-import { deleteWebhookLog, fileWebhookLogUnderCustomers, getWebhookLog, PROVIDER_WEBHOOK_KIND, rawBodyOf, type WebhookLogRecord } from '#data/webhook-log-repository';
+import {
+  deleteWebhookLog,
+  fileWebhookLogUnderCustomers,
+  getWebhookLog,
+  PROVIDER_WEBHOOK_KIND,
+  rawBodyOf,
+  type WebhookLogRecord,
+} from '#data/webhook-log-repository';
 import { logger } from '#shared/logger';
 import { webhookModuleFor } from '#webhooks/registry';
 import { type NormalisedWebhookEvent, WebhookPayloadError } from '#webhooks/types';
@@ -43,7 +58,9 @@ export class ProviderFetchNotImplementedError extends Error {
  */
 export class ProviderApiKeyMissingError extends Error {
   constructor(psp: Psp) {
-    super(`${psp} sent a thin event whose details must be fetched from the provider's API, but the merchant has no ${psp} API key (set it with: providers set-api-key)`);
+    super(
+      `${psp} sent a thin event whose details must be fetched from the provider's API, but the merchant has no ${psp} API key (set it with: providers set-api-key)`,
+    );
     this.name = 'ProviderApiKeyMissingError';
   }
 }
@@ -56,7 +73,9 @@ export class ProviderApiKeyMissingError extends Error {
  */
 export class UnknownWebhookCustomerError extends Error {
   constructor(psp: Psp) {
-    super(`${psp} sent a payment_failed with no customer email and no known customer or payment, and the customer could not be looked up through the provider's API`);
+    super(
+      `${psp} sent a payment_failed with no customer email and no known customer or payment, and the customer could not be looked up through the provider's API`,
+    );
     this.name = 'UnknownWebhookCustomerError';
   }
 }
@@ -121,7 +140,12 @@ async function lookedUpCustomer(merchantId: string, psp: Psp, event: NormalisedW
       return undefined;
     }
     if (error instanceof ProviderApiError) {
-      log.warn(error.retryable ? 'provider API unavailable for the customer lookup; the message will be retried' : 'provider API refused the customer lookup; failing it', { error_name: error.name, failure: error.failure, status: error.status });
+      log.warn(
+        error.retryable
+          ? 'provider API unavailable for the customer lookup; the message will be retried'
+          : 'provider API refused the customer lookup; failing it',
+        { error_name: error.name, failure: error.failure, status: error.status },
+      );
     }
     throw error;
   }
@@ -193,7 +217,11 @@ const TYPE_OF_STATUS: Readonly<Record<Exclude<FetchedPayment['status'], 'other'>
 };
 
 /** The event completed with what was fetched: the fetched values first, the event's where the fetch has none. */
-function completedEvent(event: NormalisedWebhookEvent, fetched: { payment?: NonNullable<NormalisedWebhookEvent['payment']>; customer: FetchedOwner }, overrides: Pick<NormalisedWebhookEvent, 'type' | 'providerEventId'> = event): NormalisedWebhookEvent {
+function completedEvent(
+  event: NormalisedWebhookEvent,
+  fetched: { payment?: NonNullable<NormalisedWebhookEvent['payment']>; customer: FetchedOwner },
+  overrides: Pick<NormalisedWebhookEvent, 'type' | 'providerEventId'> = event,
+): NormalisedWebhookEvent {
   const payment = fetched.payment ?? {};
   return {
     psp: event.psp,
@@ -271,7 +299,11 @@ async function withFetched(merchantId: string, psp: Psp, events: NormalisedWebho
   for (const event of events) {
     if (event.fetch !== undefined && providerApiFor(psp, event.fetch.resource) === undefined) {
       const error = new ProviderFetchNotImplementedError(psp, event.fetch.resource);
-      log.error('thin webhook names a resource no provider API adapter fetches; failing it for the DLQ', { error_name: error.name, event_type: event.type, resource: event.fetch.resource });
+      log.error('thin webhook names a resource no provider API adapter fetches; failing it for the DLQ', {
+        error_name: error.name,
+        event_type: event.type,
+        resource: event.fetch.resource,
+      });
       throw error;
     }
   }
@@ -298,7 +330,11 @@ async function withFetched(merchantId: string, psp: Psp, events: NormalisedWebho
         continue;
       }
       if (error instanceof ProviderApiError) {
-        log.warn(error.retryable ? 'provider API unavailable; the message will be retried' : 'provider API refused the fetch; failing it', { error_name: error.name, failure: error.failure, status: error.status });
+        log.warn(error.retryable ? 'provider API unavailable; the message will be retried' : 'provider API refused the fetch; failing it', {
+          error_name: error.name,
+          failure: error.failure,
+          status: error.status,
+        });
       }
       throw error;
     }
@@ -357,7 +393,8 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
   try {
     events = normalised(record);
   } catch (error) {
-    if (error instanceof WebhookPayloadError) log.warn('verified webhook is not what the provider documents; failing it for the DLQ', { error_name: error.name });
+    if (error instanceof WebhookPayloadError)
+      log.warn('verified webhook is not what the provider documents; failing it for the DLQ', { error_name: error.name });
     throw error;
   }
   if (events.length === 0) {
@@ -385,7 +422,10 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
       const customer = await lookedUpCustomer(merchantId, psp, event, log);
       if (customer?.email !== undefined) {
         // As if the event had carried the email (and the name, when it had none).
-        const withCustomer: NormalisedWebhookEvent = { ...event, customer: { ...event.customer, email: customer.email, name: event.customer?.name ?? customer.name } };
+        const withCustomer: NormalisedWebhookEvent = {
+          ...event,
+          customer: { ...event.customer, email: customer.email, name: event.customer?.name ?? customer.name },
+        };
         planned.push({ event: withCustomer, identity: { email: customer.email } });
         continue;
       }

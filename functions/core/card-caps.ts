@@ -72,7 +72,10 @@ export function cardIdentityOf(input: { psp: string; customerId: string; fingerp
   return `cust:${input.psp}:${input.customerId}${input.cardGeneration ? `:${input.cardGeneration}` : ''}`;
 }
 
-export type CapCheck = { readonly allowed: true } | { readonly allowed: false; readonly blocked: true; readonly reason: string } | { readonly allowed: false; readonly blocked: false; readonly nextAllowedAt: Date; readonly reason: string };
+export type CapCheck =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly blocked: true; readonly reason: string }
+  | { readonly allowed: false; readonly blocked: false; readonly nextAllowedAt: Date; readonly reason: string };
 
 /**
  * Whether one more attempt of `amount` `currency` on the card at `at` stays within the caps of
@@ -86,7 +89,9 @@ export function checkCardCaps(ledger: CardLedger, network: string | null | undef
   let latest: { at: number; label: string } | undefined;
   for (const limit of NETWORK_LIMITS[normaliseNetwork(network ?? undefined) ?? 'unknown']) {
     const since = at.getTime() - limit.windowHours * HOUR_MS;
-    const counted = ledger.attempts.filter((a) => Date.parse(a.at) > since && (!limit.sameAmount || (a.amount === charge.amount && a.currency === charge.currency)));
+    const counted = ledger.attempts.filter(
+      (a) => Date.parse(a.at) > since && (!limit.sameAmount || (a.amount === charge.amount && a.currency === charge.currency)),
+    );
     if (counted.length < limit.max) continue;
     // The attempt that must leave the window for the count to drop below the cap.
     const leaving = counted[counted.length - limit.max] as CardAttempt;

@@ -46,7 +46,14 @@ export const normaliseEmail = (email: string): string => email.trim().toLowerCas
 /** The money fields of a customer (core of `customerMoneyAfter`). */
 export type CustomerMoney = Pick<
   CustomerRecord,
-  'currency' | 'currency_at' | 'total_failed_cents' | 'total_recovered_cents' | 'lifetime_value_cents' | 'total_failed_by_currency' | 'total_recovered_by_currency' | 'lifetime_value_by_currency'
+  | 'currency'
+  | 'currency_at'
+  | 'total_failed_cents'
+  | 'total_recovered_cents'
+  | 'lifetime_value_cents'
+  | 'total_failed_by_currency'
+  | 'total_recovered_by_currency'
+  | 'lifetime_value_by_currency'
 >;
 
 /** A customer written before amounts were kept per currency: its maps are empty (its scalars stay as stored). */

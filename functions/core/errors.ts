@@ -27,7 +27,11 @@ export abstract class AppError extends Error {
   }
 
   toJSON(): { code: string; message: string; param?: string } {
-    return { code: this.code, message: this.expose ? this.message : 'An unexpected error occurred.', ...(this.param === undefined ? {} : { param: this.param }) };
+    return {
+      code: this.code,
+      message: this.expose ? this.message : 'An unexpected error occurred.',
+      ...(this.param === undefined ? {} : { param: this.param }),
+    };
   }
 }
 

@@ -42,10 +42,13 @@ export const newMerchantId = (): string => `merch_${encodeBase62(randomBytes(ID_
 export const NewMerchantSchema = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'name must not be empty'), z.maxLength(200)),
   plan_tier: z._default(z.enum(PLAN_TIERS), 'engine'),
-  rate_limits: z._default(z.object({
+  rate_limits: z._default(
+    z.object({
       read_per_minute: z.number().check(z.int(), z.positive()),
       write_per_minute: z.number().check(z.int(), z.positive()),
-    }), DEFAULT_RATE_LIMITS),
+    }),
+    DEFAULT_RATE_LIMITS,
+  ),
 });
 export type NewMerchant = z.input<typeof NewMerchantSchema>;
 

@@ -1,5 +1,26 @@
 /** The 20 currencies the service accepts (spec, Integrations and ingest), lowercase ISO 4217. */
-export const CURRENCIES = ['usd', 'eur', 'gbp', 'cad', 'aud', 'jpy', 'chf', 'nzd', 'sek', 'nok', 'dkk', 'pln', 'czk', 'huf', 'ron', 'bgn', 'hrk', 'brl', 'mxn', 'inr'] as const;
+export const CURRENCIES = [
+  'usd',
+  'eur',
+  'gbp',
+  'cad',
+  'aud',
+  'jpy',
+  'chf',
+  'nzd',
+  'sek',
+  'nok',
+  'dkk',
+  'pln',
+  'czk',
+  'huf',
+  'ron',
+  'bgn',
+  'hrk',
+  'brl',
+  'mxn',
+  'inr',
+] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
 export const isCurrency = (value: string): value is Currency => (CURRENCIES as readonly string[]).includes(value);
@@ -13,7 +34,12 @@ export const isCurrency = (value: string): value is Currency => (CURRENCIES as r
  */
 export function formatMoney(amount: number, currency: string): string {
   const digits = exponentOf(currency);
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount / 10 ** digits);
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(amount / 10 ** digits);
 }
 
 /** Digits after the decimal point (ISO 4217) for the accepted currencies; 2 unless listed. */
@@ -40,7 +66,10 @@ export function toMinorUnits(major: string | number, currency: string): number {
 export type AmountsByCurrency = Readonly<Record<string, number>>;
 
 /** The map with `amount` added to its currency's total. */
-export const addAmount = (amounts: AmountsByCurrency, currency: string, amount: number): AmountsByCurrency => ({ ...amounts, [currency]: (amounts[currency] ?? 0) + amount });
+export const addAmount = (amounts: AmountsByCurrency, currency: string, amount: number): AmountsByCurrency => ({
+  ...amounts,
+  [currency]: (amounts[currency] ?? 0) + amount,
+});
 
 /** Each currency's total of some amounts. */
 export const sumByCurrency = (items: readonly { readonly amount: number; readonly currency: string }[]): AmountsByCurrency =>

@@ -176,7 +176,11 @@ function refuseManualRetryTooSoon(record: PaymentRecord, now: Date): void {
   if (last.length === 0) return;
   const allowedAt = Math.max(...last) + MANUAL_RETRY_SPACING_MS;
   if (allowedAt > now.getTime()) {
-    refuse(record, 'retry', `a retry was attempted or requested less than ${MANUAL_RETRY_SPACING_MS / 60_000} minutes ago; the next manual retry is allowed at ${new Date(allowedAt).toISOString()}`);
+    refuse(
+      record,
+      'retry',
+      `a retry was attempted or requested less than ${MANUAL_RETRY_SPACING_MS / 60_000} minutes ago; the next manual retry is allowed at ${new Date(allowedAt).toISOString()}`,
+    );
   }
 }
 
@@ -228,7 +232,11 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
       return {
         changes: { status: 'retrying', next_retry_at: event.at },
         history: history('retrying'),
-        timeline: { type: 'retry_scheduled', detail: `Retry ${record.retry_count + 1} scheduled for ${event.at}: ${event.reason}`, details: { retry_number: record.retry_count + 1, scheduled_at: event.at, reason: event.reason } },
+        timeline: {
+          type: 'retry_scheduled',
+          detail: `Retry ${record.retry_count + 1} scheduled for ${event.at}: ${event.reason}`,
+          details: { retry_number: record.retry_count + 1, scheduled_at: event.at, reason: event.reason },
+        },
       };
     }
     case 'request_retry': {
@@ -249,7 +257,11 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
       return {
         changes: { status: 'paused', previous_status: record.status, paused_at: at, next_retry_at: null },
         history: history('paused'),
-        timeline: { type: 'status_change', detail: `Paused (was ${record.status}): ${event.reason}`, details: { from: record.status, to: 'paused', reason: event.reason } },
+        timeline: {
+          type: 'status_change',
+          detail: `Paused (was ${record.status}): ${event.reason}`,
+          details: { from: record.status, to: 'paused', reason: event.reason },
+        },
       };
     }
     case 'resume': {
@@ -275,7 +287,11 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
       return {
         changes: { status: 'terminal', previous_status: null, terminal_at: at, next_retry_at: null, attempt: null },
         history: history('terminal'),
-        timeline: { type: 'status_change', detail: `Ended as terminal: ${event.reason}`, details: { from: record.status, to: 'terminal', reason: event.reason } },
+        timeline: {
+          type: 'status_change',
+          detail: `Ended as terminal: ${event.reason}`,
+          details: { from: record.status, to: 'terminal', reason: event.reason },
+        },
       };
     }
     case 'card_updated': {
@@ -283,7 +299,11 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
       return {
         changes: { awaiting_card_update: false, ...(event.cardIdentity === undefined ? {} : { card_identity: event.cardIdentity }) },
         history: undefined,
-        timeline: { type: 'payment_method_updated', detail: `Payment method updated: ${event.reason}`, details: { reason: event.reason, was_awaiting: record.awaiting_card_update } },
+        timeline: {
+          type: 'payment_method_updated',
+          detail: `Payment method updated: ${event.reason}`,
+          details: { reason: event.reason, was_awaiting: record.awaiting_card_update },
+        },
       };
     }
     case 'await_card_update': {
@@ -296,7 +316,8 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
     }
     case 'start_attempt': {
       if (record.status !== 'retrying') refuse(record, 'attempt');
-      if (record.attempt !== null && record.attempt.idempotency_key !== event.attempt.idempotency_key) refuse(record, 'attempt', `attempt ${record.attempt.number} is in flight`);
+      if (record.attempt !== null && record.attempt.idempotency_key !== event.attempt.idempotency_key)
+        refuse(record, 'attempt', `attempt ${record.attempt.number} is in flight`);
       if (record.attempt === null) refuseRetry(record);
       const resend = record.attempt !== null;
       return {
@@ -312,9 +333,21 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
     case 'attempt_succeeded': {
       const attempt = attemptInFlight(record);
       return {
-        changes: { status: 'recovered', previous_status: null, recovered_at: at, next_retry_at: null, attempt: null, retry_count: attempt.number, last_attempt_at: at },
+        changes: {
+          status: 'recovered',
+          previous_status: null,
+          recovered_at: at,
+          next_retry_at: null,
+          attempt: null,
+          retry_count: attempt.number,
+          last_attempt_at: at,
+        },
         history: history('recovered'),
-        timeline: { type: 'retry_succeeded', detail: `Retry ${attempt.number} succeeded: ${event.reason}`, details: { from: record.status, to: 'recovered', retry_number: attempt.number, provider_charge_id: event.providerChargeId, reason: event.reason } },
+        timeline: {
+          type: 'retry_succeeded',
+          detail: `Retry ${attempt.number} succeeded: ${event.reason}`,
+          details: { from: record.status, to: 'recovered', retry_number: attempt.number, provider_charge_id: event.providerChargeId, reason: event.reason },
+        },
       };
     }
     case 'attempt_declined': {
@@ -323,7 +356,15 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
       const hard = event.decline.decline_category === 'hard_customer';
       const waiting = hard && record.status !== 'paused';
       return {
-        changes: { ...event.decline, attempt: null, next_retry_at: null, retry_count: attempt.number, last_attempt_at: at, ...(hard ? { awaiting_card_update: true } : {}), ...(waiting ? { status: 'pending' as const } : {}) },
+        changes: {
+          ...event.decline,
+          attempt: null,
+          next_retry_at: null,
+          retry_count: attempt.number,
+          last_attempt_at: at,
+          ...(hard ? { awaiting_card_update: true } : {}),
+          ...(waiting ? { status: 'pending' as const } : {}),
+        },
         history: waiting ? history('pending') : undefined,
         timeline: {
           type: 'retry_failed',
@@ -361,7 +402,11 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
       return {
         changes: { attempt: null, next_retry_at: null, gateway_errors: record.gateway_errors + 1 },
         history: undefined,
-        timeline: { type: 'retry_gateway_error', detail: `Retry ${attempt.number} got no answer from the ${attempt.gateway} gateway (not counted as an attempt): ${event.reason}`, details: { retry_number: attempt.number, gateway: attempt.gateway, reason: event.reason } },
+        timeline: {
+          type: 'retry_gateway_error',
+          detail: `Retry ${attempt.number} got no answer from the ${attempt.gateway} gateway (not counted as an attempt): ${event.reason}`,
+          details: { retry_number: attempt.number, gateway: attempt.gateway, reason: event.reason },
+        },
       };
     }
   }

@@ -34,7 +34,18 @@ export type RetryPlan =
 
 export type PlannedPayment = Pick<
   PaymentRecord,
-  'psp' | 'amount' | 'currency' | 'decline_code' | 'decline_category' | 'decline_subcategory' | 'retry_count' | 'max_retries' | 'card_network' | 'network_code' | 'advice_code' | 'created_at'
+  | 'psp'
+  | 'amount'
+  | 'currency'
+  | 'decline_code'
+  | 'decline_category'
+  | 'decline_subcategory'
+  | 'retry_count'
+  | 'max_retries'
+  | 'card_network'
+  | 'network_code'
+  | 'advice_code'
+  | 'created_at'
 >;
 
 export interface RetryPlanInput {
@@ -137,20 +148,34 @@ export function planNextRetry(input: RetryPlanInput): RetryPlan {
   }
   let at = new Date(now.getTime() + waitHours * HOUR_MS);
   if (payment.decline_subcategory === 'balance' && decline.retry.fixedDelayHours === undefined) {
-    const morning = nextAllowedAt({ ...MORNING_WINDOW, startHour: MORNING_WINDOW.endHour, endHour: MORNING_WINDOW.startHour, timezone: input.quietHours?.timezone ?? 'UTC', enabled: true }, at);
-    if (morning.getTime() !== at.getTime()) reasons.push(`moved to the local morning (${MORNING_WINDOW.startHour}:00-${MORNING_WINDOW.endHour}:00) for an insufficient-funds decline`);
+    const morning = nextAllowedAt(
+      { ...MORNING_WINDOW, startHour: MORNING_WINDOW.endHour, endHour: MORNING_WINDOW.startHour, timezone: input.quietHours?.timezone ?? 'UTC', enabled: true },
+      at,
+    );
+    if (morning.getTime() !== at.getTime())
+      reasons.push(`moved to the local morning (${MORNING_WINDOW.startHour}:00-${MORNING_WINDOW.endHour}:00) for an insufficient-funds decline`);
     at = morning;
   }
   const adjusted = withinQuietHoursAndCaps(payment, input.quietHours, input.ledger, at, reasons);
   if (adjusted.action !== 'schedule') return adjusted;
-  return { action: 'schedule', at: adjusted.at, reason: `Retry ${payment.retry_count + 1} of ${payment.max_retries} at ${adjusted.at.toISOString()}: ${reasons.join('; ')}` };
+  return {
+    action: 'schedule',
+    at: adjusted.at,
+    reason: `Retry ${payment.retry_count + 1} of ${payment.max_retries} at ${adjusted.at.toISOString()}: ${reasons.join('; ')}`,
+  };
 }
 
 /**
  * The first instant at or after `at` outside the merchant's quiet hours and within the card's
  * caps (or the card update to wait for). `reasons` gets a note for each move.
  */
-export function withinQuietHoursAndCaps(payment: Pick<PlannedPayment, 'amount' | 'currency' | 'card_network'>, quietHours: QuietHours | undefined, ledger: CardLedger, at: Date, reasons: string[]): RetryPlan {
+export function withinQuietHoursAndCaps(
+  payment: Pick<PlannedPayment, 'amount' | 'currency' | 'card_network'>,
+  quietHours: QuietHours | undefined,
+  ledger: CardLedger,
+  at: Date,
+  reasons: string[],
+): RetryPlan {
   let candidate = at;
   for (let round = 0; round < MAX_ADJUSTMENTS; round += 1) {
     if (quietHours !== undefined && isQuietAt(quietHours, candidate)) {

@@ -39,7 +39,10 @@ export function summariseSubscription(subscriptionId: string, payments: readonly
   const open = payments.filter((payment) => isOpen(payment.status));
   const recovered = payments.filter((payment) => payment.status === 'recovered');
   const terminal = payments.filter((payment) => payment.status === 'terminal');
-  const newest = payments.reduce<PaymentRecord | undefined>((latest, payment) => (latest === undefined || payment.created_at > latest.created_at ? payment : latest), undefined);
+  const newest = payments.reduce<PaymentRecord | undefined>(
+    (latest, payment) => (latest === undefined || payment.created_at > latest.created_at ? payment : latest),
+    undefined,
+  );
   const currency = newest?.currency ?? null;
   const atRiskByCurrency = sumByCurrency(open);
   const recoveredByCurrency = sumByCurrency(recovered);

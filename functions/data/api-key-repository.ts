@@ -1,6 +1,15 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiKeyNotFoundError, type ApiKeyRecord, type ApiKeyRepository, displayPartsOf, generateApiKey, hashApiKey, type NewApiKey, newApiKeyId } from '#core/api-keys';
+import {
+  ApiKeyNotFoundError,
+  type ApiKeyRecord,
+  type ApiKeyRepository,
+  displayPartsOf,
+  generateApiKey,
+  hashApiKey,
+  type NewApiKey,
+  newApiKeyId,
+} from '#core/api-keys';
 import { InvalidExpiryError, MerchantNotFoundError } from '#core/merchants';
 import { parseScopes } from '#core/scopes';
 import { env } from '#shared/env';
@@ -109,9 +118,7 @@ export async function createApiKey(input: NewApiKey): Promise<{ record: ApiKeyRe
  */
 export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
   if (!SHA256_HEX.test(hash)) return undefined;
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyByHash(hash), ConsistentRead: true }),
-  );
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyByHash(hash), ConsistentRead: true }));
   return Item === undefined ? undefined : toRecord(Item);
 }
 
@@ -120,9 +127,7 @@ export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | und
  * `revoked_at`. Throws ApiKeyNotFoundError for an unknown id.
  */
 export async function revokeApiKey(keyId: string): Promise<ApiKeyRecord> {
-  const { Item: lookup } = await documentClient.send(
-    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyById(keyId), ConsistentRead: true }),
-  );
+  const { Item: lookup } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyById(keyId), ConsistentRead: true }));
   if (lookup === undefined) throw new ApiKeyNotFoundError(keyId);
   const merchantId = lookup.merchant_id as string;
   const now = new Date().toISOString();
@@ -144,9 +149,7 @@ export async function revokeApiKey(keyId: string): Promise<ApiKeyRecord> {
     // the first revoked_at stands.
     if (failedConditionAt(error) === undefined) throw error;
   }
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKey(merchantId, keyId), ConsistentRead: true }),
-  );
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKey(merchantId, keyId), ConsistentRead: true }));
   if (Item === undefined) throw new ApiKeyNotFoundError(keyId);
   return toRecord(Item);
 }

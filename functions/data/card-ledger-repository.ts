@@ -18,10 +18,17 @@ export interface StoredCardLedger {
 }
 
 export async function getCardLedger(merchantId: string, identity: string): Promise<StoredCardLedger> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.cardLedger(merchantId, identity), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.cardLedger(merchantId, identity), ConsistentRead: true }),
+  );
   if (Item === undefined) return { ledger: emptyLedger(identity), version: undefined };
   return {
-    ledger: { identity, attempts: (Item.attempts as CardLedger['attempts']) ?? [], blocked_until: (Item.blocked_until as string | null) ?? null, block_reason: (Item.block_reason as string | null) ?? null },
+    ledger: {
+      identity,
+      attempts: (Item.attempts as CardLedger['attempts']) ?? [],
+      blocked_until: (Item.blocked_until as string | null) ?? null,
+      block_reason: (Item.block_reason as string | null) ?? null,
+    },
     version: Item.version as number,
   };
 }

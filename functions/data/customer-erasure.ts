@@ -170,7 +170,14 @@ async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): P
     return {
       result: true,
       items: [
-        { Delete: { TableName: env.TABLE_NAME, Key: key, ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': current.version } } },
+        {
+          Delete: {
+            TableName: env.TABLE_NAME,
+            Key: key,
+            ConditionExpression: 'version = :version',
+            ExpressionAttributeValues: { ':version': current.version },
+          },
+        },
         counterUpdate(customerKeys.counters(customer.merchant_id), { all: -1, ...(current.open_payments > 0 ? { has_failed: -1 } : {}) }),
       ],
     };

@@ -104,7 +104,9 @@ const prefixQuery = (index: 'GSI1' | 'GSI3', pk: string, prefix: string): QueryI
 });
 
 async function byProviderCustomerId(merchantId: string, providerCustomerId: string): Promise<CustomerRecord | undefined> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: customerKeys.byProviderId(merchantId, providerCustomerId), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: customerKeys.byProviderId(merchantId, providerCustomerId), ConsistentRead: true }),
+  );
   return Item === undefined ? undefined : getCustomer(merchantId, Item.customer_id as string);
 }
 
@@ -141,7 +143,8 @@ async function customersByIds(merchantId: string, ids: readonly string[]): Promi
   return found;
 }
 
-const newestFirst = (a: CustomerRecord, b: CustomerRecord): number => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1);
+const newestFirst = (a: CustomerRecord, b: CustomerRecord): number =>
+  a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1;
 
 /**
  * Every customer the search term finds, newest first: the email prefix (GSI1, emails are stored
@@ -161,8 +164,13 @@ async function searchCustomers(merchantId: string, search: string, filter: Custo
     byProviderCustomerId(merchantId, search),
   ]);
   const found = new Map<string, CustomerRecord>();
-  for (const customer of [...byEmail.map(customerFromItem), ...byName.map(customerFromItem), ...(byRef === undefined ? [] : [byRef])]) found.set(customer.id, customer);
-  for (const customer of await customersByIds(merchantId, [...byTerm].filter((id) => !found.has(id) && customerBodyOf(id) !== undefined))) found.set(customer.id, customer);
+  for (const customer of [...byEmail.map(customerFromItem), ...byName.map(customerFromItem), ...(byRef === undefined ? [] : [byRef])])
+    found.set(customer.id, customer);
+  for (const customer of await customersByIds(
+    merchantId,
+    [...byTerm].filter((id) => !found.has(id) && customerBodyOf(id) !== undefined),
+  ))
+    found.set(customer.id, customer);
   const { after, before } = createdRange(filter);
   return [...found.values()]
     .filter((customer) => filter.hasFailedPayment === undefined || customer.open_payments > 0 === filter.hasFailedPayment)
@@ -178,7 +186,12 @@ async function searchCustomers(merchantId: string, search: string, filter: Custo
  * index entries (cost in proportion to the range, which is what the caller asked for), and with a
  * search it is the exact number of matches, all of which a search reads anyway.
  */
-export async function listCustomers(merchantId: string, filter: CustomerFilter, page: number, perPage: number): Promise<{ customers: CustomerRecord[]; pagination: Pagination }> {
+export async function listCustomers(
+  merchantId: string,
+  filter: CustomerFilter,
+  page: number,
+  perPage: number,
+): Promise<{ customers: CustomerRecord[]; pagination: Pagination }> {
   if (filter.search !== undefined) {
     const matches = await searchCustomers(merchantId, filter.search, filter);
     const total = matches.length;

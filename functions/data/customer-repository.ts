@@ -148,7 +148,12 @@ export function putCustomer(before: CustomerRecord | undefined, after: CustomerR
     items.push({
       Put: {
         TableName: env.TABLE_NAME,
-        Item: { ...customerSearchKeys.term(merchantId, term, body), entity: customerSearchKeys.entity, customer_id: after.id, ...customerSearchKeys.customerTag(merchantId, after.id, term) },
+        Item: {
+          ...customerSearchKeys.term(merchantId, term, body),
+          entity: customerSearchKeys.entity,
+          customer_id: after.id,
+          ...customerSearchKeys.customerTag(merchantId, after.id, term),
+        },
       },
     });
   }

@@ -64,7 +64,12 @@ export async function recordDeadLetteredEvent(input: NewDeadLetteredEvent, now: 
   await documentClient.send(
     new PutCommand({
       TableName: env.TABLE_NAME,
-      Item: { ...deadLetterKeys.inboundEvent(input.merchantId, body), entity: DEAD_LETTERED_EVENT_ENTITY, ...record, expires_at: Math.floor(now.getTime() / 1000) + DEAD_LETTERED_EVENT_RETENTION_SECONDS },
+      Item: {
+        ...deadLetterKeys.inboundEvent(input.merchantId, body),
+        entity: DEAD_LETTERED_EVENT_ENTITY,
+        ...record,
+        expires_at: Math.floor(now.getTime() / 1000) + DEAD_LETTERED_EVENT_RETENTION_SECONDS,
+      },
     }),
   );
   return record;
@@ -73,7 +78,12 @@ export async function recordDeadLetteredEvent(input: NewDeadLetteredEvent, now: 
 /** The merchant's dead-lettered inbound events, newest first. */
 export async function listDeadLetteredEvents(merchantId: string, limit = 50): Promise<DeadLetteredEvent[]> {
   const { Items } = await documentClient.send(
-    new QueryCommand({ TableName: env.TABLE_NAME, ...queries.partitionPrefix(deadLetterKeys.inboundEventPrefix(merchantId)), ScanIndexForward: false, Limit: limit }),
+    new QueryCommand({
+      TableName: env.TABLE_NAME,
+      ...queries.partitionPrefix(deadLetterKeys.inboundEventPrefix(merchantId)),
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
   );
   return (Items ?? []).map(({ PK: _pk, SK: _sk, entity: _entity, expires_at: _expires, ...record }) => record as DeadLetteredEvent);
 }

@@ -39,7 +39,8 @@ export async function findDueRetries(now: Date, limit: number): Promise<DueRetry
         );
         for (const item of page.Items ?? []) {
           const parsed = dueRetryKeys.parse(item.GSI4SK as string);
-          if (parsed !== undefined) found.push({ merchantId: parsed.merchantId, paymentId: paymentIdFor(parsed.body), psp: item.psp as string, dueAt: parsed.dueAt });
+          if (parsed !== undefined)
+            found.push({ merchantId: parsed.merchantId, paymentId: paymentIdFor(parsed.body), psp: item.psp as string, dueAt: parsed.dueAt });
         }
         startKey = page.LastEvaluatedKey;
       } while (startKey !== undefined && found.length < perShardLimit);

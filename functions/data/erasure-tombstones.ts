@@ -29,7 +29,9 @@ const normalised = (kind: TombstoneKind, value: string): string => (kind === 'em
 
 /** The hash a tombstone is keyed by: SHA-256 over the merchant id, the kind and the (normalised) value. */
 export function tombstoneHash(merchantId: string, kind: TombstoneKind, value: string): string {
-  return createHash('sha256').update(`${merchantId}\u0000${kind}\u0000${normalised(kind, value)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${merchantId}\u0000${kind}\u0000${normalised(kind, value)}`)
+    .digest('hex');
 }
 
 function tombstonesOf(merchantId: string, identity: ErasedIdentity): Array<{ kind: TombstoneKind; key: ItemKey }> {
@@ -37,7 +39,8 @@ function tombstonesOf(merchantId: string, identity: ErasedIdentity): Array<{ kin
   const email = identity.email?.trim();
   if (email) found.push({ kind: 'email', key: erasureKeys.tombstone(merchantId, tombstoneHash(merchantId, 'email', email)) });
   const providerId = identity.providerCustomerId?.trim();
-  if (providerId) found.push({ kind: 'provider_customer_id', key: erasureKeys.tombstone(merchantId, tombstoneHash(merchantId, 'provider_customer_id', providerId)) });
+  if (providerId)
+    found.push({ kind: 'provider_customer_id', key: erasureKeys.tombstone(merchantId, tombstoneHash(merchantId, 'provider_customer_id', providerId)) });
   return found;
 }
 

@@ -18,7 +18,9 @@ export interface GatewayConfig {
 
 export async function setGateway(merchantId: string, psp: string, gateway: GatewayName, now: Date = new Date()): Promise<GatewayConfig> {
   const config: GatewayConfig = { merchant_id: merchantId, psp, gateway, updated_at: now.toISOString() };
-  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: { ...retryKeys.gatewayConfig(merchantId, psp), entity: ENTITY.gatewayConfig, ...config } }));
+  await documentClient.send(
+    new PutCommand({ TableName: env.TABLE_NAME, Item: { ...retryKeys.gatewayConfig(merchantId, psp), entity: ENTITY.gatewayConfig, ...config } }),
+  );
   return config;
 }
 

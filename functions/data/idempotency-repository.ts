@@ -88,7 +88,13 @@ async function batchPut(items: ReadonlyArray<Record<string, unknown>>): Promise<
  * expiring with the record), written before the record completes, so no completed record names a
  * customer it is not filed under.
  */
-export async function completeIdempotencyKey(merchantId: string, keyHash: string, fingerprint: string, response: StoredResponse, subjects?: ResponseSubjects): Promise<void> {
+export async function completeIdempotencyKey(
+  merchantId: string,
+  keyHash: string,
+  fingerprint: string,
+  response: StoredResponse,
+  subjects?: ResponseSubjects,
+): Promise<void> {
   const [first, ...others] = new Set(subjects?.customerIds ?? []);
   if (subjects !== undefined && others.length > 0) {
     await batchPut(
@@ -110,7 +116,12 @@ export async function completeIdempotencyKey(merchantId: string, keyHash: string
       UpdateExpression: `SET #state = :completed, #response = :response${tag === undefined ? '' : ', GSI2PK = :gsi2pk, GSI2SK = :gsi2sk'} REMOVE locked_until`,
       ConditionExpression: 'fingerprint = :fingerprint',
       ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-      ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':fingerprint': fingerprint, ...(tag === undefined ? {} : { ':gsi2pk': tag.GSI2PK, ':gsi2sk': tag.GSI2SK }) },
+      ExpressionAttributeValues: {
+        ':completed': 'completed',
+        ':response': response,
+        ':fingerprint': fingerprint,
+        ...(tag === undefined ? {} : { ':gsi2pk': tag.GSI2PK, ':gsi2sk': tag.GSI2SK }),
+      },
     }),
   );
 }

@@ -38,7 +38,17 @@ export async function claimIngestEvent(merchantId: string, dedupeKey: string, ev
     await documentClient.send(
       new PutCommand({
         TableName: env.TABLE_NAME,
-        Item: { ...key, entity: ENTITY.ingestEvent, dedupe_key: dedupeKey, event_id: eventId, state: 'in_progress', token, lease_until: at + INGEST_LEASE_SECONDS, created_at: now.toISOString(), expires_at: at + INGEST_RETENTION_SECONDS },
+        Item: {
+          ...key,
+          entity: ENTITY.ingestEvent,
+          dedupe_key: dedupeKey,
+          event_id: eventId,
+          state: 'in_progress',
+          token,
+          lease_until: at + INGEST_LEASE_SECONDS,
+          created_at: now.toISOString(),
+          expires_at: at + INGEST_RETENTION_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(PK) OR expires_at < :now OR (#state = :in_progress AND lease_until < :now)',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':now': at, ':in_progress': 'in_progress' },
@@ -54,7 +64,9 @@ export async function claimIngestEvent(merchantId: string, dedupeKey: string, ev
 
 /** The stand of a dedupe key, or undefined when no delivery holds or has done it. */
 export async function readIngestEvent(merchantId: string, dedupeKey: string): Promise<Exclude<IngestClaim, { state: 'claimed' }> | undefined> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: ingestKeys.event(merchantId, hashOf(dedupeKey)), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: ingestKeys.event(merchantId, hashOf(dedupeKey)), ConsistentRead: true }),
+  );
   if (Item === undefined) return undefined;
   if (Item.state === 'done') return { state: 'done', result: Item.result as IngestResult };
   return Number(Item.lease_until) < clockSeconds() ? undefined : { state: 'in_progress' };
@@ -64,7 +76,13 @@ export async function readIngestEvent(merchantId: string, dedupeKey: string): Pr
  * Stores the result of the claimant's processing, and tags the record for the customer it
  * concerned (so erasure removes it). A claimant whose lease was taken over stores nothing.
  */
-export async function completeIngestEvent(merchantId: string, dedupeKey: string, token: string, result: IngestResult, customerId: string | undefined): Promise<void> {
+export async function completeIngestEvent(
+  merchantId: string,
+  dedupeKey: string,
+  token: string,
+  result: IngestResult,
+  customerId: string | undefined,
+): Promise<void> {
   const hash = hashOf(dedupeKey);
   const tag = customerId === undefined ? undefined : ingestKeys.customerTag(merchantId, customerId, hash);
   try {
@@ -75,7 +93,12 @@ export async function completeIngestEvent(merchantId: string, dedupeKey: string,
         UpdateExpression: `SET #state = :done, #result = :result${tag === undefined ? '' : ', GSI2PK = :gsi2pk, GSI2SK = :gsi2sk'} REMOVE lease_until`,
         ConditionExpression: '#token = :token',
         ExpressionAttributeNames: { '#state': 'state', '#result': 'result', '#token': 'token' },
-        ExpressionAttributeValues: { ':done': 'done', ':result': result, ':token': token, ...(tag === undefined ? {} : { ':gsi2pk': tag.GSI2PK, ':gsi2sk': tag.GSI2SK }) },
+        ExpressionAttributeValues: {
+          ':done': 'done',
+          ':result': result,
+          ':token': token,
+          ...(tag === undefined ? {} : { ':gsi2pk': tag.GSI2PK, ':gsi2sk': tag.GSI2SK }),
+        },
       }),
     );
   } catch (error) {

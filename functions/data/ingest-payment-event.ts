@@ -6,7 +6,15 @@ import { type AttemptDecline, OPEN_STATUSES, type PaymentEvent, type PaymentReco
 import { getCustomerByEmail } from './customer-repository';
 import { refuseIfErased } from './erasure-tombstones';
 import { claimIngestEvent, completeIngestEvent, type IngestClaim, releaseIngestEvent } from './ingest-events';
-import { addProviderReference, applyPaymentEvent, getPayment, getPaymentByAnyId, getPaymentByInvoice, recordFailedPayment, recordTimelineEvent } from './payment-repository';
+import {
+  addProviderReference,
+  applyPaymentEvent,
+  getPayment,
+  getPaymentByAnyId,
+  getPaymentByInvoice,
+  recordFailedPayment,
+  recordTimelineEvent,
+} from './payment-repository';
 import { listPayments } from './payment-queries';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */
@@ -44,7 +52,8 @@ interface Outcome {
 export async function ingestPaymentEvent(merchantId: string, event: IngestEvent, now: Date = new Date()): Promise<IngestResult> {
   const eventId = `evt_${timeOrderedId(now)}`;
   // An erased customer's events are refused before anything is claimed or written (erasure-tombstones.ts).
-  if (await refuseIfErased(merchantId, { email: event.customerEmail, providerCustomerId: event.providerCustomerId }, event.type, now)) return { ...resultOf(event, eventId), status: 'refused' };
+  if (await refuseIfErased(merchantId, { email: event.customerEmail, providerCustomerId: event.providerCustomerId }, event.type, now))
+    return { ...resultOf(event, eventId), status: 'refused' };
   const dedupeKey = dedupeKeyOf(event);
   if (dedupeKey === undefined) return (await applyEvent(merchantId, event, eventId, now)).result;
   const claim = await claimOrWait(merchantId, dedupeKey, eventId, now);
@@ -77,14 +86,24 @@ function applyEvent(merchantId: string, event: IngestEvent, eventId: string, now
     case 'payment_succeeded':
       return paymentSucceeded(merchantId, event, eventId, now);
     case 'subscription_cancelled':
-      return onOpenPayments(merchantId, event, eventId, now, (p) => event.subscriptionId === undefined || p.subscription_id === event.subscriptionId, { type: 'terminate', reason: `Subscription cancelled (event ${eventId})` });
+      return onOpenPayments(merchantId, event, eventId, now, (p) => event.subscriptionId === undefined || p.subscription_id === event.subscriptionId, {
+        type: 'terminate',
+        reason: `Subscription cancelled (event ${eventId})`,
+      });
     case 'payment_method_updated':
       // A new card: a card identity of its own (fresh network caps), and the policy plans its retry.
-      return onOpenPayments(merchantId, event, eventId, now, (p) => p.awaiting_card_update, (p) => ({
-        type: 'card_updated',
-        reason: `Payment method updated (event ${eventId})`,
-        cardIdentity: cardIdentityOf({ psp: p.psp, customerId: p.customer_id, cardGeneration: now.toISOString() }),
-      }));
+      return onOpenPayments(
+        merchantId,
+        event,
+        eventId,
+        now,
+        (p) => p.awaiting_card_update,
+        (p) => ({
+          type: 'card_updated',
+          reason: `Payment method updated (event ${eventId})`,
+          cardIdentity: cardIdentityOf({ psp: p.psp, customerId: p.customer_id, cardGeneration: now.toISOString() }),
+        }),
+      );
     case 'charge_refunded':
       return chargeRefunded(merchantId, event, eventId, now);
   }
@@ -124,7 +143,8 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
     now,
   );
   // The charge id beside the id the payment is recorded under (Stripe's ch_… of a pi_…), from this event or a sibling's.
-  if (event.providerChargeId !== undefined && event.providerChargeId !== payment.provider_payment_id) await addProviderReference(payment, event.providerChargeId);
+  if (event.providerChargeId !== undefined && event.providerChargeId !== payment.provider_payment_id)
+    await addProviderReference(payment, event.providerChargeId);
   // A sibling event of a failure already recorded (Stripe's invoice, charge and PaymentIntent
   // events of one charge arrive in any order) may carry a decline the first one lacked. A payment
   // recorded without a code learns it, and a retry planned for the unknown decline but not
@@ -145,7 +165,10 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
               ? { type: 'await_card_update', reason: `Waiting for a card update: ${decline.reason} (${sameCharge})` }
               : undefined;
     if (change !== undefined && (await applyWhileOpen(merchantId, payment.id, change, now))) {
-      return { result: { ...resultOf(event, eventId, payment, [payment.id]), status: 'processed', recovery_initiated: false }, customerId: payment.customer_id };
+      return {
+        result: { ...resultOf(event, eventId, payment, [payment.id]), status: 'processed', recovery_initiated: false },
+        customerId: payment.customer_id,
+      };
     }
   }
   const result: IngestResult = {
@@ -208,7 +231,14 @@ async function paymentSucceeded(merchantId: string, event: IngestEvent, eventId:
   return { result: resultOf(event, eventId, payment, recovered ? [payment.id] : []), customerId: customer.id };
 }
 
-async function onOpenPayments(merchantId: string, event: IngestEvent, eventId: string, now: Date, applies: (p: PaymentRecord) => boolean, change: PaymentEvent | ((p: PaymentRecord) => PaymentEvent)): Promise<Outcome> {
+async function onOpenPayments(
+  merchantId: string,
+  event: IngestEvent,
+  eventId: string,
+  now: Date,
+  applies: (p: PaymentRecord) => boolean,
+  change: PaymentEvent | ((p: PaymentRecord) => PaymentEvent),
+): Promise<Outcome> {
   const customer = await getCustomerByEmail(merchantId, event.customerEmail);
   if (customer === undefined) return { result: resultOf(event, eventId) };
   const affected: string[] = [];
@@ -230,7 +260,13 @@ async function chargeRefunded(merchantId: string, event: IngestEvent, eventId: s
     {
       type: 'charge_refunded',
       detail: `Charge refunded: ${event.amount} ${event.currency}`,
-      details: { amount: event.amount, amount_cents: event.amount, currency: event.currency, provider_payment_id: event.providerPaymentId ?? null, event_id: eventId },
+      details: {
+        amount: event.amount,
+        amount_cents: event.amount,
+        currency: event.currency,
+        provider_payment_id: event.providerPaymentId ?? null,
+        event_id: eventId,
+      },
     },
     now,
   );

@@ -174,7 +174,10 @@ export const keys = {
   /** `PSPAPI#` does not begin with `PSP#`, so the secrets' prefix never lists these. */
   providerApiKey: (merchantId: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PSPAPI#${psp}` }),
 
-  rateLimitWindow: (merchantId: string, bucket: string, windowStart: number): ItemKey => ({ PK: `${RATE_LIMIT_PREFIX}M#${merchantId}`, SK: `${bucket}#${windowStart}` }),
+  rateLimitWindow: (merchantId: string, bucket: string, windowStart: number): ItemKey => ({
+    PK: `${RATE_LIMIT_PREFIX}M#${merchantId}`,
+    SK: `${bucket}#${windowStart}`,
+  }),
   ipRateLimitWindow: (ip: string, bucket: string, windowStart: number): ItemKey => ({ PK: `${RATE_LIMIT_PREFIX}IP#${ip}`, SK: `${bucket}#${windowStart}` }),
 
   idempotencyRecord: (merchantId: string, keyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEM#${keyHash}` }),
@@ -186,7 +189,10 @@ export const paymentKeys = {
   payment: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PAY#${body}` }),
   providerRef: (merchantId: string, providerPaymentId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `PAYREF#${providerPaymentId}` }),
   invoiceRef: (merchantId: string, invoiceId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `INVREF#${invoiceId}` }),
-  subscriptionInvoice: (merchantId: string, subscriptionId: string, createdAt: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SUBINV#${subscriptionId}#${createdAt}#${body}` }),
+  subscriptionInvoice: (merchantId: string, subscriptionId: string, createdAt: string, body: string): ItemKey => ({
+    PK: merchantPk(merchantId),
+    SK: `SUBINV#${subscriptionId}#${createdAt}#${body}`,
+  }),
   subscriptionInvoicePrefix: (merchantId: string, subscriptionId: string) => ({ PK: merchantPk(merchantId), SKPrefix: `SUBINV#${subscriptionId}#` }),
   timelineEntry: (merchantId: string, body: string, at: string, seq: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `TL#${body}#${at}#${seq}` }),
   timelinePrefix: (merchantId: string, body: string) => ({ PK: merchantPk(merchantId), SKPrefix: `TL#${body}#` }),
@@ -196,7 +202,10 @@ export const paymentKeys = {
    * GSI attributes of a payment item for its status, category and customer, and (only while a
    * retry is scheduled or in flight) its place in the due-retry index.
    */
-  indexes: (merchantId: string, p: { status: string; decline_category: string; customer_id: string; created_at: string; body: string; next_retry_at: string | null }) => ({
+  indexes: (
+    merchantId: string,
+    p: { status: string; decline_category: string; customer_id: string; created_at: string; body: string; next_retry_at: string | null },
+  ) => ({
     GSI1PK: `${merchantPk(merchantId)}#PAYS#${p.status}`,
     GSI1SK: `${p.created_at}#${p.body}`,
     GSI2PK: customerDataPk(merchantId, p.customer_id),
@@ -307,7 +316,10 @@ function customerDataPk(merchantId: string, customerId: string): string {
  */
 export const ingestKeys = {
   event: (merchantId: string, dedupeKeyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `INGEST#${dedupeKeyHash}` }),
-  customerTag: (merchantId: string, customerId: string, dedupeKeyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `INGEST#${dedupeKeyHash}` }),
+  customerTag: (merchantId: string, customerId: string, dedupeKeyHash: string) => ({
+    GSI2PK: customerDataPk(merchantId, customerId),
+    GSI2SK: `INGEST#${dedupeKeyHash}`,
+  }),
 } as const;
 
 /** The merchant's settings, one item each (access patterns above). */
@@ -357,8 +369,14 @@ export const erasureKeys = {
   /** GSI2 attributes that file an Idempotency-Key record among the customer's data. */
   idempotencyTag: (merchantId: string, customerId: string, keyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `IDEM#${keyHash}` }),
   /** The link from a stored response to a further customer it names (`IDEMLINK#` does not begin with `IDEM#`). */
-  idempotencyLink: (merchantId: string, keyHash: string, customerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEMLINK#${keyHash}#${customerId}` }),
-  idempotencyLinkTag: (merchantId: string, customerId: string, keyHash: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `IDEMLINK#${keyHash}` }),
+  idempotencyLink: (merchantId: string, keyHash: string, customerId: string): ItemKey => ({
+    PK: merchantPk(merchantId),
+    SK: `IDEMLINK#${keyHash}#${customerId}`,
+  }),
+  idempotencyLinkTag: (merchantId: string, customerId: string, keyHash: string) => ({
+    GSI2PK: customerDataPk(merchantId, customerId),
+    GSI2SK: `IDEMLINK#${keyHash}`,
+  }),
 } as const;
 
 /** Entity names of the items above (beside ENTITY, so that this block only appends). */

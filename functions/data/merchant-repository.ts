@@ -1,12 +1,5 @@
 import { GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import {
-  InvalidMerchantError,
-  type Merchant,
-  type MerchantRepository,
-  type NewMerchant,
-  NewMerchantSchema,
-  newMerchantId,
-} from '#core/merchants';
+import { InvalidMerchantError, type Merchant, type MerchantRepository, type NewMerchant, NewMerchantSchema, newMerchantId } from '#core/merchants';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { conditions, ENTITY, keys, queries } from './keys';
@@ -52,9 +45,7 @@ export async function createMerchant(input: NewMerchant): Promise<Merchant> {
 }
 
 export async function getMerchant(merchantId: string): Promise<Merchant | undefined> {
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: env.TABLE_NAME, Key: keys.merchant(merchantId), ConsistentRead: true }),
-  );
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.merchant(merchantId), ConsistentRead: true }));
   return Item === undefined ? undefined : toMerchant(Item);
 }
 

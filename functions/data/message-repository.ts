@@ -2,7 +2,16 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { StateConflictError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
-import { type DeliveryEvent, type DeliveryStatus, deliveryRank, MAX_DELIVERY_EVENTS, type MessageRecord, type MessageStatus, messageBodyOf, messageIdFor } from '#core/messages';
+import {
+  type DeliveryEvent,
+  type DeliveryStatus,
+  deliveryRank,
+  MAX_DELIVERY_EVENTS,
+  type MessageRecord,
+  type MessageStatus,
+  messageBodyOf,
+  messageIdFor,
+} from '#core/messages';
 import type { PaymentRecord } from '#core/payments';
 import { env } from '#shared/env';
 import { documentClient } from './client';
@@ -120,7 +129,9 @@ export async function createDunningMessage(payment: PaymentRecord, request: NewD
   } catch (error) {
     const reason = error instanceof TransactionCanceledException ? error.CancellationReasons?.[1] : undefined;
     if (reason?.Code !== 'ConditionalCheckFailed') throw error;
-    const { Item: standing } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: messageDueKeys.cooldown(payment.merchant_id, payment.customer_id), ConsistentRead: true }));
+    const { Item: standing } = await documentClient.send(
+      new GetCommand({ TableName: env.TABLE_NAME, Key: messageDueKeys.cooldown(payment.merchant_id, payment.customer_id), ConsistentRead: true }),
+    );
     const next = typeof standing?.until === 'string' ? standing.until : 'later';
     const same = standing?.recovery_id === payment.recovery_id ? 'this recovery' : `recovery ${String(standing?.recovery_id ?? '')} of the same customer`;
     throw new DunningCooldownError(`A dunning email was already sent or scheduled for ${same}; the customer can get the next manual one at ${next}.`);
@@ -158,7 +169,13 @@ export async function claimMessage(merchantId: string, messageId: string, now: D
         UpdateExpression: 'SET #status = :sending, sending_at = :now, updated_at = :now REMOVE GSI4PK, GSI4SK',
         ConditionExpression: '#status IN (:queued, :scheduled) OR (#status = :sending AND sending_at < :stale)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':queued': 'queued', ':scheduled': 'scheduled', ':sending': 'sending', ':now': at, ':stale': new Date(now.getTime() - staleAfterMs).toISOString() },
+        ExpressionAttributeValues: {
+          ':queued': 'queued',
+          ':scheduled': 'scheduled',
+          ':sending': 'sending',
+          ':now': at,
+          ':stale': new Date(now.getTime() - staleAfterMs).toISOString(),
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -211,7 +228,14 @@ export async function markMessageSent(
       UpdateExpression: 'SET #status = :sent, sent_at = :now, updated_at = :now, provider = :provider, provider_message_id = :pmid',
       ConditionExpression: '#status = :sending AND sending_at = :claimed',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':sent': 'sent', ':sending': 'sending', ':claimed': message.sending_at, ':now': at, ':provider': sent.provider, ':pmid': sent.providerMessageId },
+      ExpressionAttributeValues: {
+        ':sent': 'sent',
+        ':sending': 'sending',
+        ':claimed': message.sending_at,
+        ':now': at,
+        ':provider': sent.provider,
+        ':pmid': sent.providerMessageId,
+      },
     },
   };
   try {
@@ -228,7 +252,12 @@ export async function markMessageSent(
  * claim) or `failed` (from `queued`, when it could not be enqueued). False when it was no longer
  * in the expected state.
  */
-export async function closeMessage(message: MessageRecord, status: Extract<MessageStatus, 'cancelled' | 'failed' | 'suppressed'>, reason: string, now: Date): Promise<boolean> {
+export async function closeMessage(
+  message: MessageRecord,
+  status: Extract<MessageStatus, 'cancelled' | 'failed' | 'suppressed'>,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
   const at = now.toISOString();
   const fromClaim = status !== 'failed';
   try {
@@ -239,7 +268,13 @@ export async function closeMessage(message: MessageRecord, status: Extract<Messa
         UpdateExpression: 'SET #status = :to, status_reason = :reason, updated_at = :now',
         ConditionExpression: fromClaim ? '#status = :from AND sending_at = :claimed' : '#status = :from',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':to': status, ':reason': reason, ':now': at, ':from': fromClaim ? 'sending' : 'queued', ...(fromClaim ? { ':claimed': message.sending_at } : {}) },
+        ExpressionAttributeValues: {
+          ':to': status,
+          ':reason': reason,
+          ':now': at,
+          ':from': fromClaim ? 'sending' : 'queued',
+          ...(fromClaim ? { ':claimed': message.sending_at } : {}),
+        },
       }),
     );
     return true;
@@ -258,7 +293,9 @@ export interface MessageRef {
 
 /** The message a provider's message id names (delivery callbacks), or undefined when unknown. */
 export async function getMessageByProviderId(providerMessageId: string): Promise<MessageRecord | undefined> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: messageKeys.providerRef(providerMessageId), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: messageKeys.providerRef(providerMessageId), ConsistentRead: true }),
+  );
   if (Item === undefined) return undefined;
   const ref = Item as unknown as MessageRef;
   return getMessage(ref.merchant_id, ref.message_id);
@@ -293,7 +330,8 @@ export async function recordDeliveryEvent(message: MessageRecord, event: Deliver
         TableName: env.TABLE_NAME,
         Key: key,
         UpdateExpression: `SET delivery_events = list_append(if_not_exists(delivery_events, :empty), :event), updated_at = :now${status === undefined ? '' : ', #at = if_not_exists(#at, :occurred)'} ADD delivery_event_ids :ids`,
-        ConditionExpression: 'attribute_exists(PK) AND NOT contains(delivery_event_ids, :id) AND (attribute_not_exists(delivery_events) OR size(delivery_events) < :max)',
+        ConditionExpression:
+          'attribute_exists(PK) AND NOT contains(delivery_event_ids, :id) AND (attribute_not_exists(delivery_events) OR size(delivery_events) < :max)',
         ...(status === undefined ? {} : { ExpressionAttributeNames: { '#at': DELIVERY_AT[status] } }),
         ExpressionAttributeValues: {
           ':empty': [],
@@ -312,9 +350,20 @@ export async function recordDeliveryEvent(message: MessageRecord, event: Deliver
     if (current === undefined) return 'missing';
     outcome = 'duplicate';
     // A full event list still lets the state and its timestamp move (below, and here).
-    if (status !== undefined && (current.delivery_events?.length ?? 0) >= MAX_DELIVERY_EVENTS && !current.delivery_events?.some((kept) => kept.id === event.id)) {
+    if (
+      status !== undefined &&
+      (current.delivery_events?.length ?? 0) >= MAX_DELIVERY_EVENTS &&
+      !current.delivery_events?.some((kept) => kept.id === event.id)
+    ) {
       await documentClient.send(
-        new UpdateCommand({ TableName: env.TABLE_NAME, Key: key, ConditionExpression: 'attribute_exists(PK)', UpdateExpression: 'SET #at = if_not_exists(#at, :occurred)', ExpressionAttributeNames: { '#at': DELIVERY_AT[status] }, ExpressionAttributeValues: { ':occurred': event.occurred_at } }),
+        new UpdateCommand({
+          TableName: env.TABLE_NAME,
+          Key: key,
+          ConditionExpression: 'attribute_exists(PK)',
+          UpdateExpression: 'SET #at = if_not_exists(#at, :occurred)',
+          ExpressionAttributeNames: { '#at': DELIVERY_AT[status] },
+          ExpressionAttributeValues: { ':occurred': event.occurred_at },
+        }),
       );
     }
   }

@@ -22,20 +22,35 @@ export interface OutboundEvent {
 
 const RETENTION_SECONDS = 30 * 24 * 3600;
 
-export function outboundEventItem(merchantId: string, customerId: string, types: readonly string[], object: Readonly<Record<string, unknown>>, now: Date): TransactItem {
+export function outboundEventItem(
+  merchantId: string,
+  customerId: string,
+  types: readonly string[],
+  object: Readonly<Record<string, unknown>>,
+  now: Date,
+): TransactItem {
   const body = timeOrderedId(now);
   const event: OutboundEvent = { id: `evt_${body}`, types, created_at: now.toISOString(), merchant_id: merchantId, data: { object } };
   const key = retryKeys.outboundEvent(merchantId, body);
   return {
     Put: {
       TableName: env.TABLE_NAME,
-      Item: { ...key, entity: ENTITY.outboundEvent, ...event, GSI2PK: customerKeys.data(merchantId, customerId), GSI2SK: key.SK, expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS },
+      Item: {
+        ...key,
+        entity: ENTITY.outboundEvent,
+        ...event,
+        GSI2PK: customerKeys.data(merchantId, customerId),
+        GSI2SK: key.SK,
+        expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS,
+      },
     },
   };
 }
 
 /** The merchant's outbound events, oldest first (one page of up to `limit`). */
 export async function listOutboundEvents(merchantId: string, limit = 100): Promise<OutboundEvent[]> {
-  const { Items } = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, Limit: limit, ...queries.partitionPrefix(retryKeys.outboundEventPrefix(merchantId)) }));
+  const { Items } = await documentClient.send(
+    new QueryCommand({ TableName: env.TABLE_NAME, Limit: limit, ...queries.partitionPrefix(retryKeys.outboundEventPrefix(merchantId)) }),
+  );
   return (Items ?? []).map(({ id, types, created_at, merchant_id, data }) => ({ id, types, created_at, merchant_id, data }) as OutboundEvent);
 }

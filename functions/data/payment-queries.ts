@@ -186,7 +186,12 @@ async function totalOf(merchantId: string, filter: PaymentFilter, queries: Query
 const createdOrder = (item: Item): string => `${item.created_at as string}#${paymentBodyOf(item.id as string)}`;
 
 /** One page of payments, newest first, with its pagination block. */
-export async function listPayments(merchantId: string, filter: PaymentFilter, page: number, perPage: number): Promise<{ payments: PaymentRecord[]; pagination: Pagination }> {
+export async function listPayments(
+  merchantId: string,
+  filter: PaymentFilter,
+  page: number,
+  perPage: number,
+): Promise<{ payments: PaymentRecord[]; pagination: Pagination }> {
   const queries = listQueries(merchantId, filter);
   const wanted = page * perPage;
   const [total, ...results] = await Promise.all([totalOf(merchantId, filter, queries), ...queries.map((query) => readUpTo(query, wanted))]);
@@ -209,17 +214,26 @@ export async function paymentTimeline(merchantId: string, payment: PaymentRecord
     { TableName: env.TABLE_NAME, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix } },
     10_000,
   );
-  return items.map((item) => ({ type: item.type as string, timestamp: item.timestamp as string, detail: item.detail as string, details: (item.details ?? {}) as Record<string, unknown> }));
+  return items.map((item) => ({
+    type: item.type as string,
+    timestamp: item.timestamp as string,
+    detail: item.detail as string,
+    details: (item.details ?? {}) as Record<string, unknown>,
+  }));
 }
 
 /** The failed invoices (payments) of a subscription, newest first. */
 export async function subscriptionPayments(merchantId: string, subscriptionId: string): Promise<PaymentRecord[]> {
   const { PK, SKPrefix } = paymentKeys.subscriptionInvoicePrefix(merchantId, subscriptionId);
   const refs = await readUpTo(
-    { TableName: env.TABLE_NAME, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix }, ScanIndexForward: false },
+    {
+      TableName: env.TABLE_NAME,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+      ScanIndexForward: false,
+    },
     10_000,
   );
   const payments = await Promise.all(refs.map((ref) => getPayment(merchantId, ref.payment_id as string)));
   return payments.filter((payment): payment is PaymentRecord => payment !== undefined);
 }
-

@@ -35,7 +35,15 @@ const get = async (key: { PK: string; SK: string }): Promise<Item | undefined> =
 const bodyOf = (payment: PaymentRecord): string => paymentBodyOf(payment.id) as string;
 
 /** Fields added by the retry engine, for items written before it. */
-const RETRY_ENGINE_DEFAULTS = { network_code: null, advice_code: null, card_network: null, attempt: null, gateway_errors: 0, last_attempt_at: null, retry_requested_at: null } as const;
+const RETRY_ENGINE_DEFAULTS = {
+  network_code: null,
+  advice_code: null,
+  card_network: null,
+  attempt: null,
+  gateway_errors: 0,
+  last_attempt_at: null,
+  retry_requested_at: null,
+} as const;
 
 export function paymentFromItem(item: Item): PaymentRecord {
   const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, GSI4PK: _7, GSI4SK: _8, ...record } = item;
@@ -50,7 +58,14 @@ export function paymentItem(payment: PaymentRecord): Item {
     ...paymentKeys.payment(payment.merchant_id, body),
     entity: ENTITY.payment,
     ...payment,
-    ...paymentKeys.indexes(payment.merchant_id, { status: payment.status, decline_category: payment.decline_category, customer_id: payment.customer_id, created_at: payment.created_at, body, next_retry_at: payment.next_retry_at }),
+    ...paymentKeys.indexes(payment.merchant_id, {
+      status: payment.status,
+      decline_category: payment.decline_category,
+      customer_id: payment.customer_id,
+      created_at: payment.created_at,
+      body,
+      next_retry_at: payment.next_retry_at,
+    }),
   };
 }
 
@@ -72,7 +87,9 @@ export function providerRefItem(payment: PaymentRecord, providerPaymentId: strin
  */
 export async function addProviderReference(payment: PaymentRecord, providerId: string): Promise<void> {
   try {
-    await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: providerRefItem(payment, providerId), ConditionExpression: 'attribute_not_exists(PK)' }));
+    await documentClient.send(
+      new PutCommand({ TableName: env.TABLE_NAME, Item: providerRefItem(payment, providerId), ConditionExpression: 'attribute_not_exists(PK)' }),
+    );
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
   }
@@ -208,7 +225,9 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
     const at = now.toISOString();
     const body = timeOrderedId(now);
     const codeText = input.declineCode ?? 'none';
-    const history: StateHistoryEntry[] = [{ status: 'pending', at, reason: `Payment failed: decline code ${codeText} (${input.declineCategory}/${input.declineSubcategory})` }];
+    const history: StateHistoryEntry[] = [
+      { status: 'pending', at, reason: `Payment failed: decline code ${codeText} (${input.declineCategory}/${input.declineSubcategory})` },
+    ];
     if (!input.retryAllowed) history.push({ status: 'terminal', at, reason: `Not retried: decline code ${codeText} forbids further attempts` });
     const status: PaymentStatus = input.retryAllowed ? 'pending' : 'terminal';
     const payment: PaymentRecord = {
@@ -253,7 +272,11 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
     };
     const customerData = { GSI2PK: customerKeys.data(input.merchantId, customer.id) };
     // The policy's first decision is written with the payment, so no open payment is ever left unplanned.
-    const firstTimeline: Transition['timeline'] = { type: 'payment_failed', detail: `Payment of ${input.amount} ${input.currency} failed with ${codeText}`, details: { decline_code: input.declineCode, decline_category: input.declineCategory, amount: input.amount, currency: input.currency } };
+    const firstTimeline: Transition['timeline'] = {
+      type: 'payment_failed',
+      detail: `Payment of ${input.amount} ${input.currency} failed with ${codeText}`,
+      details: { decline_code: input.declineCode, decline_category: input.declineCategory, amount: input.amount, currency: input.currency },
+    };
     const { after: planned, timelines } = needsRetryPlan(payment) ? await withRetryPlan(input.merchantId, payment, [], now) : { after: payment, timelines: [] };
     const items: TransactItem[] = [
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -263,16 +286,38 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       ...periodCounterUpdates(undefined, planned),
     ];
     if (input.providerPaymentId !== null) {
-      items.push({ Put: { TableName: env.TABLE_NAME, Item: providerRefItem(payment, input.providerPaymentId), ConditionExpression: 'attribute_not_exists(PK)' } });
+      items.push({
+        Put: { TableName: env.TABLE_NAME, Item: providerRefItem(payment, input.providerPaymentId), ConditionExpression: 'attribute_not_exists(PK)' },
+      });
     }
     if (payment.invoice_id !== null) {
       // Guarded by what was read, so two failures of one invoice at once cannot both open a recovery.
-      const guard = previousOfInvoice === undefined ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: 'payment_id = :previous', ExpressionAttributeValues: { ':previous': previousOfInvoice } };
-      items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...paymentKeys.invoiceRef(input.merchantId, payment.invoice_id), entity: ENTITY.invoiceRef, payment_id: payment.id, ...customerData, GSI2SK: `REF#INVREF#${payment.invoice_id}` }, ...guard } });
+      const guard =
+        previousOfInvoice === undefined
+          ? { ConditionExpression: 'attribute_not_exists(PK)' }
+          : { ConditionExpression: 'payment_id = :previous', ExpressionAttributeValues: { ':previous': previousOfInvoice } };
+      items.push({
+        Put: {
+          TableName: env.TABLE_NAME,
+          Item: {
+            ...paymentKeys.invoiceRef(input.merchantId, payment.invoice_id),
+            entity: ENTITY.invoiceRef,
+            payment_id: payment.id,
+            ...customerData,
+            GSI2SK: `REF#INVREF#${payment.invoice_id}`,
+          },
+          ...guard,
+        },
+      });
     }
     if (payment.subscription_id !== null) {
       const key = paymentKeys.subscriptionInvoice(input.merchantId, payment.subscription_id, at, body);
-      items.push({ Put: { TableName: env.TABLE_NAME, Item: { ...key, entity: ENTITY.subscriptionInvoice, payment_id: payment.id, ...customerData, GSI2SK: `REF#${key.SK}` } } });
+      items.push({
+        Put: {
+          TableName: env.TABLE_NAME,
+          Item: { ...key, entity: ENTITY.subscriptionInvoice, payment_id: payment.id, ...customerData, GSI2SK: `REF#${key.SK}` },
+        },
+      });
     }
     return { items, result: { payment: planned, created: true } };
   });
@@ -342,7 +387,14 @@ export async function changePayment<T = undefined>(
     const at = stamp.toISOString();
     const after: PaymentRecord = { ...folded.after, updated_at: at, version: before.version + 1 };
     const items: TransactItem[] = [
-      { Put: { TableName: env.TABLE_NAME, Item: paymentItem(after), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } } },
+      {
+        Put: {
+          TableName: env.TABLE_NAME,
+          Item: paymentItem(after),
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': before.version },
+        },
+      },
       ...folded.timelines.map((entry, order) => timelineItem(after, at, entry, order)),
       ...(change.items ?? []),
       ...(change.itemsAfter?.(after) ?? []),
@@ -363,7 +415,12 @@ export async function changePayment<T = undefined>(
  *
  * @example const { after } = await applyPaymentEvent(merchantId, 'pe_01J…', { type: 'pause', reason: 'Paused through the API' });
  */
-export async function applyPaymentEvent(merchantId: string, paymentId: string, event: PaymentEvent, now: Date = new Date()): Promise<{ before: PaymentRecord; after: PaymentRecord }> {
+export async function applyPaymentEvent(
+  merchantId: string,
+  paymentId: string,
+  event: PaymentEvent,
+  now: Date = new Date(),
+): Promise<{ before: PaymentRecord; after: PaymentRecord }> {
   const changed = await changePayment(merchantId, paymentId, () => ({ events: [event] }), now);
   if (changed === undefined) throw new Error('A change with an event always writes');
   return changed;
@@ -384,7 +441,12 @@ export async function paymentCounters(merchantId: string): Promise<Readonly<Reco
  *
  * @example await recordTimelineEvent(merchantId, 'pe_01J…', { type: 'charge_refunded', detail: 'Refunded 500 usd', details: { amount: 500 } });
  */
-export async function recordTimelineEvent(merchantId: string, paymentId: string, entry: Transition['timeline'], now: Date = new Date()): Promise<PaymentRecord> {
+export async function recordTimelineEvent(
+  merchantId: string,
+  paymentId: string,
+  entry: Transition['timeline'],
+  now: Date = new Date(),
+): Promise<PaymentRecord> {
   const payment = await getPayment(merchantId, paymentId);
   if (payment === undefined) throw new ResourceNotFoundError(`No payment ${paymentId}.`);
   const { Put } = timelineItem(payment, now.toISOString(), entry);

@@ -31,7 +31,14 @@ function checkedPsp(psp: string): Psp {
  * Stores one credential of a merchant for a provider (webhook secret or API key) in its own item,
  * refusing an unknown merchant in the same transaction.
  */
-async function storeCredential(merchantId: string, provider: Psp, key: ItemKey, entity: string, attribute: 'secret' | 'api_key', value: string): Promise<ProviderSecretSummary> {
+async function storeCredential(
+  merchantId: string,
+  provider: Psp,
+  key: ItemKey,
+  entity: string,
+  attribute: 'secret' | 'api_key',
+  value: string,
+): Promise<ProviderSecretSummary> {
   const now = new Date().toISOString();
   try {
     await documentClient.send(

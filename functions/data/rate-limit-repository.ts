@@ -22,7 +22,13 @@ export async function countInWindow(key: ItemKey, limit: number, windowEndsAt: n
         UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :one, #entity = :entity, #expires = :expires',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
         ExpressionAttributeNames: { '#count': 'request_count', '#entity': 'entity', '#expires': 'expires_at' },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': limit, ':entity': ENTITY.rateLimitWindow, ':expires': windowEndsAt + WINDOW_RETENTION_SECONDS },
+        ExpressionAttributeValues: {
+          ':zero': 0,
+          ':one': 1,
+          ':limit': limit,
+          ':entity': ENTITY.rateLimitWindow,
+          ':expires': windowEndsAt + WINDOW_RETENTION_SECONDS,
+        },
         ReturnValues: 'UPDATED_NEW',
       }),
     );

@@ -1,6 +1,15 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentRecord } from '#core/payments';
-import { type PeriodTotals, type RecoveryGoalPeriod, type RecoveryProgress, EMPTY_TOTALS, monthOf, periodBounds, recoveryProgressOf, sumTotals } from '#core/recovery-goal';
+import {
+  type PeriodTotals,
+  type RecoveryGoalPeriod,
+  type RecoveryProgress,
+  EMPTY_TOTALS,
+  monthOf,
+  periodBounds,
+  recoveryProgressOf,
+  sumTotals,
+} from '#core/recovery-goal';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type TransactItem, counterUpdate } from './customer-repository';

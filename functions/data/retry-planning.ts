@@ -30,7 +30,9 @@ export const needsRetryPlan = (p: PaymentRecord): boolean =>
 
 /** The status-machine event of the policy's decision for the payment's next attempt (core/retry-policy.ts). */
 export function plannedRetryEvent(payment: PaymentRecord, context: { quietHours: QuietHours; ledger: CardLedger }, now: Date): PaymentEvent {
-  return eventOfPlan(planNextRetry({ payment, now, quietHours: context.quietHours, ledger: context.ledger, score: scoreRetryByRules(retryScoreInputOf(payment, now)) }));
+  return eventOfPlan(
+    planNextRetry({ payment, now, quietHours: context.quietHours, ledger: context.ledger, score: scoreRetryByRules(retryScoreInputOf(payment, now)) }),
+  );
 }
 
 /** The status-machine event that carries out a policy decision. */

@@ -25,14 +25,21 @@ export interface SandboxCharge {
 const RETENTION_SECONDS = 30 * 24 * 3600;
 
 export async function getSandboxCharge(merchantId: string, idempotencyKey: string): Promise<SandboxCharge | undefined> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.sandboxCharge(merchantId, idempotencyKey), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.sandboxCharge(merchantId, idempotencyKey), ConsistentRead: true }),
+  );
   return Item as SandboxCharge | undefined;
 }
 
 /** Counts one more call with a key already answered. */
 export async function recordRepeatedCall(merchantId: string, idempotencyKey: string): Promise<void> {
   await documentClient.send(
-    new UpdateCommand({ TableName: env.TABLE_NAME, Key: retryKeys.sandboxCharge(merchantId, idempotencyKey), UpdateExpression: 'ADD calls :one', ExpressionAttributeValues: { ':one': 1 } }),
+    new UpdateCommand({
+      TableName: env.TABLE_NAME,
+      Key: retryKeys.sandboxCharge(merchantId, idempotencyKey),
+      UpdateExpression: 'ADD calls :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
   );
 }
 
@@ -41,14 +48,30 @@ export async function recordRepeatedCall(merchantId: string, idempotencyKey: str
  * a provider answers concurrent calls with one key). `previous` is the errored record this
  * answer replaces, if any.
  */
-export async function storeSandboxAnswer(merchantId: string, charge: Omit<SandboxCharge, 'calls' | 'created_at'>, previous: SandboxCharge | undefined, now: Date): Promise<SandboxCharge> {
+export async function storeSandboxAnswer(
+  merchantId: string,
+  charge: Omit<SandboxCharge, 'calls' | 'created_at'>,
+  previous: SandboxCharge | undefined,
+  now: Date,
+): Promise<SandboxCharge> {
   const item: SandboxCharge = { ...charge, calls: (previous?.calls ?? 0) + 1, created_at: previous?.created_at ?? now.toISOString() };
   try {
     await documentClient.send(
       new PutCommand({
         TableName: env.TABLE_NAME,
-        Item: { ...retryKeys.sandboxCharge(merchantId, charge.idempotency_key), entity: ENTITY.sandboxCharge, ...item, expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS },
-        ...(previous === undefined ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: '#state = :errored', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ':errored': 'errored' } }),
+        Item: {
+          ...retryKeys.sandboxCharge(merchantId, charge.idempotency_key),
+          entity: ENTITY.sandboxCharge,
+          ...item,
+          expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS,
+        },
+        ...(previous === undefined
+          ? { ConditionExpression: 'attribute_not_exists(PK)' }
+          : {
+              ConditionExpression: '#state = :errored',
+              ExpressionAttributeNames: { '#state': 'state' },
+              ExpressionAttributeValues: { ':errored': 'errored' },
+            }),
       }),
     );
     return item;
@@ -63,7 +86,13 @@ export async function storeSandboxAnswer(merchantId: string, charge: Omit<Sandbo
 
 /** The sandbox's records for a payment's attempts (tests and the bench count charges with it). */
 export async function sandboxChargesOf(merchantId: string, paymentId: string): Promise<SandboxCharge[]> {
-  const { Items } = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, ConsistentRead: true, ...queries.partitionPrefix(retryKeys.sandboxChargePrefix(merchantId, attemptIdempotencyKeyPrefix(paymentId))) }));
+  const { Items } = await documentClient.send(
+    new QueryCommand({
+      TableName: env.TABLE_NAME,
+      ConsistentRead: true,
+      ...queries.partitionPrefix(retryKeys.sandboxChargePrefix(merchantId, attemptIdempotencyKeyPrefix(paymentId))),
+    }),
+  );
   return (Items ?? []) as SandboxCharge[];
 }
 
@@ -73,7 +102,12 @@ export async function sandboxChargesOf(merchantId: string, paymentId: string): P
  */
 export async function sandboxChargeKeysOf(merchantId: string, paymentId: string): Promise<ItemKey[]> {
   const found: ItemKey[] = [];
-  const input = { TableName: env.TABLE_NAME, ConsistentRead: true, ProjectionExpression: '#pk, #sk', ...queries.partitionPrefix(retryKeys.sandboxChargePrefix(merchantId, attemptIdempotencyKeyPrefix(paymentId))) };
+  const input = {
+    TableName: env.TABLE_NAME,
+    ConsistentRead: true,
+    ProjectionExpression: '#pk, #sk',
+    ...queries.partitionPrefix(retryKeys.sandboxChargePrefix(merchantId, attemptIdempotencyKeyPrefix(paymentId))),
+  };
   for await (const page of paginateQuery({ client: documentClient }, input)) {
     for (const item of page.Items ?? []) found.push({ PK: item.PK as string, SK: item.SK as string });
   }

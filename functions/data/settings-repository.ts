@@ -53,7 +53,12 @@ function quietHoursRecordOf(item: Item | undefined): QuietHoursRecord {
 }
 
 /** The domain view of the record (functions/core/quiet-hours.ts). */
-export const quietHoursOf = (record: QuietHoursRecord): QuietHours => ({ startHour: record.start_hour, endHour: record.end_hour, timezone: record.timezone, enabled: record.enabled });
+export const quietHoursOf = (record: QuietHoursRecord): QuietHours => ({
+  startHour: record.start_hour,
+  endHour: record.end_hour,
+  timezone: record.timezone,
+  enabled: record.enabled,
+});
 
 /** The merchant's quiet hours (consistent read), or the disabled default. */
 export async function readQuietHours(merchantId: string): Promise<QuietHoursRecord> {
@@ -89,9 +94,17 @@ export async function putQuietHours(merchantId: string, quietHours: QuietHours, 
     new UpdateCommand({
       TableName: env.TABLE_NAME,
       Key: settingsKeys.quietHours(merchantId),
-      UpdateExpression: 'SET #entity = :entity, start_hour = :start, end_hour = :end, #timezone = :timezone, enabled = :enabled, updated_at = :at, created_at = if_not_exists(created_at, :at)',
+      UpdateExpression:
+        'SET #entity = :entity, start_hour = :start, end_hour = :end, #timezone = :timezone, enabled = :enabled, updated_at = :at, created_at = if_not_exists(created_at, :at)',
       ExpressionAttributeNames: { '#entity': 'entity', '#timezone': 'timezone' },
-      ExpressionAttributeValues: { ':entity': ENTITY.settings, ':start': quietHours.startHour, ':end': quietHours.endHour, ':timezone': quietHours.timezone, ':enabled': quietHours.enabled, ':at': at },
+      ExpressionAttributeValues: {
+        ':entity': ENTITY.settings,
+        ':start': quietHours.startHour,
+        ':end': quietHours.endHour,
+        ':timezone': quietHours.timezone,
+        ':enabled': quietHours.enabled,
+        ':at': at,
+      },
       ReturnValues: 'ALL_NEW',
     }),
   );
@@ -114,7 +127,11 @@ export async function readRecoveryGoal(merchantId: string): Promise<RecoveryGoal
  * Stores the merchant's recovery goal. Without a period, the goal keeps the period it has (a
  * goal set for the first time is monthly), so changing only the target changes nothing else.
  */
-export async function putRecoveryGoal(merchantId: string, goal: { readonly targetRate: number; readonly period?: RecoveryGoalPeriod | undefined }, now: Date = new Date()): Promise<RecoveryGoalRecord> {
+export async function putRecoveryGoal(
+  merchantId: string,
+  goal: { readonly targetRate: number; readonly period?: RecoveryGoalPeriod | undefined },
+  now: Date = new Date(),
+): Promise<RecoveryGoalRecord> {
   const at = now.toISOString();
   const { Attributes } = await documentClient.send(
     new UpdateCommand({

@@ -50,7 +50,9 @@ export async function suppressEmail(input: Omit<SuppressionRecord, 'created_at'>
 
 /** The suppression of an address for a merchant, or undefined when it may be emailed. */
 export async function getSuppression(merchantId: string, email: string): Promise<SuppressionRecord | undefined> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: suppressionKeys.entry(merchantId, normaliseEmail(email)), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: suppressionKeys.entry(merchantId, normaliseEmail(email)), ConsistentRead: true }),
+  );
   if (Item === undefined) return undefined;
   const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, ...record } = Item as Item;
   return record as unknown as SuppressionRecord;

@@ -153,7 +153,9 @@ export async function markWebhookEventEnqueued(merchantId: string, psp: Psp, eve
 export async function getWebhookLog(merchantId: string, id: string): Promise<WebhookLogRecord | undefined> {
   const body = webhookLogBodyOf(id);
   if (body === undefined) return undefined;
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: webhookLogKeys.delivery(merchantId, body), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: webhookLogKeys.delivery(merchantId, body), ConsistentRead: true }),
+  );
   if (Item === undefined) return undefined;
   const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _gsi2pk, GSI2SK: _gsi2sk, ...record } = Item;
   return record as WebhookLogRecord;

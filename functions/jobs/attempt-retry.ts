@@ -61,7 +61,12 @@ type Claim =
 const skip = (reason: string): PaymentChange<Claim> => ({ events: [], result: { kind: 'skipped', reason } });
 
 /** Step 1 (see above). */
-async function claim(merchantId: string, paymentId: string, gateway: GatewayName | undefined, options: AttemptOptions): Promise<{ claim: Claim; payment: PaymentRecord } | undefined> {
+async function claim(
+  merchantId: string,
+  paymentId: string,
+  gateway: GatewayName | undefined,
+  options: AttemptOptions,
+): Promise<{ claim: Claim; payment: PaymentRecord } | undefined> {
   const { now } = options;
   const changed = await changePayment<Claim>(
     merchantId,
@@ -73,7 +78,16 @@ async function claim(merchantId: string, paymentId: string, gateway: GatewayName
         if (Date.parse(before.attempt.lease_until) > now.getTime()) return skip(`retry ${before.attempt.number} is in flight`);
         // The run that recorded it crashed (or timed out) before recording the outcome: re-send it, same key.
         const attempt: RetryAttempt = { ...before.attempt, lease_until: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString() };
-        return { events: [{ type: 'start_attempt', attempt, reason: `the lease of the attempt recorded at ${before.attempt.recorded_at} ran out with no outcome; re-sent with the same idempotency key` }], result: { kind: 'attempt', attempt } };
+        return {
+          events: [
+            {
+              type: 'start_attempt',
+              attempt,
+              reason: `the lease of the attempt recorded at ${before.attempt.recorded_at} ran out with no outcome; re-sent with the same idempotency key`,
+            },
+          ],
+          result: { kind: 'attempt', attempt },
+        };
       }
       const forbidden = retryForbiddenBy(before);
       if (forbidden !== undefined) return { events: [eventOfPlan(forbidden)], result: { kind: 'rescheduled', reason: forbidden.reason } };
@@ -99,7 +113,9 @@ async function claim(merchantId: string, paymentId: string, gateway: GatewayName
         lease_until: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
       };
       const requested = before.retry_requested_at !== null && before.next_retry_at <= before.retry_requested_at;
-      const events: PaymentEvent[] = [{ type: 'start_attempt', attempt, reason: `due at ${before.next_retry_at}${requested ? ' (requested through the API)' : ''}` }];
+      const events: PaymentEvent[] = [
+        { type: 'start_attempt', attempt, reason: `due at ${before.next_retry_at}${requested ? ' (requested through the API)' : ''}` },
+      ];
       const ledger = withAttempt(context.card.ledger, { at: now.toISOString(), amount: before.amount, currency: before.currency });
       return { events, items: [cardLedgerPut(merchantId, before.customer_id, context.card, ledger)], result: { kind: 'attempt', attempt } };
     },
@@ -111,7 +127,13 @@ async function claim(merchantId: string, paymentId: string, gateway: GatewayName
 
 /** The decline of a gateway answer, classified by DESIGN §2b's precedence. */
 function declineOf(psp: string, outcome: Extract<GatewayOutcome, { status: 'declined' }>): { decline: AttemptDecline; doNotRetry: boolean; reason: string } {
-  const classification = classifyDecline({ psp, declineCode: outcome.declineCode, networkCode: outcome.networkCode, network: outcome.network, adviceCode: outcome.adviceCode });
+  const classification = classifyDecline({
+    psp,
+    declineCode: outcome.declineCode,
+    networkCode: outcome.networkCode,
+    network: outcome.network,
+    adviceCode: outcome.adviceCode,
+  });
   return {
     decline: {
       decline_code: outcome.declineCode,
@@ -127,7 +149,13 @@ function declineOf(psp: string, outcome: Extract<GatewayOutcome, { status: 'decl
 }
 
 /** Step 3 (see above); undefined when the attempt was resolved elsewhere meanwhile (a webhook recovered the payment, another run re-sent it). */
-async function resolve(merchantId: string, paymentId: string, attempt: RetryAttempt, answer: GatewayOutcome | GatewayError, now: Date): Promise<PaymentRecord | undefined> {
+async function resolve(
+  merchantId: string,
+  paymentId: string,
+  attempt: RetryAttempt,
+  answer: GatewayOutcome | GatewayError,
+  now: Date,
+): Promise<PaymentRecord | undefined> {
   const changed = await changePayment(
     merchantId,
     paymentId,
@@ -138,13 +166,37 @@ async function resolve(merchantId: string, paymentId: string, attempt: RetryAtte
       if (answer instanceof GatewayError) {
         const at = new Date(now.getTime() + gatewayErrorWaitMs(before.gateway_errors + 1)).toISOString();
         // Paused meanwhile: nothing is scheduled now; resuming plans the retry.
-        const again: PaymentEvent[] = before.status === 'paused' ? [] : [{ type: 'schedule_retry', at, reason: `Retry ${attempt.number} again at ${at} with the same idempotency key after a gateway error (not counted as an attempt)` }];
+        const again: PaymentEvent[] =
+          before.status === 'paused'
+            ? []
+            : [
+                {
+                  type: 'schedule_retry',
+                  at,
+                  reason: `Retry ${attempt.number} again at ${at} with the same idempotency key after a gateway error (not counted as an attempt)`,
+                },
+              ];
         return { events: [{ type: 'attempt_errored', reason: answer.message }, ...again], items: [attempted('gateway_error')] };
       }
       if (answer.status === 'succeeded') {
         return {
-          events: [{ type: 'attempt_succeeded', providerChargeId: answer.providerChargeId, reason: `charged ${before.amount} ${before.currency} through the ${attempt.gateway} gateway` }],
-          items: [attempted('succeeded'), outboundEventItem(merchantId, before.customer_id, ['payment.recovered', 'recovery.succeeded'], { ...object, amount: before.amount, currency: before.currency, provider_charge_id: answer.providerChargeId }, now)],
+          events: [
+            {
+              type: 'attempt_succeeded',
+              providerChargeId: answer.providerChargeId,
+              reason: `charged ${before.amount} ${before.currency} through the ${attempt.gateway} gateway`,
+            },
+          ],
+          items: [
+            attempted('succeeded'),
+            outboundEventItem(
+              merchantId,
+              before.customer_id,
+              ['payment.recovered', 'recovery.succeeded'],
+              { ...object, amount: before.amount, currency: before.currency, provider_charge_id: answer.providerChargeId },
+              now,
+            ),
+          ],
         };
       }
       const { decline, doNotRetry, reason } = declineOf(before.psp, answer);
@@ -155,8 +207,26 @@ async function resolve(merchantId: string, paymentId: string, attempt: RetryAtte
       }
       // The policy's decision follows the decline in the same write; its event is reported with it.
       const itemsAfter = (after: PaymentRecord): TransactItem[] => {
-        if (after.status === 'terminal') return [outboundEventItem(merchantId, after.customer_id, ['payment.terminal', 'recovery.failed'], { ...object, reason: after.state_history.at(-1)?.reason ?? reason }, now)];
-        if (after.status === 'retrying' && after.next_retry_at !== null) return [outboundEventItem(merchantId, after.customer_id, ['recovery.retry_scheduled'], { ...object, retry_number: after.retry_count + 1, scheduled_at: after.next_retry_at }, now)];
+        if (after.status === 'terminal')
+          return [
+            outboundEventItem(
+              merchantId,
+              after.customer_id,
+              ['payment.terminal', 'recovery.failed'],
+              { ...object, reason: after.state_history.at(-1)?.reason ?? reason },
+              now,
+            ),
+          ];
+        if (after.status === 'retrying' && after.next_retry_at !== null)
+          return [
+            outboundEventItem(
+              merchantId,
+              after.customer_id,
+              ['recovery.retry_scheduled'],
+              { ...object, retry_number: after.retry_count + 1, scheduled_at: after.next_retry_at },
+              now,
+            ),
+          ];
         return [];
       };
       return { events: [{ type: 'attempt_declined', decline, reason }], items, itemsAfter };

@@ -25,7 +25,11 @@ export async function dispatchScheduledMessages(input: JobTaskInput, limit = MAX
       counts.dispatched += 1;
     } catch (error) {
       counts.failed += 1;
-      logger.warn('scheduled message not dispatched; retried next run', { merchant_id: message.merchantId, message_id: message.messageId, error_name: error instanceof Error ? error.name : 'Error' });
+      logger.warn('scheduled message not dispatched; retried next run', {
+        merchant_id: message.merchantId,
+        message_id: message.messageId,
+        error_name: error instanceof Error ? error.name : 'Error',
+      });
     }
   }
   return counts;

@@ -42,10 +42,19 @@ export async function executeDueRetries(input: JobTaskInput, options: ExecuteDue
       if (retry === undefined) return;
       let result: AttemptResult;
       try {
-        result = await attemptRetry(retry.merchantId, retry.paymentId, retry.psp, { now: input.now, leaseMs: options.leaseMs, afterGatewayCall: options.afterGatewayCall });
+        result = await attemptRetry(retry.merchantId, retry.paymentId, retry.psp, {
+          now: input.now,
+          leaseMs: options.leaseMs,
+          afterGatewayCall: options.afterGatewayCall,
+        });
       } catch (error) {
         counts.failed += 1;
-        logger.error('retry attempt failed', { merchant_id: retry.merchantId, payment_id: retry.paymentId, error_name: error instanceof Error ? error.name : 'Error', error: error instanceof Error ? error.message : String(error) });
+        logger.error('retry attempt failed', {
+          merchant_id: retry.merchantId,
+          payment_id: retry.paymentId,
+          error_name: error instanceof Error ? error.name : 'Error',
+          error: error instanceof Error ? error.message : String(error),
+        });
         continue;
       }
       if (result.kind === 'attempted') counts[result.outcome] += 1;

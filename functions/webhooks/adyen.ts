@@ -163,7 +163,8 @@ function fromItem(type: NormalisedEventType, item: JsonObject): NormalisedWebhoo
       network: networkOf(text(item, 'paymentMethod')),
     },
     customer: {
-      providerCustomerId: additional(data, 'shopperReference') ?? additional(data, 'recurring.shopperReference') ?? additional(data, 'tokenization.shopperReference'),
+      providerCustomerId:
+        additional(data, 'shopperReference') ?? additional(data, 'recurring.shopperReference') ?? additional(data, 'tokenization.shopperReference'),
       email: additional(data, 'shopperEmail'),
       name: additional(data, 'shopperName'),
     },

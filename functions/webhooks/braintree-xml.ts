@@ -72,7 +72,8 @@ export function parseXml(xml: string): XmlElement {
       const name = NAME.exec(xml)?.[0];
       const end = xml.indexOf('>', position);
       const open = stack.pop();
-      if (name === undefined || end === -1 || open?.name !== name || xml.slice(NAME.lastIndex, end).trim() !== '') throw new XmlSyntaxError('mismatched closing tag');
+      if (name === undefined || end === -1 || open?.name !== name || xml.slice(NAME.lastIndex, end).trim() !== '')
+        throw new XmlSyntaxError('mismatched closing tag');
       position = end + 1;
       const element = close(open);
       const parent = stack.at(-1);

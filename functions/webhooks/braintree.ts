@@ -94,7 +94,10 @@ function fromSubscription(type: NormalisedEventType, providerEventId: string, no
     occurredAt: textAt(notification, 'timestamp'),
     payment: {
       providerPaymentId: type === 'subscription_cancelled' ? undefined : textAt(transaction, 'id'),
-      amount: currency !== undefined && amount !== undefined && type !== 'subscription_cancelled' ? minorFromMajor(amount, currency, PSP, 'transaction amount') : undefined,
+      amount:
+        currency !== undefined && amount !== undefined && type !== 'subscription_cancelled'
+          ? minorFromMajor(amount, currency, PSP, 'transaction amount')
+          : undefined,
       currency,
       declineCode: failed ? (textAt(transaction, 'processor-response-code') ?? textAt(transaction, 'gateway-rejection-reason')) : undefined,
       networkCode: failed ? /^\s*([0-9A-Z]{2})\s*:/.exec(textAt(transaction, 'additional-processor-response') ?? '')?.[1] : undefined,

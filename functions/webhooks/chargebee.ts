@@ -1,5 +1,17 @@
 import { headerOf, safeEqual } from './crypto';
-import { type JsonObject, isoFromUnixSeconds, joinName, listAt, minorAmount, normalisedEvent, objectAt, parseJsonObject, requiredObject, requiredText, text } from './json-payload';
+import {
+  type JsonObject,
+  isoFromUnixSeconds,
+  joinName,
+  listAt,
+  minorAmount,
+  normalisedEvent,
+  objectAt,
+  parseJsonObject,
+  requiredObject,
+  requiredText,
+  text,
+} from './json-payload';
 import { lowercaseCurrency } from './provider-fields';
 import type { InboundWebhook, NormalisedEventType, NormalisedWebhookEvent, ProviderWebhook, Verification, WebhookCredentials } from './types';
 
@@ -69,7 +81,16 @@ function normaliseChargebee(request: InboundWebhook): NormalisedWebhookEvent[] {
   const payment = paymentOf(content, transaction);
   // A refund is a transaction of its own; the payment it refunds is refunded_txn_id.
   const refunded = type === 'charge_refunded' ? text(transaction, 'refunded_txn_id') : undefined;
-  return [normalisedEvent({ psp: 'chargebee', providerEventId, type, occurredAt, payment: { ...payment, providerPaymentId: refunded ?? payment.providerPaymentId }, customer })];
+  return [
+    normalisedEvent({
+      psp: 'chargebee',
+      providerEventId,
+      type,
+      occurredAt,
+      payment: { ...payment, providerPaymentId: refunded ?? payment.providerPaymentId },
+      customer,
+    }),
+  ];
 }
 
 function paymentOf(content: JsonObject, transaction: JsonObject): NonNullable<NormalisedWebhookEvent['payment']> {
@@ -93,6 +114,9 @@ function customerOf(content: JsonObject): NormalisedWebhookEvent['customer'] {
     email: text(content, 'customer.email'),
     name: joinName(text(content, 'customer.first_name'), text(content, 'customer.last_name')),
     providerCustomerId:
-      text(content, 'customer.id') ?? text(content, 'transaction.customer_id') ?? text(content, 'payment_source.customer_id') ?? text(content, 'subscription.customer_id'),
+      text(content, 'customer.id') ??
+      text(content, 'transaction.customer_id') ??
+      text(content, 'payment_source.customer_id') ??
+      text(content, 'subscription.customer_id'),
   };
 }

@@ -24,8 +24,7 @@ export const safeEqualAny = (candidates: readonly (string | Buffer)[], expected:
   candidates.reduce<boolean>((found, candidate) => safeEqual(candidate, expected) || found, false);
 
 /** HMAC of `data` keyed by `key`, as lowercase hex. */
-export const hmacHex = (algorithm: string, key: BinaryLike | KeyObject, data: BinaryLike): string =>
-  createHmac(algorithm, key).update(data).digest('hex');
+export const hmacHex = (algorithm: string, key: BinaryLike | KeyObject, data: BinaryLike): string => createHmac(algorithm, key).update(data).digest('hex');
 
 /** HMAC of `data` keyed by `key`, as standard base64. */
 export const hmacBase64 = (algorithm: string, key: BinaryLike | KeyObject, data: BinaryLike): string =>

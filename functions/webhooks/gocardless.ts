@@ -1,6 +1,14 @@
 import { headerOf, hmacHex, safeEqual } from './crypto';
 import { type JsonObject, isObject, listAt, normalisedEvent, parseJsonObject, requiredText, text } from './json-payload';
-import { type InboundWebhook, type NormalisedEventType, type NormalisedWebhookEvent, type ProviderWebhook, type Verification, type WebhookCredentials, WebhookPayloadError } from './types';
+import {
+  type InboundWebhook,
+  type NormalisedEventType,
+  type NormalisedWebhookEvent,
+  type ProviderWebhook,
+  type Verification,
+  type WebhookCredentials,
+  WebhookPayloadError,
+} from './types';
 
 /**
  * GoCardless webhooks (https://developer.gocardless.com/getting-started/staying-up-to-date-with-webhooks).

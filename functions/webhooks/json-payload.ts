@@ -110,7 +110,10 @@ export function compact<T extends object>(value: T): T | undefined {
 
 /** A person's name from its parts, or undefined when there are none. */
 export const joinName = (...parts: readonly (string | undefined)[]): string | undefined => {
-  const name = parts.filter((part): part is string => part !== undefined && part.trim() !== '').join(' ').trim();
+  const name = parts
+    .filter((part): part is string => part !== undefined && part.trim() !== '')
+    .join(' ')
+    .trim();
   return name === '' ? undefined : name;
 };
 

@@ -1,7 +1,15 @@
 import { headerOf, hmacHex, safeEqualAny, sha256Hex } from './crypto';
 import { type JsonObject, joinName, majorAmount, normalisedEvent, objectAt, parseJsonObject, requiredText, text } from './json-payload';
 import { lowercaseCurrency } from './provider-fields';
-import { type InboundWebhook, type NormalisedEventType, type NormalisedWebhookEvent, type ProviderWebhook, type Verification, type WebhookCredentials, WebhookPayloadError } from './types';
+import {
+  type InboundWebhook,
+  type NormalisedEventType,
+  type NormalisedWebhookEvent,
+  type ProviderWebhook,
+  type Verification,
+  type WebhookCredentials,
+  WebhookPayloadError,
+} from './types';
 
 /**
  * Mollie webhooks. Mollie runs two systems side by side, and this module takes both.
@@ -68,7 +76,12 @@ function verifyMollie(request: InboundWebhook, credentials: WebhookCredentials):
   if (typeof credentials.secret !== 'string' || credentials.secret === '') return { ok: false, reason: 'no mollie signing secret configured' };
   const presented = header
     .split(',')
-    .map((value) => value.trim().replace(/^sha256=/i, '').toLowerCase())
+    .map((value) =>
+      value
+        .trim()
+        .replace(/^sha256=/i, '')
+        .toLowerCase(),
+    )
     .filter((value) => value !== '');
   const expected = hmacHex('sha256', credentials.secret, request.rawBody);
   return safeEqualAny(presented, expected) ? { ok: true } : { ok: false, reason: 'X-Mollie-Signature does not match' };
@@ -101,7 +114,8 @@ function normaliseMollie(request: InboundWebhook): NormalisedWebhookEvent[] {
     case 'payment.failed':
     case 'payment.paid': {
       const type = eventType === 'payment.failed' ? 'payment_failed' : 'payment_succeeded';
-      if (entity === undefined) return [normalisedEvent({ ...base, type, payment: { providerPaymentId: entityId }, fetch: { resource: 'payment', id: entityId } })];
+      if (entity === undefined)
+        return [normalisedEvent({ ...base, type, payment: { providerPaymentId: entityId }, fetch: { resource: 'payment', id: entityId } })];
       return [
         normalisedEvent({
           ...base,
@@ -112,7 +126,10 @@ function normaliseMollie(request: InboundWebhook): NormalisedWebhookEvent[] {
           },
           customer: {
             email: text(entity, 'billingAddress.email'),
-            name: text(entity, 'details.cardHolder') ?? text(entity, 'details.consumerName') ?? joinName(text(entity, 'billingAddress.givenName'), text(entity, 'billingAddress.familyName')),
+            name:
+              text(entity, 'details.cardHolder') ??
+              text(entity, 'details.consumerName') ??
+              joinName(text(entity, 'billingAddress.givenName'), text(entity, 'billingAddress.familyName')),
             providerCustomerId: text(entity, 'customerId'),
           },
         }),
@@ -120,7 +137,13 @@ function normaliseMollie(request: InboundWebhook): NormalisedWebhookEvent[] {
     }
     case 'chargeback.received': {
       if (entity === undefined) return [thinUnderPayment(base, 'payment_failed', 'chargeback', body, entityId)];
-      return [normalisedEvent({ ...base, type: 'payment_failed', payment: { ...amountOf(entity), providerPaymentId: text(entity, 'paymentId'), declineCode: text(entity, 'reason.code') } })];
+      return [
+        normalisedEvent({
+          ...base,
+          type: 'payment_failed',
+          payment: { ...amountOf(entity), providerPaymentId: text(entity, 'paymentId'), declineCode: text(entity, 'reason.code') },
+        }),
+      ];
     }
     case 'refund.refunded': {
       if (entity === undefined) return [thinUnderPayment(base, 'charge_refunded', 'refund', body, entityId)];
@@ -135,7 +158,13 @@ function normaliseMollie(request: InboundWebhook): NormalisedWebhookEvent[] {
 const ENTITY_UNDER_PAYMENT = /\/v2\/payments\/(tr_[A-Za-z0-9]+)\/(?:chargebacks|refunds)\/[A-Za-z0-9_]+\/?$/;
 
 /** A thin chargeback or refund event: fetched as `<paymentId>/<entityId>` (see above). */
-function thinUnderPayment(base: Pick<NormalisedWebhookEvent, 'psp' | 'providerEventId' | 'occurredAt'>, type: NormalisedEventType, resource: 'chargeback' | 'refund', body: JsonObject, entityId: string): NormalisedWebhookEvent {
+function thinUnderPayment(
+  base: Pick<NormalisedWebhookEvent, 'psp' | 'providerEventId' | 'occurredAt'>,
+  type: NormalisedEventType,
+  resource: 'chargeback' | 'refund',
+  body: JsonObject,
+  entityId: string,
+): NormalisedWebhookEvent {
   const href = text(body, '_links.entity.href');
   const path = href !== undefined && URL.canParse(href) ? new URL(href).pathname : undefined;
   const paymentId = path === undefined ? undefined : ENTITY_UNDER_PAYMENT.exec(path)?.[1];

@@ -1,7 +1,14 @@
 import { headerOf, hmacHex, safeEqualAny, withinTolerance } from './crypto';
 import { type JsonObject, isObject, listAt, minorAmount, normalisedEvent, parseJsonObject, requiredObject, requiredText, text } from './json-payload';
 import { lowercaseCurrency } from './provider-fields';
-import { type InboundWebhook, type NormalisedWebhookEvent, type ProviderWebhook, TIMESTAMP_TOLERANCE_SECONDS, type Verification, type WebhookCredentials } from './types';
+import {
+  type InboundWebhook,
+  type NormalisedWebhookEvent,
+  type ProviderWebhook,
+  TIMESTAMP_TOLERANCE_SECONDS,
+  type Verification,
+  type WebhookCredentials,
+} from './types';
 
 /**
  * Paddle Billing webhooks (https://developer.paddle.com/webhooks/signature-verification).
@@ -35,7 +42,8 @@ function verifyPaddle(request: InboundWebhook, credentials: WebhookCredentials, 
   if (header === undefined) return { ok: false, reason: 'missing Paddle-Signature header' };
   const signature = parseSignatureHeader(header);
   if (signature === undefined) return { ok: false, reason: 'malformed Paddle-Signature header' };
-  if (!withinTolerance(Number(signature.ts), now, TIMESTAMP_TOLERANCE_SECONDS)) return { ok: false, reason: 'Paddle-Signature timestamp is outside the tolerance' };
+  if (!withinTolerance(Number(signature.ts), now, TIMESTAMP_TOLERANCE_SECONDS))
+    return { ok: false, reason: 'Paddle-Signature timestamp is outside the tolerance' };
   const expected = hmacHex('sha256', credentials.secret, Buffer.concat([Buffer.from(`${signature.ts}:`, 'utf8'), request.rawBody]));
   return safeEqualAny(signature.h1, expected) ? { ok: true } : { ok: false, reason: 'Paddle-Signature does not match' };
 }

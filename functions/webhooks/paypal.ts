@@ -1,6 +1,18 @@
 import { X509Certificate, verify as verifySignature } from 'node:crypto';
 import { headerOf } from './crypto';
-import { type JsonObject, isObject, joinName, listAt, majorAmount, normalisedEvent, objectAt, parseJsonObject, requiredObject, requiredText, text } from './json-payload';
+import {
+  type JsonObject,
+  isObject,
+  joinName,
+  listAt,
+  majorAmount,
+  normalisedEvent,
+  objectAt,
+  parseJsonObject,
+  requiredObject,
+  requiredText,
+  text,
+} from './json-payload';
 import {
   type InboundWebhook,
   type NormalisedEventType,
@@ -94,7 +106,13 @@ function isCertUrlOn(allowedOrigins: readonly string[], value: string): boolean 
  * `admits`: by default isPaypalCertUrl (https on PAYPAL_CERT_HOSTS); `allowedOrigins` replaces it
  * with those exact origins, which only tests pass (a loopback server serving a test certificate).
  */
-export function createCertificateFetcher({ allowedOrigins, fetchImpl = fetch }: { readonly allowedOrigins?: readonly string[]; readonly fetchImpl?: typeof fetch } = {}): CertificateFetcher {
+export function createCertificateFetcher({
+  allowedOrigins,
+  fetchImpl = fetch,
+}: {
+  readonly allowedOrigins?: readonly string[];
+  readonly fetchImpl?: typeof fetch;
+} = {}): CertificateFetcher {
   const admits = allowedOrigins === undefined ? isPaypalCertUrl : (url: string) => isCertUrlOn(allowedOrigins, url);
   const refusal = allowedOrigins === undefined ? 'certificate URL is not on a PayPal API host' : 'certificate URL is not on an allowed origin';
   const cache = new Map<string, { readonly pem: Promise<string>; readonly at: number }>();
@@ -141,7 +159,8 @@ async function verifyWith(fetchCertificate: CertificateFetcher, request: Inbound
   } catch {
     return { ok: false, reason: 'the PayPal signing certificate could not be fetched or read' };
   }
-  if (now < new Date(certificate.validFrom) || now > new Date(certificate.validTo)) return { ok: false, reason: 'the PayPal signing certificate is not valid now' };
+  if (now < new Date(certificate.validFrom) || now > new Date(certificate.validTo))
+    return { ok: false, reason: 'the PayPal signing certificate is not valid now' };
   const message = `${transmissionId}|${transmissionTime}|${credentials.secret}|${crc32(request.rawBody)}`;
   try {
     const valid = verifySignature('sha256', Buffer.from(message, 'utf8'), certificate.publicKey, Buffer.from(signature, 'base64'));
@@ -200,7 +219,8 @@ function fromPayment(type: NormalisedEventType, envelope: Envelope, resource: Js
       ...money(objectAt(resource, 'amount')),
       providerPaymentId: refunded ? (text(resource, 'sale_id') ?? capturedId(resource) ?? text(resource, 'id')) : text(resource, 'id'),
       declineCode: type === 'payment_failed' ? text(resource, 'processor_response.response_code') : undefined,
-      adviceCode: type === 'payment_failed' ? (text(resource, 'processor_response.payment_advice_code') ?? text(resource, 'processor_response.advice_code')) : undefined,
+      adviceCode:
+        type === 'payment_failed' ? (text(resource, 'processor_response.payment_advice_code') ?? text(resource, 'processor_response.advice_code')) : undefined,
       subscriptionId: text(resource, 'billing_agreement_id'),
     },
     customer: { providerCustomerId: text(resource, 'payer.payer_id'), email: text(resource, 'payer.email_address') },

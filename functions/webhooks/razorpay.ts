@@ -66,7 +66,9 @@ function normaliseRazorpay(request: InboundWebhook): NormalisedWebhookEvent[] {
     case 'payment.captured':
     case 'subscription.charged': {
       const payment = requiredObject(body, 'payload.payment.entity', 'razorpay');
-      return [normalisedEvent({ ...base, type: 'payment_succeeded', payment: paymentFields(payment, subscription), customer: customerOf(payment, subscription) })];
+      return [
+        normalisedEvent({ ...base, type: 'payment_succeeded', payment: paymentFields(payment, subscription), customer: customerOf(payment, subscription) }),
+      ];
     }
     case 'refund.processed': {
       const refund = requiredObject(body, 'payload.refund.entity', 'razorpay');

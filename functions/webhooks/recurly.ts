@@ -1,7 +1,16 @@
 import { headerOf, hmacHex, safeEqualAny, sha256Hex, withinTolerance } from './crypto';
 import { type JsonObject, isObject, joinName, minorAmount, normalisedEvent, parseJsonObject, requiredObject, requiredText, text } from './json-payload';
 import { lowercaseCurrency } from './provider-fields';
-import { type InboundWebhook, type NormalisedEventType, type NormalisedWebhookEvent, type ProviderWebhook, TIMESTAMP_TOLERANCE_SECONDS, type Verification, type WebhookCredentials, WebhookPayloadError } from './types';
+import {
+  type InboundWebhook,
+  type NormalisedEventType,
+  type NormalisedWebhookEvent,
+  type ProviderWebhook,
+  TIMESTAMP_TOLERANCE_SECONDS,
+  type Verification,
+  type WebhookCredentials,
+  WebhookPayloadError,
+} from './types';
 
 /**
  * Recurly JSON webhooks (https://docs.recurly.com/recurly-subscriptions/docs/signature-verification).
@@ -48,7 +57,8 @@ function verifyRecurly(request: InboundWebhook, credentials: WebhookCredentials,
   const presented = signatures.filter((signature) => signature !== '').map((signature) => signature.toLowerCase());
   if (!/^\d{1,16}$/.test(timestamp) || presented.length === 0) return { ok: false, reason: 'malformed recurly-signature header' };
   const value = Number(timestamp);
-  if (!withinTolerance(value >= 1e12 ? value / 1000 : value, now, TIMESTAMP_TOLERANCE_SECONDS)) return { ok: false, reason: 'recurly-signature timestamp is outside the tolerance' };
+  if (!withinTolerance(value >= 1e12 ? value / 1000 : value, now, TIMESTAMP_TOLERANCE_SECONDS))
+    return { ok: false, reason: 'recurly-signature timestamp is outside the tolerance' };
   const expected = hmacHex('sha256', credentials.secret, Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.rawBody]));
   return safeEqualAny(presented, expected) ? { ok: true } : { ok: false, reason: 'recurly-signature does not match' };
 }
@@ -91,7 +101,13 @@ function normaliseThin(body: JsonObject): NormalisedWebhookEvent[] {
   const id = requiredText(body, 'id', 'recurly');
   const eventTime = text(body, 'event_time');
   const accountCode = text(body, 'account_code');
-  const base = { psp: 'recurly' as const, providerEventId: `${id}:${objectType}.${eventType}:${eventTime ?? ''}`, type: mapping.type, occurredAt: eventTime, customer: { providerCustomerId: accountCode } };
+  const base = {
+    psp: 'recurly' as const,
+    providerEventId: `${id}:${objectType}.${eventType}:${eventTime ?? ''}`,
+    type: mapping.type,
+    occurredAt: eventTime,
+    customer: { providerCustomerId: accountCode },
+  };
 
   if (mapping.resource === 'account') {
     return [normalisedEvent({ ...base, fetch: { resource: 'account', id: `code-${requiredText(body, 'account_code', 'recurly')}` } })];
@@ -111,7 +127,14 @@ function normaliseFull(type: NormalisedEventType, notification: JsonObject, prov
   if (type === 'payment_method_updated') return normalisedEvent({ psp: 'recurly', providerEventId, type, customer });
   if (type === 'subscription_cancelled') {
     const subscription = requiredObject(notification, 'subscription', 'recurly');
-    return normalisedEvent({ psp: 'recurly', providerEventId, type, occurredAt: text(subscription, 'canceled_at'), payment: { subscriptionId: requiredText(subscription, 'uuid', 'recurly') }, customer });
+    return normalisedEvent({
+      psp: 'recurly',
+      providerEventId,
+      type,
+      occurredAt: text(subscription, 'canceled_at'),
+      payment: { subscriptionId: requiredText(subscription, 'uuid', 'recurly') },
+      customer,
+    });
   }
   const transaction = requiredObject(notification, 'transaction', 'recurly');
   return normalisedEvent({

@@ -1,5 +1,17 @@
 import { headerOf, hmacBase64, safeEqual } from './crypto';
-import { type JsonObject, isObject, joinName, listAt, minorAmount, normalisedEvent, objectAt, parseJsonObject, requiredObject, requiredText, text } from './json-payload';
+import {
+  type JsonObject,
+  isObject,
+  joinName,
+  listAt,
+  minorAmount,
+  normalisedEvent,
+  objectAt,
+  parseJsonObject,
+  requiredObject,
+  requiredText,
+  text,
+} from './json-payload';
 import type { InboundWebhook, NormalisedEventType, NormalisedWebhookEvent, ProviderWebhook, Verification, WebhookCredentials } from './types';
 
 /**

@@ -137,7 +137,8 @@ function fromInvoice(type: NormalisedEventType, envelope: Envelope, invoice: Jso
   const charge = idOf(invoice, 'charge');
   const invoiceId = text(invoice, 'id');
   // A failure naming no payment (basil): its PaymentIntent is fetched, so its sibling events match it.
-  const fetch = type === 'payment_failed' && providerPaymentId === undefined && invoiceId !== undefined ? { resource: INVOICE_PAYMENT_RESOURCE, id: invoiceId } : undefined;
+  const fetch =
+    type === 'payment_failed' && providerPaymentId === undefined && invoiceId !== undefined ? { resource: INVOICE_PAYMENT_RESOURCE, id: invoiceId } : undefined;
   return normalisedEvent({
     psp: PSP,
     providerEventId: envelope.id,

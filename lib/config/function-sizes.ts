@@ -9,5 +9,4 @@ export interface FunctionSize {
  * AWS advises a queue visibility timeout of at least six times the consumer's timeout, so that
  * retries by the event source mapping cannot make a message visible while it is still in work.
  */
-export const consumerTimeoutFor = (visibilityTimeoutSeconds: number): Duration =>
-  Duration.seconds(Math.floor(visibilityTimeoutSeconds / 6));
+export const consumerTimeoutFor = (visibilityTimeoutSeconds: number): Duration => Duration.seconds(Math.floor(visibilityTimeoutSeconds / 6));

@@ -22,12 +22,10 @@ export function parseStage(value: unknown): StageName {
 export const keepsData = (stage: StageName): boolean => stage !== 'dev';
 
 /** Removal policy for stateful resources and logs. */
-export const removalPolicyFor = (stage: StageName): RemovalPolicy =>
-  keepsData(stage) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+export const removalPolicyFor = (stage: StageName): RemovalPolicy => (keepsData(stage) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
 
 /** Long enough to investigate an incident outside dev; short in dev, where logs are only for debugging. */
-export const logRetentionFor = (stage: StageName): RetentionDays =>
-  keepsData(stage) ? RetentionDays.THREE_MONTHS : RetentionDays.ONE_WEEK;
+export const logRetentionFor = (stage: StageName): RetentionDays => (keepsData(stage) ? RetentionDays.THREE_MONTHS : RetentionDays.ONE_WEEK);
 
 /**
  * Stage-wide API Gateway throttling: a ceiling that protects the table and the functions. Per-key

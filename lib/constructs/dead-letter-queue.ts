@@ -33,15 +33,13 @@ export class DeadLetterQueue extends Construct {
       id: 'Serverless-SQSRedrivePolicy',
       reason: 'This queue is itself a dead-letter queue; a DLQ for it would only move the same failed messages again.',
     });
-    this.alarm = this.queue
-      .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' })
-      .createAlarm(this, 'Alarm', {
-        alarmDescription: `${props.description}: messages in the dead-letter queue`,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
+    this.alarm = this.queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }).createAlarm(this, 'Alarm', {
+      alarmDescription: `${props.description}: messages in the dead-letter queue`,
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
     this.alarm.addAlarmAction(new SnsAction(props.alarmTopic));
   }
 }

@@ -136,8 +136,7 @@ export class RestApiFromRoutes extends Construct {
  * default 403 "Missing Authentication Token".
  */
 function addErrorEnvelopes(api: RestApi): void {
-  const envelope = (code: string, message: string): string =>
-    `{"error":{"code":"${code}","message":"${message}","request_id":"$context.requestId"}}`;
+  const envelope = (code: string, message: string): string => `{"error":{"code":"${code}","message":"${message}","request_id":"$context.requestId"}}`;
   const json = (template: string) => ({ 'application/json': template });
   api.addGatewayResponse('UnknownRoute', {
     type: ResponseType.MISSING_AUTHENTICATION_TOKEN,

@@ -66,8 +66,7 @@ export function toApiGatewayEvent(request: RawHttpRequest, match: RouteMatch, re
   const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
   const query = collect(queryPairs(queryStart === -1 ? '' : request.url.slice(queryStart + 1)));
   const headers = collect(headerPairs(request.rawHeaders));
-  const headerValue = (name: string): string | undefined =>
-    Object.entries(headers.single).find(([key]) => key.toLowerCase() === name)?.[1];
+  const headerValue = (name: string): string | undefined => Object.entries(headers.single).find(([key]) => key.toLowerCase() === name)?.[1];
   return {
     resource: match.route.path,
     path,

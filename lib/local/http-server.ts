@@ -86,7 +86,11 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
     } catch (error) {
       // What API Gateway answers when the integration itself fails (a handler that throws
       // instead of answering, or one that cannot load).
-      logger.error('integration failed', { request_id: requestId, group: match.route.group, error: error instanceof Error ? { name: error.name, message: error.message } : String(error) });
+      logger.error('integration failed', {
+        request_id: requestId,
+        group: match.route.group,
+        error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+      });
       send(response, jsonResponse(502, { message: 'Internal server error' }, { 'X-Request-Id': requestId }));
     }
   };

@@ -64,7 +64,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const defaultGateway = (process.env.DEFAULT_PAYMENT_GATEWAY ??= 'sandbox');
     process.env.AWS_REGION ??= 'us-east-1';
 
-    const admin = new DynamoDBClient({ endpoint: dynamo.endpoint, region: process.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const admin = new DynamoDBClient({
+      endpoint: dynamo.endpoint,
+      region: process.env.AWS_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     await ensureTable(admin, tableName);
     admin.destroy();
 

@@ -151,7 +151,8 @@ export class LocalQueues implements LocalQueueTransport {
       throw new Error(`DelaySeconds must be an integer from 0 to ${MAX_DELAY_SECONDS}, not ${delaySeconds}`);
     }
     if (body.length === 0) throw new Error('A message body must not be empty');
-    if (FORBIDDEN_CHARACTER.test(body)) throw new Error('A message body holds a character SQS refuses (a control character other than tab, LF, CR, or a lone surrogate)');
+    if (FORBIDDEN_CHARACTER.test(body))
+      throw new Error('A message body holds a character SQS refuses (a control character other than tab, LF, CR, or a lone surrogate)');
     const messageAttributes = toRecordAttributes(options.messageAttributes);
     const attributeBytes = Object.entries(messageAttributes).reduce(
       (sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value.dataType) + Buffer.byteLength(value.stringValue ?? ''),
@@ -273,7 +274,9 @@ export class LocalQueues implements LocalQueueTransport {
     const queue = state.definition.name;
     this.logger.warn('message moved to the dead-letter queue', { queue, message_id: messageId, receive_count: receiveCount });
     if (this.onDeadLetter === undefined) return Promise.resolve();
-    return this.onDeadLetter(queue, letter).catch((error: unknown) => this.logger.error('could not keep the dead-lettered message', { queue, message_id: messageId, error }));
+    return this.onDeadLetter(queue, letter).catch((error: unknown) =>
+      this.logger.error('could not keep the dead-lettered message', { queue, message_id: messageId, error }),
+    );
   }
 
   private receive(state: QueueState, message: StoredMessage, now: number): SQSRecord {

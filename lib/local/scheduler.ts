@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { JobReport } from '#jobs/run-job';
-import {
-  type ScheduleDefinition,
-  type ScheduledJobEvent,
-  type ScheduleName,
-  scheduleDefinitions,
-} from '#contracts/schedules';
+import { type ScheduleDefinition, type ScheduledJobEvent, type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 import { type Logger, logger as defaultLogger } from '#shared/logger';
 import { createLambdaContext } from './lambda-context';
 
@@ -130,10 +125,13 @@ export class LocalScheduler {
     if (scheduled.length === 0) return;
     const now = this.now();
     const next = Math.min(...scheduled.map((definition) => nextSlot(definition.every, now)));
-    this.timer = setTimeout(() => {
-      this.tick();
-      if (this.timer !== undefined) this.arm();
-    }, Math.max(0, next - now));
+    this.timer = setTimeout(
+      () => {
+        this.tick();
+        if (this.timer !== undefined) this.arm();
+      },
+      Math.max(0, next - now),
+    );
     this.timer.unref();
   }
 

@@ -47,16 +47,21 @@ function acknowledgeApiFindings(routes: RestApiFromRoutes): void {
   const inHandler =
     'Callers authenticate in the handler, per route-table row: SHA-256-hashed API keys with scopes, provider webhook signatures, widget HMACs, session tokens or the cron secret (DESIGN §1); no IAM or Cognito identity exists for them.';
   Validations.of(routes).acknowledge(
-    { id: 'AwsSolutions-APIG2', reason: 'Requests are validated in the handlers with the zod schemas of the route table, which answer 400/422 in the API error envelope.' },
+    {
+      id: 'AwsSolutions-APIG2',
+      reason: 'Requests are validated in the handlers with the zod schemas of the route table, which answer 400/422 in the API error envelope.',
+    },
     { id: 'AwsSolutions-APIG4', reason: inHandler },
     { id: 'AwsSolutions-COG4', reason: inHandler },
     {
       id: 'AwsSolutions-APIG3',
-      reason: 'No WAF web ACL yet: the stage throttles, and the handlers authenticate every keyed call and rate-limit per key, per merchant and per IP (DESIGN §1).',
+      reason:
+        'No WAF web ACL yet: the stage throttles, and the handlers authenticate every keyed call and rate-limit per key, per merchant and per IP (DESIGN §1).',
     },
     {
       id: 'AwsSolutions-APIG6',
-      reason: 'JSON access logs are on for every stage; execution logging needs the account-wide API Gateway CloudWatch role, which this app leaves to the account owner (cdk.json disables the CloudWatch role).',
+      reason:
+        'JSON access logs are on for every stage; execution logging needs the account-wide API Gateway CloudWatch role, which this app leaves to the account owner (cdk.json disables the CloudWatch role).',
     },
   );
 }

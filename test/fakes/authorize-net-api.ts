@@ -119,7 +119,10 @@ const profileAnswer = (found: AuthorizeNetCustomerProfileSeed) => ({
   ...OK,
 });
 
-export async function startFakeAuthorizeNetApi(loginId = AUTHORIZE_NET_TEST_LOGIN_ID, transactionKey = AUTHORIZE_NET_TEST_TRANSACTION_KEY): Promise<FakeAuthorizeNetApi> {
+export async function startFakeAuthorizeNetApi(
+  loginId = AUTHORIZE_NET_TEST_LOGIN_ID,
+  transactionKey = AUTHORIZE_NET_TEST_TRANSACTION_KEY,
+): Promise<FakeAuthorizeNetApi> {
   const requests: FakeAuthorizeNetRequest[] = [];
   const transactions = new Map<string, AuthorizeNetTransactionSeed>();
   const subscriptions = new Map<string, AuthorizeNetSubscriptionSeed>();

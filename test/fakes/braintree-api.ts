@@ -51,7 +51,8 @@ export async function startFakeBraintreeApi(merchantId = BRAINTREE_TEST_MERCHANT
   const customers = new Map<string, BraintreeCustomerSeed>();
   const server = await startJsonApiServer({
     authorised: (headers) =>
-      headers.authorization === `Basic ${Buffer.from(`${BRAINTREE_TEST_PUBLIC_KEY}:${BRAINTREE_TEST_PRIVATE_KEY}`, 'utf8').toString('base64')}` && typeof headers['x-apiversion'] === 'string',
+      headers.authorization === `Basic ${Buffer.from(`${BRAINTREE_TEST_PUBLIC_KEY}:${BRAINTREE_TEST_PRIVATE_KEY}`, 'utf8').toString('base64')}` &&
+      typeof headers['x-apiversion'] === 'string',
     errorBody: () => '',
     route: (path) => {
       const match = /^\/merchants\/([^/]+)\/customers\/([^/]+)$/.exec(path);

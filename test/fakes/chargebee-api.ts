@@ -31,12 +31,30 @@ export async function startFakeChargebeeApi(siteApiKey = CHARGEBEE_TEST_SITE_API
   const customers = new Map<string, ChargebeeCustomerSeed>();
   const server = await startJsonApiServer({
     authorised: (headers) => headers.authorization === `Basic ${Buffer.from(`${siteApiKey}:`, 'utf8').toString('base64')}`,
-    errorBody: (status, title) => ({ message: title, type: status >= 500 ? 'internal_error' : 'invalid_request', api_error_code: API_ERROR_CODES[status] ?? 'site_not_ready', http_status_code: status }),
+    errorBody: (status, title) => ({
+      message: title,
+      type: status >= 500 ? 'internal_error' : 'invalid_request',
+      api_error_code: API_ERROR_CODES[status] ?? 'site_not_ready',
+      http_status_code: status,
+    }),
     route: (path) => {
       const [, site, id] = /^(?:\/sites\/([^/]+))?\/api\/v2\/customers\/([^/]+)$/.exec(path) ?? [];
       const found = id === undefined || (site !== undefined && site !== CHARGEBEE_TEST_SITE) ? undefined : customers.get(decodeURIComponent(id));
       if (found === undefined) return undefined;
-      return { body: { customer: { auto_collection: 'on', net_term_days: 0, allow_direct_debit: false, created_at: 1767600000, taxability: 'taxable', object: 'customer', deleted: false, ...found } } };
+      return {
+        body: {
+          customer: {
+            auto_collection: 'on',
+            net_term_days: 0,
+            allow_direct_debit: false,
+            created_at: 1767600000,
+            taxability: 'taxable',
+            object: 'customer',
+            deleted: false,
+            ...found,
+          },
+        },
+      };
     },
   });
   return { ...server, seedCustomer: (customer) => void customers.set(customer.id, customer) };

@@ -67,21 +67,61 @@ export async function startFakeGoCardlessApi(token = GOCARDLESS_TEST_ACCESS_TOKE
         const payment = payments.get(id);
         return payment === undefined
           ? undefined
-          : { body: { payments: { created_at: '2026-02-27T10:00:00.000Z', charge_date: '2026-03-02', description: 'Monthly plan', reference: null, metadata: {}, amount_refunded: 0, ...payment } } };
+          : {
+              body: {
+                payments: {
+                  created_at: '2026-02-27T10:00:00.000Z',
+                  charge_date: '2026-03-02',
+                  description: 'Monthly plan',
+                  reference: null,
+                  metadata: {},
+                  amount_refunded: 0,
+                  ...payment,
+                },
+              },
+            };
       }
       if (collection === 'subscriptions') {
         const subscription = subscriptions.get(id);
         return subscription === undefined
           ? undefined
-          : { body: { subscriptions: { created_at: '2026-01-10T09:05:00.000Z', name: 'Monthly plan', interval: 1, interval_unit: 'monthly', day_of_month: 1, metadata: {}, upcoming_payments: [], ...subscription } } };
+          : {
+              body: {
+                subscriptions: {
+                  created_at: '2026-01-10T09:05:00.000Z',
+                  name: 'Monthly plan',
+                  interval: 1,
+                  interval_unit: 'monthly',
+                  day_of_month: 1,
+                  metadata: {},
+                  upcoming_payments: [],
+                  ...subscription,
+                },
+              },
+            };
       }
       if (collection === 'refunds') {
         const refund = refunds.get(id);
-        return refund === undefined ? undefined : { body: { refunds: { created_at: '2026-03-04T10:00:00.000Z', reference: 'Partial refund', metadata: {}, status: 'paid', fx: { fx_currency: null }, ...refund } } };
+        return refund === undefined
+          ? undefined
+          : {
+              body: {
+                refunds: {
+                  created_at: '2026-03-04T10:00:00.000Z',
+                  reference: 'Partial refund',
+                  metadata: {},
+                  status: 'paid',
+                  fx: { fx_currency: null },
+                  ...refund,
+                },
+              },
+            };
       }
       if (collection === 'mandates') {
         const customer = mandates.get(id);
-        return customer === undefined ? undefined : { body: { mandates: { id, status: 'active', scheme: 'bacs', links: { customer, creditor: 'CR0000ABC', customer_bank_account: 'BA0000XYZ' } } } };
+        return customer === undefined
+          ? undefined
+          : { body: { mandates: { id, status: 'active', scheme: 'bacs', links: { customer, creditor: 'CR0000ABC', customer_bank_account: 'BA0000XYZ' } } } };
       }
       const customer = customers.get(id);
       return customer === undefined ? undefined : { body: { customers: { created_at: '2026-01-10T09:00:00.000Z', language: 'en', ...customer } } };

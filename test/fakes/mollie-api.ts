@@ -62,8 +62,18 @@ export async function startFakeMollieApi(apiKey = MOLLIE_TEST_API_KEY): Promise<
         const paymentId = decodeURIComponent(rawPaymentId);
         const seeded = (kind === 'chargebacks' ? chargebacks : refunds).get(decodeURIComponent(rawId));
         if (seeded === undefined || seeded.paymentId !== paymentId) return undefined;
-        const resource = kind === 'chargebacks' ? { resource: 'chargeback', reason: null, reversedAt: null } : { resource: 'refund', mode: 'test', status: 'refunded', description: 'Refund', metadata: null };
-        return { body: { ...resource, createdAt: '2026-03-03T07:59:00+00:00', ...seeded, _links: { ...selfLink(path), payment: selfLink(`/v2/payments/${paymentId}`).self } } };
+        const resource =
+          kind === 'chargebacks'
+            ? { resource: 'chargeback', reason: null, reversedAt: null }
+            : { resource: 'refund', mode: 'test', status: 'refunded', description: 'Refund', metadata: null };
+        return {
+          body: {
+            ...resource,
+            createdAt: '2026-03-03T07:59:00+00:00',
+            ...seeded,
+            _links: { ...selfLink(path), payment: selfLink(`/v2/payments/${paymentId}`).self },
+          },
+        };
       }
       const payment = /^\/v2\/payments\/([^/]+)$/.exec(path);
       const found = payment?.[1] === undefined ? undefined : payments.get(decodeURIComponent(payment[1]));

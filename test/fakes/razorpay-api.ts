@@ -22,7 +22,9 @@ export interface FakeRazorpayApi extends JsonApiServer {
   seedCustomer(customer: RazorpayCustomerSeed): void;
 }
 
-const razorpayError = (code: string, description: string): unknown => ({ error: { code, description, source: 'business', step: 'payment_initiation', reason: 'input_validation_failed', metadata: {} } });
+const razorpayError = (code: string, description: string): unknown => ({
+  error: { code, description, source: 'business', step: 'payment_initiation', reason: 'input_validation_failed', metadata: {} },
+});
 
 export async function startFakeRazorpayApi(apiKey = RAZORPAY_TEST_API_KEY): Promise<FakeRazorpayApi> {
   const customers = new Map<string, RazorpayCustomerSeed>();

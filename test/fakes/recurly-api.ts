@@ -73,7 +73,16 @@ export async function startFakeRecurlyApi(apiKey = RECURLY_TEST_API_KEY): Promis
         const subscription = findBy(subscriptions, id, 'uuid-', (s) => s.uuid);
         return subscription === undefined
           ? undefined
-          : { body: { object: 'subscription', plan: { object: 'plan_mini', code: 'monthly', name: 'Monthly' }, quantity: 1, canceled_at: null, ...subscription, account: { object: 'account_mini', ...subscription.account } } };
+          : {
+              body: {
+                object: 'subscription',
+                plan: { object: 'plan_mini', code: 'monthly', name: 'Monthly' },
+                quantity: 1,
+                canceled_at: null,
+                ...subscription,
+                account: { object: 'account_mini', ...subscription.account },
+              },
+            };
       }
       const found = findBy(transactions, id, 'uuid-', (t) => t.uuid);
       if (found === undefined) return undefined;

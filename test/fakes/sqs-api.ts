@@ -60,7 +60,8 @@ export async function startFakeSqs(messages: readonly FakeSqsMessage[], queueNam
       case 'GetQueueAttributes':
         return { status: 200, body: { Attributes: { QueueArn: queueArn } } };
       case 'StartMessageMoveTask':
-        if (input.SourceArn !== queueArn) return error('ResourceNotFoundException', 'The resource that you specified for the SourceArn parameter doesn\'t exist.');
+        if (input.SourceArn !== queueArn)
+          return error('ResourceNotFoundException', "The resource that you specified for the SourceArn parameter doesn't exist.");
         return { status: 200, body: { TaskHandle: `task-${randomUUID()}` } };
       default:
         return error('UnsupportedOperation', `${action} is not supported by the fake`);
@@ -75,7 +76,10 @@ export async function startFakeSqs(messages: readonly FakeSqsMessage[], queueNam
       const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
       calls.push({ action, input });
       const { status, body } = answer(action, input, `${base}/000000000000/${queueName}`);
-      response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', ...(status === 200 ? {} : { 'x-amzn-query-error': 'AWS.SimpleQueueService.NonExistentQueue;Sender' }) });
+      response.writeHead(status, {
+        'content-type': 'application/x-amz-json-1.0',
+        ...(status === 200 ? {} : { 'x-amzn-query-error': 'AWS.SimpleQueueService.NonExistentQueue;Sender' }),
+      });
       response.end(JSON.stringify(body));
     });
   });

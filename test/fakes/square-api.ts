@@ -38,7 +38,18 @@ export async function startFakeSquareApi(token = SQUARE_TEST_ACCESS_TOKEN): Prom
       const match = /^\/v2\/customers\/([^/]+)$/.exec(path);
       const found = match?.[1] === undefined ? undefined : customers.get(decodeURIComponent(match[1]));
       if (found === undefined) return undefined;
-      return { body: { customer: { created_at: '2026-01-12T09:30:00.000Z', updated_at: '2026-01-12T09:30:00.000Z', preferences: { email_unsubscribed: false }, creation_source: 'THIRD_PARTY', version: 0, ...found } } };
+      return {
+        body: {
+          customer: {
+            created_at: '2026-01-12T09:30:00.000Z',
+            updated_at: '2026-01-12T09:30:00.000Z',
+            preferences: { email_unsubscribed: false },
+            creation_source: 'THIRD_PARTY',
+            version: 0,
+            ...found,
+          },
+        },
+      };
     },
   });
   return { ...server, seedCustomer: (customer) => void customers.set(customer.id, customer) };

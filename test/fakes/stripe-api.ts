@@ -51,7 +51,9 @@ const retrieve = (objects: ReadonlyMap<string, StripeObject>, object: string, id
   return { body: found };
 };
 
-export const STRIPE_ROUTES: readonly StripeRoute[] = [{ method: 'GET', path: /^\/v1\/customers\/([^/]+)$/, handle: (objects, [id]) => retrieve(objects, 'customer', id) }];
+export const STRIPE_ROUTES: readonly StripeRoute[] = [
+  { method: 'GET', path: /^\/v1\/customers\/([^/]+)$/, handle: (objects, [id]) => retrieve(objects, 'customer', id) },
+];
 
 /**
  * `GET /v1/invoices/{id}` answered as Stripe answers
@@ -113,11 +115,19 @@ export async function startFakeStripeApi(options: { secretKey?: string; extraRou
   const server = await startJsonApiServer({
     methods: ['GET', 'POST', 'DELETE'],
     authorised: (headers) => headers.authorization === `Bearer ${secretKey}`,
-    errorBody: (status, title) => (status === 401 ? stripeError(401, 'invalid_request_error', 'Invalid API Key provided').body : stripeError(status, status >= 500 ? 'api_error' : 'invalid_request_error', title).body),
+    errorBody: (status, title) =>
+      status === 401
+        ? stripeError(401, 'invalid_request_error', 'Invalid API Key provided').body
+        : stripeError(status, status >= 500 ? 'api_error' : 'invalid_request_error', title).body,
     route: (path, request) => {
       for (const route of routes) {
         const match = route.method === request.method ? route.path.exec(path) : null;
-        if (match !== null) return route.handle(objects, match.slice(1).map((param) => decodeURIComponent(param)), request);
+        if (match !== null)
+          return route.handle(
+            objects,
+            match.slice(1).map((param) => decodeURIComponent(param)),
+            request,
+          );
       }
       return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${request.method}: ${path})`);
     },
@@ -127,7 +137,17 @@ export async function startFakeStripeApi(options: { secretKey?: string; extraRou
     ...server,
     seed,
     seedCustomer: (customer) =>
-      seed({ object: 'customer', created: 1773144000, livemode: false, email: null, name: null, description: null, metadata: {}, invoice_settings: { default_payment_method: null }, ...customer }),
+      seed({
+        object: 'customer',
+        created: 1773144000,
+        livemode: false,
+        email: null,
+        name: null,
+        description: null,
+        metadata: {},
+        invoice_settings: { default_payment_method: null },
+        ...customer,
+      }),
     seedDeletedCustomer: (id) => seed({ id, object: 'customer', deleted: true }),
     ...payments.helpers,
   };
@@ -273,7 +293,11 @@ function idempotencyLayer() {
       if (seen !== undefined) {
         if (seen.endpoint !== endpoint || seen.body !== request.bodyText) {
           return {
-            answer: stripeError(400, 'idempotency_error', `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`),
+            answer: stripeError(
+              400,
+              'idempotency_error',
+              `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            ),
             replayed: false,
           };
         }
@@ -319,7 +343,14 @@ function stripePayments(objects: Map<string, StripeObject>): { routes: StripeRou
   /** Stripe's card error body for a scripted decline or authentication request. */
   const cardError = (script: Exclude<StripeChargeScript, { outcome: 'succeed' }>, chargeId: string, card: StripeObject): Record<string, unknown> => {
     if (script.outcome === 'requires_action') {
-      return { type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.', charge: chargeId, payment_method: card };
+      return {
+        type: 'card_error',
+        code: 'authentication_required',
+        decline_code: 'authentication_required',
+        message: 'Your card was declined. This transaction requires authentication.',
+        charge: chargeId,
+        payment_method: card,
+      };
     }
     return {
       type: 'card_error',
@@ -357,7 +388,19 @@ function stripePayments(objects: Map<string, StripeObject>): { routes: StripeRou
     const attempted = { ...invoice, attempted: true, attempt_count: Number(invoice.attempt_count) + 1 };
     if (script.outcome === 'succeed') {
       charge(id, paymentIntent, paymentMethod, amount, 'succeeded');
-      const payment = { id: nextId('inpay'), object: 'invoice_payment', invoice: id, is_default: true, status: 'paid', amount_paid: amount, amount_requested: amount, currency: invoice.currency, payment: { type: 'payment_intent', payment_intent: paymentIntent }, livemode: false, created: CREATED };
+      const payment = {
+        id: nextId('inpay'),
+        object: 'invoice_payment',
+        invoice: id,
+        is_default: true,
+        status: 'paid',
+        amount_paid: amount,
+        amount_requested: amount,
+        currency: invoice.currency,
+        payment: { type: 'payment_intent', payment_intent: paymentIntent },
+        livemode: false,
+        created: CREATED,
+      };
       const paid = put({
         ...attempted,
         status: 'paid',
@@ -377,44 +420,99 @@ function stripePayments(objects: Map<string, StripeObject>): { routes: StripeRou
           error: {
             type: 'card_error',
             code: 'invoice_payment_intent_requires_action',
-            message: 'This payment requires additional user action before it can be completed successfully. Payment can be completed using the PaymentIntent associated with the invoice.',
-            payment_intent: { id: paymentIntent, object: 'payment_intent', status: 'requires_action', invoice: id, next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} } },
+            message:
+              'This payment requires additional user action before it can be completed successfully. Payment can be completed using the PaymentIntent associated with the invoice.',
+            payment_intent: {
+              id: paymentIntent,
+              object: 'payment_intent',
+              status: 'requires_action',
+              invoice: id,
+              next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} },
+            },
           },
         },
       };
     }
     const chargeId = charge(id, paymentIntent, paymentMethod, amount, 'failed');
     const error = cardError(script, chargeId, card);
-    return { status: 402, body: { error: { ...error, payment_intent: { id: paymentIntent, object: 'payment_intent', status: 'requires_payment_method', invoice: id, latest_charge: chargeId, last_payment_error: error } } } };
+    return {
+      status: 402,
+      body: {
+        error: {
+          ...error,
+          payment_intent: {
+            id: paymentIntent,
+            object: 'payment_intent',
+            status: 'requires_payment_method',
+            invoice: id,
+            latest_charge: chargeId,
+            last_payment_error: error,
+          },
+        },
+      },
+    };
   };
 
   /** POST /v1/payment_intents/{id}/confirm (https://docs.stripe.com/api/payment_intents/confirm). */
   const confirmIntent = (id: string, request: ReceivedRequest): StripeAnswer => {
     const intent = objects.get(id);
-    if (intent === undefined || intent.object !== 'payment_intent') return stripeError(404, 'invalid_request_error', `No such payment_intent: '${id}'`, 'resource_missing');
-    const unexpected = (message: string): StripeAnswer => ({ status: 400, body: { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message, payment_intent: intent } } });
-    if (intent.status === 'succeeded') return unexpected('You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.');
-    if (intent.status === 'canceled' || intent.status === 'processing') return unexpected(`You cannot confirm this PaymentIntent because it has a status of ${String(intent.status)}.`);
+    if (intent === undefined || intent.object !== 'payment_intent')
+      return stripeError(404, 'invalid_request_error', `No such payment_intent: '${id}'`, 'resource_missing');
+    const unexpected = (message: string): StripeAnswer => ({
+      status: 400,
+      body: { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message, payment_intent: intent } },
+    });
+    if (intent.status === 'succeeded')
+      return unexpected('You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.');
+    if (intent.status === 'canceled' || intent.status === 'processing')
+      return unexpected(`You cannot confirm this PaymentIntent because it has a status of ${String(intent.status)}.`);
     const form = formOf(request);
     const paymentMethod = form.get('payment_method') ?? (typeof intent.payment_method === 'string' ? intent.payment_method : undefined);
     if (paymentMethod === undefined) {
-      return unexpected("You cannot confirm this PaymentIntent because it's missing a payment method. You can either update the PaymentIntent with a payment method and then confirm it again, or confirm it again directly with a payment method.");
+      return unexpected(
+        "You cannot confirm this PaymentIntent because it's missing a payment method. You can either update the PaymentIntent with a payment method and then confirm it again, or confirm it again directly with a payment method.",
+      );
     }
     const card = objects.get(paymentMethod);
-    if (card === undefined || card.object !== 'payment_method') return { status: 400, body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${paymentMethod}'` } } };
+    if (card === undefined || card.object !== 'payment_method')
+      return {
+        status: 400,
+        body: {
+          error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${paymentMethod}'` },
+        },
+      };
     const amount = Number(intent.amount);
     const offSession = form.get('off_session') === 'true';
     const script = nextScript(id);
     if (script.outcome === 'succeed') {
       const chargeId = charge(id, id, paymentMethod, amount, 'succeeded');
-      return { body: put({ ...intent, status: 'succeeded', payment_method: paymentMethod, amount_received: amount, latest_charge: chargeId, last_payment_error: null, next_action: null }) };
+      return {
+        body: put({
+          ...intent,
+          status: 'succeeded',
+          payment_method: paymentMethod,
+          amount_received: amount,
+          latest_charge: chargeId,
+          last_payment_error: null,
+          next_action: null,
+        }),
+      };
     }
     if (script.outcome === 'requires_action' && !offSession) {
-      return { body: put({ ...intent, status: 'requires_action', payment_method: paymentMethod, next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} } }) };
+      return {
+        body: put({ ...intent, status: 'requires_action', payment_method: paymentMethod, next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} } }),
+      };
     }
     const chargeId = charge(id, id, paymentMethod, amount, 'failed');
     const error = cardError(script, chargeId, card);
-    const failed = put({ ...intent, status: 'requires_payment_method', payment_method: null, latest_charge: chargeId, last_payment_error: error, next_action: null });
+    const failed = put({
+      ...intent,
+      status: 'requires_payment_method',
+      payment_method: null,
+      latest_charge: chargeId,
+      last_payment_error: error,
+      next_action: null,
+    });
     return { status: 402, body: { error: { ...error, payment_intent: failed } } };
   };
 
@@ -430,7 +528,14 @@ function stripePayments(objects: Map<string, StripeObject>): { routes: StripeRou
   const routes: StripeRoute[] = [
     // The fake sees no query string (json-api-server records the path only): a GET shows the
     // invoice as if `expand[]=payments` had been asked.
-    { method: 'GET', path: /^\/v1\/invoices\/([^/]+)$/, handle: (all, [id]) => { const found = retrieve(all, 'invoice', id); return found.status === undefined ? { body: invoiceView(found.body as StripeObject, ['payments']) } : found; } },
+    {
+      method: 'GET',
+      path: /^\/v1\/invoices\/([^/]+)$/,
+      handle: (all, [id]) => {
+        const found = retrieve(all, 'invoice', id);
+        return found.status === undefined ? { body: invoiceView(found.body as StripeObject, ['payments']) } : found;
+      },
+    },
     { method: 'GET', path: /^\/v1\/payment_intents\/([^/]+)$/, handle: (all, [id]) => retrieve(all, 'payment_intent', id) },
     { method: 'GET', path: /^\/v1\/payment_methods\/([^/]+)$/, handle: (all, [id]) => retrieve(all, 'payment_method', id) },
     { method: 'POST', path: /^\/v1\/invoices\/([^/]+)\/pay$/, handle: logged(payInvoice) },
@@ -510,7 +615,15 @@ function stripePayments(objects: Map<string, StripeObject>): { routes: StripeRou
         confirmation_method: 'automatic',
         payment_method: seed.card ? seed.card.id : null,
         latest_charge: null,
-        last_payment_error: seed.lastPaymentError ? { type: 'card_error', code: 'card_declined', decline_code: seed.lastPaymentError.declineCode, message: 'Your card was declined.', payment_method: failedCard } : null,
+        last_payment_error: seed.lastPaymentError
+          ? {
+              type: 'card_error',
+              code: 'card_declined',
+              decline_code: seed.lastPaymentError.declineCode,
+              message: 'Your card was declined.',
+              payment_method: failedCard,
+            }
+          : null,
         next_action: seed.status === 'requires_action' ? { type: 'use_stripe_sdk', use_stripe_sdk: {} } : null,
         livemode: false,
         created: CREATED,

@@ -12,18 +12,30 @@ describe('cdk synth with the project CLI', () => {
     // Nor the runtime's variables: synth must not load runtime modules that read them (the route
     // table and its schemas are pure contract modules).
     const runtimeVariables = new Set(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'QUEUE_DRIVER', 'LOG_LEVEL']);
-    const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && !name.startsWith('CDK_') && !runtimeVariables.has(name)));
+    const environment = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && !name.startsWith('CDK_') && !runtimeVariables.has(name)),
+    );
     const output = mkdtempSync(join(tmpdir(), 'cdk-out-'));
     // Act
-    const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'aws-cdk', 'bin', 'cdk'), 'synth', '--exclusively', 'Recovery-dev-Data', '--quiet', '--output', output], {
-      cwd: ROOT,
-      env: { ...environment, CDK_DISABLE_VERSION_CHECK: 'true', AWS_EC2_METADATA_DISABLED: 'true' },
-      encoding: 'utf8',
-      timeout: 240_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'aws-cdk', 'bin', 'cdk'), 'synth', '--exclusively', 'Recovery-dev-Data', '--quiet', '--output', output],
+      {
+        cwd: ROOT,
+        env: { ...environment, CDK_DISABLE_VERSION_CHECK: 'true', AWS_EC2_METADATA_DISABLED: 'true' },
+        encoding: 'utf8',
+        timeout: 240_000,
+      },
+    );
     // Assess
     expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({ status: 0, stderr: '' });
-    const templates = readdirSync(output).filter((name) => name.endsWith('.template.json')).sort();
-    expect(templates).toEqual(['Recovery-dev-Data', 'Recovery-dev-EdgeApi', 'Recovery-dev-Jobs', 'Recovery-dev-MerchantApi', 'Recovery-dev-WebhookApi'].map((name) => `${name}.template.json`));
+    const templates = readdirSync(output)
+      .filter((name) => name.endsWith('.template.json'))
+      .sort();
+    expect(templates).toEqual(
+      ['Recovery-dev-Data', 'Recovery-dev-EdgeApi', 'Recovery-dev-Jobs', 'Recovery-dev-MerchantApi', 'Recovery-dev-WebhookApi'].map(
+        (name) => `${name}.template.json`,
+      ),
+    );
   }, 300_000);
 });

@@ -23,25 +23,28 @@ describe('function bundles', () => {
     for (const [name, files] of bundled) inputs.set(name, files);
   }, 180_000);
 
-  it.each(entries.filter((entry) => entry.kind === 'api').map((entry) => [entry.name]))('keeps group %s free of other groups\u2019 operations and rows', (group) => {
-    // Act
-    const files = inputs.get(group) ?? [];
-    const foreign = files.filter((input) => {
-      const owner = operationGroupOf(input);
-      // The OpenAPI document is built from the whole table: every group's rows, no operation.
-      const documented = group === 'openapi' && input.endsWith('/routes.ts');
-      return owner !== undefined && owner !== group && !documented;
-    });
+  it.each(entries.filter((entry) => entry.kind === 'api').map((entry) => [entry.name]))(
+    'keeps group %s free of other groups\u2019 operations and rows',
+    (group) => {
+      // Act
+      const files = inputs.get(group) ?? [];
+      const foreign = files.filter((input) => {
+        const owner = operationGroupOf(input);
+        // The OpenAPI document is built from the whole table: every group's rows, no operation.
+        const documented = group === 'openapi' && input.endsWith('/routes.ts');
+        return owner !== undefined && owner !== group && !documented;
+      });
 
-    const asynchronous = files.filter((input) => input.startsWith('functions/jobs/') || input.startsWith('functions/consumers/'));
+      const asynchronous = files.filter((input) => input.startsWith('functions/jobs/') || input.startsWith('functions/consumers/'));
 
-    // Assess
-    expect(files).toContain(`functions/api/${group}/handler.ts`);
-    expect(foreign).toEqual([]);
-    // Jobs and consumers are other functions: an API group reaches them through services and queues.
-    expect(asynchronous).toEqual([]);
-    expect(files.includes('functions/api/routes.ts')).toBe(group === 'openapi');
-  });
+      // Assess
+      expect(files).toContain(`functions/api/${group}/handler.ts`);
+      expect(foreign).toEqual([]);
+      // Jobs and consumers are other functions: an API group reaches them through services and queues.
+      expect(asynchronous).toEqual([]);
+      expect(files.includes('functions/api/routes.ts')).toBe(group === 'openapi');
+    },
+  );
 
   it('bundles payment gateways only where attempts are made (the every-minute job)', () => {
     // Act

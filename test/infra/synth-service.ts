@@ -7,9 +7,7 @@ import type { GroupFunction } from '#lib/constructs/group-function';
 import { createRecoveryService, type RecoveryService } from '#lib/stacks/recovery-service';
 
 /** The feature flags `cdk synth` reads from cdk.json, so the tests see the same templates. */
-const cdkJsonContext: Record<string, unknown> = JSON.parse(
-  readFileSync(path.join(__dirname, '../../cdk.json'), 'utf8'),
-).context;
+const cdkJsonContext: Record<string, unknown> = JSON.parse(readFileSync(path.join(__dirname, '../../cdk.json'), 'utf8')).context;
 
 export interface SynthesisedService {
   readonly app: App;

@@ -46,7 +46,10 @@ function answerTo(request: AiRequest): string {
     });
   }
   const opening = request.prompt.trim().split('\n')[0]?.slice(0, 200) ?? '';
-  return `[${LOCAL_MODEL_NAME}] This is a deterministic local stand-in for a language model; it received: "${opening}"`.slice(0, request.maxTokens * CHARS_PER_TOKEN);
+  return `[${LOCAL_MODEL_NAME}] This is a deterministic local stand-in for a language model; it received: "${opening}"`.slice(
+    0,
+    request.maxTokens * CHARS_PER_TOKEN,
+  );
 }
 
 export const localModel: AiModel = {

@@ -84,7 +84,9 @@ const toMessage = (item: StoredLocalDeadLetter): DeadLetterMessage => ({
 });
 
 const attributesOf = (attributes: LocalDeadLetterInput['messageAttributes']): Record<string, string | number> =>
-  Object.fromEntries(Object.entries(attributes).map(([name, value]) => [name, value.dataType === 'Number' ? Number(value.stringValue) : (value.stringValue ?? '')]));
+  Object.fromEntries(
+    Object.entries(attributes).map(([name, value]) => [name, value.dataType === 'Number' ? Number(value.stringValue) : (value.stringValue ?? '')]),
+  );
 
 /**
  * The local DLQs. A redrive hands every stored message to `redeliver` (a queue in the caller's
@@ -98,7 +100,13 @@ export function localDeadLetterQueues(redeliver: LocalRedeliver): DeadLetterQueu
     list: async (queue, limit) => (await stored(queue, limit)).map(toMessage),
     redrive: async (queue): Promise<RedriveResult> => {
       const items = await stored(queue, Number.MAX_SAFE_INTEGER);
-      const outcomes = items.length === 0 ? [] : await redeliver(queue, items.map((item) => ({ body: item.body, messageAttributes: attributesOf(item.message_attributes) })));
+      const outcomes =
+        items.length === 0
+          ? []
+          : await redeliver(
+              queue,
+              items.map((item) => ({ body: item.body, messageAttributes: attributesOf(item.message_attributes) })),
+            );
       let succeeded = 0;
       let deadLettered = 0;
       for (const [index, item] of items.entries()) {

@@ -7,7 +7,8 @@ const RECEIVE_BATCH = 10;
 /** Receives in a row that bring no message not seen yet before the listing stops. */
 const FRUITLESS_RECEIVES = 3;
 
-const isoOf = (epochMs: string | undefined): string | null => (epochMs === undefined || !/^\d+$/.test(epochMs) ? null : new Date(Number(epochMs)).toISOString());
+const isoOf = (epochMs: string | undefined): string | null =>
+  epochMs === undefined || !/^\d+$/.test(epochMs) ? null : new Date(Number(epochMs)).toISOString();
 
 /**
  * The DLQs on AWS. `list` receives with VisibilityTimeout 0 and deletes nothing, so the messages
@@ -59,7 +60,14 @@ export function sqsDeadLetterQueues(client: SQSClient, dlqUrlOf: (queue: QueueNa
       if (arn === undefined) throw new Error(`SQS gave no QueueArn for the ${queue} DLQ`);
       // No DestinationArn: SQS moves each message back to the queue it was dead-lettered from.
       const { TaskHandle } = await client.send(new StartMessageMoveTaskCommand({ SourceArn: arn }));
-      return { queue, adapter: 'sqs', moved: null, succeeded: null, dead_lettered_again: null, ...(TaskHandle === undefined ? {} : { task_handle: TaskHandle }) };
+      return {
+        queue,
+        adapter: 'sqs',
+        moved: null,
+        succeeded: null,
+        dead_lettered_again: null,
+        ...(TaskHandle === undefined ? {} : { task_handle: TaskHandle }),
+      };
     },
   };
 }

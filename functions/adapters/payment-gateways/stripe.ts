@@ -84,7 +84,9 @@ function declinedBy(error: unknown, intent?: unknown): Declined {
   const code = text(error, 'decline_code') ?? text(error, 'code') ?? 'generic_decline';
   const failedIntent = intent ?? at(error, 'payment_intent');
   const network =
-    text(error, 'payment_method.card.brand') ?? text(failedIntent, 'last_payment_error.payment_method.card.brand') ?? text(failedIntent, 'latest_charge.payment_method_details.card.brand');
+    text(error, 'payment_method.card.brand') ??
+    text(failedIntent, 'last_payment_error.payment_method.card.brand') ??
+    text(failedIntent, 'latest_charge.payment_method_details.card.brand');
   const networkCode = text(error, 'network_decline_code');
   const adviceCode = text(error, 'network_advice_code') ?? text(error, 'advice_code');
   const providerChargeId = text(error, 'charge') ?? idOf(at(failedIntent, 'latest_charge')) ?? text(failedIntent, 'id');
@@ -98,20 +100,29 @@ function declinedBy(error: unknown, intent?: unknown): Declined {
   };
 }
 
-const authenticationRequired = (intent: Stripe.PaymentIntent): Declined => ({ status: 'declined', declineCode: 'authentication_required', providerChargeId: idOf(intent.latest_charge) ?? intent.id });
+const authenticationRequired = (intent: Stripe.PaymentIntent): Declined => ({
+  status: 'declined',
+  declineCode: 'authentication_required',
+  providerChargeId: idOf(intent.latest_charge) ?? intent.id,
+});
 
 /**
  * The GatewayError of an SDK error that is no answer about the card. Names the status, Stripe's
  * error type and code, and Stripe's message except for 401/403 (it masks but quotes the key).
  */
 function gatewayErrorOf(error: unknown, doing: string): GatewayError {
-  if (!(error instanceof Stripe.errors.StripeError)) return new GatewayError(NAME, `${doing}: ${error instanceof Error ? error.name : 'unknown error'}`, { cause: error });
+  if (!(error instanceof Stripe.errors.StripeError))
+    return new GatewayError(NAME, `${doing}: ${error instanceof Error ? error.name : 'unknown error'}`, { cause: error });
   const { statusCode: status, code, rawType } = error;
   const named = `${status === undefined ? '' : `${status} `}${rawType ?? error.type}${code === undefined ? '' : ` ${code}`}`;
-  if (error instanceof Stripe.errors.StripeConnectionError) return new GatewayError(NAME, `${doing}: no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the connection failed`, { cause: error });
-  if (error instanceof Stripe.errors.StripeAuthenticationError) return new GatewayError(NAME, `${doing}: Stripe refused the merchant's API key (${named})`, { cause: error });
-  if (error instanceof Stripe.errors.StripePermissionError) return new GatewayError(NAME, `${doing}: the merchant's API key may not do this (${named})`, { cause: error });
-  if (error instanceof Stripe.errors.StripeIdempotencyError) return new GatewayError(NAME, `${doing}: Stripe refused the idempotency key, already used with other parameters (${named})`, { cause: error });
+  if (error instanceof Stripe.errors.StripeConnectionError)
+    return new GatewayError(NAME, `${doing}: no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the connection failed`, { cause: error });
+  if (error instanceof Stripe.errors.StripeAuthenticationError)
+    return new GatewayError(NAME, `${doing}: Stripe refused the merchant's API key (${named})`, { cause: error });
+  if (error instanceof Stripe.errors.StripePermissionError)
+    return new GatewayError(NAME, `${doing}: the merchant's API key may not do this (${named})`, { cause: error });
+  if (error instanceof Stripe.errors.StripeIdempotencyError)
+    return new GatewayError(NAME, `${doing}: Stripe refused the idempotency key, already used with other parameters (${named})`, { cause: error });
   return new GatewayError(NAME, `${doing}: Stripe answered ${named}: ${error.message}`, { cause: error });
 }
 
@@ -225,7 +236,9 @@ async function confirmIntent(client: Stripe, intentId: string, idempotencyKey: s
       const now = await retrieveIntent(client, intentId, 'after confirm answered payment_intent_unexpected_state');
       const outcome = settledIntent(now);
       if (outcome !== undefined) return outcome;
-      throw new GatewayError(NAME, `confirming PaymentIntent ${intentId}: Stripe answered payment_intent_unexpected_state and it is ${now.status}`, { cause: error });
+      throw new GatewayError(NAME, `confirming PaymentIntent ${intentId}: Stripe answered payment_intent_unexpected_state and it is ${now.status}`, {
+        cause: error,
+      });
     }
     throw gatewayErrorOf(error, `confirming PaymentIntent ${intentId}`);
   }

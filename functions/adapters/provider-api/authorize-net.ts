@@ -1,4 +1,14 @@
-import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import {
+  type FetchedCustomer,
+  type FetchedOwner,
+  type FetchedPayment,
+  type FetchedResource,
+  fetchingResources,
+  type ProviderApi,
+  type ProviderApiCredentials,
+  ProviderApiError,
+  type ProviderCustomerFetcher,
+} from '#core/provider-api';
 import { toMinorUnits } from '#core/money';
 import { isObject, type JsonObject, joinName, listAt, objectAt, text } from '#webhooks/json-payload';
 import { baseUrlOf, postJson } from './http';
@@ -61,7 +71,8 @@ function failIfError(body: JsonObject): void {
   if (text(body, 'messages.resultCode') !== 'Error') return;
   const [first] = listAt(body, 'messages.message');
   const code = text(first, 'code') ?? 'unknown';
-  if (code === 'E00007' || code === 'E00011') throw new ProviderApiError(PROVIDER, 'unauthorized', `answered error ${code} (the merchant's API credentials were refused)`);
+  if (code === 'E00007' || code === 'E00011')
+    throw new ProviderApiError(PROVIDER, 'unauthorized', `answered error ${code} (the merchant's API credentials were refused)`);
   if (NOT_FOUND_CODES.has(code)) throw new ProviderApiError(PROVIDER, 'not_found', `answered error ${code} (no such record)`);
   if (code === 'E00001') throw new ProviderApiError(PROVIDER, 'unavailable', `answered error ${code}`);
   throw new ProviderApiError(PROVIDER, 'bad_response', `answered error ${code}`);
@@ -69,7 +80,9 @@ function failIfError(body: JsonObject): void {
 
 /** One API call: `{ [request]: { merchantAuthentication, ...fields } }`, answered with the object at `answer`. */
 async function call(credentials: ProviderApiCredentials, request: string, fields: Readonly<Record<string, string>>, answer: string): Promise<JsonObject> {
-  const body = await postJson(PROVIDER, `${baseUrlOf('AUTHORIZE_NET_API_BASE_URL')}/xml/v1/request.api`, { [request]: { merchantAuthentication: merchantAuthentication(credentials), ...fields } });
+  const body = await postJson(PROVIDER, `${baseUrlOf('AUTHORIZE_NET_API_BASE_URL')}/xml/v1/request.api`, {
+    [request]: { merchantAuthentication: merchantAuthentication(credentials), ...fields },
+  });
   failIfError(body);
   const found = objectAt(body, answer);
   if (found === undefined) throw new ProviderApiError(PROVIDER, 'bad_response', `answer has no "${answer}" object`);
@@ -147,10 +160,15 @@ async function fetchSubscription(credentials: ProviderApiCredentials, id: string
 }
 
 /** The CIM customer profile: its email, and the payment profile `paymentProfileId` (else its first) for the name. */
-async function profileOwner(credentials: ProviderApiCredentials, customerProfileId: string, paymentProfileId?: string): Promise<FetchedOwner & { readonly listsPaymentProfile: boolean }> {
+async function profileOwner(
+  credentials: ProviderApiCredentials,
+  customerProfileId: string,
+  paymentProfileId?: string,
+): Promise<FetchedOwner & { readonly listsPaymentProfile: boolean }> {
   const profile = await call(credentials, 'getCustomerProfileRequest', { customerProfileId }, 'profile');
   const paymentProfiles = listAt(profile, 'paymentProfiles').filter(isObject);
-  const named = paymentProfileId === undefined ? paymentProfiles[0] : paymentProfiles.find((candidate) => text(candidate, 'customerPaymentProfileId') === paymentProfileId);
+  const named =
+    paymentProfileId === undefined ? paymentProfiles[0] : paymentProfiles.find((candidate) => text(candidate, 'customerPaymentProfileId') === paymentProfileId);
   return {
     email: text(profile, 'email'),
     name: nameOf(objectAt(named, 'billTo')),

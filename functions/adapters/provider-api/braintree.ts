@@ -39,7 +39,7 @@ const braintree = require('braintree') as BraintreeSdk;
 function keysOf(credentials: ProviderApiCredentials): { readonly merchantId: string; readonly publicKey: string; readonly privateKey: string } {
   const [merchantId = '', publicKey = '', privateKey = '', ...rest] = credentials.apiKey.split(':');
   if (merchantId === '' || publicKey === '' || privateKey === '' || rest.length > 0) {
-    throw new ProviderApiError(PROVIDER, 'unauthorized', 'the merchant\'s API key is not stored as <merchant_id>:<public_key>:<private_key>');
+    throw new ProviderApiError(PROVIDER, 'unauthorized', "the merchant's API key is not stored as <merchant_id>:<public_key>:<private_key>");
   }
   return { merchantId, publicKey, privateKey };
 }
@@ -80,7 +80,9 @@ function providerApiErrorOf(error: unknown): ProviderApiError {
     if (answered !== undefined) return providerApiErrorOfStatus(PROVIDER, Number(answered), { cause: error });
   }
   if (type === 'requestTimeoutError' || type === 'unexpectedError') {
-    return new ProviderApiError(PROVIDER, 'unavailable', `no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the request failed before an answer`, { cause: error });
+    return new ProviderApiError(PROVIDER, 'unavailable', `no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the request failed before an answer`, {
+      cause: error,
+    });
   }
   return new ProviderApiError(PROVIDER, 'bad_response', 'answered with something that is not a customer', { cause: error });
 }

@@ -24,14 +24,17 @@ function siteAndKey(credentials: ProviderApiCredentials): { readonly site: strin
   const separator = credentials.apiKey.indexOf(':');
   const site = credentials.apiKey.slice(0, Math.max(separator, 0));
   const apiKey = credentials.apiKey.slice(separator + 1);
-  if (separator <= 0 || !SITE.test(site) || apiKey === '') throw new ProviderApiError(PROVIDER, 'unauthorized', 'the merchant\'s API key is not stored as <site>:<api_key>');
+  if (separator <= 0 || !SITE.test(site) || apiKey === '')
+    throw new ProviderApiError(PROVIDER, 'unauthorized', "the merchant's API key is not stored as <site>:<api_key>");
   return { site, apiKey };
 }
 
 async function fetchCustomer(credentials: ProviderApiCredentials, providerCustomerId: string): Promise<FetchedCustomer | undefined> {
   const { site, apiKey } = siteAndKey(credentials);
   const origin = baseUrlOf('CHARGEBEE_API_BASE_URL').replace('{site}', site);
-  const body = await getJson(PROVIDER, `${origin}/api/v2/customers/${encodeURIComponent(providerCustomerId)}`, { authorization: `Basic ${Buffer.from(`${apiKey}:`, 'utf8').toString('base64')}` });
+  const body = await getJson(PROVIDER, `${origin}/api/v2/customers/${encodeURIComponent(providerCustomerId)}`, {
+    authorization: `Basic ${Buffer.from(`${apiKey}:`, 'utf8').toString('base64')}`,
+  });
   const email = text(body, 'customer.email');
   if (email === undefined) return undefined;
   return { email, name: joinName(text(body, 'customer.first_name'), text(body, 'customer.last_name')) ?? text(body, 'customer.company') };

@@ -14,7 +14,9 @@ import { baseUrlOf, getJson } from './http';
 const PROVIDER = 'checkout';
 
 async function fetchCustomer(credentials: ProviderApiCredentials, providerCustomerId: string): Promise<FetchedCustomer | undefined> {
-  const customer = await getJson(PROVIDER, `${baseUrlOf('CHECKOUT_API_BASE_URL')}/customers/${encodeURIComponent(providerCustomerId)}`, { authorization: `Bearer ${credentials.apiKey}` });
+  const customer = await getJson(PROVIDER, `${baseUrlOf('CHECKOUT_API_BASE_URL')}/customers/${encodeURIComponent(providerCustomerId)}`, {
+    authorization: `Bearer ${credentials.apiKey}`,
+  });
   const email = text(customer, 'email');
   return email === undefined ? undefined : { email, name: text(customer, 'name') };
 }

@@ -1,4 +1,14 @@
-import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import {
+  type FetchedCustomer,
+  type FetchedOwner,
+  type FetchedPayment,
+  type FetchedResource,
+  fetchingResources,
+  type ProviderApi,
+  type ProviderApiCredentials,
+  ProviderApiError,
+  type ProviderCustomerFetcher,
+} from '#core/provider-api';
 import { type JsonObject, joinName, objectAt, text } from '#webhooks/json-payload';
 import { baseUrlOf, getJson } from './http';
 
@@ -44,8 +54,10 @@ async function getResource(credentials: ProviderApiCredentials, collection: Coll
 function amountOf(resource: JsonObject, what: string): { amount: number; currency: string } {
   const amount = resource.amount;
   const currency = text(resource, 'currency');
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0) throw new ProviderApiError(PROVIDER, 'bad_response', `${what} amount is not a whole number of minor units`);
-  if (currency === undefined || !/^[A-Za-z]{3}$/.test(currency)) throw new ProviderApiError(PROVIDER, 'bad_response', `${what} currency is not a currency code`);
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0)
+    throw new ProviderApiError(PROVIDER, 'bad_response', `${what} amount is not a whole number of minor units`);
+  if (currency === undefined || !/^[A-Za-z]{3}$/.test(currency))
+    throw new ProviderApiError(PROVIDER, 'bad_response', `${what} currency is not a currency code`);
   return { amount, currency: currency.toLowerCase() };
 }
 

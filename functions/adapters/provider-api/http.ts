@@ -38,7 +38,8 @@ export function baseUrlOf(variable: BaseUrlVariable): string {
  */
 export function providerApiErrorOfStatus(provider: string, status: number, options?: ErrorOptions): ProviderApiError {
   if (status === 404) return new ProviderApiError(provider, 'not_found', 'answered 404 (no such resource)', { ...options, status });
-  if (status === 401 || status === 403) return new ProviderApiError(provider, 'unauthorized', `answered ${status} (the merchant's API key was refused)`, { ...options, status });
+  if (status === 401 || status === 403)
+    return new ProviderApiError(provider, 'unauthorized', `answered ${status} (the merchant's API key was refused)`, { ...options, status });
   if (status === 429 || status >= 500) return new ProviderApiError(provider, 'unavailable', `answered ${status}`, { ...options, status });
   return new ProviderApiError(provider, 'bad_response', `answered ${status}`, { ...options, status });
 }
@@ -55,7 +56,9 @@ export async function getJson(provider: string, url: string, headers: Readonly<R
     response = await fetch(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(PROVIDER_API_TIMEOUT_MS) });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new ProviderApiError(provider, 'unavailable', timedOut ? `no answer within ${PROVIDER_API_TIMEOUT_MS} ms` : 'request failed before an answer', { cause: error });
+    throw new ProviderApiError(provider, 'unavailable', timedOut ? `no answer within ${PROVIDER_API_TIMEOUT_MS} ms` : 'request failed before an answer', {
+      cause: error,
+    });
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -88,7 +91,9 @@ export async function postJson(provider: string, url: string, body: unknown, hea
     });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new ProviderApiError(provider, 'unavailable', timedOut ? `no answer within ${PROVIDER_API_TIMEOUT_MS} ms` : 'request failed before an answer', { cause: error });
+    throw new ProviderApiError(provider, 'unavailable', timedOut ? `no answer within ${PROVIDER_API_TIMEOUT_MS} ms` : 'request failed before an answer', {
+      cause: error,
+    });
   }
   const { status } = response;
   if (!response.ok) {

@@ -1,4 +1,13 @@
-import { type FetchedCustomer, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import {
+  type FetchedCustomer,
+  type FetchedPayment,
+  type FetchedResource,
+  fetchingResources,
+  type ProviderApi,
+  type ProviderApiCredentials,
+  ProviderApiError,
+  type ProviderCustomerFetcher,
+} from '#core/provider-api';
 import { toMinorUnits } from '#core/money';
 import { type JsonObject, joinName, text } from '#webhooks/json-payload';
 import { baseUrlOf, getJson } from './http';
@@ -29,7 +38,8 @@ function headers(credentials: ProviderApiCredentials): Record<string, string> {
   return { authorization: `Bearer ${credentials.apiKey}` };
 }
 
-const getMollie = (credentials: ProviderApiCredentials, path: string): Promise<JsonObject> => getJson(PROVIDER, `${baseUrlOf('MOLLIE_API_BASE_URL')}${path}`, headers(credentials));
+const getMollie = (credentials: ProviderApiCredentials, path: string): Promise<JsonObject> =>
+  getJson(PROVIDER, `${baseUrlOf('MOLLIE_API_BASE_URL')}${path}`, headers(credentials));
 
 function minorOf(amount: unknown, what: string): { amount: number; currency: string } | undefined {
   const value = text(amount, 'value');
@@ -63,7 +73,10 @@ async function paymentOf(credentials: ProviderApiCredentials, id: string): Promi
   const status = statusOf(payment);
   const customerId = text(payment, 'customerId');
   let email = text(payment, 'billingAddress.email');
-  let name = text(payment, 'details.cardHolder') ?? text(payment, 'details.consumerName') ?? joinName(text(payment, 'billingAddress.givenName'), text(payment, 'billingAddress.familyName'));
+  let name =
+    text(payment, 'details.cardHolder') ??
+    text(payment, 'details.consumerName') ??
+    joinName(text(payment, 'billingAddress.givenName'), text(payment, 'billingAddress.familyName'));
   if (email === undefined && customerId !== undefined) {
     const customer = await getMollie(credentials, `/v2/customers/${encodeURIComponent(customerId)}`);
     email = text(customer, 'email');

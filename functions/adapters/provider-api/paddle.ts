@@ -11,7 +11,9 @@ import { baseUrlOf, getJson } from './http';
 const PROVIDER = 'paddle';
 
 async function fetchCustomer(credentials: ProviderApiCredentials, providerCustomerId: string): Promise<FetchedCustomer | undefined> {
-  const body = await getJson(PROVIDER, `${baseUrlOf('PADDLE_API_BASE_URL')}/customers/${encodeURIComponent(providerCustomerId)}`, { authorization: `Bearer ${credentials.apiKey}` });
+  const body = await getJson(PROVIDER, `${baseUrlOf('PADDLE_API_BASE_URL')}/customers/${encodeURIComponent(providerCustomerId)}`, {
+    authorization: `Bearer ${credentials.apiKey}`,
+  });
   const email = text(body, 'data.email');
   return email === undefined ? undefined : { email, name: text(body, 'data.name') };
 }

@@ -18,14 +18,16 @@ const PROVIDER = 'razorpay';
 function authorization(credentials: ProviderApiCredentials): string {
   const separator = credentials.apiKey.indexOf(':');
   if (separator <= 0 || separator === credentials.apiKey.length - 1) {
-    throw new ProviderApiError(PROVIDER, 'unauthorized', 'the merchant\'s API key is not stored as <key_id>:<key_secret>');
+    throw new ProviderApiError(PROVIDER, 'unauthorized', "the merchant's API key is not stored as <key_id>:<key_secret>");
   }
   return `Basic ${Buffer.from(credentials.apiKey, 'utf8').toString('base64')}`;
 }
 
 /** Razorpay's 400 for a customer id that names nothing, as the not_found it is; any other error as it was. */
 const notFoundOn400 = (error: unknown): unknown =>
-  error instanceof ProviderApiError && error.status === 400 ? new ProviderApiError(PROVIDER, 'not_found', 'answered 400 (no such customer)', { cause: error, status: 400 }) : error;
+  error instanceof ProviderApiError && error.status === 400
+    ? new ProviderApiError(PROVIDER, 'not_found', 'answered 400 (no such customer)', { cause: error, status: 400 })
+    : error;
 
 async function fetchCustomer(credentials: ProviderApiCredentials, providerCustomerId: string): Promise<FetchedCustomer | undefined> {
   const url = `${baseUrlOf('RAZORPAY_API_BASE_URL')}/v1/customers/${encodeURIComponent(providerCustomerId)}`;

@@ -1,4 +1,14 @@
-import { type FetchedCustomer, type FetchedOwner, type FetchedPayment, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import {
+  type FetchedCustomer,
+  type FetchedOwner,
+  type FetchedPayment,
+  type FetchedResource,
+  fetchingResources,
+  type ProviderApi,
+  type ProviderApiCredentials,
+  ProviderApiError,
+  type ProviderCustomerFetcher,
+} from '#core/provider-api';
 import { toMinorUnits } from '#core/money';
 import { type JsonObject, joinName, listAt, text } from '#webhooks/json-payload';
 import { baseUrlOf, getJson } from './http';
@@ -58,7 +68,8 @@ function statusOf(transaction: JsonObject): FetchedPayment['status'] {
 async function fetchTransaction(credentials: ProviderApiCredentials, id: string): Promise<FetchedResource> {
   const transaction = await getRecurly(credentials, 'transactions', id);
   const currency = text(transaction, 'currency');
-  if (currency === undefined || !/^[A-Za-z]{3}$/.test(currency)) throw new ProviderApiError(PROVIDER, 'bad_response', 'transaction currency is not a currency code');
+  if (currency === undefined || !/^[A-Za-z]{3}$/.test(currency))
+    throw new ProviderApiError(PROVIDER, 'bad_response', 'transaction currency is not a currency code');
   const major = transaction.amount;
   if (typeof major !== 'number' || !Number.isFinite(major) || major < 0) throw new ProviderApiError(PROVIDER, 'bad_response', 'transaction has no amount');
   let amount: number;

@@ -1,5 +1,13 @@
 import Stripe from 'stripe';
-import { type FetchedCustomer, type FetchedResource, fetchingResources, type ProviderApi, type ProviderApiCredentials, ProviderApiError, type ProviderCustomerFetcher } from '#core/provider-api';
+import {
+  type FetchedCustomer,
+  type FetchedResource,
+  fetchingResources,
+  type ProviderApi,
+  type ProviderApiCredentials,
+  ProviderApiError,
+  type ProviderCustomerFetcher,
+} from '#core/provider-api';
 import { at, isObject, text } from '#webhooks/json-payload';
 import { INVOICE_PAYMENT_RESOURCE, invoicePaymentId } from '#webhooks/stripe';
 import { baseUrlOf, PROVIDER_API_TIMEOUT_MS, providerApiErrorOfStatus } from './http';
@@ -56,9 +64,12 @@ export function stripeClientFor(credentials: ProviderApiCredentials): Stripe {
 /** The SDK's error as a ProviderApiError: no answer (network, timeout) → unavailable; else by the answer's status. */
 function providerApiErrorOf(error: unknown, what = 'a customer'): ProviderApiError {
   if (error instanceof Stripe.errors.StripeConnectionError) {
-    return new ProviderApiError(PROVIDER, 'unavailable', `no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the request failed before an answer`, { cause: error });
+    return new ProviderApiError(PROVIDER, 'unavailable', `no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the request failed before an answer`, {
+      cause: error,
+    });
   }
-  if (error instanceof Stripe.errors.StripeError && typeof error.statusCode === 'number') return providerApiErrorOfStatus(PROVIDER, error.statusCode, { cause: error });
+  if (error instanceof Stripe.errors.StripeError && typeof error.statusCode === 'number')
+    return providerApiErrorOfStatus(PROVIDER, error.statusCode, { cause: error });
   return new ProviderApiError(PROVIDER, 'bad_response', `answered with something that is not ${what}`, { cause: error });
 }
 
@@ -76,11 +87,15 @@ async function fetchInvoicePayment(credentials: ProviderApiCredentials, invoiceI
     throw providerApiErrorOf(error, 'an invoice');
   }
   const providerPaymentId = invoicePaymentId(invoice as unknown as Record<string, unknown>);
-  if (providerPaymentId === undefined) throw new ProviderApiError(PROVIDER, 'bad_response', 'answered an invoice with no PaymentIntent or charge among its payments');
+  if (providerPaymentId === undefined)
+    throw new ProviderApiError(PROVIDER, 'bad_response', 'answered an invoice with no PaymentIntent or charge among its payments');
   const amount = invoice.amount_due;
   const currency = text(invoice, 'currency')?.toLowerCase();
-  if (!Number.isSafeInteger(amount) || currency === undefined) throw new ProviderApiError(PROVIDER, 'bad_response', 'answered an invoice without amount_due or currency');
-  const intent = (invoice.payments?.data ?? []).map((payment) => at(payment, 'payment.payment_intent')).find((found): found is Stripe.PaymentIntent => isObject(found) && found.id === providerPaymentId);
+  if (!Number.isSafeInteger(amount) || currency === undefined)
+    throw new ProviderApiError(PROVIDER, 'bad_response', 'answered an invoice without amount_due or currency');
+  const intent = (invoice.payments?.data ?? [])
+    .map((payment) => at(payment, 'payment.payment_intent'))
+    .find((found): found is Stripe.PaymentIntent => isObject(found) && found.id === providerPaymentId);
   const error = intent?.last_payment_error ?? undefined;
   const idOf = (value: unknown): string | undefined => (isObject(value) ? text(value, 'id') : text(value));
   return {

@@ -10,10 +10,18 @@ import { listCustomerRecoveriesSchemas } from './schemas';
  * GET /api/v1/customers/{id}/recoveries: the customer's recoveries (one per failed payment, the
  * same item), newest first, paged, with A's status filter or B's `active` (pending or retrying).
  */
-export const listCustomerRecoveries = defineOperation({ auth: 'api_key', schemas: listCustomerRecoveriesSchemas }, async ({ params, query, principal, requestId }) => {
-  const merchantId = principal.merchantId;
-  const customer = await customerInPath(merchantId, params.id);
-  const statuses = query.status === undefined ? undefined : PAYMENT_STATUS_FILTERS[query.status];
-  const { payments, pagination } = await listPayments(merchantId, { customerId: customer.id, ...(statuses === undefined ? {} : { statuses }) }, query.page, query.per_page);
-  return { body: pagedEnvelope(payments.map(recoveryView), pagination, requestId, merchantId) };
-});
+export const listCustomerRecoveries = defineOperation(
+  { auth: 'api_key', schemas: listCustomerRecoveriesSchemas },
+  async ({ params, query, principal, requestId }) => {
+    const merchantId = principal.merchantId;
+    const customer = await customerInPath(merchantId, params.id);
+    const statuses = query.status === undefined ? undefined : PAYMENT_STATUS_FILTERS[query.status];
+    const { payments, pagination } = await listPayments(
+      merchantId,
+      { customerId: customer.id, ...(statuses === undefined ? {} : { statuses }) },
+      query.page,
+      query.per_page,
+    );
+    return { body: pagedEnvelope(payments.map(recoveryView), pagination, requestId, merchantId) };
+  },
+);

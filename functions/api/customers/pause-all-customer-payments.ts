@@ -8,9 +8,15 @@ import { transitionAll } from './transition-all';
  * POST /api/v1/customers/{id}/pause-all (B): pauses every pending or retrying payment of the
  * customer (each keeps its previous status for resume, and gets its state_history entry).
  */
-export const pauseAllCustomerPayments = defineOperation({ auth: 'api_key', schemas: pauseAllCustomerPaymentsSchemas }, async ({ params, principal, requestId }) => {
-  const merchantId = principal.merchantId;
-  const customer = await customerInPath(merchantId, params.id);
-  const paymentIds = await transitionAll(merchantId, customer.id, ['pending', 'retrying'], { type: 'pause', reason: "Paused with all of the customer's payments" });
-  return { body: envelope({ customer_id: customer.id, status: 'paused', paused_count: paymentIds.length, payment_ids: paymentIds }, requestId, merchantId) };
-});
+export const pauseAllCustomerPayments = defineOperation(
+  { auth: 'api_key', schemas: pauseAllCustomerPaymentsSchemas },
+  async ({ params, principal, requestId }) => {
+    const merchantId = principal.merchantId;
+    const customer = await customerInPath(merchantId, params.id);
+    const paymentIds = await transitionAll(merchantId, customer.id, ['pending', 'retrying'], {
+      type: 'pause',
+      reason: "Paused with all of the customer's payments",
+    });
+    return { body: envelope({ customer_id: customer.id, status: 'paused', paused_count: paymentIds.length, payment_ids: paymentIds }, requestId, merchantId) };
+  },
+);

@@ -7,36 +7,66 @@ import { RECOVERY_STATUS_FILTERS, Recovery } from '#api/recoveries/schemas';
 // ---- Request parts ----
 
 /** `true` / `false` only (README, API conventions). */
-const booleanQuery = z.pipe(z.enum(['true', 'false']), z.transform((value) => value === 'true'));
+const booleanQuery = z.pipe(
+  z.enum(['true', 'false']),
+  z.transform((value) => value === 'true'),
+);
 
 /** A created bound: ISO 8601 with an offset (A) or YYYY-MM-DD (B, midnight UTC). */
-const createdBound = z.pipe(z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'expected an ISO 8601 date-time with offset (2026-01-31T12:00:00Z) or a date (2026-01-31)' }), z.transform((value) => new Date(value)))
+const createdBound = z
+  .pipe(
+    z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+      error: 'expected an ISO 8601 date-time with offset (2026-01-31T12:00:00Z) or a date (2026-01-31)',
+    }),
+    z.transform((value) => new Date(value)),
+  )
   .check(z.refine((at) => !Number.isNaN(at.getTime()), 'not a real date'));
 
 /** The customer in the path: our `cust_…` id or the provider's customer id (bounded: it becomes a key). */
 const customerIdParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(255)) });
 
-export const listCustomersQuery = z.object({
-  has_failed_payment: z.optional(booleanQuery).clone().register(z.globalRegistry, { description: 'true: only customers with an open recovery (pending, retrying or paused); false: only those without.' }),
-  search: z.optional(z.pipe(z.string().check(z.maxLength(200)), z.transform((value) => value.trim())))
-    .clone().register(z.globalRegistry, {
-      description:
-        'Prefix of the email, of the name, or of any word of either (`Ocean` finds "Frank Ocean"; case- and accent-insensitive: `muller` finds "Gina Müller"), or the exact provider customer id; matches of any form, newest first. A search reads every match, and pagination.total is their exact number.',
+export const listCustomersQuery = z
+  .object({
+    has_failed_payment: z
+      .optional(booleanQuery)
+      .clone()
+      .register(z.globalRegistry, { description: 'true: only customers with an open recovery (pending, retrying or paused); false: only those without.' }),
+    search: z
+      .optional(
+        z.pipe(
+          z.string().check(z.maxLength(200)),
+          z.transform((value) => value.trim()),
+        ),
+      )
+      .clone()
+      .register(z.globalRegistry, {
+        description:
+          'Prefix of the email, of the name, or of any word of either (`Ocean` finds "Frank Ocean"; case- and accent-insensitive: `muller` finds "Gina Müller"), or the exact provider customer id; matches of any form, newest first. A search reads every match, and pagination.total is their exact number.',
+      }),
+    created_after: z.optional(createdBound).clone().register(z.globalRegistry, {
+      description: 'Inclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.',
     }),
-  created_after: z.optional(createdBound).clone().register(z.globalRegistry, { description: 'Inclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.' }),
-  created_before: z.optional(createdBound).clone().register(z.globalRegistry, { description: 'Exclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.' }),
-  ...offsetPagingQuery,
-}).check(z.superRefine((query, context) => {
-  // As GET /payments: an empty or inverted range is a mistake worth naming, not an empty list.
-  if (query.created_after !== undefined && query.created_before !== undefined && query.created_after >= query.created_before) {
-    context.addIssue({ code: 'custom', path: ['created_before'], message: 'created_before must be later than created_after' });
-  }
-}));
+    created_before: z.optional(createdBound).clone().register(z.globalRegistry, {
+      description: 'Exclusive. ISO 8601 with offset, or YYYY-MM-DD (midnight UTC). With a created range, pagination.total is counted over the range.',
+    }),
+    ...offsetPagingQuery,
+  })
+  .check(
+    z.superRefine((query, context) => {
+      // As GET /payments: an empty or inverted range is a mistake worth naming, not an empty list.
+      if (query.created_after !== undefined && query.created_before !== undefined && query.created_after >= query.created_before) {
+        context.addIssue({ code: 'custom', path: ['created_before'], message: 'created_before must be later than created_after' });
+      }
+    }),
+  );
 
 const customerPaymentsQuery = z.object({
-  status: z.optional(z.enum(Object.keys(PAYMENT_STATUS_FILTERS) as [keyof typeof PAYMENT_STATUS_FILTERS, ...(keyof typeof PAYMENT_STATUS_FILTERS)[]])).clone().register(z.globalRegistry, {
-    description: "A's statuses, or B's aliases failed (pending, retrying or paused) and active (pending or retrying).",
-  }),
+  status: z
+    .optional(z.enum(Object.keys(PAYMENT_STATUS_FILTERS) as [keyof typeof PAYMENT_STATUS_FILTERS, ...(keyof typeof PAYMENT_STATUS_FILTERS)[]]))
+    .clone()
+    .register(z.globalRegistry, {
+      description: "A's statuses, or B's aliases failed (pending, retrying or paused) and active (pending or retrying).",
+    }),
   ...offsetPagingQuery,
 });
 
@@ -48,9 +78,17 @@ const customerRecoveriesQuery = z.object({
 // ---- Responses ----
 
 const Meta = z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.optional(z.string()) });
-const Pagination = z.object({ total: z.number().check(z.int()), page: z.number().check(z.int()), per_page: z.number().check(z.int()), total_pages: z.number().check(z.int()) });
+const Pagination = z.object({
+  total: z.number().check(z.int()),
+  page: z.number().check(z.int()),
+  per_page: z.number().check(z.int()),
+  total_pages: z.number().check(z.int()),
+});
 /** A money total per currency (DESIGN §2c): smallest unit by lowercase currency, `{ "usd": 5800, "jpy": 3000 }`. */
-const AmountsByCurrency = z.record(z.string(), z.number().check(z.int())).clone().register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
+const AmountsByCurrency = z
+  .record(z.string(), z.number().check(z.int()))
+  .clone()
+  .register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
 
 export const Customer = z
   .object({
@@ -62,39 +100,51 @@ export const Customer = z
     total_payments: z.number().check(z.int()),
     failed_payments: z.number().check(z.int()),
     recovered_payments: z.number().check(z.int()),
-    currency: z.nullable(z.string()).clone().register(z.globalRegistry, { description: "The currency of the customer's most recent payment: the currency of lifetime_value_cents and total_revenue_cents." }),
-    lifetime_value_cents: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Lifetime value in `currency` (smallest unit); other currencies are in lifetime_value_by_currency, never added in.' }),
+    currency: z.nullable(z.string()).clone().register(z.globalRegistry, {
+      description: "The currency of the customer's most recent payment: the currency of lifetime_value_cents and total_revenue_cents.",
+    }),
+    lifetime_value_cents: z.number().check(z.int()).clone().register(z.globalRegistry, {
+      description: 'Lifetime value in `currency` (smallest unit); other currencies are in lifetime_value_by_currency, never added in.',
+    }),
     total_revenue_cents: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'B alias of lifetime_value_cents.' }),
     lifetime_value_by_currency: AmountsByCurrency,
     total_revenue_by_currency: AmountsByCurrency.clone().register(z.globalRegistry, { description: 'B alias of lifetime_value_by_currency.' }),
     created_at: z.string(),
   })
-  .clone().register(z.globalRegistry, { id: 'Customer' });
+  .clone()
+  .register(z.globalRegistry, { id: 'Customer' });
 
 export const RecoveryStats = z
   .object({
     total_failed: z.number().check(z.int()),
     total_recovered: z.number().check(z.int()),
     recovery_rate: z.number(),
-    total_recovered_cents: z.number().check(z.int()).clone().register(z.globalRegistry, { description: "Recovered in the customer's `currency` (smallest unit)." }),
+    total_recovered_cents: z
+      .number()
+      .check(z.int())
+      .clone()
+      .register(z.globalRegistry, { description: "Recovered in the customer's `currency` (smallest unit)." }),
     total_recovered_by_currency: AmountsByCurrency,
   })
-  .clone().register(z.globalRegistry, { id: 'CustomerRecoveryStats' });
+  .clone()
+  .register(z.globalRegistry, { id: 'CustomerRecoveryStats' });
 
 const paged = <T extends z.ZodMiniType>(item: T) => z.object({ data: z.array(item), pagination: Pagination, meta: Meta });
 const single = <T extends z.ZodMiniType>(data: T) => z.object({ data, meta: Meta });
 
-const PausedAll = single(z.object({ customer_id: z.string(), status: z.literal('paused'), paused_count: z.number().check(z.int()), payment_ids: z.array(z.string()) }));
-const ResumedAll = single(z.object({ customer_id: z.string(), status: z.literal('active'), resumed_count: z.number().check(z.int()), payment_ids: z.array(z.string()) }));
+const PausedAll = single(
+  z.object({ customer_id: z.string(), status: z.literal('paused'), paused_count: z.number().check(z.int()), payment_ids: z.array(z.string()) }),
+);
+const ResumedAll = single(
+  z.object({ customer_id: z.string(), status: z.literal('active'), resumed_count: z.number().check(z.int()), payment_ids: z.array(z.string()) }),
+);
 
 // ---- One schemas object per operation (attached to its row in routes.ts) ----
 
 export const listCustomersSchemas = { query: listCustomersQuery, responses: { 200: paged(Customer) } } as const;
 export const getCustomerByEmailSchemas = {
   params: z.object({
-    email: z
-      .string()
-      .check(z.trim(), z.maxLength(320), z.regex(/^[^\s@]+@[^\s@]+$/, 'expected an email address')),
+    email: z.string().check(z.trim(), z.maxLength(320), z.regex(/^[^\s@]+@[^\s@]+$/, 'expected an email address')),
   }),
   responses: { 200: single(z.extend(Customer, { recovery_stats: RecoveryStats })) },
 } as const;
@@ -105,5 +155,13 @@ export const pauseAllCustomerPaymentsSchemas = { params: customerIdParams, respo
 export const resumeAllCustomerPaymentsSchemas = { params: customerIdParams, responses: { 200: ResumedAll } } as const;
 export const deleteCustomerSchemas = {
   params: customerIdParams,
-  responses: { 200: single(z.object({ deleted: z.literal(true), customer_id: z.string(), records_deleted: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Items erased (A).' }) })) },
+  responses: {
+    200: single(
+      z.object({
+        deleted: z.literal(true),
+        customer_id: z.string(),
+        records_deleted: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Items erased (A).' }),
+      }),
+    ),
+  },
 } as const;

@@ -30,6 +30,7 @@ export const listDeclineCodes = defineOperation({ auth: 'api_key', schemas: list
   }
   const page = records.slice(start, start + query.limit);
   const last = page[page.length - 1];
-  const next = last !== undefined && start + page.length < records.length ? await encodeCursor(merchantId, LIST, { psp: last.psp, code: last.code }, filters) : null;
+  const next =
+    last !== undefined && start + page.length < records.length ? await encodeCursor(merchantId, LIST, { psp: last.psp, code: last.code }, filters) : null;
   return { body: cursorEnvelope(page.map(declineCodeView), { next }, requestId, merchantId) };
 });

@@ -5,17 +5,25 @@ import { cursorPagingQuery } from '#api/pipeline/paging-query';
 
 const SUBCATEGORIES = DECLINE_SUBCATEGORIES as unknown as [DeclineSubcategory, ...DeclineSubcategory[]];
 
-const Meta = z.object({ timestamp: z.string().clone().register(z.globalRegistry, { format: 'date-time' }), request_id: z.string(), merchant_id: z.optional(z.string()) });
+const Meta = z.object({
+  timestamp: z.string().clone().register(z.globalRegistry, { format: 'date-time' }),
+  request_id: z.string(),
+  merchant_id: z.optional(z.string()),
+});
 
 export const ListDeclineCodesQuery = z.object({
-  psp: z.optional(z.enum(PSPS)).clone().register(z.globalRegistry, { description: 'Only this provider\'s codes.' }),
+  psp: z.optional(z.enum(PSPS)).clone().register(z.globalRegistry, { description: "Only this provider's codes." }),
   category: z.optional(z.enum(DECLINE_CATEGORIES)),
   subcategory: z.optional(z.enum(SUBCATEGORIES)),
   ...cursorPagingQuery,
 });
 
 export const DeclineCodeParams = z.object({
-  code: z.string().check(z.minLength(1), z.maxLength(200)).clone().register(z.globalRegistry, { description: 'A provider decline code, matched ignoring case across providers.' }),
+  code: z
+    .string()
+    .check(z.minLength(1), z.maxLength(200))
+    .clone()
+    .register(z.globalRegistry, { description: 'A provider decline code, matched ignoring case across providers.' }),
 });
 
 /** The spec's B list item. */
@@ -27,9 +35,14 @@ export const DeclineCodeData = z
     subcategory: z.enum(SUBCATEGORIES),
     description: z.string(),
     recommended_action: z.string(),
-    recovery_rate: z.number().check(z.gte(0), z.lte(1)).clone().register(z.globalRegistry, { description: 'Expected share of failures with this code recovered, 0-1.' }),
+    recovery_rate: z
+      .number()
+      .check(z.gte(0), z.lte(1))
+      .clone()
+      .register(z.globalRegistry, { description: 'Expected share of failures with this code recovered, 0-1.' }),
   })
-  .clone().register(z.globalRegistry, { id: 'DeclineCode', description: 'One provider\'s decline code in the catalogue.' });
+  .clone()
+  .register(z.globalRegistry, { id: 'DeclineCode', description: "One provider's decline code in the catalogue." });
 
 export const DeclineCategoryData = z
   .object({
@@ -39,7 +52,8 @@ export const DeclineCategoryData = z
     expected_recovery_rate: z.number().check(z.gte(0), z.lte(1)),
     subcategories: z.array(z.enum(SUBCATEGORIES)),
   })
-  .clone().register(z.globalRegistry, { id: 'DeclineCategory', description: 'A decline category with its subcategories.' });
+  .clone()
+  .register(z.globalRegistry, { id: 'DeclineCategory', description: 'A decline category with its subcategories.' });
 
 export const ListDeclineCodesResponse = z.object({
   data: z.array(DeclineCodeData),
@@ -53,9 +67,19 @@ export const DeclineCodeResponse = z.object({
   data: z.object({
     code: z.string(),
     category: z.optional(z.enum(DECLINE_CATEGORIES)).clone().register(z.globalRegistry, { description: 'Present when every variation has the same category.' }),
-    subcategory: z.optional(z.enum(SUBCATEGORIES)).clone().register(z.globalRegistry, { description: 'Present when every variation has the same subcategory.' }),
-    recommended_strategy: z.optional(z.string()).clone().register(z.globalRegistry, { description: 'A: the category\'s recovery strategy, present with category.' }),
-    variations: z.array(DeclineCodeData).check(z.minLength(1)).clone().register(z.globalRegistry, { description: 'Every provider\'s entry for the code, in (psp, code) order.' }),
+    subcategory: z
+      .optional(z.enum(SUBCATEGORIES))
+      .clone()
+      .register(z.globalRegistry, { description: 'Present when every variation has the same subcategory.' }),
+    recommended_strategy: z
+      .optional(z.string())
+      .clone()
+      .register(z.globalRegistry, { description: "A: the category's recovery strategy, present with category." }),
+    variations: z
+      .array(DeclineCodeData)
+      .check(z.minLength(1))
+      .clone()
+      .register(z.globalRegistry, { description: "Every provider's entry for the code, in (psp, code) order." }),
   }),
   meta: Meta,
 });

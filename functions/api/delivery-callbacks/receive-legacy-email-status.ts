@@ -86,7 +86,10 @@ export async function verifyLegacyEmailCallback(event: APIGatewayProxyEvent): Pr
     log.info('legacy email callback refused', { reason: verification.ok ? 'missing signature object' : verification.reason });
     throw invalidSignature();
   }
-  const firstUse = await claimCallbackToken({ source: 'legacy_email', token: signature.token, acceptableUntil: Number(signature.timestamp) + CALLBACK_TOLERANCE_SECONDS }, now);
+  const firstUse = await claimCallbackToken(
+    { source: 'legacy_email', token: signature.token, acceptableUntil: Number(signature.timestamp) + CALLBACK_TOLERANCE_SECONDS },
+    now,
+  );
   if (!firstUse) {
     log.info('legacy email callback refused', { reason: 'token already used' });
     throw invalidSignature();
@@ -97,31 +100,31 @@ export async function verifyLegacyEmailCallback(event: APIGatewayProxyEvent): Pr
 export const receiveLegacyEmailStatus = defineOperation(
   { auth: 'provider_signature', schemas: receiveLegacyEmailStatusSchemas, verify: verifyLegacyEmailCallback },
   async ({ principal: { json, token }, requestId }) => {
-  const log = logger.child({ request_id: requestId, callback: 'legacy_email' });
-  const now = new Date();
-  const parsed = EventData.safeParse(json['event-data']);
-  if (!parsed.success) throw new InvalidRequestError('The body has no readable event-data (event and message.headers.message-id).', { param: 'event-data' });
-  const data = parsed.data;
-  const at = now.toISOString();
-  let type: DeliveryCallback['event']['type'] | undefined;
-  let suppress: DeliveryCallback['suppress'];
-  if (data.event === 'delivered' || data.event === 'opened' || data.event === 'clicked') type = data.event;
-  else if (data.event === 'complained') [type, suppress] = ['complained', 'complaint'];
-  else if (data.event === 'failed') [type, suppress] = data.severity === 'temporary' ? ['deferred', undefined] : ['bounced', 'hard_bounce'];
-  if (type === undefined) {
-    log.info('legacy email callback for an event we do not track; ignored', { event: data.event });
+    const log = logger.child({ request_id: requestId, callback: 'legacy_email' });
+    const now = new Date();
+    const parsed = EventData.safeParse(json['event-data']);
+    if (!parsed.success) throw new InvalidRequestError('The body has no readable event-data (event and message.headers.message-id).', { param: 'event-data' });
+    const data = parsed.data;
+    const at = now.toISOString();
+    let type: DeliveryCallback['event']['type'] | undefined;
+    let suppress: DeliveryCallback['suppress'];
+    if (data.event === 'delivered' || data.event === 'opened' || data.event === 'clicked') type = data.event;
+    else if (data.event === 'complained') [type, suppress] = ['complained', 'complaint'];
+    else if (data.event === 'failed') [type, suppress] = data.severity === 'temporary' ? ['deferred', undefined] : ['bounced', 'hard_bounce'];
+    if (type === undefined) {
+      log.info('legacy email callback for an event we do not track; ignored', { event: data.event });
+      return received(requestId, now);
+    }
+    const detail = [data.event, data.severity, data.reason].filter((part) => part !== undefined && part !== '').join('/');
+    await applyDeliveryCallback(
+      {
+        source: 'legacy_email',
+        providerMessageId: stripBrackets(data.message.headers['message-id']),
+        event: { id: data.id ?? token, type, source: 'legacy_email', occurred_at: isoOr(data.timestamp, at), received_at: at, detail },
+        ...(suppress === undefined ? {} : { suppress }),
+      },
+      log,
+    );
     return received(requestId, now);
-  }
-  const detail = [data.event, data.severity, data.reason].filter((part) => part !== undefined && part !== '').join('/');
-  await applyDeliveryCallback(
-    {
-      source: 'legacy_email',
-      providerMessageId: stripBrackets(data.message.headers['message-id']),
-      event: { id: data.id ?? token, type, source: 'legacy_email', occurred_at: isoOr(data.timestamp, at), received_at: at, detail },
-      ...(suppress === undefined ? {} : { suppress }),
-    },
-    log,
-  );
-  return received(requestId, now);
   },
 );

@@ -68,57 +68,57 @@ export async function verifyMailerEvent(event: APIGatewayProxyEvent): Promise<Ma
 export const receiveMailerEvent = defineOperation(
   { auth: 'provider_signature', schemas: receiveMailerEventSchemas, verify: verifyMailerEvent },
   async ({ principal: { body, webhookId }, requestId }) => {
-  const log = logger.child({ request_id: requestId, callback: 'mailer' });
-  const now = new Date();
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new InvalidRequestError('The body is not valid JSON.');
-  }
-  const parsed = MailerEvent.safeParse(json);
-  if (!parsed.success) throw new InvalidRequestError('The body is not a mailer event (type and data.email_id).', { param: 'data.email_id' });
-  const mailerEvent = parsed.data;
-  const at = now.toISOString();
-  let type: DeliveryCallback['event']['type'] | undefined;
-  let suppress: DeliveryCallback['suppress'];
-  switch (mailerEvent.type) {
-    case 'email.delivered':
-      type = 'delivered';
-      break;
-    case 'email.opened':
-      type = 'opened';
-      break;
-    case 'email.clicked':
-      type = 'clicked';
-      break;
-    case 'email.complained':
-      [type, suppress] = ['complained', 'complaint'];
-      break;
-    case 'email.bounced':
-      [type, suppress] = mailerEvent.data.bounce?.type === 'Transient' ? ['deferred', undefined] : ['bounced', 'hard_bounce'];
-      break;
-    case 'email.delivery_delayed':
-      type = 'deferred';
-      break;
-    default:
-      type = undefined;
-  }
-  if (type === undefined) {
-    log.info('mailer event we do not track; ignored', { type: mailerEvent.type });
+    const log = logger.child({ request_id: requestId, callback: 'mailer' });
+    const now = new Date();
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new InvalidRequestError('The body is not valid JSON.');
+    }
+    const parsed = MailerEvent.safeParse(json);
+    if (!parsed.success) throw new InvalidRequestError('The body is not a mailer event (type and data.email_id).', { param: 'data.email_id' });
+    const mailerEvent = parsed.data;
+    const at = now.toISOString();
+    let type: DeliveryCallback['event']['type'] | undefined;
+    let suppress: DeliveryCallback['suppress'];
+    switch (mailerEvent.type) {
+      case 'email.delivered':
+        type = 'delivered';
+        break;
+      case 'email.opened':
+        type = 'opened';
+        break;
+      case 'email.clicked':
+        type = 'clicked';
+        break;
+      case 'email.complained':
+        [type, suppress] = ['complained', 'complaint'];
+        break;
+      case 'email.bounced':
+        [type, suppress] = mailerEvent.data.bounce?.type === 'Transient' ? ['deferred', undefined] : ['bounced', 'hard_bounce'];
+        break;
+      case 'email.delivery_delayed':
+        type = 'deferred';
+        break;
+      default:
+        type = undefined;
+    }
+    if (type === undefined) {
+      log.info('mailer event we do not track; ignored', { type: mailerEvent.type });
+      return received(requestId, now);
+    }
+    const bounce = mailerEvent.data.bounce;
+    const detail = [mailerEvent.type, bounce?.type, bounce?.subType].filter((part) => part !== undefined && part !== '').join('/');
+    await applyDeliveryCallback(
+      {
+        source: 'mailer',
+        providerMessageId: mailerEvent.data.email_id,
+        event: { id: webhookId, type, source: 'mailer', occurred_at: isoOr(mailerEvent.created_at, at), received_at: at, detail },
+        ...(suppress === undefined ? {} : { suppress }),
+      },
+      log,
+    );
     return received(requestId, now);
-  }
-  const bounce = mailerEvent.data.bounce;
-  const detail = [mailerEvent.type, bounce?.type, bounce?.subType].filter((part) => part !== undefined && part !== '').join('/');
-  await applyDeliveryCallback(
-    {
-      source: 'mailer',
-      providerMessageId: mailerEvent.data.email_id,
-      event: { id: webhookId, type, source: 'mailer', occurred_at: isoOr(mailerEvent.created_at, at), received_at: at, detail },
-      ...(suppress === undefined ? {} : { suppress }),
-    },
-    log,
-  );
-  return received(requestId, now);
   },
 );

@@ -59,21 +59,32 @@ export async function verifyMessagingCallback(event: APIGatewayProxyEvent): Prom
 export const receiveMessagingStatus = defineOperation(
   { auth: 'provider_signature', schemas: receiveMessagingStatusSchemas, verify: verifyMessagingCallback },
   async ({ principal: { params }, requestId }) => {
-  const log = logger.child({ request_id: requestId, callback: 'messaging' });
-  const now = new Date();
-  const sid = params.get('MessageSid') ?? params.get('SmsSid');
-  const status = params.get('MessageStatus') ?? params.get('SmsStatus');
-  const type = status === null ? undefined : STATUS_MAP[status];
-  if (sid === null || sid === '' || status === null || type === undefined) {
-    log.info('messaging status callback without an actionable status; ignored', { status });
+    const log = logger.child({ request_id: requestId, callback: 'messaging' });
+    const now = new Date();
+    const sid = params.get('MessageSid') ?? params.get('SmsSid');
+    const status = params.get('MessageStatus') ?? params.get('SmsStatus');
+    const type = status === null ? undefined : STATUS_MAP[status];
+    if (sid === null || sid === '' || status === null || type === undefined) {
+      log.info('messaging status callback without an actionable status; ignored', { status });
+      return received(requestId, now);
+    }
+    const errorCode = params.get('ErrorCode');
+    const at = now.toISOString();
+    await applyDeliveryCallback(
+      {
+        source: 'messaging',
+        providerMessageId: sid,
+        event: {
+          id: `${sid}:${status}`,
+          type,
+          source: 'messaging',
+          occurred_at: at,
+          received_at: at,
+          detail: errorCode === null || errorCode === '' ? status : `${status} (${errorCode})`,
+        },
+      },
+      log,
+    );
     return received(requestId, now);
-  }
-  const errorCode = params.get('ErrorCode');
-  const at = now.toISOString();
-  await applyDeliveryCallback(
-    { source: 'messaging', providerMessageId: sid, event: { id: `${sid}:${status}`, type, source: 'messaging', occurred_at: at, received_at: at, detail: errorCode === null || errorCode === '' ? status : `${status} (${errorCode})` } },
-    log,
-  );
-  return received(requestId, now);
   },
 );

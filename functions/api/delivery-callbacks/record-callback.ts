@@ -20,7 +20,8 @@ export interface DeliveryCallback {
 }
 
 /** The refusal of every bad, missing or stale signature (and of a callback whose secret is not configured). */
-export const invalidSignature = (): InvalidSignatureError => new InvalidSignatureError('The callback signature is missing, invalid or outside the allowed time window.');
+export const invalidSignature = (): InvalidSignatureError =>
+  new InvalidSignatureError('The callback signature is missing, invalid or outside the allowed time window.');
 
 /** A provider time as ISO 8601, else `fallback` (our receipt time). */
 export function isoOr(value: unknown, fallback: string): string {
@@ -29,7 +30,9 @@ export function isoOr(value: unknown, fallback: string): string {
 }
 
 /** `{ data: { received: true }, meta }`, the answer to every accepted callback (known message or not). */
-export const received = (requestId: string, now: Date, merchantId?: string): OperationResult => ({ body: { data: { received: true }, meta: meta(requestId, merchantId, now) } });
+export const received = (requestId: string, now: Date, merchantId?: string): OperationResult => ({
+  body: { data: { received: true }, meta: meta(requestId, merchantId, now) },
+});
 
 /**
  * Applies a verified callback: finds the message by the provider's message id, records the event
@@ -52,9 +55,21 @@ export async function applyDeliveryCallback(callback: DeliveryCallback, log: Log
   }
   // Runs for duplicates too: a retry after a failure between the writes completes the suppression.
   if (callback.suppress !== undefined && message.channel === 'email') {
-    const added = await suppressEmail({ merchant_id: message.merchant_id, email: message.to, customer_id: message.customer_id, reason: callback.suppress, source_message_id: message.id });
+    const added = await suppressEmail({
+      merchant_id: message.merchant_id,
+      email: message.to,
+      customer_id: message.customer_id,
+      reason: callback.suppress,
+      source_message_id: message.id,
+    });
     if (added) log.info('recipient suppressed', { merchant_id: message.merchant_id, message_id: message.id, reason: callback.suppress });
   }
-  log.info('delivery callback recorded', { merchant_id: message.merchant_id, message_id: message.id, source: callback.source, event_type: callback.event.type, outcome });
+  log.info('delivery callback recorded', {
+    merchant_id: message.merchant_id,
+    message_id: message.id,
+    source: callback.source,
+    event_type: callback.event.type,
+    outcome,
+  });
   return message.merchant_id;
 }

@@ -4,5 +4,15 @@ import { updateScoreLookupSchemas } from './schemas';
 /** The `edge-internal` group's rows of the route table: its Lambda serves exactly these. */
 export const edgeInternalRoutes: readonly RouteDef[] = [
   at('edge', 'edge-internal', 'POST', '/api/internal/cache/invalidate', 'invalidateCache', 'cron_secret', [], 'Purge a cache entry'),
-  at('edge', 'edge-internal', 'POST', '/api/internal/scoring/update-lookup', 'updateScoreLookup', 'cron_secret', [], 'Seed the pre-computed score table', updateScoreLookupSchemas),
+  at(
+    'edge',
+    'edge-internal',
+    'POST',
+    '/api/internal/scoring/update-lookup',
+    'updateScoreLookup',
+    'cron_secret',
+    [],
+    'Seed the pre-computed score table',
+    updateScoreLookupSchemas,
+  ),
 ];

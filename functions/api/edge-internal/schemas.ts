@@ -14,10 +14,20 @@ const Factor = z.object({
 
 /** One pre-computed score: the parts of its lookup key (core/scoring/lookup-key.ts), then the score. */
 export const ScoreLookupEntry = z.object({
-  decline_code: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)).clone().register(z.globalRegistry, { description: 'The decline code; normalised into the key (lower case, runs of other characters as `_`).' }),
+  decline_code: z
+    .string()
+    .check(z.trim(), z.minLength(1), z.maxLength(100))
+    .clone()
+    .register(z.globalRegistry, { description: 'The decline code; normalised into the key (lower case, runs of other characters as `_`).' }),
   attempt_bucket: z.enum(ATTEMPT_BUCKETS).clone().register(z.globalRegistry, { description: 'attempt_number 1, 2, 3, or 4 and more.' }),
   amount_bucket: z.enum(AMOUNT_BUCKETS).clone().register(z.globalRegistry, { description: 'Amount band in approximate US dollars (lower bounds inclusive).' }),
-  currency: z.pipe(z.pipe(z.string(), z.transform((value) => value.toLowerCase())), z.enum(CURRENCIES)),
+  currency: z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((value) => value.toLowerCase()),
+    ),
+    z.enum(CURRENCIES),
+  ),
   score: z.number().check(z.gte(0), z.lte(1)).clone().register(z.globalRegistry, { description: 'Probability that the retry succeeds.' }),
   delay_hours: z.number().check(z.gte(MIN_DELAY_HOURS), z.lte(MAX_DELAY_HOURS)),
   confidence: z.number().check(z.gte(0), z.lte(1)),
@@ -38,7 +48,11 @@ export const UpdateScoreLookupBody = z.object({
 export const UpdateScoreLookupResponse = z.object({
   data: z.object({
     received: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Entries in the request.' }),
-    written: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Distinct lookup keys written (a key given twice keeps its last entry).' }),
+    written: z
+      .number()
+      .check(z.int())
+      .clone()
+      .register(z.globalRegistry, { description: 'Distinct lookup keys written (a key given twice keeps its last entry).' }),
     keys: z.array(z.string()).clone().register(z.globalRegistry, { description: 'The lookup keys written, in the order first given.' }),
   }),
   meta: z.object({ timestamp: z.string(), request_id: z.string() }),

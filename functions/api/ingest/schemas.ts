@@ -12,7 +12,14 @@ export const METADATA_LIMITS = { keys: 50, keyLength: 40, stringLength: 500, dep
 
 const Amount = z.number().check(z.int(), z.gte(0), z.lte(MAX_AMOUNT));
 // Held to the path-id rule too (core/ids.ts), so that every id stored can be named in a path.
-const Id = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), z.refine(isPossibleId, 'ids have no control characters, no whitespace but inner spaces, and are at most 320 bytes'));
+const Id = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1),
+    z.maxLength(255),
+    z.refine(isPossibleId, 'ids have no control characters, no whitespace but inner spaces, and are at most 320 bytes'),
+  );
 
 /**
  * Keys that metadata objects may not use, at any depth: stored, `constructor` makes the DynamoDB
@@ -24,11 +31,14 @@ export const RESERVED_METADATA_KEYS: ReadonlySet<string> = new Set(['__proto__',
 /** What a free-form metadata value may be, or a message saying why not (DynamoDB's limits included). */
 function metadataProblem(value: unknown, depth: number): string | undefined {
   if (value === null || typeof value === 'boolean') return undefined;
-  if (typeof value === 'string') return value.length > METADATA_LIMITS.stringLength ? `strings are at most ${METADATA_LIMITS.stringLength} characters` : undefined;
+  if (typeof value === 'string')
+    return value.length > METADATA_LIMITS.stringLength ? `strings are at most ${METADATA_LIMITS.stringLength} characters` : undefined;
   if (typeof value === 'number') {
     const size = Math.abs(value);
     // The SDK stores no unsafe integer (beyond 2^53) and DynamoDB nothing below 1e-130 in size.
-    return size === 0 || (size >= 1e-130 && size <= Number.MAX_SAFE_INTEGER) ? undefined : `numbers are 0 or between 1e-130 and ${Number.MAX_SAFE_INTEGER} in size`;
+    return size === 0 || (size >= 1e-130 && size <= Number.MAX_SAFE_INTEGER)
+      ? undefined
+      : `numbers are 0 or between 1e-130 and ${Number.MAX_SAFE_INTEGER} in size`;
   }
   if (depth >= METADATA_LIMITS.depth) return `values nest at most ${METADATA_LIMITS.depth} levels`;
   const entries = Array.isArray(value) ? value.map((inner, index) => [String(index), inner] as const) : Object.entries(value as Record<string, unknown>);
@@ -42,10 +52,12 @@ function metadataProblem(value: unknown, depth: number): string | undefined {
   return undefined;
 }
 
-const MetadataValue = z.unknown().check(z.superRefine((value, ctx) => {
-  const problem = metadataProblem(value, 1);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-}));
+const MetadataValue = z.unknown().check(
+  z.superRefine((value, ctx) => {
+    const problem = metadataProblem(value, 1);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
 /**
  * Free-form metadata, kept on a payment the event records. Recognised keys (all strings):
@@ -58,66 +70,145 @@ const MetadataValue = z.unknown().check(z.superRefine((value, ctx) => {
  *   subscription's recoveries; invoice_id finds the payment of payment_succeeded and charge_refunded.
  * - `network_code`, `network`, `advice_code`: card-network signals for classification.
  */
-export const IngestMetadata = z.catchall(z.object({
-    event_id: z.optional(Id).clone().register(z.globalRegistry, { description: "The sender's id of this event; a second delivery with the same id changes nothing and answers `duplicate`." }),
-    payment_id: z.optional(Id).clone().register(z.globalRegistry, { description: "The provider's payment id (alias of provider_payment_id and charge_id)." }),
-    provider_payment_id: z.optional(Id).clone().register(z.globalRegistry, { description: 'Alias of payment_id.' }),
-    charge_id: z.optional(Id).clone().register(z.globalRegistry, { description: 'Alias of payment_id.' }),
-    psp: z.optional(z.string().check(z.maxLength(50))).clone().register(z.globalRegistry, { description: `The provider: one of ${PSPS.join(', ')} is recorded as the payment's psp; anything else is recorded as \`ingest\`.` }),
-    customer_name: z.optional(z.string().check(z.maxLength(200))).clone().register(z.globalRegistry, { description: 'Name of a customer the event creates.' }),
-    provider_customer_id: z.optional(Id).clone().register(z.globalRegistry, { description: "The provider's customer id, stored on a customer the event creates." }),
-    subscription_id: z.optional(Id).clone().register(z.globalRegistry, { description: 'The subscription of the payment; subscription_cancelled ends only its recoveries.' }),
-    invoice_id: z.optional(Id).clone().register(z.globalRegistry, { description: 'The invoice of the payment; payment_succeeded and charge_refunded find the payment by it.' }),
-    network_code: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(10))).clone().register(z.globalRegistry, { description: 'Raw card-network response code (Visa category 1 codes forbid retries).' }),
-    network: z.optional(z.string().check(z.maxLength(30))).clone().register(z.globalRegistry, { description: 'Card network: visa, mastercard, ...' }),
-    advice_code: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(40))).clone().register(z.globalRegistry, { description: 'Mastercard merchant advice code, Visa advice code or Stripe advice_code.' }),
-  }), MetadataValue)
-  .check(z.superRefine((metadata, ctx) => {
-    const keys = Object.keys(metadata);
-    const badKey = keys.find((key) => key.length === 0 || key.length > METADATA_LIMITS.keyLength);
-    const reserved = keys.find((key) => RESERVED_METADATA_KEYS.has(key));
-    // The values are checked (nesting bounded) before anything serialises them.
-    const badValue = keys.find((key) => metadataProblem(metadata[key], 1) !== undefined);
-    if (keys.length > METADATA_LIMITS.keys) ctx.addIssue({ code: 'custom', message: `metadata holds at most ${METADATA_LIMITS.keys} keys` });
-    else if (badKey !== undefined) ctx.addIssue({ code: 'custom', path: [badKey], message: `metadata keys are 1 to ${METADATA_LIMITS.keyLength} characters` });
-    else if (reserved !== undefined) ctx.addIssue({ code: 'custom', path: [reserved], message: `${reserved} is a reserved key` });
-    else if (badValue !== undefined) return;
-    else if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_LIMITS.bytes) ctx.addIssue({ code: 'custom', message: `metadata is at most ${METADATA_LIMITS.bytes / 1024} KB as JSON` });
-    const ids = (['payment_id', 'provider_payment_id', 'charge_id'] as const).filter((key) => metadata[key] !== undefined);
-    const [first, ...others] = ids;
-    const disagreeing = others.find((key) => first !== undefined && metadata[key] !== metadata[first]);
-    if (disagreeing !== undefined) ctx.addIssue({ code: 'custom', path: [disagreeing], message: `${disagreeing} must agree with ${first}` });
-  }))
-  .clone().register(z.globalRegistry, { description: 'Free-form metadata (at most 50 keys of 1-40 characters, strings of at most 500 characters, 16 KB as JSON, nesting 3 levels; the keys `constructor`, `prototype` and `__proto__` are reserved at every level), kept on a recorded payment; the keys described here are recognised.' });
+export const IngestMetadata = z
+  .catchall(
+    z.object({
+      event_id: z.optional(Id).clone().register(z.globalRegistry, {
+        description: "The sender's id of this event; a second delivery with the same id changes nothing and answers `duplicate`.",
+      }),
+      payment_id: z.optional(Id).clone().register(z.globalRegistry, { description: "The provider's payment id (alias of provider_payment_id and charge_id)." }),
+      provider_payment_id: z.optional(Id).clone().register(z.globalRegistry, { description: 'Alias of payment_id.' }),
+      charge_id: z.optional(Id).clone().register(z.globalRegistry, { description: 'Alias of payment_id.' }),
+      psp: z
+        .optional(z.string().check(z.maxLength(50)))
+        .clone()
+        .register(z.globalRegistry, {
+          description: `The provider: one of ${PSPS.join(', ')} is recorded as the payment's psp; anything else is recorded as \`ingest\`.`,
+        }),
+      customer_name: z
+        .optional(z.string().check(z.maxLength(200)))
+        .clone()
+        .register(z.globalRegistry, { description: 'Name of a customer the event creates.' }),
+      provider_customer_id: z
+        .optional(Id)
+        .clone()
+        .register(z.globalRegistry, { description: "The provider's customer id, stored on a customer the event creates." }),
+      subscription_id: z
+        .optional(Id)
+        .clone()
+        .register(z.globalRegistry, { description: 'The subscription of the payment; subscription_cancelled ends only its recoveries.' }),
+      invoice_id: z
+        .optional(Id)
+        .clone()
+        .register(z.globalRegistry, { description: 'The invoice of the payment; payment_succeeded and charge_refunded find the payment by it.' }),
+      network_code: z
+        .optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(10)))
+        .clone()
+        .register(z.globalRegistry, { description: 'Raw card-network response code (Visa category 1 codes forbid retries).' }),
+      network: z
+        .optional(z.string().check(z.maxLength(30)))
+        .clone()
+        .register(z.globalRegistry, { description: 'Card network: visa, mastercard, ...' }),
+      advice_code: z
+        .optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(40)))
+        .clone()
+        .register(z.globalRegistry, { description: 'Mastercard merchant advice code, Visa advice code or Stripe advice_code.' }),
+    }),
+    MetadataValue,
+  )
+  .check(
+    z.superRefine((metadata, ctx) => {
+      const keys = Object.keys(metadata);
+      const badKey = keys.find((key) => key.length === 0 || key.length > METADATA_LIMITS.keyLength);
+      const reserved = keys.find((key) => RESERVED_METADATA_KEYS.has(key));
+      // The values are checked (nesting bounded) before anything serialises them.
+      const badValue = keys.find((key) => metadataProblem(metadata[key], 1) !== undefined);
+      if (keys.length > METADATA_LIMITS.keys) ctx.addIssue({ code: 'custom', message: `metadata holds at most ${METADATA_LIMITS.keys} keys` });
+      else if (badKey !== undefined)
+        ctx.addIssue({ code: 'custom', path: [badKey], message: `metadata keys are 1 to ${METADATA_LIMITS.keyLength} characters` });
+      else if (reserved !== undefined) ctx.addIssue({ code: 'custom', path: [reserved], message: `${reserved} is a reserved key` });
+      else if (badValue !== undefined) return;
+      else if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_LIMITS.bytes)
+        ctx.addIssue({ code: 'custom', message: `metadata is at most ${METADATA_LIMITS.bytes / 1024} KB as JSON` });
+      const ids = (['payment_id', 'provider_payment_id', 'charge_id'] as const).filter((key) => metadata[key] !== undefined);
+      const [first, ...others] = ids;
+      const disagreeing = others.find((key) => first !== undefined && metadata[key] !== metadata[first]);
+      if (disagreeing !== undefined) ctx.addIssue({ code: 'custom', path: [disagreeing], message: `${disagreeing} must agree with ${first}` });
+    }),
+  )
+  .clone()
+  .register(z.globalRegistry, {
+    description:
+      'Free-form metadata (at most 50 keys of 1-40 characters, strings of at most 500 characters, 16 KB as JSON, nesting 3 levels; the keys `constructor`, `prototype` and `__proto__` are reserved at every level), kept on a recorded payment; the keys described here are recognised.',
+  });
 
 export const IngestPaymentEventBody = z
   .object({
     // A string piped into the enum, so that a missing event_type is a missing field (400), not a bad value.
-    event_type: z.pipe(z.string().clone().register(z.globalRegistry, { enum: [...INGEST_EVENT_TYPES] }), z.enum(INGEST_EVENT_TYPES)),
+    event_type: z.pipe(
+      z
+        .string()
+        .clone()
+        .register(z.globalRegistry, { enum: [...INGEST_EVENT_TYPES] }),
+      z.enum(INGEST_EVENT_TYPES),
+    ),
     amount_cents: z.optional(Amount).clone().register(z.globalRegistry, { description: 'Smallest currency unit (B); required unless `amount` is given.' }),
     amount: z.optional(Amount).clone().register(z.globalRegistry, { description: 'Alias of amount_cents (A); when both are given they must agree.' }),
-    currency: z.pipe(z.pipe(z.string().clone().register(z.globalRegistry, { enum: [...CURRENCIES] }).clone().register(z.globalRegistry, { description: `One of ${CURRENCIES.join(', ')}; upper case is accepted and stored lowercase.` }), z.transform((value) => value.toLowerCase())), z.enum(CURRENCIES)),
+    currency: z.pipe(
+      z.pipe(
+        z
+          .string()
+          .clone()
+          .register(z.globalRegistry, { enum: [...CURRENCIES] })
+          .clone()
+          .register(z.globalRegistry, { description: `One of ${CURRENCIES.join(', ')}; upper case is accepted and stored lowercase.` }),
+        z.transform((value) => value.toLowerCase()),
+      ),
+      z.enum(CURRENCIES),
+    ),
     customer_email: z.email().check(z.maxLength(254)),
-    decline_code: z.nullish(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).clone().register(z.globalRegistry, { description: "The provider's decline code (payment_failed)." }),
+    decline_code: z
+      .nullish(z.string().check(z.trim(), z.minLength(1), z.maxLength(100)))
+      .clone()
+      .register(z.globalRegistry, { description: "The provider's decline code (payment_failed)." }),
     metadata: z.optional(IngestMetadata),
   })
-  .check(z.superRefine((body, ctx) => {
-    if (body.amount_cents === undefined && body.amount === undefined) {
-      ctx.addIssue({ code: 'invalid_type', expected: 'number', path: ['amount_cents'], message: 'Required' });
-    } else if (body.amount_cents !== undefined && body.amount !== undefined && body.amount !== body.amount_cents) {
-      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount and amount_cents must agree' });
-    } else if (body.event_type === 'payment_failed' && (body.amount_cents ?? body.amount) === 0) {
-      ctx.addIssue({ code: 'custom', path: [body.amount_cents === undefined ? 'amount' : 'amount_cents'], message: 'a failed payment has a positive amount' });
-    }
-  }))
-  .clone().register(z.globalRegistry, { anyOf: [{ required: ['amount_cents'] }, { required: ['amount'] }] });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.amount_cents === undefined && body.amount === undefined) {
+        ctx.addIssue({ code: 'invalid_type', expected: 'number', path: ['amount_cents'], message: 'Required' });
+      } else if (body.amount_cents !== undefined && body.amount !== undefined && body.amount !== body.amount_cents) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount and amount_cents must agree' });
+      } else if (body.event_type === 'payment_failed' && (body.amount_cents ?? body.amount) === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [body.amount_cents === undefined ? 'amount' : 'amount_cents'],
+          message: 'a failed payment has a positive amount',
+        });
+      }
+    }),
+  )
+  .clone()
+  .register(z.globalRegistry, { anyOf: [{ required: ['amount_cents'] }, { required: ['amount'] }] });
 
 export const IngestPaymentEventData = z.object({
-  event_id: z.string().clone().register(z.globalRegistry, { description: 'Our id of this ingested event (`evt_…`); a duplicate answers with the first delivery\'s.' }),
+  event_id: z
+    .string()
+    .clone()
+    .register(z.globalRegistry, { description: "Our id of this ingested event (`evt_…`); a duplicate answers with the first delivery's." }),
   event_type: z.enum(INGEST_EVENT_TYPES),
-  status: z.enum(['processed', 'duplicate', 'refused']).clone().register(z.globalRegistry, { description: '`processed`: handled by this delivery (possibly changing nothing, when no customer or payment matched). `duplicate`: the event was already ingested (same metadata.event_id, or same type and provider payment id) or its payment already recorded; nothing changed and the other fields are the first delivery\'s. `refused`: the event names a customer who was erased (DELETE /customers/{id}); nothing was recorded.' }),
-  recovery_initiated: z.boolean().clone().register(z.globalRegistry, { description: 'A payment_failed opened a recovery that is open (not ended at once by a do-not-retry decline).' }),
-  payment_event_id: z.nullable(z.string()).clone().register(z.globalRegistry, { description: 'The payment the event was about (recorded, recovered or refunded), else null.' }),
+  status: z.enum(['processed', 'duplicate', 'refused']).clone().register(z.globalRegistry, {
+    description:
+      "`processed`: handled by this delivery (possibly changing nothing, when no customer or payment matched). `duplicate`: the event was already ingested (same metadata.event_id, or same type and provider payment id) or its payment already recorded; nothing changed and the other fields are the first delivery's. `refused`: the event names a customer who was erased (DELETE /customers/{id}); nothing was recorded.",
+  }),
+  recovery_initiated: z
+    .boolean()
+    .clone()
+    .register(z.globalRegistry, { description: 'A payment_failed opened a recovery that is open (not ended at once by a do-not-retry decline).' }),
+  payment_event_id: z
+    .nullable(z.string())
+    .clone()
+    .register(z.globalRegistry, { description: 'The payment the event was about (recorded, recovered or refunded), else null.' }),
   recovery_id: z.nullable(z.string()).clone().register(z.globalRegistry, { description: 'Its recovery, else null.' }),
   affected_payment_ids: z.array(z.string()).clone().register(z.globalRegistry, { description: 'Every payment the event changed.' }),
 });

@@ -11,7 +11,20 @@ import {
   SERVERS,
   serverOf,
 } from './components';
-import type { Header, JsonSchema, OpenApiDocument, OperationObject, Parameter, PathItem, PathMethod, Reference, RequestBody, Response, SecurityRequirement, Server } from './types';
+import type {
+  Header,
+  JsonSchema,
+  OpenApiDocument,
+  OperationObject,
+  Parameter,
+  PathItem,
+  PathMethod,
+  Reference,
+  RequestBody,
+  Response,
+  SecurityRequirement,
+  Server,
+} from './types';
 import { SchemaCollector } from './zod-schemas';
 
 /** The version documented when none is given: SERVICE_VERSION's default. */
@@ -124,10 +137,17 @@ function parametersOf(route: RouteDef, collector: SchemaCollector): RouteParamet
   }
   const path: Parameter[] = names.map(
     (param) =>
-      declared.get(param) ?? { name: param, in: 'path', required: true, description: PATH_PARAM_TEXT[param] ?? `The \`${param}\` path segment.`, schema: { type: 'string' } },
+      declared.get(param) ?? {
+        name: param,
+        in: 'path',
+        required: true,
+        description: PATH_PARAM_TEXT[param] ?? `The \`${param}\` path segment.`,
+        schema: { type: 'string' },
+      },
   );
 
-  const query = schemas.query === undefined ? [] : objectParameters(collector.resolve(collector.convert(schemas.query, 'input', `${name}Query`)), 'query', where);
+  const query =
+    schemas.query === undefined ? [] : objectParameters(collector.resolve(collector.convert(schemas.query, 'input', `${name}Query`)), 'query', where);
   const paging = pagingOf(query);
   // A paged list references the shared paging parameters instead of repeating them.
   const own = paging === undefined ? query : query.filter((parameter) => !PAGING[paging].fields.includes(parameter.name));
@@ -145,8 +165,13 @@ function documentedBodyOf(route: RouteDef, collector: SchemaCollector): RequestB
   if (declared === undefined) return undefined;
   const { description, required = true, content } = typeof declared === 'function' ? declared(route) : declared;
   const entries = Object.entries(content);
-  const name = (mediaType: string): string => `${pascal(route.operationId)}Body${entries.length === 1 ? '' : (MEDIA_TYPE_NAMES[mediaType] ?? entries.findIndex(([type]) => type === mediaType))}`;
-  return { description, required, content: Object.fromEntries(entries.map(([mediaType, schema]) => [mediaType, { schema: collector.convert(schema, 'input', name(mediaType)) }])) };
+  const name = (mediaType: string): string =>
+    `${pascal(route.operationId)}Body${entries.length === 1 ? '' : (MEDIA_TYPE_NAMES[mediaType] ?? entries.findIndex(([type]) => type === mediaType))}`;
+  return {
+    description,
+    required,
+    content: Object.fromEntries(entries.map(([mediaType, schema]) => [mediaType, { schema: collector.convert(schema, 'input', name(mediaType)) }])),
+  };
 }
 
 function requestBodyOf(route: RouteDef, collector: SchemaCollector): RequestBody | undefined {
@@ -178,7 +203,11 @@ function successResponse(status: number, schema: z.ZodMiniType | undefined, rout
     const generic = paging === undefined ? 'SuccessEnvelope' : PAGING[paging].envelope;
     return { description: `${description}: the success envelope.`, headers, content: { 'application/json': { schema: ref('schemas', generic) } } };
   }
-  return { description, headers, content: { 'application/json': { schema: collector.convert(schema, 'output', `${pascal(route.operationId)}Response${status}`) } } };
+  return {
+    description,
+    headers,
+    content: { 'application/json': { schema: collector.convert(schema, 'output', `${pascal(route.operationId)}Response${status}`) } },
+  };
 }
 
 /**
@@ -301,7 +330,9 @@ export function withServerOrigins(document: OpenApiDocument, origins: Readonly<P
   return {
     ...document,
     servers: servers(document.servers),
-    paths: Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [path, item.servers === undefined ? item : { ...item, servers: servers(item.servers) }])),
+    paths: Object.fromEntries(
+      Object.entries(document.paths).map(([path, item]) => [path, item.servers === undefined ? item : { ...item, servers: servers(item.servers) }]),
+    ),
   };
 }
 

@@ -78,14 +78,15 @@ const ERROR_RESPONSES = {
   },
   InvalidCronSecret: {
     sample: new InvalidApiKeyError('sample'),
-    description: 'Internal route: the shared cron secret (`Authorization: Bearer <CRON_SECRET>`) is missing or wrong, or none is configured; nothing is read or written.',
+    description:
+      'Internal route: the shared cron secret (`Authorization: Bearer <CRON_SECRET>`) is missing or wrong, or none is configured; nothing is read or written.',
     example: { message: 'Missing or invalid cron secret: send it as "Authorization: Bearer <secret>".' },
     beforeRateLimit: true,
   },
   InvalidSignature: {
     sample: new InvalidSignatureError('sample'),
     description:
-      "A signed request (provider webhook, delivery callback) whose signature is missing, wrong or outside the allowed time window, or whose verifying secret is not configured; nothing is stored or changed.",
+      'A signed request (provider webhook, delivery callback) whose signature is missing, wrong or outside the allowed time window, or whose verifying secret is not configured; nothing is stored or changed.',
     example: { message: 'The webhook signature is missing, invalid or outside the allowed time window.' },
     beforeRateLimit: true,
   },
@@ -294,7 +295,8 @@ const SECURITY_SCHEMES: Readonly<Record<string, SecurityScheme>> = {
 export const NONSTANDARD_SECURITY: Readonly<Record<string, NonStandardSecurity>> = {
   sessionToken: {
     in: 'path',
-    description: 'Cancel-session routes (`x-auth: session_token`): the `{token}` path segment returned by `POST /api/cancel-session/start` is the credential (32 random bytes, base64url, valid 24 h).',
+    description:
+      'Cancel-session routes (`x-auth: session_token`): the `{token}` path segment returned by `POST /api/cancel-session/start` is the credential (32 random bytes, base64url, valid 24 h).',
   },
   widgetHmac: {
     in: 'body',
@@ -304,18 +306,30 @@ export const NONSTANDARD_SECURITY: Readonly<Record<string, NonStandardSecurity>>
   providerSignature: {
     in: 'header',
     description:
-      'Inbound provider webhooks and delivery callbacks (`x-auth: provider_signature`): each provider\'s own scheme (a signature header, a signature in the body, or Basic credentials, as each operation\'s request body describes), verified with the merchant\'s secret for that provider (webhooks) or the service\'s own secret (delivery callbacks). A missing, wrong or stale signature is 401 `invalid_signature`.',
+      "Inbound provider webhooks and delivery callbacks (`x-auth: provider_signature`): each provider's own scheme (a signature header, a signature in the body, or Basic credentials, as each operation's request body describes), verified with the merchant's secret for that provider (webhooks) or the service's own secret (delivery callbacks). A missing, wrong or stale signature is 401 `invalid_signature`.",
   },
 };
 
-const queryInteger = (name: string, description: string, schema: JsonSchema) => ({ name, in: 'query' as const, required: false, description, schema: { type: 'integer', ...schema } });
+const queryInteger = (name: string, description: string, schema: JsonSchema) => ({
+  name,
+  in: 'query' as const,
+  required: false,
+  description,
+  schema: { type: 'integer', ...schema },
+});
 
 export const COMPONENTS: Components = {
   schemas: SCHEMAS,
   parameters: {
     Page: queryInteger('page', 'Offset paging: the page to return (1-based).', { minimum: 1, default: 1 }),
     PerPage: queryInteger('per_page', 'Offset paging: items per page.', { minimum: 1, maximum: 100, default: 25 }),
-    Cursor: { name: 'cursor', in: 'query', required: false, description: 'Cursor paging: `cursor.next` of the previous page; omit for the first page.', schema: { type: 'string' } },
+    Cursor: {
+      name: 'cursor',
+      in: 'query',
+      required: false,
+      description: 'Cursor paging: `cursor.next` of the previous page; omit for the first page.',
+      schema: { type: 'string' },
+    },
     Limit: queryInteger('limit', 'Cursor paging: items per page.', { minimum: 1, maximum: 200, default: 50 }),
     IdempotencyKey: {
       name: 'Idempotency-Key',

@@ -7,6 +7,7 @@ export const OpenApiDocumentResponse = z
     info: z.looseObject({ title: z.string(), version: z.string() }),
     paths: z.record(z.string(), z.looseObject({})),
   })
-  .clone().register(z.globalRegistry, { description: 'This OpenAPI 3.1 document, unwrapped (it is a document, not a resource).' });
+  .clone()
+  .register(z.globalRegistry, { description: 'This OpenAPI 3.1 document, unwrapped (it is a document, not a resource).' });
 
 export const getOpenApiDocumentSchemas = { responses: { 200: OpenApiDocumentResponse } } as const;

@@ -9,7 +9,9 @@ const EXECUTE_API_HOST = /\.execute-api\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?(?::
 const STAGE = /^[A-Za-z0-9_-]{1,128}$/;
 
 const headerOf = (event: APIGatewayProxyEvent, name: string): string | undefined =>
-  Object.entries(event.headers ?? {}).find(([key, value]) => key.toLowerCase() === name && value !== undefined)?.[1]?.trim();
+  Object.entries(event.headers ?? {})
+    .find(([key, value]) => key.toLowerCase() === name && value !== undefined)?.[1]
+    ?.trim();
 
 /**
  * The origin a request reached, as its client sees it: `https://<id>.execute-api.<region>.amazonaws.com/<stage>`

@@ -59,7 +59,11 @@ export class SchemaCollector {
 
   /** The schema to put in the document: inline, or a `$ref` into `components.schemas`. */
   convert(schema: z.ZodMiniType, io: SchemaIo, name: string): JsonSchema {
-    const { $schema: _dialect, $defs, ...root } = z.toJSONSchema(schema, {
+    const {
+      $schema: _dialect,
+      $defs,
+      ...root
+    } = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,
       // A schema JSON Schema cannot express (a transform's output, a custom check) is documented

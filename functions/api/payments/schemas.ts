@@ -18,29 +18,46 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * A bound of the created range: an ISO 8601 timestamp with its zone (A), or a day `YYYY-MM-DD`
  * (B), which stands for 00:00 UTC of that day.
  */
-const CreatedBound = z.pipe(z.union([z.iso.date(), z.iso.datetime({ offset: true })]), z.transform((value) => new Date(DAY.test(value) ? `${value}T00:00:00.000Z` : value)))
+const CreatedBound = z
+  .pipe(
+    z.union([z.iso.date(), z.iso.datetime({ offset: true })]),
+    z.transform((value) => new Date(DAY.test(value) ? `${value}T00:00:00.000Z` : value)),
+  )
   .check(z.refine((at) => !Number.isNaN(at.getTime()), 'not a date'))
-  .clone().register(z.globalRegistry, { description: 'ISO 8601 timestamp with a zone (`2026-10-01T12:00:00Z`) or a day (`2026-10-01`, 00:00 UTC).' });
+  .clone()
+  .register(z.globalRegistry, { description: 'ISO 8601 timestamp with a zone (`2026-10-01T12:00:00Z`) or a day (`2026-10-01`, 00:00 UTC).' });
 
 export const PaymentIdParams = z.object({
   // Provider charge ids are free-form; 200 characters keeps every key they make under DynamoDB's 1 KB.
-  id: z.string().check(z.minLength(1), z.maxLength(200)).clone().register(z.globalRegistry, { description: 'The payment (`pe_…`), its recovery (`rec_…`) or the provider charge id.' }),
+  id: z
+    .string()
+    .check(z.minLength(1), z.maxLength(200))
+    .clone()
+    .register(z.globalRegistry, { description: 'The payment (`pe_…`), its recovery (`rec_…`) or the provider charge id.' }),
 });
 
 export const ListPaymentsQuery = z
   .object({
-    status: z.optional(z.enum(STATUS_FILTERS)).clone().register(z.globalRegistry, { description: 'A status, or B\'s `failed` (pending, retrying or paused) or `active` (pending or retrying).' }),
+    status: z
+      .optional(z.enum(STATUS_FILTERS))
+      .clone()
+      .register(z.globalRegistry, { description: "A status, or B's `failed` (pending, retrying or paused) or `active` (pending or retrying)." }),
     decline_category: z.optional(z.enum(DECLINE_CATEGORIES)),
-    psp: z.optional(z.enum(PAYMENT_PSPS)).clone().register(z.globalRegistry, { description: 'One of the 13 providers, or `ingest` for payments ingested from another platform.' }),
+    psp: z
+      .optional(z.enum(PAYMENT_PSPS))
+      .clone()
+      .register(z.globalRegistry, { description: 'One of the 13 providers, or `ingest` for payments ingested from another platform.' }),
     created_after: z.optional(CreatedBound).clone().register(z.globalRegistry, { description: 'Created at or after (inclusive).' }),
     created_before: z.optional(CreatedBound).clone().register(z.globalRegistry, { description: 'Created before (exclusive).' }),
     ...offsetPagingQuery,
   })
-  .check(z.superRefine((query, context) => {
-    if (query.created_after !== undefined && query.created_before !== undefined && query.created_after >= query.created_before) {
-      context.addIssue({ code: 'custom', path: ['created_before'], message: 'created_before must be later than created_after' });
-    }
-  }));
+  .check(
+    z.superRefine((query, context) => {
+      if (query.created_after !== undefined && query.created_before !== undefined && query.created_after >= query.created_before) {
+        context.addIssue({ code: 'custom', path: ['created_before'], message: 'created_before must be later than created_after' });
+      }
+    }),
+  );
 
 const Timestamp = z.string().clone().register(z.globalRegistry, { format: 'date-time' });
 const Status = z.enum(PAYMENT_STATUSES);
@@ -75,11 +92,17 @@ export const PaymentData = z
     created_at: Timestamp,
     updated_at: Timestamp,
   })
-  .clone().register(z.globalRegistry, { id: 'Payment', description: 'A failed payment and the state of its recovery.' });
+  .clone()
+  .register(z.globalRegistry, { id: 'Payment', description: 'A failed payment and the state of its recovery.' });
 
 export const ListPaymentsResponse = z.object({
   data: z.array(PaymentData),
-  pagination: z.object({ total: z.number().check(z.int()), page: z.number().check(z.int()), per_page: z.number().check(z.int()), total_pages: z.number().check(z.int()) }),
+  pagination: z.object({
+    total: z.number().check(z.int()),
+    page: z.number().check(z.int()),
+    per_page: z.number().check(z.int()),
+    total_pages: z.number().check(z.int()),
+  }),
   meta: Meta,
 });
 
@@ -95,7 +118,8 @@ export const TimelineEventData = z
     detail: z.string().clone().register(z.globalRegistry, { description: 'A: what happened, as text.' }),
     details: z.record(z.string(), z.unknown()).clone().register(z.globalRegistry, { description: 'B: what happened, as fields.' }),
   })
-  .clone().register(z.globalRegistry, { id: 'TimelineEvent' });
+  .clone()
+  .register(z.globalRegistry, { id: 'TimelineEvent' });
 
 export const PaymentTimelineResponse = z.object({
   data: z.object({ payment_id: z.string(), events: z.array(TimelineEventData).clone().register(z.globalRegistry, { description: 'Oldest first.' }) }),
@@ -106,7 +130,8 @@ export const RetryPaymentResponse = z.object({
   data: z.object({
     payment_id: z.string(),
     status: z.enum(['retry_initiated', 'retry_scheduled']).clone().register(z.globalRegistry, {
-      description: 'retry_initiated: the attempt is queued now for the retry executor (its next run, within a minute); retry_scheduled: quiet hours or a card-network cap deferred it to scheduled_at.',
+      description:
+        'retry_initiated: the attempt is queued now for the retry executor (its next run, within a minute); retry_scheduled: quiet hours or a card-network cap deferred it to scheduled_at.',
     }),
     payment_status: Status.clone().register(z.globalRegistry, { description: 'The payment after the request: retrying.' }),
     next_retry_at: Timestamp.clone().register(z.globalRegistry, { description: 'When the attempt is due: now, or the end of the quiet hours or cap.' }),

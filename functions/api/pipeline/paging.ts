@@ -58,7 +58,10 @@ function signingKey(): Promise<Buffer> {
   return cursorKey;
 }
 
-const sign = async (payload: string): Promise<string> => createHmac('sha256', await signingKey()).update(payload).digest('base64url');
+const sign = async (payload: string): Promise<string> =>
+  createHmac('sha256', await signingKey())
+    .update(payload)
+    .digest('base64url');
 
 /**
  * The filters a cursor is bound to: the list's query without its paging fields (`cursor` and
@@ -98,7 +101,8 @@ export async function decodeCursor(cursor: string, merchantId: string, list: str
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return refuse();
   const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { v: number; m: string; l: string; f: string; k: Item };
   if (decoded.v !== 2 || decoded.m !== merchantId || decoded.l !== list) return refuse();
-  if (decoded.f !== filters) return refuse('The cursor was issued for other filters: send the same filters as the request that returned it, or start without a cursor.');
+  if (decoded.f !== filters)
+    return refuse('The cursor was issued for other filters: send the same filters as the request that returned it, or start without a cursor.');
   return decoded.k;
 }
 
@@ -128,5 +132,8 @@ export async function queryCursorPage(
   }
   // A full page may still be the last: DynamoDB says so only with the next (empty) read, which the
   // next call makes; a null `next` always means the end.
-  return { items, cursor: { next: items.length >= options.limit && lastKey !== undefined ? await encodeCursor(options.merchantId, options.list, lastKey, filters) : null } };
+  return {
+    items,
+    cursor: { next: items.length >= options.limit && lastKey !== undefined ? await encodeCursor(options.merchantId, options.list, lastKey, filters) : null },
+  };
 }

@@ -137,7 +137,10 @@ function refuseUnknownQuery(route: RouteDef, query: Readonly<Record<string, unkn
   const unknown = Object.keys(query).find((name) => !known.has(name));
   if (unknown === undefined) return;
   const allowed = [...known].sort().join(', ');
-  throw new InvalidRequestError(`Received unknown query parameter: ${shown(unknown)}.${allowed === '' ? ' This route takes none.' : ` It takes: ${allowed}.`}`, { param: unknown });
+  throw new InvalidRequestError(
+    `Received unknown query parameter: ${shown(unknown)}.${allowed === '' ? ' This route takes none.' : ` It takes: ${allowed}.`}`,
+    { param: unknown },
+  );
 }
 
 /** The body as received, refused over the size limit before anything reads it. */

@@ -105,7 +105,14 @@ export const receiveProviderWebhook = defineOperation(
     const { merchantId, psp, variant, webhook } = principal;
     const now = new Date();
     const identity = eventIdentityOf(psp, webhook);
-    const delivery = { merchantId, psp, routeVariant: variant, rawBody: webhook.rawBody, contentType: webhook.headers['content-type'] ?? null, url: webhook.url };
+    const delivery = {
+      merchantId,
+      psp,
+      routeVariant: variant,
+      rawBody: webhook.rawBody,
+      contentType: webhook.headers['content-type'] ?? null,
+      url: webhook.url,
+    };
     // Without an identity (a body that may announce a later state), a digest unique to this delivery.
     const eventIdentity = identity ?? sha256(`delivery\n${requestId}\n${now.toISOString()}`);
     const stored = await putWebhookLogOnce({ ...delivery, eventIdentity }, now);

@@ -9,7 +9,12 @@ export const RECOVERY_STATUS_FILTERS = [...PAYMENT_STATUSES, 'active'] as const;
 const Id = z.string().check(z.minLength(1), z.maxLength(255));
 const Timestamp = z.string();
 const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });
-const Pagination = z.object({ total: z.number().check(z.int()), page: z.number().check(z.int()), per_page: z.number().check(z.int()), total_pages: z.number().check(z.int()) });
+const Pagination = z.object({
+  total: z.number().check(z.int()),
+  page: z.number().check(z.int()),
+  per_page: z.number().check(z.int()),
+  total_pages: z.number().check(z.int()),
+});
 
 export const Recovery = z.object({
   id: z.string(),
@@ -31,8 +36,14 @@ export const Recovery = z.object({
   customer_id: z.string(),
   subscription_id: z.nullable(z.string()),
   campaign_id: z.nullable(z.string()),
-  current_step: z.nullable(z.number().check(z.int())).clone().register(z.globalRegistry, { description: "B: the recovery's step in its campaign (1-based); null until campaigns run steps." }),
-  total_steps: z.nullable(z.number().check(z.int())).clone().register(z.globalRegistry, { description: "B: the number of steps of the recovery's campaign; null until campaigns run steps." }),
+  current_step: z
+    .nullable(z.number().check(z.int()))
+    .clone()
+    .register(z.globalRegistry, { description: "B: the recovery's step in its campaign (1-based); null until campaigns run steps." }),
+  total_steps: z
+    .nullable(z.number().check(z.int()))
+    .clone()
+    .register(z.globalRegistry, { description: "B: the number of steps of the recovery's campaign; null until campaigns run steps." }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -45,10 +56,19 @@ export const DunningTriggered = z.object({
   recovery_id: z.string(),
   payment_event_id: z.string(),
   payment_id: z.string(),
-  status: z.enum(['dunning_triggered', 'dunning_scheduled']).clone().register(z.globalRegistry, { description: '`dunning_triggered`: the email is queued to be sent now. `dunning_scheduled`: the merchant\'s quiet hours are on; the email is sent at `scheduled_at`, the end of the quiet period.' }),
-  sent: z.boolean().clone().register(z.globalRegistry, { description: 'B: true when the email is queued to be sent now, false when it is scheduled for the end of the quiet hours.' }),
+  status: z.enum(['dunning_triggered', 'dunning_scheduled']).clone().register(z.globalRegistry, {
+    description:
+      "`dunning_triggered`: the email is queued to be sent now. `dunning_scheduled`: the merchant's quiet hours are on; the email is sent at `scheduled_at`, the end of the quiet period.",
+  }),
+  sent: z
+    .boolean()
+    .clone()
+    .register(z.globalRegistry, { description: 'B: true when the email is queued to be sent now, false when it is scheduled for the end of the quiet hours.' }),
   message_id: z.string(),
-  scheduled_at: z.nullable(Timestamp).clone().register(z.globalRegistry, { description: 'When a scheduled email is sent (the end of the quiet period); null when it is sent now.' }),
+  scheduled_at: z
+    .nullable(Timestamp)
+    .clone()
+    .register(z.globalRegistry, { description: 'When a scheduled email is sent (the end of the quiet period); null when it is sent now.' }),
 });
 
 const RecoveryIdParams = z.object({ id: Id });
@@ -59,9 +79,7 @@ const HeaderText = z
   .check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[^\p{Cc}\u2028\u2029\uD800-\uDFFF]*$/u, 'must be one line of text without control characters'));
 
 /** A template id (`tmpl_…`): visible ASCII, as every id the service issues. */
-const TemplateId = z
-  .string()
-  .check(z.minLength(1), z.maxLength(255), z.regex(/^[\x21-\x7E]+$/, 'must be an id of visible ASCII characters'));
+const TemplateId = z.string().check(z.minLength(1), z.maxLength(255), z.regex(/^[\x21-\x7E]+$/, 'must be an id of visible ASCII characters'));
 
 export const listRecoveriesSchemas = {
   query: z.object({
@@ -80,9 +98,14 @@ export const getRecoverySchemas = {
 /** The body is optional (A sends none): without one, the default email is sent. */
 export const triggerDunningSchemas = {
   params: RecoveryIdParams,
-  body: z.optional(z.object({
-      template_id: z.optional(TemplateId).clone().register(z.globalRegistry, { description: 'The template of the email; until merchant templates exist only `tmpl_dunning_default` (the built-in email) is known, and any other id is 404 with `param: template_id`.' }),
+  body: z.optional(
+    z.object({
+      template_id: z.optional(TemplateId).clone().register(z.globalRegistry, {
+        description:
+          'The template of the email; until merchant templates exist only `tmpl_dunning_default` (the built-in email) is known, and any other id is 404 with `param: template_id`.',
+      }),
       subject: z.optional(HeaderText),
-    })),
+    }),
+  ),
   responses: { 202: z.object({ data: DunningTriggered, meta: Meta }) },
 } as const;

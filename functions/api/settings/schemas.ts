@@ -9,11 +9,15 @@ const Period = z.enum(RECOVERY_GOAL_PERIODS);
 
 export const SetQuietHoursBody = z.object({
   start_hour: Hour.clone().register(z.globalRegistry, { description: 'The first quiet local hour, 0-23 (inclusive: 22 means from 22:00).' }),
-  end_hour: Hour.clone().register(z.globalRegistry, { description: 'The local hour the quiet period ends, 0-23 (exclusive: 7 means until 06:59). Lower than start_hour: the period crosses midnight. Equal to start_hour: no quiet period.' }),
+  end_hour: Hour.clone().register(z.globalRegistry, {
+    description:
+      'The local hour the quiet period ends, 0-23 (exclusive: 7 means until 06:59). Lower than start_hour: the period crosses midnight. Equal to start_hour: no quiet period.',
+  }),
   timezone: z
     .string()
     .check(z.maxLength(MAX_TIME_ZONE_LENGTH), z.refine(isValidTimeZone, 'not an IANA time zone name (Area/Location, such as Europe/Berlin, or UTC)'))
-    .clone().register(z.globalRegistry, { description: 'IANA time zone name (`America/New_York`, `UTC`); offsets (`+02:00`) and abbreviations (`EST`) are refused.' }),
+    .clone()
+    .register(z.globalRegistry, { description: 'IANA time zone name (`America/New_York`, `UTC`); offsets (`+02:00`) and abbreviations (`EST`) are refused.' }),
   enabled: z._default(z.boolean(), true).clone().register(z.globalRegistry, { description: 'Whether quiet hours apply; true unless given.' }),
 });
 
@@ -23,18 +27,33 @@ export const QuietHoursData = z
     end_hour: Hour,
     timezone: z.string(),
     enabled: z.boolean(),
-    updated_at: z.nullable(Timestamp).clone().register(z.globalRegistry, { description: 'When quiet hours were last set; null while they are the default (22-7 UTC, disabled).' }),
+    updated_at: z
+      .nullable(Timestamp)
+      .clone()
+      .register(z.globalRegistry, { description: 'When quiet hours were last set; null while they are the default (22-7 UTC, disabled).' }),
   })
-  .clone().register(z.globalRegistry, { id: 'QuietHours', description: 'Quiet hours: no retries or dunning messages are sent from start_hour:00 to end_hour:00 local time.' });
+  .clone()
+  .register(z.globalRegistry, {
+    id: 'QuietHours',
+    description: 'Quiet hours: no retries or dunning messages are sent from start_hour:00 to end_hour:00 local time.',
+  });
 
 export const QuietHoursResponse = z.object({ data: QuietHoursData, meta: Meta });
 
 export const SetRecoveryGoalBody = z.object({
   target_rate: z.number().check(z.gte(0), z.lte(1)).clone().register(z.globalRegistry, { description: 'The recovery rate to reach, 0.0-1.0.' }),
-  period: z.optional(Period).clone().register(z.globalRegistry, { description: `The period progress is measured over. Omitted: the goal keeps its period (${DEFAULT_RECOVERY_GOAL_PERIOD} for a new goal).` }),
+  period: z
+    .optional(Period)
+    .clone()
+    .register(z.globalRegistry, {
+      description: `The period progress is measured over. Omitted: the goal keeps its period (${DEFAULT_RECOVERY_GOAL_PERIOD} for a new goal).`,
+    }),
 });
 
-const Amounts = z.record(z.string(), z.number().check(z.int())).clone().register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency.' });
+const Amounts = z
+  .record(z.string(), z.number().check(z.int()))
+  .clone()
+  .register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency.' });
 
 export const RecoveryProgressData = z
   .object({
@@ -42,12 +61,17 @@ export const RecoveryProgressData = z
     period_start: Timestamp.clone().register(z.globalRegistry, { description: 'Start of the current calendar period (UTC).' }),
     period_end: Timestamp.clone().register(z.globalRegistry, { description: 'End of the current calendar period (UTC, exclusive).' }),
     failed_payments: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Payments that failed in the period.' }),
-    recovered_payments: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Of those, the ones recovered so far (whenever the recovery happened).' }),
+    recovered_payments: z
+      .number()
+      .check(z.int())
+      .clone()
+      .register(z.globalRegistry, { description: 'Of those, the ones recovered so far (whenever the recovery happened).' }),
     recovery_rate: z.number().clone().register(z.globalRegistry, { description: 'recovered_payments / failed_payments; 0 when none failed.' }),
     failed_amounts: Amounts,
     recovered_amounts: Amounts,
   })
-  .clone().register(z.globalRegistry, { id: 'RecoveryProgress' });
+  .clone()
+  .register(z.globalRegistry, { id: 'RecoveryProgress' });
 
 export const RecoveryGoalData = z
   .object({
@@ -57,7 +81,11 @@ export const RecoveryGoalData = z
     on_track: z.nullable(z.boolean()).clone().register(z.globalRegistry, { description: 'recovery_rate ≥ target_rate; null while no goal is set.' }),
     updated_at: z.nullable(Timestamp),
   })
-  .clone().register(z.globalRegistry, { id: 'RecoveryGoal', description: 'The recovery-rate goal and the progress of the current period, counted by the month each payment failed in.' });
+  .clone()
+  .register(z.globalRegistry, {
+    id: 'RecoveryGoal',
+    description: 'The recovery-rate goal and the progress of the current period, counted by the month each payment failed in.',
+  });
 
 export const RecoveryGoalResponse = z.object({ data: RecoveryGoalData, meta: Meta });
 

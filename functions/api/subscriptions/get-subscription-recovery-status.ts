@@ -20,8 +20,11 @@ import { getSubscriptionRecoveryStatusSchemas } from './schemas';
  * `recovered_amount_by_currency`: amounts of different currencies are never added (DESIGN §2c).
  * `recovery_rate` is recovered / failed by count (0-1). The counts by status are added.
  */
-export const getSubscriptionRecoveryStatus = defineOperation({ auth: 'api_key', schemas: getSubscriptionRecoveryStatusSchemas }, async ({ params, principal, requestId }) => {
-  const merchantId = principal.merchantId;
-  const payments = await subscriptionPayments(merchantId, params.id);
-  return { body: envelope(subscriptionRecoveryView(summariseSubscription(params.id, payments)), requestId, merchantId) };
-});
+export const getSubscriptionRecoveryStatus = defineOperation(
+  { auth: 'api_key', schemas: getSubscriptionRecoveryStatusSchemas },
+  async ({ params, principal, requestId }) => {
+    const merchantId = principal.merchantId;
+    const payments = await subscriptionPayments(merchantId, params.id);
+    return { body: envelope(subscriptionRecoveryView(summariseSubscription(params.id, payments)), requestId, merchantId) };
+  },
+);

@@ -6,4 +6,9 @@ import { getSubscriptionRecoveryStatus } from './get-subscription-recovery-statu
 import { listFailedInvoices } from './list-failed-invoices';
 
 /** The subscriptions Lambda: subscription and invoice recovery status, failed invoices, invoice timelines. */
-export const handler = createGroupHandler(subscriptionsRoutes, { getSubscriptionRecoveryStatus, listFailedInvoices, getInvoiceRecoveryStatus, getInvoiceTimeline });
+export const handler = createGroupHandler(subscriptionsRoutes, {
+  getSubscriptionRecoveryStatus,
+  listFailedInvoices,
+  getInvoiceRecoveryStatus,
+  getInvoiceTimeline,
+});

@@ -7,23 +7,41 @@ import { offsetPagingQuery } from '#api/pipeline/paging-query';
 const Id = z.string().check(z.minLength(1), z.maxLength(255));
 const Timestamp = z.string();
 const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });
-const Pagination = z.object({ total: z.number().check(z.int()), page: z.number().check(z.int()), per_page: z.number().check(z.int()), total_pages: z.number().check(z.int()) });
+const Pagination = z.object({
+  total: z.number().check(z.int()),
+  page: z.number().check(z.int()),
+  per_page: z.number().check(z.int()),
+  total_pages: z.number().check(z.int()),
+});
 /** A money total per currency (DESIGN §2c): smallest unit by lowercase currency, `{ "usd": 5800, "jpy": 3000 }`. */
-const AmountsByCurrency = z.record(z.string(), z.number().check(z.int())).clone().register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
+const AmountsByCurrency = z
+  .record(z.string(), z.number().check(z.int()))
+  .clone()
+  .register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
 
 export const SubscriptionRecoveryStatus = z.object({
   subscription_id: z.string(),
   status: z.enum(SUBSCRIPTION_RECOVERY_STATUSES),
   failed_invoice_count: z.number().check(z.int()),
-  total_at_risk: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Open amounts in `currency` (smallest unit); other currencies are in total_at_risk_by_currency.' }),
-  recovered_amount: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'Recovered amounts in `currency` (smallest unit); other currencies are in recovered_amount_by_currency.' }),
+  total_at_risk: z
+    .number()
+    .check(z.int())
+    .clone()
+    .register(z.globalRegistry, { description: 'Open amounts in `currency` (smallest unit); other currencies are in total_at_risk_by_currency.' }),
+  recovered_amount: z
+    .number()
+    .check(z.int())
+    .clone()
+    .register(z.globalRegistry, { description: 'Recovered amounts in `currency` (smallest unit); other currencies are in recovered_amount_by_currency.' }),
   total_at_risk_by_currency: AmountsByCurrency,
   recovered_amount_by_currency: AmountsByCurrency,
   recovery_rate: z.number().check(z.gte(0), z.lte(1)),
   open_invoice_count: z.number().check(z.int()),
   recovered_invoice_count: z.number().check(z.int()),
   terminal_invoice_count: z.number().check(z.int()),
-  currency: z.nullable(z.string()).clone().register(z.globalRegistry, { description: 'The currency of the most recent failed invoice: that of total_at_risk and recovered_amount; null only without failure data.' }),
+  currency: z.nullable(z.string()).clone().register(z.globalRegistry, {
+    description: 'The currency of the most recent failed invoice: that of total_at_risk and recovered_amount; null only without failure data.',
+  }),
 });
 
 export const FailedInvoice = z.object({

@@ -38,7 +38,12 @@ export const VISA_RESPONSE_RULES: readonly VisaResponseRule[] = [
   category1({ code: '04', category: 'terminal', subcategory: 'invalid_account', meaning: 'Pick up card (no fraud)' }),
   category1({ code: '07', category: 'terminal', subcategory: 'fraud', meaning: 'Pick up card, special condition (fraud account)' }),
   category1({ code: '12', category: 'terminal', subcategory: 'not_permitted', meaning: 'Invalid transaction' }),
-  category1({ code: '15', category: 'terminal', subcategory: 'invalid_account', meaning: 'No such issuer (first 8 digits of the account number do not relate to an issuing identifier)' }),
+  category1({
+    code: '15',
+    category: 'terminal',
+    subcategory: 'invalid_account',
+    meaning: 'No such issuer (first 8 digits of the account number do not relate to an issuing identifier)',
+  }),
   category1({ code: '41', category: 'terminal', subcategory: 'invalid_account', meaning: 'Lost card, pick up' }),
   category1({ code: '43', category: 'terminal', subcategory: 'invalid_account', meaning: 'Stolen card, pick up' }),
   category1({ code: '46', category: 'terminal', subcategory: 'invalid_account', meaning: 'Closed account' }),
@@ -59,7 +64,13 @@ export const VISA_RESPONSE_RULES: readonly VisaResponseRule[] = [
   category2({ code: 'N4', category: 'soft_retry', subcategory: 'limit', meaning: 'Cash request exceeds issuer or approved limit' }),
   category2({ code: '5C', category: 'soft_retry', subcategory: 'issuer_hold', meaning: 'Transaction blocked by the issuer (BIN range), from 11 April 2025' }),
   category2({ code: '9G', category: 'soft_retry', subcategory: 'issuer_hold', meaning: 'Blocked by cardholder, contact cardholder, from 11 April 2025' }),
-  category3({ code: '14', category: 'hard_customer', subcategory: 'invalid_details', meaning: 'Invalid account number (no such number)', reattemptPermitted: false }),
+  category3({
+    code: '14',
+    category: 'hard_customer',
+    subcategory: 'invalid_details',
+    meaning: 'Invalid account number (no such number)',
+    reattemptPermitted: false,
+  }),
   category3({ code: '54', category: 'hard_customer', subcategory: 'expired', meaning: 'Expired card' }),
   category3({ code: '55', category: 'hard_customer', subcategory: 'invalid_details', meaning: 'Incorrect PIN' }),
   category3({ code: 'N7', category: 'hard_customer', subcategory: 'invalid_details', meaning: 'Decline for CVV2 failure' }),
@@ -123,11 +134,29 @@ const NOT_RETRY_ADVICE = { category: 'unknown', subcategory: 'generic', isRetryA
  * about the merchant's token or product-code set-up: retrying unchanged cannot succeed.
  */
 export const MASTERCARD_ADVICE_CODES: readonly AdviceRule[] = [
-  advice({ code: '01', category: 'hard_customer', subcategory: 'closed', meaning: 'New account information available: run the account updater or ask for the new card', retryAllowed: false }),
+  advice({
+    code: '01',
+    category: 'hard_customer',
+    subcategory: 'closed',
+    meaning: 'New account information available: run the account updater or ask for the new card',
+    retryAllowed: false,
+  }),
   advice({ code: '02', category: 'soft_retry', subcategory: 'processing_error', meaning: 'Cannot approve at this time, try again later', retryAllowed: true }),
   advice({ code: '03', category: 'terminal', subcategory: 'do_not_retry', meaning: 'Do not try again', retryAllowed: false }),
-  advice({ code: '04', category: 'terminal', subcategory: 'merchant_error', meaning: 'Token requirements not fulfilled for this token type', retryAllowed: false }),
-  advice({ code: '21', category: 'terminal', subcategory: 'revoked_authorization', meaning: 'Payment cancellation: the cardholder stopped recurring payments', retryAllowed: false }),
+  advice({
+    code: '04',
+    category: 'terminal',
+    subcategory: 'merchant_error',
+    meaning: 'Token requirements not fulfilled for this token type',
+    retryAllowed: false,
+  }),
+  advice({
+    code: '21',
+    category: 'terminal',
+    subcategory: 'revoked_authorization',
+    meaning: 'Payment cancellation: the cardholder stopped recurring payments',
+    retryAllowed: false,
+  }),
   advice({ code: '22', category: 'terminal', subcategory: 'merchant_error', meaning: 'Merchant does not qualify for product code', retryAllowed: false }),
   macRetryAfter('24', 1, '1 hour'),
   macRetryAfter('25', 24, '24 hours'),
@@ -148,16 +177,52 @@ export const MASTERCARD_ADVICE_CODES: readonly AdviceRule[] = [
  * stopped payment, so when the network is Visa these apply instead.
  */
 export const VISA_ADVICE_CODES: readonly AdviceRule[] = [
-  advice({ code: '02', category: 'terminal', subcategory: 'revoked_authorization', meaning: 'Stop this specific payment: do not resubmit it (later billing periods may continue)', retryAllowed: false }),
-  advice({ code: '03', category: 'terminal', subcategory: 'revoked_authorization', meaning: 'Revoke authorisation for future payments: stop all recurring payments to this merchant', retryAllowed: false }),
-  advice({ code: '21', category: 'terminal', subcategory: 'revoked_authorization', meaning: 'All recurring payments were cancelled for this card', retryAllowed: false }),
+  advice({
+    code: '02',
+    category: 'terminal',
+    subcategory: 'revoked_authorization',
+    meaning: 'Stop this specific payment: do not resubmit it (later billing periods may continue)',
+    retryAllowed: false,
+  }),
+  advice({
+    code: '03',
+    category: 'terminal',
+    subcategory: 'revoked_authorization',
+    meaning: 'Revoke authorisation for future payments: stop all recurring payments to this merchant',
+    retryAllowed: false,
+  }),
+  advice({
+    code: '21',
+    category: 'terminal',
+    subcategory: 'revoked_authorization',
+    meaning: 'All recurring payments were cancelled for this card',
+    retryAllowed: false,
+  }),
 ];
 
 /** Stripe `advice_code` (docs.stripe.com/declines/codes, "guidance formerly in deprecated decline codes"). */
 export const STRIPE_ADVICE_CODES: readonly AdviceRule[] = [
-  advice({ code: 'try_again_later', category: 'soft_retry', subcategory: 'processing_error', meaning: 'Try again later: the issuer may approve a later attempt', retryAllowed: true }),
-  advice({ code: 'do_not_try_again', category: 'terminal', subcategory: 'do_not_retry', meaning: 'Do not try again: the issuer will not approve this card', retryAllowed: false }),
-  advice({ code: 'confirm_card_data', category: 'hard_customer', subcategory: 'invalid_details', meaning: 'Confirm card data: the customer must re-enter or update the card details', retryAllowed: false }),
+  advice({
+    code: 'try_again_later',
+    category: 'soft_retry',
+    subcategory: 'processing_error',
+    meaning: 'Try again later: the issuer may approve a later attempt',
+    retryAllowed: true,
+  }),
+  advice({
+    code: 'do_not_try_again',
+    category: 'terminal',
+    subcategory: 'do_not_retry',
+    meaning: 'Do not try again: the issuer will not approve this card',
+    retryAllowed: false,
+  }),
+  advice({
+    code: 'confirm_card_data',
+    category: 'hard_customer',
+    subcategory: 'invalid_details',
+    meaning: 'Confirm card data: the customer must re-enter or update the card details',
+    retryAllowed: false,
+  }),
 ];
 
 /** PayPal's spelled-out forms of processor_response.advice_code, mapped to the rule they name. */
@@ -180,7 +245,10 @@ export type CardNetwork = 'visa' | 'mastercard' | 'other';
 
 /** 'visa', 'mastercard', 'other' for any other brand, undefined when the network is not known. */
 export const normaliseNetwork = (network: string | undefined): CardNetwork | undefined => {
-  const value = network?.trim().toLowerCase().replace(/[\s_-]/g, '');
+  const value = network
+    ?.trim()
+    .toLowerCase()
+    .replace(/[\s_-]/g, '');
   if (!value) return undefined;
   if (value === 'visa') return 'visa';
   if (value === 'mastercard' || value === 'mc' || value === 'master') return 'mastercard';

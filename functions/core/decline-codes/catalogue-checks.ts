@@ -8,9 +8,15 @@ import type { DeclineCodeRecord } from './types';
  * description state, by the phrases below.
  */
 export const DO_NOT_RETRY_MEANINGS: readonly { readonly meaning: string; readonly pattern: RegExp }[] = [
-  { meaning: 'stop payment or revoked authorisation (Visa R0, R1, R3; MAC 21)', pattern: /stop[ -]?payment|revo(cation|ked?)|stopped (all )?billing|payments? (to this merchant )?be stopped|cancell?ed (the|their) mandate/i },
+  {
+    meaning: 'stop payment or revoked authorisation (Visa R0, R1, R3; MAC 21)',
+    pattern: /stop[ -]?payment|revo(cation|ked?)|stopped (all )?billing|payments? (to this merchant )?be stopped|cancell?ed (the|their) mandate/i,
+  },
   { meaning: 'lost, stolen or pick-up card (Visa 04, 07, 41, 43)', pattern: /\blost\b|\bstolen\b|pick[ -]?up/i },
-  { meaning: 'explicit do-not-retry (MAC 03, Stripe do_not_try_again)', pattern: /\bdo not (try|retry)\b|\bnot (be )?retr(ied|yable)\b|reattempt\w* (is )?not permitted|never retry/i },
+  {
+    meaning: 'explicit do-not-retry (MAC 03, Stripe do_not_try_again)',
+    pattern: /\bdo not (try|retry)\b|\bnot (be )?retr(ied|yable)\b|reattempt\w* (is )?not permitted|never retry/i,
+  },
   { meaning: 'transaction not permitted or not allowed (Visa 12, 57)', pattern: /not permitted|not allowed|invalid transaction/i },
   { meaning: 'closed account or no such issuer (Visa 15, 46)', pattern: /\bclosed\b|no such issuer/i },
 ];

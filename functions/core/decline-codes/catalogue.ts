@@ -82,14 +82,10 @@ for (const record of DECLINE_CODE_CATALOGUE) {
 /** The entry for exactly this psp and code, else the one whose code matches ignoring case. */
 export const findDeclineCode = (psp: string, code: string): DeclineCodeRecord | undefined => {
   const trimmed = code.trim();
-  return (
-    BY_KEY.get(keyOf(psp, trimmed)) ??
-    (BY_FOLDED_CODE.get(trimmed.toLowerCase()) ?? []).find((record) => record.psp === psp)
-  );
+  return BY_KEY.get(keyOf(psp, trimmed)) ?? (BY_FOLDED_CODE.get(trimmed.toLowerCase()) ?? []).find((record) => record.psp === psp);
 };
 
 /** Every provider's entry for a code, ignoring case, in (psp, code) order. */
-export const findDeclineCodeAcrossProviders = (code: string): readonly DeclineCodeRecord[] =>
-  BY_FOLDED_CODE.get(code.trim().toLowerCase()) ?? [];
+export const findDeclineCodeAcrossProviders = (code: string): readonly DeclineCodeRecord[] => BY_FOLDED_CODE.get(code.trim().toLowerCase()) ?? [];
 
 export const declineCodesOf = (psp: Psp): readonly DeclineCodeRecord[] => DECLINE_CODE_CATALOGUE.filter((record) => record.psp === psp);

@@ -1,11 +1,5 @@
 import { SUBCATEGORY_BASELINE } from './recovery-rates';
-import {
-  DECLINE_CATEGORIES,
-  type DeclineCategory,
-  type DeclineSubcategory,
-  SUBCATEGORIES_BY_CATEGORY,
-  type SubcategoryOf,
-} from './types';
+import { DECLINE_CATEGORIES, type DeclineCategory, type DeclineSubcategory, SUBCATEGORIES_BY_CATEGORY, type SubcategoryOf } from './types';
 
 /**
  * The category taxonomy served by GET /decline-codes/categories: the spec's B category record
@@ -53,7 +47,7 @@ const SUBCATEGORY_TEXT: { readonly [C in DeclineCategory]: Readonly<Record<Subca
   soft_retry: {
     balance: {
       description: 'Insufficient funds or credit at the time of the attempt.',
-      default_action: 'Retry later, ideally around the customer\'s usual payday, and remind the customer to top up or switch cards.',
+      default_action: "Retry later, ideally around the customer's usual payday, and remind the customer to top up or switch cards.",
     },
     limit: {
       description: 'A spending, withdrawal or attempt-count limit on the card or account was reached.',
@@ -96,7 +90,7 @@ const SUBCATEGORY_TEXT: { readonly [C in DeclineCategory]: Readonly<Record<Subca
       default_action: 'Stop retrying; do not reveal the fraud reason to the customer. Offer another payment method only after review.',
     },
     revoked_authorization: {
-      description: 'The cardholder stopped this payment or revoked the merchant\'s authorisation to charge them.',
+      description: "The cardholder stopped this payment or revoked the merchant's authorisation to charge them.",
       default_action: 'Stop retrying and stop recurring charges on this payment method; a new authorisation from the customer is required.',
     },
     do_not_retry: {
@@ -112,7 +106,7 @@ const SUBCATEGORY_TEXT: { readonly [C in DeclineCategory]: Readonly<Record<Subca
       default_action: 'Stop retrying; ask the customer for a different payment method.',
     },
     merchant_error: {
-      description: 'The merchant\'s account, configuration or request caused the failure.',
+      description: "The merchant's account, configuration or request caused the failure.",
       default_action: 'Stop retrying and fix the merchant configuration or request before charging again.',
     },
   },
@@ -126,7 +120,7 @@ const SUBCATEGORY_TEXT: { readonly [C in DeclineCategory]: Readonly<Record<Subca
       default_action: 'Ask the customer to call their bank, then retry once; otherwise request another card.',
     },
     unmapped: {
-      description: 'A code this catalogue does not map, or a provider\'s own catch-all for unknown failures.',
+      description: "A code this catalogue does not map, or a provider's own catch-all for unknown failures.",
       default_action: 'Retry a limited number of times within the network caps, then treat as hard_customer.',
     },
   },
@@ -135,7 +129,8 @@ const SUBCATEGORY_TEXT: { readonly [C in DeclineCategory]: Readonly<Record<Subca
 const CATEGORY_TEXT: Readonly<Record<DeclineCategory, { description: string; recommended_strategy: string }>> = {
   soft_retry: {
     description: 'Temporary declines: the same card is likely to succeed on a later attempt.',
-    recommended_strategy: 'Retry on a schedule within the network caps (Visa 20 per 30 days, Mastercard 10 per day and 35 per 30 days); honour any fixed wait a Mastercard advice code gives.',
+    recommended_strategy:
+      'Retry on a schedule within the network caps (Visa 20 per 30 days, Mastercard 10 per day and 35 per 30 days); honour any fixed wait a Mastercard advice code gives.',
   },
   hard_customer: {
     description: 'Declines the customer must fix: the card on file needs updating or the customer must act.',
@@ -143,7 +138,8 @@ const CATEGORY_TEXT: Readonly<Record<DeclineCategory, { description: string; rec
   },
   terminal: {
     description: 'Declines that must never be retried (fraud, revoked authorisation, network do-not-retry).',
-    recommended_strategy: 'Stop all retries on this payment method and block the card for 30 days; only a new payment method from the customer can recover the payment.',
+    recommended_strategy:
+      'Stop all retries on this payment method and block the card for 30 days; only a new payment method from the customer can recover the payment.',
   },
   unknown: {
     description: 'Declines without enough information to place them.',
@@ -151,8 +147,7 @@ const CATEGORY_TEXT: Readonly<Record<DeclineCategory, { description: string; rec
   },
 };
 
-const mean = (values: readonly number[]): number =>
-  Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 100) / 100;
+const mean = (values: readonly number[]): number => Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 100) / 100;
 
 export const SUBCATEGORY_INFO: readonly SubcategoryInfo[] = DECLINE_CATEGORIES.flatMap((category) =>
   SUBCATEGORIES_BY_CATEGORY[category].map((subcategory): SubcategoryInfo => {

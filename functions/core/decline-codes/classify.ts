@@ -9,15 +9,7 @@ import {
   visaResponseRule,
 } from './card-network-rules';
 import { findDeclineCode, findDeclineCodeAcrossProviders } from './catalogue';
-import type {
-  CategorisedAs,
-  Classification,
-  ClassificationSource,
-  ClassifyDeclineInput,
-  DeclineCategory,
-  DeclineCodeRecord,
-  RetryDecision,
-} from './types';
+import type { CategorisedAs, Classification, ClassificationSource, ClassifyDeclineInput, DeclineCategory, DeclineCodeRecord, RetryDecision } from './types';
 
 /**
  * Classifies a failed payment by DESIGN §2b's precedence:
@@ -81,7 +73,7 @@ const fromVisaRule = (rule: VisaResponseRule): Decision => {
   const what = `Visa category ${rule.visaCategory} response code ${rule.code}: ${rule.meaning}.`;
   const guidance: Readonly<Record<1 | 2 | 3, string>> = {
     1: 'The issuer will never approve it and Visa permits no reattempt.',
-    2: 'The issuer cannot approve it at this time; retry within Visa\'s 20 reattempts per 30 days.',
+    2: "The issuer cannot approve it at this time; retry within Visa's 20 reattempts per 30 days.",
     3: rule.reattemptPermitted
       ? 'Revalidate the card data with the customer before any retry.'
       : 'Visa permits no reattempt with these credentials; the customer must supply a valid card.',

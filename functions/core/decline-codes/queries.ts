@@ -30,8 +30,7 @@ export const listDeclineCodes = (filter: DeclineCodeFilter = {}): readonly Decli
  * Every provider's entry for a code, ignoring case (Square's INSUFFICIENT_FUNDS is a variation of
  * insufficient_funds), in (psp, code) order; empty when no provider has it.
  */
-export const getDeclineCodeVariations = (code: string): readonly DeclineCodeRecord[] =>
-  [...findDeclineCodeAcrossProviders(code)].sort(compareDeclineCodes);
+export const getDeclineCodeVariations = (code: string): readonly DeclineCodeRecord[] => [...findDeclineCodeAcrossProviders(code)].sort(compareDeclineCodes);
 
 /** One provider's entry for a code (exact, then ignoring case). */
 export const getDeclineCode = (psp: Psp, code: string): DeclineCodeRecord | undefined => findDeclineCode(psp, code);

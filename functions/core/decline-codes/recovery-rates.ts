@@ -47,11 +47,7 @@ const MAX_RATE = 0.95;
 export const baselineRecoveryRate = (category: DeclineCategory, subcategory: DeclineSubcategory): number =>
   (SUBCATEGORY_BASELINE[category] as Readonly<Record<string, number>>)[subcategory] ?? 0;
 
-export const recoveryRate = (
-  category: DeclineCategory,
-  subcategory: DeclineSubcategory,
-  adjustments: readonly RecoveryAdjustment[] = [],
-): number => {
+export const recoveryRate = (category: DeclineCategory, subcategory: DeclineSubcategory, adjustments: readonly RecoveryAdjustment[] = []): number => {
   const raw = adjustments.reduce((rate, reason) => rate + RECOVERY_ADJUSTMENTS[reason], baselineRecoveryRate(category, subcategory));
   return Math.round(Math.min(MAX_RATE, Math.max(MIN_RATE, raw)) * 100) / 100;
 };

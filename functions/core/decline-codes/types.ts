@@ -20,9 +20,7 @@ export type SubcategoryOf<C extends DeclineCategory> = (typeof SUBCATEGORIES_BY_
 export type DeclineSubcategory = SubcategoryOf<DeclineCategory>;
 
 /** Every subcategory once, in category order (each name belongs to exactly one category). */
-export const DECLINE_SUBCATEGORIES: readonly DeclineSubcategory[] = DECLINE_CATEGORIES.flatMap(
-  (category) => SUBCATEGORIES_BY_CATEGORY[category],
-);
+export const DECLINE_SUBCATEGORIES: readonly DeclineSubcategory[] = DECLINE_CATEGORIES.flatMap((category) => SUBCATEGORIES_BY_CATEGORY[category]);
 
 /** A category together with one of its own subcategories: the compiler refuses a mismatched pair. */
 export type CategorisedAs = {
@@ -69,11 +67,9 @@ export interface ClassifyDeclineInput {
   readonly adviceCode?: string;
 }
 
-export const isDeclineCategory = (value: string): value is DeclineCategory =>
-  (DECLINE_CATEGORIES as readonly string[]).includes(value);
+export const isDeclineCategory = (value: string): value is DeclineCategory => (DECLINE_CATEGORIES as readonly string[]).includes(value);
 
-export const isDeclineSubcategory = (value: string): value is DeclineSubcategory =>
-  (DECLINE_SUBCATEGORIES as readonly string[]).includes(value);
+export const isDeclineSubcategory = (value: string): value is DeclineSubcategory => (DECLINE_SUBCATEGORIES as readonly string[]).includes(value);
 
 export const isSubcategoryOf = <C extends DeclineCategory>(category: C, value: string): value is SubcategoryOf<C> =>
   (SUBCATEGORIES_BY_CATEGORY[category] as readonly string[]).includes(value);

@@ -27,7 +27,13 @@ const AMOUNT_BOUNDS_USD = [0, 10, 50, 200, 1000] as const;
 export const MAX_LOOKUP_CODE_LENGTH = 64;
 
 export function normaliseLookupCode(declineCode: string): string {
-  const code = declineCode.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, MAX_LOOKUP_CODE_LENGTH).replace(/_+$/, '');
+  const code = declineCode
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, MAX_LOOKUP_CODE_LENGTH)
+    .replace(/_+$/, '');
   return code === '' ? 'unknown' : code;
 }
 

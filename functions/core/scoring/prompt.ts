@@ -14,7 +14,7 @@ export const RETRY_SCORING_SYSTEM = [
   'You estimate whether retrying a declined card payment will succeed, for a subscription merchant.',
   'Answer with exactly one JSON object and nothing else:',
   '{"score": <probability 0-1 that the retry succeeds>, "delay_hours": <hours to wait before the retry, greater than 0>, "reasoning": "<one or two sentences naming the main factors>"}.',
-  'Start from the rules baseline and move it only where the payment\'s signals justify it. Card-network rules are enforced after you answer.',
+  "Start from the rules baseline and move it only where the payment's signals justify it. Card-network rules are enforced after you answer.",
 ].join(' ');
 
 /** The baseline as the model sees it (snake_case, as in the API). */

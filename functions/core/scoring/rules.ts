@@ -152,7 +152,8 @@ export function scoredDeclineOf(input: RetryScoreInput): ScoredDecline {
     classified = classifyDecline({ ...signals, networkCode: input.declineCode.trim() });
   }
   // Never lifted by a caller: a retry the networks forbid, or a terminal reading of the code.
-  const locked = !classified.retry.allowed && (classified.source === 'advice_code' || classified.source === 'network_code' || classified.category === 'terminal');
+  const locked =
+    !classified.retry.allowed && (classified.source === 'advice_code' || classified.source === 'network_code' || classified.category === 'terminal');
   const category = locked ? classified.category : (input.declineCategory ?? classified.category);
   const given = input.declineSubcategory;
   const subcategory: DeclineSubcategory =
@@ -167,7 +168,9 @@ export function scoredDeclineOf(input: RetryScoreInput): ScoredDecline {
     ...(retryAllowed && fixedDelayHours !== undefined ? { fixedDelayHours } : {}),
     source: overridden ? 'caller' : classified.source,
     explanation: overridden ? `The caller classified it as ${category}.` : classified.retry.reason,
-    ...(classified.matched && classified.matched.category === category && classified.matched.subcategory === subcategory ? { matched: classified.matched } : {}),
+    ...(classified.matched && classified.matched.category === category && classified.matched.subcategory === subcategory
+      ? { matched: classified.matched }
+      : {}),
   };
 }
 
@@ -203,20 +206,32 @@ function signalPushes(input: RetryScoreInput, decline: ScoredDecline, penalty: n
     if (Math.abs(value) >= 0.0005) pushes.push({ name, value, label });
   };
   add('attempt_number', -penalty * (Math.max(1, input.attemptNumber) - 1), `attempt ${input.attemptNumber}`);
-  if (balance && input.paydayProximityDays !== undefined) add('payday_proximity_days', SIGNALS.paydayProximity(input.paydayProximityDays), `payday ${daysFromNow(input.paydayProximityDays)}`);
+  if (balance && input.paydayProximityDays !== undefined)
+    add('payday_proximity_days', SIGNALS.paydayProximity(input.paydayProximityDays), `payday ${daysFromNow(input.paydayProximityDays)}`);
   if (balance) add('hour_of_day', SIGNALS.hourOfDay(input.hourOfDay), `an attempt at ${input.hourOfDay}:00`);
   if (balance && input.isDebit !== undefined) add('is_debit', SIGNALS.isDebit(input.isDebit), input.isDebit ? 'a debit card' : 'a credit card');
-  if (input.subscriptionMonths !== undefined) add('subscription_months', SIGNALS.subscriptionMonths(input.subscriptionMonths), `${plural(input.subscriptionMonths, 'month')} of subscription`);
+  if (input.subscriptionMonths !== undefined)
+    add('subscription_months', SIGNALS.subscriptionMonths(input.subscriptionMonths), `${plural(input.subscriptionMonths, 'month')} of subscription`);
   if (input.previousSuccessfulPayments !== undefined) {
-    add('previous_successful_payments', SIGNALS.previousSuccessfulPayments(input.previousSuccessfulPayments), `${plural(input.previousSuccessfulPayments, 'earlier successful payment')}`);
+    add(
+      'previous_successful_payments',
+      SIGNALS.previousSuccessfulPayments(input.previousSuccessfulPayments),
+      `${plural(input.previousSuccessfulPayments, 'earlier successful payment')}`,
+    );
   }
-  if (input.successRate90d !== undefined) add('success_rate_90d', SIGNALS.successRate90d(input.successRate90d), `a ${Math.round(input.successRate90d * 100)}% success rate over 90 days`);
+  if (input.successRate90d !== undefined)
+    add('success_rate_90d', SIGNALS.successRate90d(input.successRate90d), `a ${Math.round(input.successRate90d * 100)}% success rate over 90 days`);
   if (input.anomalyScore !== undefined) add('anomaly_score', SIGNALS.anomalyScore(input.anomalyScore), `an anomaly score of ${input.anomalyScore}`);
   add('amount_cents', SIGNALS.amountUsd(approximateUsd(input.amountCents, input.currency)), 'the large amount');
   if (input.customerLifetimeValueCents !== undefined) {
-    add('customer_lifetime_value_cents', SIGNALS.lifetimeValueUsd(approximateUsd(input.customerLifetimeValueCents, input.currency)), 'the customer\'s lifetime value');
+    add(
+      'customer_lifetime_value_cents',
+      SIGNALS.lifetimeValueUsd(approximateUsd(input.customerLifetimeValueCents, input.currency)),
+      "the customer's lifetime value",
+    );
   }
-  if (input.daysSinceFailure !== undefined) add('days_since_failure', SIGNALS.daysSinceFailure(input.daysSinceFailure), `${plural(input.daysSinceFailure, 'day')} since the failure`);
+  if (input.daysSinceFailure !== undefined)
+    add('days_since_failure', SIGNALS.daysSinceFailure(input.daysSinceFailure), `${plural(input.daysSinceFailure, 'day')} since the failure`);
   return pushes;
 }
 
@@ -234,7 +249,13 @@ function delayOf(input: RetryScoreInput, decline: ScoredDecline): { hours: numbe
 /** How much the answer can be trusted: what decided the category, plus the customer signals given. */
 function confidenceOf(input: RetryScoreInput, decline: ScoredDecline): number {
   if (!decline.retryAllowed) return 0.95;
-  const base: Readonly<Record<ScoredDecline['source'], number>> = { advice_code: 0.8, network_code: 0.75, provider_code: decline.matched ? 0.7 : 0.6, caller: 0.55, none: 0.35 };
+  const base: Readonly<Record<ScoredDecline['source'], number>> = {
+    advice_code: 0.8,
+    network_code: 0.75,
+    provider_code: decline.matched ? 0.7 : 0.6,
+    caller: 0.55,
+    none: 0.35,
+  };
   const signals = [
     input.isDebit,
     input.customerLifetimeValueCents,
@@ -290,9 +311,17 @@ export function assessRetryByRules(input: RetryScoreInput): { readonly result: R
   const factors = [{ name: 'decline_code', value: baseLogit, label: code }, ...pushes].map(toFactor).sort((a, b) => b.weight - a.weight);
 
   const strongest = [...pushes].sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
-  const raised = strongest.filter((push) => push.value > 0).slice(0, 2).map((push) => push.label);
-  const lowered = strongest.filter((push) => push.value < 0).slice(0, 2).map((push) => push.label);
-  const moves = [raised.length > 0 ? `raised by ${listed(raised)}` : '', lowered.length > 0 ? `lowered by ${listed(lowered)}` : ''].filter(Boolean).join(' and ');
+  const raised = strongest
+    .filter((push) => push.value > 0)
+    .slice(0, 2)
+    .map((push) => push.label);
+  const lowered = strongest
+    .filter((push) => push.value < 0)
+    .slice(0, 2)
+    .map((push) => push.label);
+  const moves = [raised.length > 0 ? `raised by ${listed(raised)}` : '', lowered.length > 0 ? `lowered by ${listed(lowered)}` : '']
+    .filter(Boolean)
+    .join(' and ');
   const result: RetryScore = {
     score,
     delayHours: delay.hours,

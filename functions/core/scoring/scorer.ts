@@ -48,7 +48,11 @@ const logit = (p: number): number => {
   return Math.log(bounded / (1 - bounded));
 };
 
-const fellBack = (result: RetryScore, from: Exclude<ScoringModel, 'rules'>, reason: FallbackReason): RetryScore => ({ ...result, fallbackFrom: from, fallbackReason: reason });
+const fellBack = (result: RetryScore, from: Exclude<ScoringModel, 'rules'>, reason: FallbackReason): RetryScore => ({
+  ...result,
+  fallbackFrom: from,
+  fallbackReason: reason,
+});
 
 /** The network-fixed wait replaces any model's delay. */
 const networkDelay = (decline: ScoredDecline, delayHours: number): number => decline.fixedDelayHours ?? delayHours;
@@ -73,7 +77,13 @@ export function createRetryScorer(ports: RetryScorerPorts): RetryScorer {
       }, timeoutMs);
     });
     try {
-      const generation = ports.ai.generate({ system: RETRY_SCORING_SYSTEM, prompt: retryScoringPrompt(input, rules), maxTokens: AI_MAX_TOKENS, temperature: 0, signal: controller.signal });
+      const generation = ports.ai.generate({
+        system: RETRY_SCORING_SYSTEM,
+        prompt: retryScoringPrompt(input, rules),
+        maxTokens: AI_MAX_TOKENS,
+        temperature: 0,
+        signal: controller.signal,
+      });
       return await Promise.race([generation, timeout]);
     } catch (error) {
       // An adapter that rejects as soon as it is aborted must not turn the timeout into an error.
@@ -96,7 +106,10 @@ export function createRetryScorer(ports: RetryScorerPorts): RetryScorer {
     const shift = logit(score) - logit(rules.score);
     const factors =
       Math.abs(shift) >= 0.0005
-        ? [...rules.factors, { name: 'ai_adjustment', impact: shift > 0 ? ('positive' as const) : ('negative' as const), weight: round(Math.abs(shift), 3) }].sort((a, b) => b.weight - a.weight)
+        ? [
+            ...rules.factors,
+            { name: 'ai_adjustment', impact: shift > 0 ? ('positive' as const) : ('negative' as const), weight: round(Math.abs(shift), 3) },
+          ].sort((a, b) => b.weight - a.weight)
         : rules.factors;
     return {
       score,

@@ -16,7 +16,12 @@ function everyFunction(): Sender[] {
   const { service } = synthService();
   return [
     ...API_NAMES.flatMap((apiName) =>
-      service.apis[apiName].restApi.groups.map((name) => ({ kind: 'api' as const, name, stack: service.apis[apiName], fn: service.apis[apiName].restApi.functionForGroup(name) })),
+      service.apis[apiName].restApi.groups.map((name) => ({
+        kind: 'api' as const,
+        name,
+        stack: service.apis[apiName],
+        fn: service.apis[apiName].restApi.functionForGroup(name),
+      })),
     ),
     ...[...service.jobs.jobs].map(([name, job]) => ({ kind: 'jobs' as const, name, stack: service.jobs, fn: job.fn })),
     ...[...service.jobs.consumers].map(([name, consumer]) => ({ kind: 'consumers' as const, name, stack: service.jobs, fn: consumer.fn })),
@@ -27,9 +32,7 @@ function everyFunction(): Sender[] {
 function queuesSentTo(sender: Sender): QueueName[] {
   const { template } = synthService();
   const statements = policyStatementsOfRole(template(sender.stack), roleLogicalIdOf(sender.fn));
-  const resources = statements
-    .filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'))
-    .flatMap((statement) => [statement.Resource].flat());
+  const resources = statements.filter((statement) => [statement.Action].flat().includes('sqs:SendMessage')).flatMap((statement) => [statement.Resource].flat());
   return queueDefinitions
     .filter((definition) => JSON.stringify(resources).includes(`Queue${definition.name.replace(/-/g, '')}Queue`))
     .map((definition) => definition.name)
@@ -45,15 +48,15 @@ describe('queueSenders', () => {
     const granted = senders.map((sender) => ({ sender: `${sender.kind}:${sender.name}`, queues: queuesSentTo(sender) }));
 
     // Assess
-    expect(granted).toEqual(senders.map((sender) => ({ sender: `${sender.kind}:${sender.name}`, queues: [...queuesSentToBy(sender.kind, sender.name)].sort() })));
-    expect(granted.filter((entry) => entry.queues.length > 0).map((entry) => entry.sender).sort()).toEqual([
-      'api:ingest',
-      'api:provider-webhooks',
-      'api:recoveries',
-      'api:webhook-endpoints',
-      'consumers:inbound-webhooks',
-      'jobs:every-minute',
-    ]);
+    expect(granted).toEqual(
+      senders.map((sender) => ({ sender: `${sender.kind}:${sender.name}`, queues: [...queuesSentToBy(sender.kind, sender.name)].sort() })),
+    );
+    expect(
+      granted
+        .filter((entry) => entry.queues.length > 0)
+        .map((entry) => entry.sender)
+        .sort(),
+    ).toEqual(['api:ingest', 'api:provider-webhooks', 'api:recoveries', 'api:webhook-endpoints', 'consumers:inbound-webhooks', 'jobs:every-minute']);
   });
 
   it('grants sqs:SendMessage to no API function outside the map', () => {
@@ -79,7 +82,9 @@ describe('queueSenders', () => {
     // Act
     const variables = senders.map((sender) => {
       const fn = template(sender.stack).findResources('AWS::Lambda::Function')[logicalIdOf(sender.fn)]!;
-      return Object.keys(fn.Properties.Environment.Variables as Record<string, unknown>).filter((name) => name.endsWith('_QUEUE_URL')).sort();
+      return Object.keys(fn.Properties.Environment.Variables as Record<string, unknown>)
+        .filter((name) => name.endsWith('_QUEUE_URL'))
+        .sort();
     });
 
     // Assess

@@ -10,10 +10,16 @@ function apiGroups() {
   return API_NAMES.flatMap((apiName) =>
     service.apis[apiName].restApi.groups.map((group) => {
       const fn = service.apis[apiName].restApi.functionForGroup(group);
-      const resource = Object.values(template(service.apis[apiName]).findResources('AWS::Lambda::Function')).find(
-        (candidate) => JSON.stringify(candidate.Properties.Role).includes(roleLogicalIdOf(fn)),
+      const resource = Object.values(template(service.apis[apiName]).findResources('AWS::Lambda::Function')).find((candidate) =>
+        JSON.stringify(candidate.Properties.Role).includes(roleLogicalIdOf(fn)),
       );
-      return { group, fn, stack: service.apis[apiName], template: template(service.apis[apiName]), variables: (resource?.Properties.Environment?.Variables ?? {}) as Record<string, unknown> };
+      return {
+        group,
+        fn,
+        stack: service.apis[apiName],
+        template: template(service.apis[apiName]),
+        variables: (resource?.Properties.Environment?.Variables ?? {}) as Record<string, unknown>,
+      };
     }),
   );
 }
@@ -23,7 +29,9 @@ describe('RestApiFromRoutes: the AI model (lib/config/ai-model.ts)', () => {
     // Prepare
     const scoring = apiGroups().filter((entry) => entry.group === 'scoring');
     // Act
-    const statements = scoring.flatMap((entry) => policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((statement) => JSON.stringify(statement.Action).includes('bedrock')));
+    const statements = scoring.flatMap((entry) =>
+      policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((statement) => JSON.stringify(statement.Action).includes('bedrock')),
+    );
     // Assess
     expect(scoring).toHaveLength(1);
     expect(scoring[0]?.variables).toMatchObject({ AI_PROVIDER: 'bedrock', BEDROCK_MODEL_ID: bedrockModel.modelId });
@@ -39,7 +47,11 @@ describe('RestApiFromRoutes: the AI model (lib/config/ai-model.ts)', () => {
     // Prepare
     const others = apiGroups().filter((entry) => apiGroup(entry.group).ai !== true);
     // Act
-    const granted = others.map((entry) => ({ group: entry.group, bedrock: actionsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((action) => action.startsWith('bedrock:')), provider: entry.variables.AI_PROVIDER }));
+    const granted = others.map((entry) => ({
+      group: entry.group,
+      bedrock: actionsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((action) => action.startsWith('bedrock:')),
+      provider: entry.variables.AI_PROVIDER,
+    }));
     // Assess
     expect(others.length).toBeGreaterThan(10);
     for (const entry of granted) expect(entry).toEqual({ group: entry.group, bedrock: [], provider: undefined });
@@ -65,11 +77,14 @@ describe('RestApiFromRoutes: the cron secret (DataStack CronSecret)', () => {
     const groups = apiGroups();
     // Act
     const readers = groups.filter((entry) =>
-      policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).some((statement) => JSON.stringify(statement.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(statement.Resource).includes('CronSecret')),
+      policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).some(
+        (statement) => JSON.stringify(statement.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(statement.Resource).includes('CronSecret'),
+      ),
     );
     // Assess
     expect(cronGroups).toContain('edge-internal');
     expect(readers.map((entry) => entry.group).sort()).toEqual([...cronGroups].sort());
-    for (const entry of groups) expect({ group: entry.group, arn: entry.variables.CRON_SECRET_ARN !== undefined }).toEqual({ group: entry.group, arn: cronGroups.has(entry.group) });
+    for (const entry of groups)
+      expect({ group: entry.group, arn: entry.variables.CRON_SECRET_ARN !== undefined }).toEqual({ group: entry.group, arn: cronGroups.has(entry.group) });
   });
 });

@@ -96,7 +96,9 @@ describe('GroupFunction', () => {
     const { template } = synthService();
     // Act
     const grants = apiGroups().map((entry) =>
-      policyStatementsOfRole(template(entry.stack), roleLogicalIdOf(entry.fn)).filter((statement) => JSON.stringify(statement.Action).includes('secretsmanager')),
+      policyStatementsOfRole(template(entry.stack), roleLogicalIdOf(entry.fn)).filter((statement) =>
+        JSON.stringify(statement.Action).includes('secretsmanager'),
+      ),
     );
     // Assess
     for (const statements of grants) {

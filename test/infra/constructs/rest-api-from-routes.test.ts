@@ -128,7 +128,13 @@ describe('RestApiFromRoutes', () => {
       expect(() => JSON.parse(stage.AccessLogSetting.Format)).not.toThrow();
       expect(stage.TracingEnabled).toBe(true);
       expect(stage.MethodSettings).toEqual([
-        expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', MetricsEnabled: true, ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) }),
+        expect.objectContaining({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          MetricsEnabled: true,
+          ThrottlingRateLimit: expect.any(Number),
+          ThrottlingBurstLimit: expect.any(Number),
+        }),
       ]);
     });
   });

@@ -13,9 +13,7 @@ describe('JobsStack', () => {
     const schedules = Object.values(template(service.jobs).findResources('AWS::Scheduler::Schedule'));
 
     // Assess
-    expect(schedules.map((schedule) => schedule.Properties.ScheduleExpression).sort()).toEqual(
-      ['cron(0 * * * ? *)', 'cron(0 8 * * ? *)', 'rate(1 minute)'],
-    );
+    expect(schedules.map((schedule) => schedule.Properties.ScheduleExpression).sort()).toEqual(['cron(0 * * * ? *)', 'cron(0 8 * * ? *)', 'rate(1 minute)']);
     for (const schedule of schedules) expect(schedule.Properties.ScheduleExpressionTimezone).toBe('Etc/UTC');
   });
 
@@ -61,7 +59,11 @@ describe('JobsStack', () => {
     ]);
     expect(role.Policies.flatMap((policy: { PolicyDocument: { Statement: unknown[] } }) => policy.PolicyDocument.Statement)).toEqual([
       { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [logicalIdOf(job.fn), 'Arn'] } },
-      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [logicalIdOf(job.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
+      {
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: { 'Fn::GetAtt': [logicalIdOf(job.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] },
+      },
     ]);
     expect(policyStatementsOfRole(t, roleId)).toEqual([]);
   });

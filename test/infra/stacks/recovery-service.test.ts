@@ -9,16 +9,20 @@ import { synthService } from '#test/infra/synth-service';
 function findings(pack: NagPack, scope: IConstruct): string[] {
   return pack
     .validateScope(scope)
-    .violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.severity} ${violation.ruleName} at ${resource.constructPath}`));
+    .violations.flatMap((violation) =>
+      violation.violatingResources.map((resource) => `${violation.severity} ${violation.ruleName} at ${resource.constructPath}`),
+    );
 }
 
 /** Every acknowledgment in the tree: rule id, reason and the construct it was made on. */
 function acknowledgments(scope: IConstruct): Array<{ id: string; reason: string; path: string }> {
-  return scope.node.findAll().flatMap((construct) =>
-    construct.node.metadata
-      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-      .flatMap((entry) => Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ id, reason, path: construct.node.path }))),
-  );
+  return scope.node
+    .findAll()
+    .flatMap((construct) =>
+      construct.node.metadata
+        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((entry) => Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ id, reason, path: construct.node.path }))),
+    );
 }
 
 describe('createRecoveryService', () => {

@@ -68,7 +68,13 @@ describe('money totals per currency', () => {
     expect(response.status).toBe(200);
     expect(getCustomerByEmailSchemas.responses[200].safeParse(response.body).success).toBe(true);
     expect(response.body.data).toMatchObject({ currency: 'jpy', lifetime_value_cents: 3000, lifetime_value_by_currency: { usd: 5800, jpy: 3000 } });
-    expect(response.body.data.recovery_stats).toEqual({ total_failed: 3, total_recovered: 3, recovery_rate: 1, total_recovered_cents: 3000, total_recovered_by_currency: { usd: 5800, jpy: 3000 } });
+    expect(response.body.data.recovery_stats).toEqual({
+      total_failed: 3,
+      total_recovered: 3,
+      recovery_rate: 1,
+      total_recovered_cents: 3000,
+      total_recovered_by_currency: { usd: 5800, jpy: 3000 },
+    });
   });
 
   it('GET /customers lists each customer with its own currency and per-currency totals; a customer with nothing recovered has empty maps', async () => {
@@ -79,7 +85,12 @@ describe('money totals per currency', () => {
     expect(listCustomersSchemas.responses[200].safeParse(response.body).success).toBe(true);
     const byId = new Map(response.body.data.map((customer) => [customer.id, customer]));
     expect(byId.get(ann[0]?.customer_id)).toMatchObject({ currency: 'jpy', lifetime_value_cents: 3000, lifetime_value_by_currency: { usd: 5800, jpy: 3000 } });
-    expect(byId.get(ben[0]?.customer_id)).toMatchObject({ currency: 'jpy', lifetime_value_cents: 0, lifetime_value_by_currency: {}, total_revenue_by_currency: {} });
+    expect(byId.get(ben[0]?.customer_id)).toMatchObject({
+      currency: 'jpy',
+      lifetime_value_cents: 0,
+      lifetime_value_by_currency: {},
+      total_revenue_by_currency: {},
+    });
   });
 
   it('GET /subscriptions/{id} gives the amount at risk in the currency of the most recent failed invoice, and per currency', async () => {
@@ -118,11 +129,15 @@ describe('money totals per currency', () => {
     const doc = (await (await fetch(`${stack.api_url}/openapi.json`)).json()) as OpenApi;
     // Assess
     const schemas = doc.components.schemas;
-    expect(Object.keys(schemas.Customer?.properties ?? {})).toEqual(expect.arrayContaining(['currency', 'lifetime_value_by_currency', 'total_revenue_by_currency']));
+    expect(Object.keys(schemas.Customer?.properties ?? {})).toEqual(
+      expect.arrayContaining(['currency', 'lifetime_value_by_currency', 'total_revenue_by_currency']),
+    );
     expect(Object.keys(schemas.CustomerRecoveryStats?.properties ?? {})).toContain('total_recovered_by_currency');
     expect(schemas.Customer?.required).toEqual(expect.arrayContaining(['currency', 'lifetime_value_by_currency', 'total_revenue_by_currency']));
     const subscription = doc.paths['/api/v1/subscriptions/{id}']?.get.responses['200']?.content['application/json']?.schema.properties.data;
-    expect(Object.keys(subscription?.properties ?? {})).toEqual(expect.arrayContaining(['currency', 'total_at_risk_by_currency', 'recovered_amount_by_currency']));
+    expect(Object.keys(subscription?.properties ?? {})).toEqual(
+      expect.arrayContaining(['currency', 'total_at_risk_by_currency', 'recovered_amount_by_currency']),
+    );
   });
 });
 

@@ -17,7 +17,11 @@ const clientQueried = implemented.filter((route) => route.auth !== 'provider_sig
 const RUNS_PER_ROUTE = 25;
 
 const segment = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('x', '0', '-1', '%', '..', 'pe_1', 'a'.repeat(300)));
-const queryString = fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String), fc.constantFrom('', 'true', 'NaN', '-1', '1e309')), { maxKeys: 6 });
+const queryString = fc.dictionary(
+  fc.string({ minLength: 1, maxLength: 12 }),
+  fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String), fc.constantFrom('', 'true', 'NaN', '-1', '1e309')),
+  { maxKeys: 6 },
+);
 const body = fc.oneof(
   fc.json({ maxDepth: 3 }),
   fc.string({ maxLength: 200 }),
@@ -48,63 +52,71 @@ describe('every implemented route', () => {
     expect(implemented.length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(implemented.map((route) => [`${route.method} ${route.path}`, route] as const))('never answers %s with a 5xx for random input', async (_name, route) => {
-    // Act and assess
-    await fc.assert(
-      fc.asyncProperty(fc.array(segment, { minLength: 3, maxLength: 3 }), queryString, body, fc.boolean(), async (segments, query, payload, withKey) => {
-        let index = 0;
-        const path = route.path.replace(/\{[^}]+\}/g, () => encode(segments[index++ % segments.length] as string));
-        const search = new URLSearchParams(query).toString();
-        const response = await fetch(`${origin}${path}${search ? `?${search}` : ''}`, {
-          method: route.method,
-          headers: { ...(withKey ? { Authorization: `Bearer ${key}` } : {}), 'Content-Type': 'application/json' },
-          ...(route.method === 'GET' ? {} : { body: payload }),
-        });
-        const text = await response.text();
-        if (response.status >= 500) throw new Error(`${response.status} for ${route.method} ${path}?${search}: ${text}`);
-        return response.status < 500;
-      }),
-      { numRuns: RUNS_PER_ROUTE },
-    );
-  }, 60_000);
+  it.each(implemented.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'never answers %s with a 5xx for random input',
+    async (_name, route) => {
+      // Act and assess
+      await fc.assert(
+        fc.asyncProperty(fc.array(segment, { minLength: 3, maxLength: 3 }), queryString, body, fc.boolean(), async (segments, query, payload, withKey) => {
+          let index = 0;
+          const path = route.path.replace(/\{[^}]+\}/g, () => encode(segments[index++ % segments.length] as string));
+          const search = new URLSearchParams(query).toString();
+          const response = await fetch(`${origin}${path}${search ? `?${search}` : ''}`, {
+            method: route.method,
+            headers: { ...(withKey ? { Authorization: `Bearer ${key}` } : {}), 'Content-Type': 'application/json' },
+            ...(route.method === 'GET' ? {} : { body: payload }),
+          });
+          const text = await response.text();
+          if (response.status >= 500) throw new Error(`${response.status} for ${route.method} ${path}?${search}: ${text}`);
+          return response.status < 500;
+        }),
+        { numRuns: RUNS_PER_ROUTE },
+      );
+    },
+    60_000,
+  );
 
   it('has routes with path parameters to check', () => {
     // Assess
     expect(withPathParameters.length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each(withPathParameters.flatMap((route) => [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [`${route.method} ${route.path}`, match[1] as string, route] as const)))(
-    'answers %s with a 10 KB %s with 404 resource_not_found naming it',
-    async (_name, parameter, route) => {
-      // Prepare
-      const path = route.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => (name === parameter ? 'x'.repeat(10 * 1024) : 'x'));
-      // Act
-      const response = await fetch(`${origin}${path}`, {
-        method: route.method,
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        ...(route.method === 'GET' ? {} : { body: '{}' }),
-      });
-      const body = (await response.json()) as { error?: { code: string; param?: string } };
-      // Assess
-      expect(response.status).toBe(404);
-      expect(body.error).toMatchObject({ code: 'resource_not_found', param: parameter });
-    },
-  );
-
-  it.each(clientQueried.map((route) => [`${route.method} ${route.path}`, route] as const))('refuses an unknown query parameter on %s with 400 naming it', async (_name, route) => {
-    // Prepare: a value every row's path parameters accept (an email is one too)
-    const path = route.path.replace(/\{[^}]+\}/g, encodeURIComponent('x@example.com'));
+  it.each(
+    withPathParameters.flatMap((route) =>
+      [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [`${route.method} ${route.path}`, match[1] as string, route] as const),
+    ),
+  )('answers %s with a 10 KB %s with 404 resource_not_found naming it', async (_name, parameter, route) => {
+    // Prepare
+    const path = route.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => (name === parameter ? 'x'.repeat(10 * 1024) : 'x'));
     // Act
-    const response = await fetch(`${origin}${path}?stauts=pending`, {
+    const response = await fetch(`${origin}${path}`, {
       method: route.method,
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       ...(route.method === 'GET' ? {} : { body: '{}' }),
     });
     const body = (await response.json()) as { error?: { code: string; param?: string } };
     // Assess
-    expect(response.status).toBe(400);
-    expect(body.error).toMatchObject({ code: 'invalid_request', param: 'stauts' });
+    expect(response.status).toBe(404);
+    expect(body.error).toMatchObject({ code: 'resource_not_found', param: parameter });
   });
+
+  it.each(clientQueried.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'refuses an unknown query parameter on %s with 400 naming it',
+    async (_name, route) => {
+      // Prepare: a value every row's path parameters accept (an email is one too)
+      const path = route.path.replace(/\{[^}]+\}/g, encodeURIComponent('x@example.com'));
+      // Act
+      const response = await fetch(`${origin}${path}?stauts=pending`, {
+        method: route.method,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        ...(route.method === 'GET' ? {} : { body: '{}' }),
+      });
+      const body = (await response.json()) as { error?: { code: string; param?: string } };
+      // Assess
+      expect(response.status).toBe(400);
+      expect(body.error).toMatchObject({ code: 'invalid_request', param: 'stauts' });
+    },
+  );
 
   it.each(clientQueried.filter((route) => route.schemas?.query !== undefined).map((route) => [`${route.method} ${route.path}`, route] as const))(
     'knows the query parameter names of %s from its schema',

@@ -58,7 +58,12 @@ function validatorFor(document: Document, route: RouteDef, status: number): z.Zo
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', '#/$defs/') : rewrite(inner)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', '#/$defs/') : rewrite(inner),
+      ]),
+    );
   };
   return z.fromJSONSchema(rewrite({ ...schema, $defs: document.components.schemas }) as Parameters<typeof z.fromJSONSchema>[0]);
 }
@@ -87,7 +92,9 @@ describe('GET /api/v1/openapi.json', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('cache-control')).toBe('public, max-age=300');
     expect(served.openapi).toBe('3.1.0');
-    const missing = routes.filter((route) => (served.paths[route.path]?.[route.method.toLowerCase()] as Operation | undefined)?.operationId !== route.operationId);
+    const missing = routes.filter(
+      (route) => (served.paths[route.path]?.[route.method.toLowerCase()] as Operation | undefined)?.operationId !== route.operationId,
+    );
     expect(missing.map((route) => route.operationId)).toEqual([]);
   });
 
@@ -110,7 +117,8 @@ describe('GET /api/v1/openapi.json', () => {
     // Assess
     expect(new URL(origin).port).not.toBe('3000');
     expect(defaults(served.servers)).toEqual([origin, origin, origin]);
-    for (const [path, item] of Object.entries(served.paths)) expect({ path, servers: defaults(item.servers) }).toEqual({ path, servers: defaults(item.servers).map(() => origin) });
+    for (const [path, item] of Object.entries(served.paths))
+      expect({ path, servers: defaults(item.servers) }).toEqual({ path, servers: defaults(item.servers).map(() => origin) });
     expect(response.headers.get('vary')).toBe('Host, X-Forwarded-Proto');
   });
 
@@ -142,7 +150,14 @@ describe('GET /api/v1/openapi.json', () => {
       const ingested = await record('ingestPaymentEvent', 'payment_failed', `${api}/ingest/payment-event`, {
         method: 'POST',
         key,
-        body: { event_type: 'payment_failed', amount_cents: 4999, currency: 'usd', customer_email: email, decline_code: 'insufficient_funds', metadata: { payment_id: 'ch_contract_1', subscription_id: 'sub_contract_1', invoice_id: 'in_contract_1', customer_name: 'Casey Contract' } },
+        body: {
+          event_type: 'payment_failed',
+          amount_cents: 4999,
+          currency: 'usd',
+          customer_email: email,
+          decline_code: 'insufficient_funds',
+          metadata: { payment_id: 'ch_contract_1', subscription_id: 'sub_contract_1', invoice_id: 'in_contract_1', customer_name: 'Casey Contract' },
+        },
       });
       const paymentId = data(ingested).payment_event_id as string;
       const recoveryId = data(ingested).recovery_id as string;
@@ -176,20 +191,51 @@ describe('GET /api/v1/openapi.json', () => {
       await record('listDeclineCategories', 'categories', `${api}/decline-codes/categories`, { key });
       await record('getDeclineCode', 'one code', `${api}/decline-codes/insufficient_funds`, { key });
 
-      await record('setQuietHours', 'set', `${api}/settings/quiet-hours`, { method: 'POST', key, body: { start_hour: 22, end_hour: 7, timezone: 'Europe/Berlin' } });
+      await record('setQuietHours', 'set', `${api}/settings/quiet-hours`, {
+        method: 'POST',
+        key,
+        body: { start_hour: 22, end_hour: 7, timezone: 'Europe/Berlin' },
+      });
       await record('getQuietHours', 'get', `${api}/settings/quiet-hours`, { key });
       await record('setRecoveryGoal', 'set', `${api}/settings/recovery-goal`, { method: 'POST', key, body: { target_rate: 0.4 } });
       await record('getRecoveryGoal', 'get', `${api}/settings/recovery-goal`, { key });
 
       await record('scoreRetry', 'form A', `${api}/scoring/retry`, { method: 'POST', key, body: { decline_code: 'insufficient_funds', amount_cents: 4999 } });
-      await record('scoreRetry', 'form B', `${api}/scoring/retry`, { method: 'POST', key, body: { payment_id: paymentId, decline_code: 'insufficient_funds', amount_cents: 4999, currency: 'usd', retry_count: 0 } });
+      await record('scoreRetry', 'form B', `${api}/scoring/retry`, {
+        method: 'POST',
+        key,
+        body: { payment_id: paymentId, decline_code: 'insufficient_funds', amount_cents: 4999, currency: 'usd', retry_count: 0 },
+      });
 
-      const entry = { decline_code: 'contract_test_code', attempt_bucket: '1', amount_bucket: '10_50', currency: 'usd', score: 0.4, delay_hours: 36, confidence: 0.8, model_version: 'lgbm-contract-1' };
-      await record('updateScoreLookup', 'one entry', `${originOf(stack)}/api/internal/scoring/update-lookup`, { method: 'POST', headers: cronAuth(), body: { entries: [entry] } });
+      const entry = {
+        decline_code: 'contract_test_code',
+        attempt_bucket: '1',
+        amount_bucket: '10_50',
+        currency: 'usd',
+        score: 0.4,
+        delay_hours: 36,
+        confidence: 0.8,
+        model_version: 'lgbm-contract-1',
+      };
+      await record('updateScoreLookup', 'one entry', `${originOf(stack)}/api/internal/scoring/update-lookup`, {
+        method: 'POST',
+        headers: cronAuth(),
+        body: { entries: [entry] },
+      });
 
       const messaging = '/api/v1/messaging/status';
-      await deliver('receiveMessagingStatus', 'delivered', messaging, twilioStatus(publicUrl(messaging), { MessageSid: 'SMcontract0001', MessageStatus: 'delivered' }));
-      await deliver('receiveLegacyEmailStatus', 'delivered', '/api/v1/messaging/email/status', mailgunEvent(mailgunData('contract-1@mail.example.com', 'delivered')));
+      await deliver(
+        'receiveMessagingStatus',
+        'delivered',
+        messaging,
+        twilioStatus(publicUrl(messaging), { MessageSid: 'SMcontract0001', MessageStatus: 'delivered' }),
+      );
+      await deliver(
+        'receiveLegacyEmailStatus',
+        'delivered',
+        '/api/v1/messaging/email/status',
+        mailgunEvent(mailgunData('contract-1@mail.example.com', 'delivered')),
+      );
       await deliver('receiveMailerEvent', 'delivered', '/api/v1/mailer/webhook', standardWebhook(mailerPayload('email.delivered', 'contract-email-1')));
 
       for (const c of [...providerCases, ...thinCases.map((thin) => ({ ...thin, path: (merchantId: string) => `/${thin.psp}/${merchantId}` }))]) {
@@ -217,14 +263,23 @@ describe('GET /api/v1/openapi.json', () => {
         }
         if (route.auth === 'provider_signature' || route.auth === 'cron_secret') {
           const merchant = route.group === 'provider-webhooks' ? tenant.merchant.id : 'x';
-          await record(route.operationId, 'unsigned', urlOf(route, merchant), { method, rawBody: '{"id":"evt_unsigned"}', headers: { 'Content-Type': 'application/json' } });
+          await record(route.operationId, 'unsigned', urlOf(route, merchant), {
+            method,
+            rawBody: '{"id":"evt_unsigned"}',
+            headers: { 'Content-Type': 'application/json' },
+          });
         }
         if (route.path.includes('{')) {
           await record(route.operationId, 'unknown id', urlOf(route, 'x_unknown_id'), { method, key: tenant.key, ...(method === 'POST' ? { body: {} } : {}) });
           await record(route.operationId, 'malformed path parameter', urlOf(route, '%E0%A4%A'), { method, key: tenant.key });
         }
         if (route.auth === 'api_key' && route.schemas?.body !== undefined) {
-          await record(route.operationId, 'malformed JSON', urlOf(route, 'x_unknown_id'), { method, key: tenant.key, rawBody: '{"unterminated', headers: { 'Content-Type': 'application/json' } });
+          await record(route.operationId, 'malformed JSON', urlOf(route, 'x_unknown_id'), {
+            method,
+            key: tenant.key,
+            rawBody: '{"unterminated',
+            headers: { 'Content-Type': 'application/json' },
+          });
         }
       }
       const limited = await newTenant(['admin'], { read_per_minute: 1, write_per_minute: 1 });
@@ -251,10 +306,16 @@ describe('GET /api/v1/openapi.json', () => {
         const validator = validatorFor(document, exchange.route, exchange.status);
         if (validator === undefined) return [`${exchange.route.operationId} (${exchange.what}): status ${exchange.status} is not declared`];
         const result = validator.safeParse(exchange.body);
-        return result.success ? [] : [`${exchange.route.operationId} (${exchange.what}) ${exchange.status}: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`];
+        return result.success
+          ? []
+          : [
+              `${exchange.route.operationId} (${exchange.what}) ${exchange.status}: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+            ];
       });
       // Assess
-      expect([...new Set(successes.filter((exchange) => exchange.status < 300).map((exchange) => exchange.route.operationId))].sort()).toEqual([...built].sort());
+      expect([...new Set(successes.filter((exchange) => exchange.status < 300).map((exchange) => exchange.route.operationId))].sort()).toEqual(
+        [...built].sort(),
+      );
       expect(problems).toEqual([]);
     });
 
@@ -275,21 +336,31 @@ describe('GET /api/v1/openapi.json', () => {
 
     it('declares what the pipeline answers each auth kind: 401 for keyed, signed and cron routes, 403 and 429 for keyed, 400, and 404 where the path has a parameter', () => {
       // Prepare
-      const seen = (what: string) => new Set(exchanges.filter((exchange) => exchange.what === what).map((exchange) => `${exchange.route.operationId} ${exchange.status}`));
+      const seen = (what: string) =>
+        new Set(exchanges.filter((exchange) => exchange.what === what).map((exchange) => `${exchange.route.operationId} ${exchange.status}`));
       const built = routes.filter((route) => route.schemas !== undefined);
-      const expected = built.flatMap((route) => [
-        ...(route.auth === 'api_key' ? [['no key', 401], ['key without the scope', 403]] : []),
-        ...(route.auth === 'provider_signature' || route.auth === 'cron_secret' ? [['unsigned', 401]] : []),
-        ...(route.path.includes('{') ? [['malformed path parameter', 400]] : []),
-        ...(route.auth === 'api_key' && route.schemas?.body !== undefined ? [['malformed JSON', 400]] : []),
-      ].map(([what, status]) => ({ operationId: route.operationId, what, status })));
+      const expected = built.flatMap((route) =>
+        [
+          ...(route.auth === 'api_key'
+            ? [
+                ['no key', 401],
+                ['key without the scope', 403],
+              ]
+            : []),
+          ...(route.auth === 'provider_signature' || route.auth === 'cron_secret' ? [['unsigned', 401]] : []),
+          ...(route.path.includes('{') ? [['malformed path parameter', 400]] : []),
+          ...(route.auth === 'api_key' && route.schemas?.body !== undefined ? [['malformed JSON', 400]] : []),
+        ].map(([what, status]) => ({ operationId: route.operationId, what, status })),
+      );
       // Act
       const answered = expected.filter(({ operationId, what, status }) => seen(what as string).has(`${operationId} ${status}`));
       const declared = built.flatMap((route) => {
         const statuses = Object.keys(operationOf(document, route).responses);
         const wanted = [
           '400',
-          ...(route.auth === 'api_key' || route.auth === 'optional_api_key' || route.auth === 'provider_signature' || route.auth === 'cron_secret' ? ['401'] : []),
+          ...(route.auth === 'api_key' || route.auth === 'optional_api_key' || route.auth === 'provider_signature' || route.auth === 'cron_secret'
+            ? ['401']
+            : []),
           ...(route.auth === 'api_key' ? ['403', '429'] : []),
           ...(route.path.includes('{') ? ['404'] : []),
         ];

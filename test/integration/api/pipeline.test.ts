@@ -21,7 +21,11 @@ const TABLE = process.env.TABLE_NAME as string;
 const schemas = {
   list: { query: z.object({ status: z.enum(['open', 'closed']).optional(), ...offsetPagingQuery }) },
   create: {
-    body: z.object({ name: z.string().min(1).max(20), count: z.number().int().min(0).max(10).default(0), nested: z.object({ color: z.enum(['red', 'blue']) }).optional() }),
+    body: z.object({
+      name: z.string().min(1).max(20),
+      count: z.number().int().min(0).max(10).default(0),
+      nested: z.object({ color: z.enum(['red', 'blue']) }).optional(),
+    }),
   },
   get: { params: z.object({ id: z.string().regex(/^thing_\d+$/) }) },
   fail: {},
@@ -30,7 +34,15 @@ const schemas = {
   page: { query: z.object(offsetPagingQuery) },
 };
 const row = (operationId: string, method: RouteDef['method'], path: string, scopes: RouteDef['scopes'], s: RouteDef['schemas']): RouteDef => ({
-  operationId, group: 'pipeline-test', api: 'merchant', method, path: `/api/v1/pipeline-test${path}`, auth: 'api_key', scopes, summary: operationId, ...(s ? { schemas: s } : {}),
+  operationId,
+  group: 'pipeline-test',
+  api: 'merchant',
+  method,
+  path: `/api/v1/pipeline-test${path}`,
+  auth: 'api_key',
+  scopes,
+  summary: operationId,
+  ...(s ? { schemas: s } : {}),
 });
 const table: RouteDef[] = [
   row('listThings', 'GET', '/things', ['read', 'read:customers'], schemas.list),
@@ -47,7 +59,13 @@ validateRoutes(table);
 /** Counts executions of an operation for a merchant with a real conditional-free ADD. */
 async function countExecution(merchantId: string, name: string): Promise<number> {
   const { Attributes } = await documentClient.send(
-    new UpdateCommand({ TableName: TABLE, Key: { PK: `M#${merchantId}`, SK: `TEST#${name}` }, UpdateExpression: 'ADD executions :one', ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'UPDATED_NEW' }),
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: { PK: `M#${merchantId}`, SK: `TEST#${name}` },
+      UpdateExpression: 'ADD executions :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
   );
   return Number(Attributes?.executions);
 }
@@ -62,41 +80,54 @@ const thingsOf = (merchantId: string) => ({
   ExpressionAttributeValues: { ':pk': `M#${merchantId}`, ':sk': 'THING#' },
 });
 
-const handler = createGroupHandler(
-  table,
-  {
-    listThings: defineOperation({ auth: 'api_key', schemas: schemas.list }, async ({ query, requestId }) => ({ body: { data: { query }, meta: { request_id: requestId } } })),
-    createThing: defineOperation({ auth: 'api_key', schemas: schemas.create }, async ({ body, principal }) => {
-      const merchantId = principal.merchantId;
-      const n = await countExecution(merchantId, 'create');
-      await new Promise((done) => setTimeout(done, 150));
-      await documentClient.send(new UpdateCommand({ TableName: TABLE, Key: { PK: `M#${merchantId}`, SK: `THING#thing_${n}` }, UpdateExpression: 'SET #body = :body', ExpressionAttributeNames: { '#body': 'body' }, ExpressionAttributeValues: { ':body': body } }));
-      return { statusCode: 201, body: { data: { id: `thing_${n}`, ...body } } };
-    }),
-    getThing: defineOperation({ auth: 'api_key', schemas: schemas.get }, async ({ params, principal }) => {
-      const { Item } = await documentClient.send(new GetCommand({ TableName: TABLE, Key: { PK: `M#${principal.merchantId}`, SK: `THING#${params.id}` } }));
-      if (Item === undefined) throw new ResourceNotFoundError(`No thing ${params.id}.`);
-      return { body: { data: { id: params.id, ...(Item.body as object) } } };
-    }),
-    failThing: defineOperation({ auth: 'api_key', schemas: schemas.fail }, async () => {
-      throw new Error('connection to 10.1.2.3 failed with secret sk_live_abc');
-    }),
-    listThingsByCursor: defineOperation({ auth: 'api_key', schemas: schemas.cursor }, async ({ query, principal }) => {
-      const page = await queryCursorPage(thingsOf(principal.merchantId), { merchantId: principal.merchantId, list: 'things', query, cursor: query.cursor, limit: query.limit });
-      return { body: { data: page.items.map((item) => item.SK), cursor: page.cursor } };
-    }),
-    pageThings: defineOperation({ auth: 'api_key', schemas: schemas.page }, async ({ query, principal }) => {
-      const total = await executions(principal.merchantId, 'create');
-      const page = await queryOffsetPage(thingsOf(principal.merchantId), query.page, query.per_page, total);
-      return { body: { data: page.items.map((item) => item.SK), pagination: page.pagination } };
-    }),
-    flakyThing: defineOperation({ auth: 'api_key', schemas: schemas.flaky }, async ({ principal }) => {
-      const n = await countExecution(principal.merchantId, 'flaky');
-      if (n === 1) throw new Error('first attempt fails');
-      return { statusCode: 201, body: { data: { attempt: n } } };
-    }),
-  },
-);
+const handler = createGroupHandler(table, {
+  listThings: defineOperation({ auth: 'api_key', schemas: schemas.list }, async ({ query, requestId }) => ({
+    body: { data: { query }, meta: { request_id: requestId } },
+  })),
+  createThing: defineOperation({ auth: 'api_key', schemas: schemas.create }, async ({ body, principal }) => {
+    const merchantId = principal.merchantId;
+    const n = await countExecution(merchantId, 'create');
+    await new Promise((done) => setTimeout(done, 150));
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: { PK: `M#${merchantId}`, SK: `THING#thing_${n}` },
+        UpdateExpression: 'SET #body = :body',
+        ExpressionAttributeNames: { '#body': 'body' },
+        ExpressionAttributeValues: { ':body': body },
+      }),
+    );
+    return { statusCode: 201, body: { data: { id: `thing_${n}`, ...body } } };
+  }),
+  getThing: defineOperation({ auth: 'api_key', schemas: schemas.get }, async ({ params, principal }) => {
+    const { Item } = await documentClient.send(new GetCommand({ TableName: TABLE, Key: { PK: `M#${principal.merchantId}`, SK: `THING#${params.id}` } }));
+    if (Item === undefined) throw new ResourceNotFoundError(`No thing ${params.id}.`);
+    return { body: { data: { id: params.id, ...(Item.body as object) } } };
+  }),
+  failThing: defineOperation({ auth: 'api_key', schemas: schemas.fail }, async () => {
+    throw new Error('connection to 10.1.2.3 failed with secret sk_live_abc');
+  }),
+  listThingsByCursor: defineOperation({ auth: 'api_key', schemas: schemas.cursor }, async ({ query, principal }) => {
+    const page = await queryCursorPage(thingsOf(principal.merchantId), {
+      merchantId: principal.merchantId,
+      list: 'things',
+      query,
+      cursor: query.cursor,
+      limit: query.limit,
+    });
+    return { body: { data: page.items.map((item) => item.SK), cursor: page.cursor } };
+  }),
+  pageThings: defineOperation({ auth: 'api_key', schemas: schemas.page }, async ({ query, principal }) => {
+    const total = await executions(principal.merchantId, 'create');
+    const page = await queryOffsetPage(thingsOf(principal.merchantId), query.page, query.per_page, total);
+    return { body: { data: page.items.map((item) => item.SK), pagination: page.pagination } };
+  }),
+  flakyThing: defineOperation({ auth: 'api_key', schemas: schemas.flaky }, async ({ principal }) => {
+    const n = await countExecution(principal.merchantId, 'flaky');
+    if (n === 1) throw new Error('first attempt fails');
+    return { statusCode: 201, body: { data: { attempt: n } } };
+  }),
+});
 
 describe('the request pipeline', () => {
   let server: LocalHttpServer;
@@ -159,7 +190,11 @@ describe('the request pipeline', () => {
       // Prepare
       const { key } = await createApiKey({ merchantId: tenant.merchant.id, scopes: [...scopes], mode: 'test' });
       // Act
-      const response = await call<{ error?: { code: string; message: string } }>(`${base}/things`, { key, method, ...(method === 'POST' ? { body: { name: 'x' } } : {}) });
+      const response = await call<{ error?: { code: string; message: string } }>(`${base}/things`, {
+        key,
+        method,
+        ...(method === 'POST' ? { body: { name: 'x' } } : {}),
+      });
       // Assess
       expect(response.status).toBe(status);
       if (status === 403) {
@@ -185,7 +220,9 @@ describe('the request pipeline', () => {
       // Prepare
       const other = await createApiKey({ merchantId: tenant.merchant.id, scopes: ['read'], mode: 'test' });
       // Act
-      const conflicting = await call<{ error: { code: string; param?: string } }>(`${base}/things`, { headers: { Authorization: `Bearer ${tenant.key}`, 'X-API-Key': other.key } });
+      const conflicting = await call<{ error: { code: string; param?: string } }>(`${base}/things`, {
+        headers: { Authorization: `Bearer ${tenant.key}`, 'X-API-Key': other.key },
+      });
       const agreeing = await call(`${base}/things`, { headers: { Authorization: `Bearer ${tenant.key}`, 'X-API-Key': tenant.key } });
       // Assess
       expect(conflicting.status).toBe(400);
@@ -195,7 +232,11 @@ describe('the request pipeline', () => {
 
     it('takes the tenant from the key, whatever the body or path says', async () => {
       // Prepare
-      const created = await call<{ data: { id: string } }>(`${base}/things`, { key: tenant.key, method: 'POST', body: { name: 'mine', merchant_id: 'merch_someone_else' } });
+      const created = await call<{ data: { id: string } }>(`${base}/things`, {
+        key: tenant.key,
+        method: 'POST',
+        body: { name: 'mine', merchant_id: 'merch_someone_else' },
+      });
       // Act and assess
       await expectOtherMerchantGets404(`${base}/things/${created.body.data.id}`);
       expect((await call(`${base}/things/${created.body.data.id}`, { key: tenant.key })).status).toBe(200);
@@ -242,7 +283,11 @@ describe('the request pipeline', () => {
 
     it('drops unknown body fields instead of storing them', async () => {
       // Act
-      const created = await call<{ data: Record<string, unknown> }>(`${base}/things`, { key: tenant.key, method: 'POST', body: { name: 'kept', sneaky: 'dropped' } });
+      const created = await call<{ data: Record<string, unknown> }>(`${base}/things`, {
+        key: tenant.key,
+        method: 'POST',
+        body: { name: 'kept', sneaky: 'dropped' },
+      });
       const read = await call<{ data: Record<string, unknown> }>(`${base}/things/${created.body.data.id as string}`, { key: tenant.key });
       // Assess
       expect(created.body.data).toEqual({ id: expect.any(String), name: 'kept', count: 0 });
@@ -304,7 +349,12 @@ describe('the request pipeline', () => {
       // Prepare
       const owner = await newTenant(['admin']);
       // Act
-      const response = await call<{ error: { code: string; param?: string } }>(`${base}/things`, { key: owner.key, method: 'POST', rawBody, headers: { 'Content-Type': 'application/json' } });
+      const response = await call<{ error: { code: string; param?: string } }>(`${base}/things`, {
+        key: owner.key,
+        method: 'POST',
+        rawBody,
+        headers: { 'Content-Type': 'application/json' },
+      });
       // Assess
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_request');
@@ -319,7 +369,11 @@ describe('the request pipeline', () => {
       const response = await call<{ error: Record<string, unknown> }>(`${base}/fail`, { key: tenant.key, method: 'POST' });
       // Assess
       expect(response.status).toBe(500);
-      expect(response.body.error).toEqual({ code: 'internal_error', message: 'An unexpected error occurred.', request_id: response.headers.get('x-request-id') });
+      expect(response.body.error).toEqual({
+        code: 'internal_error',
+        message: 'An unexpected error occurred.',
+        request_id: response.headers.get('x-request-id'),
+      });
       expect(response.text).not.toMatch(/10\.1\.2\.3|sk_live|connection/);
     });
 
@@ -356,7 +410,9 @@ describe('the request pipeline', () => {
       const own = await newTenant(['read']);
       await awayFromMinuteBoundary();
       // Act
-      const responses = await Promise.all(Array.from({ length: 150 }, () => call<{ error?: { code: string; retry_after: number } }>(`${base}/things`, { key: own.key })));
+      const responses = await Promise.all(
+        Array.from({ length: 150 }, () => call<{ error?: { code: string; retry_after: number } }>(`${base}/things`, { key: own.key })),
+      );
       // Assess
       const passed = responses.filter((r) => r.status === 200);
       const limited = responses.filter((r) => r.status === 429);
@@ -421,7 +477,9 @@ describe('the request pipeline', () => {
       await awayFromMinuteBoundary();
       const headers = { 'Idempotency-Key': 'burst-1' };
       // Act
-      const responses = await Promise.all(Array.from({ length: 20 }, () => call(`${base}/things`, { key: own.key, method: 'POST', body: { name: 'burst' }, headers })));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => call(`${base}/things`, { key: own.key, method: 'POST', body: { name: 'burst' }, headers })),
+      );
       // Assess
       expect(await executions(own.merchant.id, 'create')).toBe(1);
       const statuses = responses.map((r) => r.status);
@@ -475,7 +533,12 @@ describe('the request pipeline', () => {
 
     it('refuses an Idempotency-Key longer than 255 characters with 400', async () => {
       // Act
-      const response = await call<{ error: { param: string } }>(`${base}/things`, { key: tenant.key, method: 'POST', body: { name: 'x' }, headers: { 'Idempotency-Key': 'k'.repeat(256) } });
+      const response = await call<{ error: { param: string } }>(`${base}/things`, {
+        key: tenant.key,
+        method: 'POST',
+        body: { name: 'x' },
+        headers: { 'Idempotency-Key': 'k'.repeat(256) },
+      });
       // Assess
       expect(response.status).toBe(400);
       expect(response.body.error.param).toBe('Idempotency-Key');
@@ -514,9 +577,13 @@ describe('the request pipeline', () => {
       const [payload, signature] = cursor.split('.');
       const forged = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload as string, 'base64url').toString()), m: tenant.merchant.id })).toString('base64url')}.${signature}`;
       // Act
-      const altered = await call<{ error: { code: string; param: string } }>(`${base}/cursor-things?cursor=${encodeURIComponent(`${cursor}x`)}`, { key: owner.key });
+      const altered = await call<{ error: { code: string; param: string } }>(`${base}/cursor-things?cursor=${encodeURIComponent(`${cursor}x`)}`, {
+        key: owner.key,
+      });
       const stolen = await call<{ error: { code: string; param: string } }>(`${base}/cursor-things?cursor=${encodeURIComponent(cursor)}`, { key: tenant.key });
-      const forgedAnswer = await call<{ error: { code: string; param: string } }>(`${base}/cursor-things?cursor=${encodeURIComponent(forged)}`, { key: tenant.key });
+      const forgedAnswer = await call<{ error: { code: string; param: string } }>(`${base}/cursor-things?cursor=${encodeURIComponent(forged)}`, {
+        key: tenant.key,
+      });
       const garbage = await call<{ error: { code: string; param: string } }>(`${base}/cursor-things?cursor=not-a-cursor`, { key: owner.key });
       // Assess
       for (const response of [altered, stolen, forgedAnswer, garbage]) {
@@ -566,7 +633,14 @@ describe('createGroupHandler', () => {
 
   it('answers 501 for a signed row whose operation, and so its verifier, is not built', async () => {
     // Prepare
-    const signedRow: RouteDef = { ...(table[0] as RouteDef), operationId: 'receiveThing', method: 'POST', path: '/api/v1/pipeline-test/signed', auth: 'provider_signature', scopes: [] };
+    const signedRow: RouteDef = {
+      ...(table[0] as RouteDef),
+      operationId: 'receiveThing',
+      method: 'POST',
+      path: '/api/v1/pipeline-test/signed',
+      auth: 'provider_signature',
+      scopes: [],
+    };
     const signedHandler = createGroupHandler([signedRow], {});
     const server = await startLocalHttpServer({ routes: [signedRow], loadHandler: async () => signedHandler, port: 0 });
     try {

@@ -68,7 +68,12 @@ describe('admin CLI', () => {
     // Assess
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const created = JSON.parse(run.stdout) as Merchant;
-    expect(created).toMatchObject({ id: expect.stringMatching(/^merch_/), name: 'Acme', plan_tier: 'engine', rate_limits: { read_per_minute: 100, write_per_minute: 100 } });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^merch_/),
+      name: 'Acme',
+      plan_tier: 'engine',
+      rate_limits: { read_per_minute: 100, write_per_minute: 100 },
+    });
   });
 
   it('prints a key once that then authenticates by hash when running keys create', async () => {
@@ -87,9 +92,12 @@ describe('admin CLI', () => {
     expect(found !== undefined && isUsable(found)).toBe(true);
   });
 
-  it('lists the merchant\'s keys without any key when running keys list', async () => {
+  it("lists the merchant's keys without any key when running keys list", async () => {
     // Prepare
-    const created = JSON.parse((await admin(['keys', 'create', '--merchant', merchant.id, '--scopes', 'admin', '--mode', 'test'])).stdout) as { id: string; key: string };
+    const created = JSON.parse((await admin(['keys', 'create', '--merchant', merchant.id, '--scopes', 'admin', '--mode', 'test'])).stdout) as {
+      id: string;
+      key: string;
+    };
     // Act
     const run = await admin(['keys', 'list', '--merchant', merchant.id]);
     // Assess
@@ -167,9 +175,17 @@ describe('admin CLI', () => {
     ['a missing --key', () => ['providers', 'set-api-key', '--merchant', merchant.id, '--psp', 'mollie'], /missing --key/],
     ['an unknown merchant for set-api-key', () => ['providers', 'set-api-key', '--merchant', 'merch_nope', '--psp', 'mollie', '--key', 'test_x'], /merch_nope/],
     ['an unknown gateway', () => ['gateways', 'set', '--merchant', merchant.id, '--psp', 'stripe', '--gateway', 'paypal'], /unknown --gateway "paypal"/],
-    ['an unknown psp for gateways set', () => ['gateways', 'set', '--merchant', merchant.id, '--psp', 'venmo', '--gateway', 'sandbox'], /unknown --psp "venmo"/],
+    [
+      'an unknown psp for gateways set',
+      () => ['gateways', 'set', '--merchant', merchant.id, '--psp', 'venmo', '--gateway', 'sandbox'],
+      /unknown --psp "venmo"/,
+    ],
     ['an unknown merchant for gateways set', () => ['gateways', 'set', '--merchant', 'merch_nope', '--psp', 'stripe', '--gateway', 'sandbox'], /merch_nope/],
-    ['an unknown merchant for set-secret', () => ['providers', 'set-secret', '--merchant', 'merch_nope', '--psp', 'stripe', '--secret', 'whsec_x'], /merch_nope/],
+    [
+      'an unknown merchant for set-secret',
+      () => ['providers', 'set-secret', '--merchant', 'merch_nope', '--psp', 'stripe', '--secret', 'whsec_x'],
+      /merch_nope/,
+    ],
   ])('exits 2 with a one-line error and no output when given %s', async (_case, args, message) => {
     // Act
     const run = await admin(args());
@@ -214,7 +230,14 @@ describe('admin CLI: outbox list', () => {
   const T0 = Date.parse('2026-11-01T09:00:00.000Z');
 
   const send = (merchantId: string, to: string, minutes: number, subject: string) =>
-    outboxEmailSender.send({ merchantId, customerId: 'cus_outbox', to, subject, text: `Hello ${to}`, messageId: `msg_${timeOrderedId(new Date(T0 + minutes * 60_000))}` });
+    outboxEmailSender.send({
+      merchantId,
+      customerId: 'cus_outbox',
+      to,
+      subject,
+      text: `Hello ${to}`,
+      messageId: `msg_${timeOrderedId(new Date(T0 + minutes * 60_000))}`,
+    });
 
   beforeAll(async () => {
     merchant = await createMerchant({ name: 'Outbox merchant' });
@@ -225,14 +248,20 @@ describe('admin CLI: outbox list', () => {
     await send(other.id, 'cy@example.com', 3, 'other merchant');
   });
 
-  it('prints the merchant\'s sent emails as JSON, newest first', async () => {
+  it("prints the merchant's sent emails as JSON, newest first", async () => {
     // Act
     const run = await admin(['outbox', 'list', '--merchant', merchant.id]);
     // Assess
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const emails = JSON.parse(run.stdout) as OutboxEmail[];
     expect(emails.map((email) => email.subject)).toEqual(['third', 'second', 'first']);
-    expect(emails[0]).toMatchObject({ id: expect.stringMatching(/^obx_/), merchant_id: merchant.id, to: 'Ana@Example.com', text: 'Hello Ana@Example.com', message_id: expect.stringMatching(/^msg_/) });
+    expect(emails[0]).toMatchObject({
+      id: expect.stringMatching(/^obx_/),
+      merchant_id: merchant.id,
+      to: 'Ana@Example.com',
+      text: 'Hello Ana@Example.com',
+      message_id: expect.stringMatching(/^msg_/),
+    });
     expect(emails[0]).not.toHaveProperty('PK');
   });
 
@@ -245,7 +274,7 @@ describe('admin CLI: outbox list', () => {
     expect((JSON.parse(limited.stdout) as OutboxEmail[]).map((email) => email.subject)).toEqual(['third']);
   });
 
-  it('lists every merchant\'s emails, newest first, without --merchant', async () => {
+  it("lists every merchant's emails, newest first, without --merchant", async () => {
     // Act
     const run = await admin(['outbox', 'list', '--limit', '2']);
     // Assess
@@ -294,7 +323,18 @@ describe('admin CLI: dead-lettered inbound events on the local stack', () => {
         customer: providerCustomerId,
         receipt_email: null,
         status: 'requires_payment_method',
-        last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds', type: 'card_error', payment_method: { id: 'pm_dlq', object: 'payment_method', billing_details: { email: null, name: null }, card: { brand: 'visa', last4: '4242' }, type: 'card' } },
+        last_payment_error: {
+          code: 'card_declined',
+          decline_code: 'insufficient_funds',
+          type: 'card_error',
+          payment_method: {
+            id: 'pm_dlq',
+            object: 'payment_method',
+            billing_details: { email: null, name: null },
+            card: { brand: 'visa', last4: '4242' },
+            type: 'card',
+          },
+        },
       },
     },
   });
@@ -312,9 +352,17 @@ describe('admin CLI: dead-lettered inbound events on the local stack', () => {
   it('records the dropped delivery under the merchant, lists it with dlq list, and a redrive once the customer is known ingests it', async () => {
     // Prepare: the stack's queues, on a clock the test moves past each visibility timeout, keeping dead letters in the table as the stack does.
     let clock = Date.now();
-    const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock, onDeadLetter: (queue, letter) => saveLocalDeadLetter(queue, letter) });
+    const queues = new LocalQueues({
+      consumers: { 'inbound-webhooks': inboundWebhooks },
+      now: () => clock,
+      onDeadLetter: (queue, letter) => saveLocalDeadLetter(queue, letter),
+    });
     const delivery = stripeFailedFor(secret, body);
-    const response = await call<{ data: { id: string } }>(`${originOf(stack)}/stripe/${merchantId}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+    const response = await call<{ data: { id: string } }>(`${originOf(stack)}/stripe/${merchantId}`, {
+      method: 'POST',
+      rawBody: delivery.body,
+      headers: delivery.headers,
+    });
     expect(response.status).toBe(200);
     for (let receive = 0; receive <= INBOUND_MAX_RECEIVES; receive += 1) {
       await queues.drain();
@@ -330,7 +378,15 @@ describe('admin CLI: dead-lettered inbound events on the local stack', () => {
 
     // Assess
     expect(recorded).toEqual([
-      { id: expect.stringMatching(/^dle_/), merchant_id: merchantId, provider: 'stripe', event_ids: [eventId], webhook_log_id: response.body.data.id, reason: 'unknown_webhook_customer', dead_lettered_at: expect.any(String) },
+      {
+        id: expect.stringMatching(/^dle_/),
+        merchant_id: merchantId,
+        provider: 'stripe',
+        event_ids: [eventId],
+        webhook_log_id: response.body.data.id,
+        reason: 'unknown_webhook_customer',
+        dead_lettered_at: expect.any(String),
+      },
     ]);
     expect(JSON.stringify(recorded)).not.toMatch(/4999|pm_dlq|visa|card/);
     expect(events).toMatchObject({ code: 0, stderr: '' });
@@ -349,7 +405,12 @@ describe('admin CLI: dead-lettered inbound events on the local stack', () => {
     expect(await getPaymentByAnyId(merchantId, providerPaymentId)).toBeUndefined();
 
     // Act: the customer becomes known (an earlier payment with its Stripe customer id), then the redrive
-    await recordFailedPayment(failedPaymentInput(merchantId, { customer: { email: 'dlq-customer@example.com', name: null, provider_customer_id: providerCustomerId }, providerPaymentId: `ch_earlier_${providerCustomerId}` }));
+    await recordFailedPayment(
+      failedPaymentInput(merchantId, {
+        customer: { email: 'dlq-customer@example.com', name: null, provider_customer_id: providerCustomerId },
+        providerPaymentId: `ch_earlier_${providerCustomerId}`,
+      }),
+    );
     const redrive = await admin(['dlq', 'redrive', '--queue', 'inbound-webhooks']);
     const after = await admin(['dlq', 'list']);
 
@@ -362,7 +423,13 @@ describe('admin CLI: dead-lettered inbound events on the local stack', () => {
 
   it('keeps a message that fails every receive again in the DLQ on redrive', async () => {
     // Prepare: a poison message (no processor for its kind) dead-lettered as the stack keeps it.
-    await saveLocalDeadLetter('inbound-webhooks', { messageId: 'm-poison', body: JSON.stringify({ kind: 'no_such_kind' }), receiveCount: 5, sentTimestamp: Date.now(), messageAttributes: {} });
+    await saveLocalDeadLetter('inbound-webhooks', {
+      messageId: 'm-poison',
+      body: JSON.stringify({ kind: 'no_such_kind' }),
+      receiveCount: 5,
+      sentTimestamp: Date.now(),
+      messageAttributes: {},
+    });
 
     // Act
     const redrive = await admin(['dlq', 'redrive']);

@@ -49,7 +49,7 @@ describe('npm run job against the local stack', () => {
 
   afterAll(() => stack.stop());
 
-  it('charges a due retry through the stack\'s default gateway (sandbox) instead of pushing it back a day', async () => {
+  it("charges a due retry through the stack's default gateway (sandbox) instead of pushing it back a day", async () => {
     // Prepare: a processing error two days ago, whose first retry (hours later) is due now.
     const payment = await seedPayment(stack.merchant_id, PROCESSING_ERROR, new Date(Date.now() - 2 * 24 * 3_600_000));
     expect(payment.status).toBe('retrying');
@@ -68,7 +68,7 @@ describe('npm run job against the local stack', () => {
     expect(run.stderr).not.toMatch(/NodeVersionSupportWarning|Warning:/);
   });
 
-  it('writes the stack\'s default gateway into the stack file', () => {
+  it("writes the stack's default gateway into the stack file", () => {
     // Assess
     expect(stack.default_payment_gateway).toBe('sandbox');
   });

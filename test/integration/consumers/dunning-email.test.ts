@@ -76,12 +76,22 @@ describe('the dunning_email processor of the notifications consumer', () => {
     const merchant = await createMerchant({ name: 'Bounced Co' });
     const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'Gone@Example.com', name: 'Gone Away' } });
     const message = await createDunningMessage(payment, { templateId: null, subject: null });
-    await suppressEmail({ merchant_id: merchant.id, email: 'gone@example.com', customer_id: payment.customer_id, reason: 'hard_bounce', source_message_id: 'msg_01J0000000000000000000000A' });
+    await suppressEmail({
+      merchant_id: merchant.id,
+      email: 'gone@example.com',
+      customer_id: payment.customer_id,
+      reason: 'hard_bounce',
+      source_message_id: 'msg_01J0000000000000000000000A',
+    });
     // Act
     const result = await handler(sqsEventOf(recordOf(merchant.id, message.id)));
     // Assess
     expect(result.batchItemFailures).toEqual([]);
-    expect(await getMessage(merchant.id, message.id)).toMatchObject({ status: 'suppressed', status_reason: expect.stringContaining('hard_bounce'), provider_message_id: null });
+    expect(await getMessage(merchant.id, message.id)).toMatchObject({
+      status: 'suppressed',
+      status_reason: expect.stringContaining('hard_bounce'),
+      provider_message_id: null,
+    });
     expect(await listOutboxEmails(merchant.id)).toEqual([]);
     expect((await paymentTimeline(merchant.id, payment)).filter((entry) => entry.type === 'dunning_sent')).toHaveLength(0);
   });
@@ -96,8 +106,16 @@ describe('the dunning_email processor of the notifications consumer', () => {
     // Assess
     const sent = await getMessage(merchant.id, message.id);
     const providerMessageId = sent?.provider_message_id as string;
-    const { Item } = await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME as string, Key: messageKeys.providerRef(providerMessageId) }));
-    expect(Item).toMatchObject({ entity: 'message_ref', merchant_id: merchant.id, message_id: message.id, provider: 'outbox', GSI2PK: customerKeys.data(merchant.id, payment.customer_id) });
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: process.env.TABLE_NAME as string, Key: messageKeys.providerRef(providerMessageId) }),
+    );
+    expect(Item).toMatchObject({
+      entity: 'message_ref',
+      merchant_id: merchant.id,
+      message_id: message.id,
+      provider: 'outbox',
+      GSI2PK: customerKeys.data(merchant.id, payment.customer_id),
+    });
     expect(await getMessageByProviderId(providerMessageId)).toMatchObject({ id: message.id, merchant_id: merchant.id, status: 'sent' });
   });
 });

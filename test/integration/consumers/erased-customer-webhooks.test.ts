@@ -34,17 +34,25 @@ describe('a late provider re-delivery for an erased customer', () => {
     await stack?.stop();
   });
 
-  const post = (path: string, delivery: Delivery) => call<{ data: { id: string } }>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+  const post = (path: string, delivery: Delivery) =>
+    call<{ data: { id: string } }>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
   const publicUrl = (path: string): string => `https://${new URL(originOf(stack)).host}${path}`;
-  const paymentsOf = async (tenant: Tenant): Promise<Payment[]> => (await call<{ data: Payment[] }>(`${stack.api_url}/payments?per_page=100`, { key: tenant.key })).body.data;
-  const customerTotal = async (tenant: Tenant): Promise<number> => (await call<{ pagination: { total: number } }>(`${stack.api_url}/customers`, { key: tenant.key })).body.pagination.total;
+  const paymentsOf = async (tenant: Tenant): Promise<Payment[]> =>
+    (await call<{ data: Payment[] }>(`${stack.api_url}/payments?per_page=100`, { key: tenant.key })).body.data;
+  const customerTotal = async (tenant: Tenant): Promise<number> =>
+    (await call<{ pagination: { total: number } }>(`${stack.api_url}/customers`, { key: tenant.key })).body.pagination.total;
 
   async function merchantItems(merchantId: string): Promise<Item[]> {
     const items: Item[] = [];
     let startKey: Item | undefined;
     do {
       const page = await documentClient.send(
-        new ScanCommand({ TableName: process.env.TABLE_NAME, FilterExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `M#${merchantId}` }, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
+        new ScanCommand({
+          TableName: process.env.TABLE_NAME,
+          FilterExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': `M#${merchantId}` },
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
       );
       items.push(...((page.Items ?? []) as Item[]));
       startKey = page.LastEvaluatedKey as Item | undefined;
@@ -83,7 +91,15 @@ describe('a late provider re-delivery for an erased customer', () => {
     expect(await getWebhookLog(tenant.merchant.id, again.body.data.id)).toBeUndefined();
     const items = await merchantItems(tenant.merchant.id);
     const text = JSON.stringify(items);
-    for (const needle of ['jenny.rosen@example.com', 'Jenny Rosen', 'cus_QWxv3kqYz8N1rT', 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq', recorded.customer_id, recorded.id.replace(/^pe_/, '')]) expect(text).not.toContain(needle);
+    for (const needle of [
+      'jenny.rosen@example.com',
+      'Jenny Rosen',
+      'cus_QWxv3kqYz8N1rT',
+      'pi_3PfXh2LkdIwHu7ix0xHbW2Kq',
+      recorded.customer_id,
+      recorded.id.replace(/^pe_/, ''),
+    ])
+      expect(text).not.toContain(needle);
     const tombstones = items.filter((item) => item.entity === 'erasure_tombstone');
     expect(tombstones.map((item) => item.kind).sort()).toEqual(['email', 'provider_customer_id']);
     expect(tombstones.find((item) => item.kind === 'email')?.refused_count).toBe(1);
@@ -94,7 +110,11 @@ describe('a late provider re-delivery for an erased customer', () => {
     const paddle = providerCases.find((c) => c.psp === 'paddle') as ProviderCase;
     const known = (tenant: Tenant) =>
       recordFailedPayment(
-        failedPaymentInput(tenant.merchant.id, { customer: { email: 'known-paddle@example.com', name: null, provider_customer_id: paddle.expected.providerCustomerId ?? null }, psp: 'paddle', providerPaymentId: 'earlier-paddle' }),
+        failedPaymentInput(tenant.merchant.id, {
+          customer: { email: 'known-paddle@example.com', name: null, provider_customer_id: paddle.expected.providerCustomerId ?? null },
+          psp: 'paddle',
+          providerPaymentId: 'earlier-paddle',
+        }),
       ).then(() => undefined);
     // Act
     const { tenant, erased, again, drained } = await eraseThenRedeliver(paddle, known);

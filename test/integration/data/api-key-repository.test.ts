@@ -2,13 +2,7 @@ import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '#core/api-keys';
 import { ApiKeyNotFoundError } from '#core/api-keys';
 import { InvalidExpiryError, type Merchant, MerchantNotFoundError } from '#core/merchants';
-import {
-  createApiKey,
-  findApiKeyByHash,
-  isUsable,
-  listApiKeys,
-  revokeApiKey,
-} from '#data/api-key-repository';
+import { createApiKey, findApiKeyByHash, isUsable, listApiKeys, revokeApiKey } from '#data/api-key-repository';
 import { documentClient, dynamo } from '#data/client';
 import { keys } from '#data/keys';
 import { createMerchant } from '#data/merchant-repository';
@@ -146,7 +140,7 @@ describe('api key repository', () => {
     await expect(creating).rejects.toBeInstanceOf(InvalidExpiryError);
   });
 
-  it('lists only the merchant\'s keys, revoked ones included, oldest first when it has several', async () => {
+  it("lists only the merchant's keys, revoked ones included, oldest first when it has several", async () => {
     // Prepare
     const owner = await createMerchant({ name: 'Lister' });
     const other = await createMerchant({ name: 'Other' });

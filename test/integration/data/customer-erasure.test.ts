@@ -16,7 +16,12 @@ const merchant = (): string => `merch_erase${Math.random().toString(36).slice(2,
 
 async function partition(merchantId: string, prefix: string): Promise<Array<Record<string, unknown>>> {
   const { Items } = await documentClient.send(
-    new QueryCommand({ TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': `M#${merchantId}`, ':sk': prefix }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: process.env.TABLE_NAME,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': `M#${merchantId}`, ':sk': prefix },
+      ConsistentRead: true,
+    }),
   );
   return (Items ?? []) as Array<Record<string, unknown>>;
 }
@@ -58,10 +63,12 @@ describe('eraseCustomer', () => {
     expect(Object.fromEntries(Object.entries(await paymentCounters(m)).filter(([, value]) => value !== 0))).toEqual(expected);
   }, 60_000);
 
-  it('removes a batch delivery filed under three customers when any of them is erased, and each further customer\'s link with that customer', async () => {
+  it("removes a batch delivery filed under three customers when any of them is erased, and each further customer's link with that customer", async () => {
     // Prepare
     const m = merchant();
-    const [first, second, third, control] = await Promise.all(['first', 'second', 'third', 'control'].map((name) => seedCustomerPayment(m, { email: `${name}@batch.example` })));
+    const [first, second, third, control] = await Promise.all(
+      ['first', 'second', 'third', 'control'].map((name) => seedCustomerPayment(m, { email: `${name}@batch.example` })),
+    );
     const delivery = await putWebhookLog({
       merchantId: m,
       psp: 'adyen',
@@ -90,7 +97,14 @@ describe('eraseCustomer', () => {
     // Prepare
     const m = merchant();
     const [first, second] = await Promise.all(['lead', 'other'].map((name) => seedCustomerPayment(m, { email: `${name}@batch.example` })));
-    const delivery = await putWebhookLog({ merchantId: m, psp: 'adyen', routeVariant: 'default', rawBody: Buffer.from('{"live":"false","notificationItems":[]}'), contentType: 'application/json', url: `https://hooks.example.com/adyen/${m}` });
+    const delivery = await putWebhookLog({
+      merchantId: m,
+      psp: 'adyen',
+      routeVariant: 'default',
+      rawBody: Buffer.from('{"live":"false","notificationItems":[]}'),
+      contentType: 'application/json',
+      url: `https://hooks.example.com/adyen/${m}`,
+    });
     await fileWebhookLogUnderCustomers(m, delivery, [first?.customer_id ?? '', second?.customer_id ?? '']);
     const filed = await getWebhookLog(m, delivery.id);
     // Act

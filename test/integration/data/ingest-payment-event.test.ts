@@ -30,7 +30,12 @@ const keyOf = (event: IngestEvent): string => dedupeKeyOf(event) as string;
 async function expireLease(merchantId: string, event: IngestEvent): Promise<void> {
   const hash = createHash('sha256').update(keyOf(event)).digest('hex');
   await documentClient.send(
-    new UpdateCommand({ TableName: process.env.TABLE_NAME as string, Key: ingestKeys.event(merchantId, hash), UpdateExpression: 'SET lease_until = :past', ExpressionAttributeValues: { ':past': 0 } }),
+    new UpdateCommand({
+      TableName: process.env.TABLE_NAME as string,
+      Key: ingestKeys.event(merchantId, hash),
+      UpdateExpression: 'SET lease_until = :past',
+      ExpressionAttributeValues: { ':past': 0 },
+    }),
   );
 }
 
@@ -54,7 +59,15 @@ describe('ingestPaymentEvent', () => {
     const event = failedEvent();
     const claim = await claimIngestEvent(m, keyOf(event), 'evt_first', new Date());
     if (claim.state !== 'claimed') throw new Error('the first claim must succeed');
-    const stored = { event_id: 'evt_first', event_type: 'payment_failed', status: 'processed', recovery_initiated: true, payment_event_id: null, recovery_id: null, affected_payment_ids: [] } as const;
+    const stored = {
+      event_id: 'evt_first',
+      event_type: 'payment_failed',
+      status: 'processed',
+      recovery_initiated: true,
+      payment_event_id: null,
+      recovery_id: null,
+      affected_payment_ids: [],
+    } as const;
     // Act
     const second = ingestPaymentEvent(m, event);
     await new Promise((done) => setTimeout(done, 300));

@@ -26,7 +26,18 @@ describe('payment repository', () => {
     const { payment, created } = await recordFailedPayment(failed(m, { providerPaymentId: 'ch_abc' }), at);
     // Assess
     expect(created).toBe(true);
-    expect(payment).toMatchObject({ status: 'retrying', next_retry_at: planned, amount: 4999, currency: 'usd', customer_email: 'jane@example.com', psp: 'stripe', retry_count: 0, awaiting_card_update: false, attempt: null, version: 1 });
+    expect(payment).toMatchObject({
+      status: 'retrying',
+      next_retry_at: planned,
+      amount: 4999,
+      currency: 'usd',
+      customer_email: 'jane@example.com',
+      psp: 'stripe',
+      retry_count: 0,
+      awaiting_card_update: false,
+      attempt: null,
+      version: 1,
+    });
     expect(payment.id.replace('pe_', '')).toBe(payment.recovery_id.replace('rec_', ''));
     expect(payment.state_history).toEqual([
       { status: 'pending', at: payment.created_at, reason: 'Payment failed: decline code insufficient_funds (soft_retry/balance)' },
@@ -36,7 +47,12 @@ describe('payment repository', () => {
     expect(await getPaymentByAnyId(m, payment.recovery_id)).toEqual(payment);
     const timeline = await paymentTimeline(m, payment);
     expect(timeline.map((entry) => entry.type)).toEqual(['payment_failed', 'retry_scheduled']);
-    expect(timeline[1]).toEqual({ type: 'retry_scheduled', timestamp: payment.created_at, detail: `Retry 1 scheduled for ${planned}: ${planReason}`, details: { retry_number: 1, scheduled_at: planned, reason: planReason } });
+    expect(timeline[1]).toEqual({
+      type: 'retry_scheduled',
+      timestamp: payment.created_at,
+      detail: `Retry 1 scheduled for ${planned}: ${planReason}`,
+      details: { retry_number: 1, scheduled_at: planned, reason: planReason },
+    });
     const customer = await getCustomerByEmail(m, 'jane@example.com');
     expect(customer).toMatchObject({ id: payment.customer_id, total_payments: 1, failed_payments: 1, open_payments: 1, total_failed_cents: 4999 });
     expect(await customerCounts(m)).toEqual({ all: 1, has_failed: 1 });
@@ -51,7 +67,9 @@ describe('payment repository', () => {
     const { payment } = await recordFailedPayment(failed(m, HARD_DECLINE));
     // Assess
     expect(payment).toMatchObject({ status: 'pending', awaiting_card_update: true, next_retry_at: null, retry_count: 0 });
-    expect(payment.state_history).toEqual([{ status: 'pending', at: payment.created_at, reason: 'Payment failed: decline code expired_card (hard_customer/expired)' }]);
+    expect(payment.state_history).toEqual([
+      { status: 'pending', at: payment.created_at, reason: 'Payment failed: decline code expired_card (hard_customer/expired)' },
+    ]);
     expect((await paymentTimeline(m, payment)).map((entry) => entry.type)).toEqual(['payment_failed']);
     expect(await paymentCounters(m)).toMatchObject({ all: 1, 's:pending': 1, 's:pending|c:hard_customer|p:stripe': 1 });
   });
@@ -138,7 +156,8 @@ describe('payment repository', () => {
       // Assess
       expect(after.status).toBe(to);
       // A resume to retrying plans the retry again (a pause dropped it), in the same write.
-      const replanned = step === 'resume' && to === 'retrying' ? [{ status: 'retrying', at: after.updated_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) }] : [];
+      const replanned =
+        step === 'resume' && to === 'retrying' ? [{ status: 'retrying', at: after.updated_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) }] : [];
       expect(after.state_history).toEqual([...before.state_history, { status: to, at: after.updated_at, reason }, ...replanned]);
       expect(after.next_retry_at === null).toBe(to !== 'retrying');
     });
@@ -186,7 +205,13 @@ describe('payment repository', () => {
       // Prepare: an open payment whose retries are used up (as the retry engine counts them).
       const m = merchant();
       const { payment: maxed } = await recordFailedPayment(failed(m));
-      await documentClient.send(new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(m, paymentBodyOf(maxed.id) as string), UpdateExpression: 'SET retry_count = max_retries' }));
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: process.env.TABLE_NAME,
+          Key: paymentKeys.payment(m, paymentBodyOf(maxed.id) as string),
+          UpdateExpression: 'SET retry_count = max_retries',
+        }),
+      );
       const { payment: hard } = await recordFailedPayment(failed(m, HARD_DECLINE));
       // Act
       const a = await applyPaymentEvent(m, maxed.id, events.retry as PaymentEvent).catch((e: Error) => e.message);
@@ -199,9 +224,17 @@ describe('payment repository', () => {
       // card_updated lifts the wait and the policy plans retry 1 in the same write: pending → retrying.
       expect(updated.before).toMatchObject({ status: 'pending', awaiting_card_update: true, next_retry_at: null });
       expect(updated.after).toMatchObject({ status: 'retrying', awaiting_card_update: false });
-      expect(updated.after.state_history).toEqual([...hard.state_history, { status: 'retrying', at: updated.after.updated_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) }]);
+      expect(updated.after.state_history).toEqual([
+        ...hard.state_history,
+        { status: 'retrying', at: updated.after.updated_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) },
+      ]);
       expect(updated.after.state_history.at(-1)?.reason.startsWith(`Retry 1 of 4 at ${updated.after.next_retry_at}: `)).toBe(true);
-      expect((await paymentTimeline(m, hard)).map((entry) => entry.type)).toEqual(['payment_failed', 'payment_method_updated', 'retry_scheduled', 'retry_scheduled']);
+      expect((await paymentTimeline(m, hard)).map((entry) => entry.type)).toEqual([
+        'payment_failed',
+        'payment_method_updated',
+        'retry_scheduled',
+        'retry_scheduled',
+      ]);
       expect(c.after).toMatchObject({ status: 'retrying', next_retry_at: at });
     });
   });
@@ -210,7 +243,11 @@ describe('payment repository', () => {
     // Prepare
     const m = merchant();
     const { payment } = await recordFailedPayment(failed(m));
-    const kinds: PaymentEvent[] = [{ type: 'pause', reason }, { type: 'resume', reason }, { type: 'schedule_retry', at: '2026-12-01T00:00:00.000Z', reason }];
+    const kinds: PaymentEvent[] = [
+      { type: 'pause', reason },
+      { type: 'resume', reason },
+      { type: 'schedule_retry', at: '2026-12-01T00:00:00.000Z', reason },
+    ];
     // Act
     const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => applyPaymentEvent(m, payment.id, kinds[i % 3] as PaymentEvent)));
     // Assess
@@ -227,7 +264,9 @@ describe('payment repository', () => {
     const counters = await paymentCounters(m);
     expect(counters.all).toBe(1);
     expect(counters[`s:${final?.status}`]).toBe(1);
-    const customer = await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: customerKeys.customer(m, payment.customer_id.replace('cust_', '')) }));
+    const customer = await documentClient.send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: customerKeys.customer(m, payment.customer_id.replace('cust_', '')) }),
+    );
     expect(customer.Item?.open_payments).toBe(1);
   }, 120_000);
 
@@ -235,7 +274,9 @@ describe('payment repository', () => {
     // Prepare
     const m = merchant();
     const a = (await recordFailedPayment(failed(m), new Date('2026-10-01T00:00:00Z'))).payment;
-    const b = (await recordFailedPayment(failed(m, { psp: 'adyen', declineCategory: 'hard_customer', declineSubcategory: 'expired' }), new Date('2026-10-02T00:00:00Z'))).payment;
+    const b = (
+      await recordFailedPayment(failed(m, { psp: 'adyen', declineCategory: 'hard_customer', declineSubcategory: 'expired' }), new Date('2026-10-02T00:00:00Z'))
+    ).payment;
     const c = (await recordFailedPayment(failed(m), new Date('2026-10-03T00:00:00Z'))).payment;
     await applyPaymentEvent(m, c.id, { type: 'recover', reason });
     await applyPaymentEvent(m, a.id, { type: 'pause', reason });

@@ -58,7 +58,12 @@ describe('periodCounterUpdates', () => {
     // Act
     await applyCounterChange(undefined, payment(merchantId, '2026-09-09T09:00:00.000Z', { status: 'recovered', amount: 300 }));
     // Assess
-    expect(await recoveryProgress(merchantId, 'monthly', new Date('2026-09-30T00:00:00Z'))).toMatchObject({ failed_payments: 1, recovered_payments: 1, failed_amounts: { usd: 300 }, recovered_amounts: { usd: 300 } });
+    expect(await recoveryProgress(merchantId, 'monthly', new Date('2026-09-30T00:00:00Z'))).toMatchObject({
+      failed_payments: 1,
+      recovered_payments: 1,
+      failed_amounts: { usd: 300 },
+      recovered_amounts: { usd: 300 },
+    });
   });
 
   it.each([
@@ -94,7 +99,14 @@ describe('recoveryProgress', () => {
       failed_amounts: { usd: 4999 },
       recovered_amounts: { usd: 4999 },
     });
-    expect(november).toMatchObject({ period_start: '2026-11-01T00:00:00.000Z', failed_payments: 0, recovered_payments: 0, recovery_rate: 0, failed_amounts: {}, recovered_amounts: {} });
+    expect(november).toMatchObject({
+      period_start: '2026-11-01T00:00:00.000Z',
+      failed_payments: 0,
+      recovered_payments: 0,
+      recovery_rate: 0,
+      failed_amounts: {},
+      recovered_amounts: {},
+    });
   });
 
   it('sums the three months of the quarter and nothing outside it', async () => {
@@ -144,17 +156,33 @@ describe('recoveryProgress', () => {
     // Act
     const year = await recoveryProgress(merchantId, 'annual', new Date('2026-06-01T00:00:00Z'));
     // Assess
-    expect(year).toMatchObject({ period_start: '2026-01-01T00:00:00.000Z', period_end: '2027-01-01T00:00:00.000Z', failed_payments: 4, recovered_payments: 3, recovery_rate: 0.75 });
+    expect(year).toMatchObject({
+      period_start: '2026-01-01T00:00:00.000Z',
+      period_end: '2027-01-01T00:00:00.000Z',
+      failed_payments: 4,
+      recovered_payments: 3,
+      recovery_rate: 0.75,
+    });
   });
 
   it('counts every one of many concurrent failures (atomic ADD, no lost update)', async () => {
     // Prepare
     const merchantId = newMerchantId();
     // Act
-    await Promise.all(Array.from({ length: 25 }, (_, index) => fail(merchantId, `2026-05-${String((index % 28) + 1).padStart(2, '0')}T10:00:00.000Z`, { amount: 100 }, index % 5 === 0)));
+    await Promise.all(
+      Array.from({ length: 25 }, (_, index) =>
+        fail(merchantId, `2026-05-${String((index % 28) + 1).padStart(2, '0')}T10:00:00.000Z`, { amount: 100 }, index % 5 === 0),
+      ),
+    );
     // Assess
     const may = await recoveryProgress(merchantId, 'monthly', new Date('2026-05-20T00:00:00Z'));
-    expect(may).toMatchObject({ failed_payments: 25, recovered_payments: 5, recovery_rate: 0.2, failed_amounts: { usd: 2500 }, recovered_amounts: { usd: 500 } });
+    expect(may).toMatchObject({
+      failed_payments: 25,
+      recovered_payments: 5,
+      recovery_rate: 0.2,
+      failed_amounts: { usd: 2500 },
+      recovered_amounts: { usd: 500 },
+    });
   });
 
   it("never counts another merchant's payments", async () => {
@@ -178,6 +206,13 @@ describe('recoveryProgress', () => {
     // Act
     const { Item } = await documentClient.send(new GetCommand({ TableName, Key: recoveryCounterKeys.month(merchantId, '2026-02') }));
     // Assess
-    expect(Item).toEqual({ ...recoveryCounterKeys.month(merchantId, '2026-02'), entity: 'counters', failed_count: 1, failed_amount_gbp: 700, recovered_count: 1, recovered_amount_gbp: 700 });
+    expect(Item).toEqual({
+      ...recoveryCounterKeys.month(merchantId, '2026-02'),
+      entity: 'counters',
+      failed_count: 1,
+      failed_amount_gbp: 700,
+      recovered_count: 1,
+      recovered_amount_gbp: 700,
+    });
   });
 });

@@ -63,7 +63,12 @@ describe('quiet hours', () => {
     expect(await getQuietHours(merchantId, start)).toMatchObject({ timezone: 'America/New_York', enabled: true });
     // Act: another process (another Lambda) changes them behind this one's cache.
     await documentClient.send(
-      new UpdateCommand({ TableName, Key: settingsKeys.quietHours(merchantId), UpdateExpression: 'SET enabled = :off', ExpressionAttributeValues: { ':off': false } }),
+      new UpdateCommand({
+        TableName,
+        Key: settingsKeys.quietHours(merchantId),
+        UpdateExpression: 'SET enabled = :off',
+        ExpressionAttributeValues: { ':off': false },
+      }),
     );
     const cached = await getQuietHours(merchantId, start + 1000);
     const expired = await getQuietHours(merchantId, start + QUIET_HOURS_CACHE_MS + 1000);

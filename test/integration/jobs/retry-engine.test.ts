@@ -30,7 +30,13 @@ const HOUR = 3_600_000;
 
 /** Runs the every-minute job (its Lambda handler) as EventBridge Scheduler would at `at`. */
 async function runJobAt(at: Date) {
-  const report = await everyMinute({ schedule: 'every-minute', scheduled_time: at.toISOString(), execution_id: `test-${at.getTime()}`, attempt_number: 1, schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute' });
+  const report = await everyMinute({
+    schedule: 'every-minute',
+    scheduled_time: at.toISOString(),
+    execution_id: `test-${at.getTime()}`,
+    attempt_number: 1,
+    schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute',
+  });
   const task = report.tasks.find((t) => t.name === 'execute-due-retries');
   expect(task?.status).toBe('ok');
   return task?.summary as Record<string, number>;
@@ -38,7 +44,9 @@ async function runJobAt(at: Date) {
 
 /** The payment's entry in the due index (GSI4SK), undefined when it has none. */
 async function dueIndexEntryOf(merchantId: string, payment: PaymentRecord): Promise<string | undefined> {
-  const item = (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.payment(merchantId, payment.id.slice(3)), ConsistentRead: true }))).Item;
+  const item = (
+    await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.payment(merchantId, payment.id.slice(3)), ConsistentRead: true }))
+  ).Item;
   return item?.GSI4SK as string | undefined;
 }
 
@@ -61,7 +69,18 @@ async function runUntilSettled(merchantId: string, payment: PaymentRecord, max =
 const failure = (merchantId: string, overrides: Record<string, unknown> = {}) =>
   ingestPaymentEvent(
     merchantId,
-    { type: 'payment_failed', amount: 2500, currency: 'usd', customerEmail: 'ana@example.com', declineCode: 'insufficient_funds', eventId: `evt_${Math.random().toString(36).slice(2)}`, psp: 'stripe', providerPaymentId: `pi_${Math.random().toString(36).slice(2)}`, metadata: {}, ...overrides },
+    {
+      type: 'payment_failed',
+      amount: 2500,
+      currency: 'usd',
+      customerEmail: 'ana@example.com',
+      declineCode: 'insufficient_funds',
+      eventId: `evt_${Math.random().toString(36).slice(2)}`,
+      psp: 'stripe',
+      providerPaymentId: `pi_${Math.random().toString(36).slice(2)}`,
+      metadata: {},
+      ...overrides,
+    },
     T0,
   );
 
@@ -109,7 +128,20 @@ describe('retry engine', () => {
     for (const days of [1, 7, 30]) await runJobAt(later(T0, days * 24 * HOUR));
     const waiting = await current(m, { id } as PaymentRecord);
     const chargesBeforeUpdate = await sandboxChargesOf(m, waiting.id);
-    await ingestPaymentEvent(m, { type: 'payment_method_updated', amount: 0, currency: 'usd', customerEmail: 'ana@example.com', declineCode: null, eventId: 'evt_card', psp: 'stripe', metadata: {} }, later(T0, 31 * 24 * HOUR));
+    await ingestPaymentEvent(
+      m,
+      {
+        type: 'payment_method_updated',
+        amount: 0,
+        currency: 'usd',
+        customerEmail: 'ana@example.com',
+        declineCode: null,
+        eventId: 'evt_card',
+        psp: 'stripe',
+        metadata: {},
+      },
+      later(T0, 31 * 24 * HOUR),
+    );
     const updated = await current(m, waiting);
     const settled = await runUntilSettled(m, updated);
     // Assess
@@ -123,25 +155,39 @@ describe('retry engine', () => {
   it('ends terminal at max_retries, each attempt with its own idempotency key', async () => {
     // Prepare
     const m = merchant();
-    const seeded = await seedPayment(m, { declineCode: 'sandbox_always_decline', declineCategory: 'unknown', declineSubcategory: 'unmapped', maxRetries: 3 }, T0);
+    const seeded = await seedPayment(
+      m,
+      { declineCode: 'sandbox_always_decline', declineCategory: 'unknown', declineSubcategory: 'unmapped', maxRetries: 3 },
+      T0,
+    );
     // Act
     const settled = await runUntilSettled(m, seeded);
     // Assess
     expect(settled).toMatchObject({ status: 'terminal', retry_count: 3, next_retry_at: null });
     expect(settled.state_history.at(-1)?.reason).toMatch(/all 3 retries were used/);
     expect((await sandboxChargesOf(m, seeded.id)).map((c) => c.idempotency_key)).toEqual([1, 2, 3].map((n) => `retry-${seeded.id}-${n}`));
-    expect((await listOutboundEvents(m)).filter((e) => e.types.includes('payment.terminal')).map((e) => e.types)).toEqual([['payment.terminal', 'recovery.failed']]);
+    expect((await listOutboundEvents(m)).filter((e) => e.types.includes('payment.terminal')).map((e) => e.types)).toEqual([
+      ['payment.terminal', 'recovery.failed'],
+    ]);
   });
 
   it('ends at once and blocks the card on a do-not-retry answer, so another payment on that card waits for a new card', async () => {
     // Prepare
     const m = merchant();
-    const first = await seedPayment(m, { declineCode: 'sandbox_do_not_retry', declineCategory: 'unknown', declineSubcategory: 'unmapped', customer: { email: 'same@example.com' } }, T0);
+    const first = await seedPayment(
+      m,
+      { declineCode: 'sandbox_do_not_retry', declineCategory: 'unknown', declineSubcategory: 'unmapped', customer: { email: 'same@example.com' } },
+      T0,
+    );
     // Act
     const blockedAt = new Date(first.next_retry_at as string);
     await runJobAt(blockedAt);
     const ended = await current(m, first);
-    const second = await seedPayment(m, { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error', customer: { email: 'same@example.com' } }, blockedAt);
+    const second = await seedPayment(
+      m,
+      { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error', customer: { email: 'same@example.com' } },
+      blockedAt,
+    );
     await runJobAt(new Date(second.next_retry_at as string));
     const other = await current(m, second);
     // Assess
@@ -175,12 +221,25 @@ describe('retry engine', () => {
     expect(await sandboxChargesOf(m, payment.id)).toHaveLength(0);
   });
 
-  it('holds Mastercard\'s 10 attempts per card in 24 hours across several payments on one card', async () => {
+  it("holds Mastercard's 10 attempts per card in 24 hours across several payments on one card", async () => {
     // Prepare: 12 payments of one customer on one Mastercard, all due by the run
     const m = merchant();
     const payments: PaymentRecord[] = [];
     for (let i = 0; i < 12; i += 1) {
-      payments.push(await seedPayment(m, { declineCode: 'sandbox_always_decline', declineCategory: 'unknown', declineSubcategory: 'unmapped', cardNetwork: 'mastercard', customer: { email: 'card@example.com' }, amount: 1000 + i }, T0));
+      payments.push(
+        await seedPayment(
+          m,
+          {
+            declineCode: 'sandbox_always_decline',
+            declineCategory: 'unknown',
+            declineSubcategory: 'unmapped',
+            cardNetwork: 'mastercard',
+            customer: { email: 'card@example.com' },
+            amount: 1000 + i,
+          },
+          T0,
+        ),
+      );
     }
     const runAt = new Date(Math.max(...payments.map((p) => Date.parse(p.next_retry_at as string))));
     // Act
@@ -200,7 +259,15 @@ describe('retry engine', () => {
   it('attempts each payment once when two job runs overlap', async () => {
     // Prepare
     const m = merchant();
-    const payments = await Promise.all(Array.from({ length: 20 }, (_, i) => seedPayment(m, { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error', customer: { email: `p${i}@example.com` } }, T0)));
+    const payments = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        seedPayment(
+          m,
+          { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error', customer: { email: `p${i}@example.com` } },
+          T0,
+        ),
+      ),
+    );
     const runAt = new Date(Math.max(...payments.map((p) => Date.parse(p.next_retry_at as string))));
     // Act
     await Promise.all([executeDueRetries({ now: runAt, executionId: 'a' }), executeDueRetries({ now: runAt, executionId: 'b' })]);
@@ -218,7 +285,14 @@ describe('retry engine', () => {
     const payment = await seedPayment(m, { declineCode: 'processing_error', declineCategory: 'soft_retry', declineSubcategory: 'processing_error' }, T0);
     const dueAt = new Date(payment.next_retry_at as string);
     // Act: the run crashes after the gateway charged
-    const crashed = await executeDueRetries({ now: dueAt, executionId: 'crash' }, { afterGatewayCall: () => { throw new Error('injected crash'); } });
+    const crashed = await executeDueRetries(
+      { now: dueAt, executionId: 'crash' },
+      {
+        afterGatewayCall: () => {
+          throw new Error('injected crash');
+        },
+      },
+    );
     const inFlight = await current(m, payment);
     await executeDueRetries({ now: later(dueAt, 60_000), executionId: 'within-lease' });
     const stillInFlight = await current(m, payment);
@@ -279,7 +353,15 @@ describe('retry engine', () => {
     const after = await current(m, opened);
     // Assess: the payday plan of an insufficient-funds decline, made at the write that learnt the code
     expect(opened).toMatchObject({ decline_code: null, decline_category: 'unknown', status: 'retrying' });
-    expect(after).toMatchObject({ status: 'retrying', decline_code: 'insufficient_funds', decline_category: 'soft_retry', decline_subcategory: 'balance', network_code: '51', card_network: 'visa', retry_count: 0 });
+    expect(after).toMatchObject({
+      status: 'retrying',
+      decline_code: 'insufficient_funds',
+      decline_category: 'soft_retry',
+      decline_subcategory: 'balance',
+      network_code: '51',
+      card_network: 'visa',
+      retry_count: 0,
+    });
     const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.updated_at));
     expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 4 at .*insufficient-funds/) });
     expect(after.next_retry_at).not.toBe(opened.next_retry_at);
@@ -302,7 +384,13 @@ describe('retry engine', () => {
     const after = await current(m, opened);
     await runJobAt(new Date(opened.next_retry_at as string));
     // Assess
-    expect(after).toMatchObject({ status: 'pending', decline_code: 'expired_card', decline_category: 'hard_customer', awaiting_card_update: true, next_retry_at: null });
+    expect(after).toMatchObject({
+      status: 'pending',
+      decline_code: 'expired_card',
+      decline_category: 'hard_customer',
+      awaiting_card_update: true,
+      next_retry_at: null,
+    });
     expect(await dueIndexEntryOf(m, after)).toBeUndefined();
     expect(await sandboxChargesOf(m, opened.id)).toEqual([]);
   });
@@ -323,7 +411,13 @@ describe('retry engine', () => {
     const next = await requestRetry(m, payment.id, later(new Date(attempted.last_attempt_at as string), 5 * 60_000));
     // Assess
     expect(request).toMatchObject({ kind: 'queued', retryNumber: 1, dueAt: requestedAt.toISOString() });
-    expect(queued).toMatchObject({ status: 'retrying', next_retry_at: requestedAt.toISOString(), retry_requested_at: queued.updated_at, retry_count: 0, attempt: null });
+    expect(queued).toMatchObject({
+      status: 'retrying',
+      next_retry_at: requestedAt.toISOString(),
+      retry_requested_at: queued.updated_at,
+      retry_count: 0,
+      attempt: null,
+    });
     expect(queuedEntry).toBe(dueRetryKeys.entry(m, payment.id.slice(3), requestedAt.toISOString()).GSI4SK);
     expect(chargesBeforeRun).toEqual([]);
     expect(attempted).toMatchObject({ status: 'retrying', retry_count: 1, decline_code: 'insufficient_funds', attempt: null });
@@ -338,7 +432,11 @@ describe('retry engine', () => {
     const m = merchant();
     // Act: the first failure, then 5 provider retries of the same invoice, concurrently
     const first = await failure(m, { providerPaymentId: 'txn_1', invoiceId: 'in_same', psp: 'braintree', declineCode: '2001' });
-    const retries = await Promise.all(['txn_2', 'txn_3', 'txn_4', 'txn_5', 'txn_6'].map((id) => failure(m, { providerPaymentId: id, invoiceId: 'in_same', psp: 'braintree', declineCode: '2001' })));
+    const retries = await Promise.all(
+      ['txn_2', 'txn_3', 'txn_4', 'txn_5', 'txn_6'].map((id) =>
+        failure(m, { providerPaymentId: id, invoiceId: 'in_same', psp: 'braintree', declineCode: '2001' }),
+      ),
+    );
     // Assess
     expect(first.status).toBe('processed');
     expect(new Set(retries.map((r) => r.payment_event_id))).toEqual(new Set([first.payment_event_id]));
@@ -348,7 +446,9 @@ describe('retry engine', () => {
   it('defers the retries left when a run has used its time budget, and the next run takes them', async () => {
     // Prepare
     const m = merchant();
-    const payments = await Promise.all(Array.from({ length: 3 }, (_, i) => seedPayment(m, { ...PROCESSING_ERROR, customer: { email: `budget${i}@example.com` } }, T0)));
+    const payments = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => seedPayment(m, { ...PROCESSING_ERROR, customer: { email: `budget${i}@example.com` } }, T0)),
+    );
     const runAt = later(T0, 30 * 24 * HOUR);
     // Act: a run with no budget left starts nothing
     const spent = await executeDueRetries({ now: runAt, executionId: 'spent' }, { budgetMs: -1 });

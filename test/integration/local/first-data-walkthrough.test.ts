@@ -46,8 +46,11 @@ describe('README "First data" walkthrough', () => {
 
     // Act
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: { ...environment, LOG_LEVEL: 'warn' }, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-        done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }),
+      execFile(
+        'bash',
+        ['-euo', 'pipefail', '-c', script],
+        { cwd, env: { ...environment, LOG_LEVEL: 'warn' }, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }),
       );
     });
 
@@ -58,9 +61,20 @@ describe('README "First data" walkthrough', () => {
     expect(run.stdout).toContain('"recovery_initiated":true');
     expect(run.stdout).toMatch(/"succeeded": 1/);
     const timeline = run.stdout.slice(run.stdout.lastIndexOf('{"data":{"payment_id"'));
-    const types = (JSON.parse(timeline.slice(0, timeline.indexOf('\n') === -1 ? undefined : timeline.indexOf('\n'))) as { data: { events: { type: string }[] } }).data.events.map((event) => event.type);
+    const types = (
+      JSON.parse(timeline.slice(0, timeline.indexOf('\n') === -1 ? undefined : timeline.indexOf('\n'))) as { data: { events: { type: string }[] } }
+    ).data.events.map((event) => event.type);
     expect(types).toEqual(['payment_failed', 'retry_scheduled', 'retry_attempted', 'retry_succeeded']);
-    expect(await getPaymentByAnyId(stack.merchant_id, pi)).toMatchObject({ status: 'recovered', psp: 'stripe', customer_email: 'bo@example.com', amount: 4999 });
-    expect(await getPaymentByAnyId(stack.merchant_id, 'ch_demo_1')).toMatchObject({ status: 'retrying', customer_email: 'ana@example.com', decline_code: 'insufficient_funds' });
+    expect(await getPaymentByAnyId(stack.merchant_id, pi)).toMatchObject({
+      status: 'recovered',
+      psp: 'stripe',
+      customer_email: 'bo@example.com',
+      amount: 4999,
+    });
+    expect(await getPaymentByAnyId(stack.merchant_id, 'ch_demo_1')).toMatchObject({
+      status: 'retrying',
+      customer_email: 'ana@example.com',
+      decline_code: 'insufficient_funds',
+    });
   });
 });

@@ -6,7 +6,9 @@ import { createMerchant } from '#data/merchant-repository';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 
 /** A keyed merchant-API GET row without parameters whose operation is not built yet. */
-const unbuilt = routes.find((route) => route.api === 'merchant' && route.auth === 'api_key' && route.method === 'GET' && !route.path.includes('{') && route.schemas === undefined);
+const unbuilt = routes.find(
+  (route) => route.api === 'merchant' && route.auth === 'api_key' && route.method === 'GET' && !route.path.includes('{') && route.schemas === undefined,
+);
 
 describe('the local stack over HTTP', () => {
   let stack: LocalStack;

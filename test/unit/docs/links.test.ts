@@ -2,11 +2,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
-const documents = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+const documents = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+];
 
 /** Relative Markdown link targets (`[text](path#anchor)`), without external URLs. */
 const linksOf = (text: string): string[] =>
-  [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] as string).filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith('#')).map((target) => target.replace(/#.*$/, ''));
+  [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1] as string)
+    .filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith('#'))
+    .map((target) => target.replace(/#.*$/, ''));
 
 describe.each(documents)('%s', (document) => {
   const text = readFileSync(join(ROOT, document), 'utf8');

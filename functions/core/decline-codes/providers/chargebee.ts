@@ -21,12 +21,29 @@ export const CHARGEBEE_DECLINE_CODES = defineProviderCodes('chargebee', [
   decline('do_not_try_again', 'terminal', 'do_not_retry', 'Gateway decline passed through: the issuer asks not to try again.'),
   decline('generic_decline', 'unknown', 'generic', 'Gateway decline passed through: the card was declined for an unknown reason.'),
   decline('do_not_honor', 'unknown', 'generic', 'Gateway decline passed through: the issuer declined without a reason (do not honor).'),
-  decline('gateway.transaction_processing.low_balance', 'soft_retry', 'balance', 'The transaction failed because of insufficient funds (Chargebee marks it retryable).', {
-    action: 'Leave it to a later retry (Chargebee smart dunning may also retry); remind the customer to add funds.',
-  }),
-  decline('gateway.transaction_processing.card_declined', 'unknown', 'generic', 'The card issuer or payment processor declined the payment without a specific reason.'),
-  decline('gateway.payment_method.card_issue', 'unknown', 'generic', 'An issue with the card: temporary bank-side problems, a card under review or restricted, or an issuer decline without a reason.', {
-    action: 'Retry once after a short interval; if it fails again, ask the customer to contact their bank or use another card.',
-  }),
+  decline(
+    'gateway.transaction_processing.low_balance',
+    'soft_retry',
+    'balance',
+    'The transaction failed because of insufficient funds (Chargebee marks it retryable).',
+    {
+      action: 'Leave it to a later retry (Chargebee smart dunning may also retry); remind the customer to add funds.',
+    },
+  ),
+  decline(
+    'gateway.transaction_processing.card_declined',
+    'unknown',
+    'generic',
+    'The card issuer or payment processor declined the payment without a specific reason.',
+  ),
+  decline(
+    'gateway.payment_method.card_issue',
+    'unknown',
+    'generic',
+    'An issue with the card: temporary bank-side problems, a card under review or restricted, or an issuer decline without a reason.',
+    {
+      action: 'Retry once after a short interval; if it fails again, ask the customer to contact their bank or use another card.',
+    },
+  ),
   decline('gateway.general.decline', 'unknown', 'generic', 'The gateway declined the transaction (general decline).'),
 ]);

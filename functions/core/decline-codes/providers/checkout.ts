@@ -30,13 +30,19 @@ export const CHECKOUT_DECLINE_CODES = defineProviderCodes('checkout', [
   decline('20182', 'hard_customer', 'closed', 'Policy: Mastercard policy decline; the card cannot be charged under the current credentials.', {
     action: 'Do not retry the same credentials; use the account updater or ask the customer for another card.',
   }),
-  decline('20183', 'hard_customer', 'authentication_required', 'Security: Mastercard security decline; the issuer may accept the payment with EMV 3-D Secure.', {
-    action: 'Retry only with the customer on-session and authenticated (3-D Secure), otherwise ask for another card.',
-  }),
+  decline(
+    '20183',
+    'hard_customer',
+    'authentication_required',
+    'Security: Mastercard security decline; the issuer may accept the payment with EMV 3-D Secure.',
+    {
+      action: 'Retry only with the customer on-session and authenticated (3-D Secure), otherwise ask for another card.',
+    },
+  ),
   decline('30004', 'hard_customer', 'stolen', 'Pick up card (no fraud).'),
   decline('30033', 'hard_customer', 'expired', 'Expired card - pick up.'),
   decline('30041', 'hard_customer', 'stolen', 'Lost card - pick up.'),
   decline('30043', 'hard_customer', 'stolen', 'Stolen card - pick up.'),
   decline('30046', 'hard_customer', 'closed', 'Closed account.'),
-  decline('40101', 'terminal', 'fraud', 'Risk blocked transaction: Checkout.com\'s risk engine blocked the payment.'),
+  decline('40101', 'terminal', 'fraud', "Risk blocked transaction: Checkout.com's risk engine blocked the payment."),
 ]);

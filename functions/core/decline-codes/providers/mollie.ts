@@ -14,7 +14,7 @@ export const MOLLIE_DECLINE_CODES = defineProviderCodes('mollie', [
   decline('authentication_abandoned', 'hard_customer', 'authentication_required', 'The customer abandoned the 3-D Secure authentication.'),
   decline('authentication_failed', 'hard_customer', 'authentication_required', 'The 3-D Secure authentication failed.'),
   decline('authentication_required', 'hard_customer', 'authentication_required', 'The issuer requires 3-D Secure authentication for this payment.'),
-  decline('authentication_unavailable_acs', 'soft_retry', 'processing_error', 'The issuer\'s authentication server (ACS) was unavailable.'),
+  decline('authentication_unavailable_acs', 'soft_retry', 'processing_error', "The issuer's authentication server (ACS) was unavailable."),
   decline('card_declined', 'unknown', 'generic', 'The card was declined.'),
   decline('card_expired', 'hard_customer', 'expired', 'The card has expired.'),
   decline('inactive_card', 'hard_customer', 'closed', 'The card is inactive.'),

@@ -18,8 +18,8 @@ export const PAYPAL_DECLINE_CODES = defineProviderCodes('paypal', [
   decline('PAYER_CANNOT_PAY', 'hard_customer', 'closed', 'The payer cannot pay for this transaction.', {
     action: 'Ask the customer to add or change the funding source in their PayPal account, or to pay another way.',
   }),
-  decline('SENDING_LIMIT_EXCEEDED', 'soft_retry', 'limit', 'The transaction exceeds the payer\'s sending limit.'),
-  decline('TRANSACTION_RECEIVING_LIMIT_EXCEEDED', 'terminal', 'merchant_error', 'The transaction exceeds the receiver\'s receiving limit.', {
+  decline('SENDING_LIMIT_EXCEEDED', 'soft_retry', 'limit', "The transaction exceeds the payer's sending limit."),
+  decline('TRANSACTION_RECEIVING_LIMIT_EXCEEDED', 'terminal', 'merchant_error', "The transaction exceeds the receiver's receiving limit.", {
     action: 'The merchant must lift the receiving limit on its PayPal account before charging again.',
   }),
   decline('CURRENCY_MISMATCH', 'terminal', 'merchant_error', 'The transaction was declined because of a currency mismatch.'),

@@ -12,16 +12,32 @@ import { decline, defineProviderCodes } from '#core/decline-codes/define';
  * not decline codes: they live in card-network-rules.ts and take precedence in classifyDecline.
  */
 export const STRIPE_DECLINE_CODES = defineProviderCodes('stripe', [
-  decline('authentication_required', 'hard_customer', 'authentication_required', 'The card was declined because the transaction requires authentication such as 3-D Secure.', {
-    action: 'Off-session retries keep failing: ask the customer to return and authenticate the payment (hosted invoice or payment link).',
-  }),
-  decline('authentication_not_handled', 'hard_customer', 'authentication_required', 'The payment required authentication such as 3-D Secure, and the authentication was not handled.'),
+  decline(
+    'authentication_required',
+    'hard_customer',
+    'authentication_required',
+    'The card was declined because the transaction requires authentication such as 3-D Secure.',
+    {
+      action: 'Off-session retries keep failing: ask the customer to return and authenticate the payment (hosted invoice or payment link).',
+    },
+  ),
+  decline(
+    'authentication_not_handled',
+    'hard_customer',
+    'authentication_required',
+    'The payment required authentication such as 3-D Secure, and the authentication was not handled.',
+  ),
   decline('approve_with_id', 'soft_retry', 'processing_error', 'The payment cannot be authorised.', {
     action: 'Attempt the payment again; if it still cannot be processed, the customer needs to contact their card issuer.',
   }),
   decline('call_issuer', 'unknown', 'referral', 'The card was declined for an unknown reason; the customer needs to contact their card issuer.'),
   decline('card_not_supported', 'terminal', 'not_permitted', 'The card does not support this type of purchase.'),
-  decline('card_velocity_exceeded', 'soft_retry', 'limit', 'The customer has exceeded the balance, credit limit or transaction amount limit available on their card.'),
+  decline(
+    'card_velocity_exceeded',
+    'soft_retry',
+    'limit',
+    'The customer has exceeded the balance, credit limit or transaction amount limit available on their card.',
+  ),
   decline('currency_not_supported', 'terminal', 'not_permitted', 'The card does not support the specified currency.'),
   decline('do_not_honor', 'unknown', 'generic', 'The card was declined for an unknown reason.'),
   decline('do_not_try_again', 'terminal', 'do_not_retry', 'The card was declined for an unknown reason and the issuer asks not to try again.'),
@@ -52,11 +68,17 @@ export const STRIPE_DECLINE_CODES = defineProviderCodes('stripe', [
   decline('lost_card', 'hard_customer', 'stolen', 'The payment was declined because the card is reported lost.', {
     action: 'Do not retry this card; ask for a new card with a generic decline message (Stripe advises not to reveal the reason).',
   }),
-  decline('merchant_blacklist', 'terminal', 'fraud', 'The payment matches a value on the Stripe user\'s block list.'),
-  decline('new_account_information_available', 'hard_customer', 'closed', 'The card, or the account the card is connected to, is invalid; new account information is available.', {
-    action: 'Wait for the account updater (payment_method.automatically_updated) or ask the customer for the new card, then retry.',
-    adjust: ['updated_credentials_available'],
-  }),
+  decline('merchant_blacklist', 'terminal', 'fraud', "The payment matches a value on the Stripe user's block list."),
+  decline(
+    'new_account_information_available',
+    'hard_customer',
+    'closed',
+    'The card, or the account the card is connected to, is invalid; new account information is available.',
+    {
+      action: 'Wait for the account updater (payment_method.automatically_updated) or ask the customer for the new card, then retry.',
+      adjust: ['updated_credentials_available'],
+    },
+  ),
   decline('no_action_taken', 'unknown', 'generic', 'The card was declined for an unknown reason.'),
   decline('not_permitted', 'terminal', 'not_permitted', 'The payment is not permitted.'),
   decline('pickup_card', 'hard_customer', 'stolen', 'The card cannot be used to make this payment; it may have been reported lost or stolen.'),
@@ -68,8 +90,18 @@ export const STRIPE_DECLINE_CODES = defineProviderCodes('stripe', [
     adjust: ['explicit_retry_signal'],
   }),
   decline('restricted_card', 'hard_customer', 'stolen', 'The card cannot be used to make this payment; it may have been reported lost or stolen.'),
-  decline('revocation_of_all_authorizations', 'terminal', 'revoked_authorization', 'The cardholder has revoked all authorisations for recurring payments on this card.'),
-  decline('revocation_of_authorization', 'terminal', 'revoked_authorization', 'The cardholder has revoked the authorisation for this merchant\'s recurring payments.'),
+  decline(
+    'revocation_of_all_authorizations',
+    'terminal',
+    'revoked_authorization',
+    'The cardholder has revoked all authorisations for recurring payments on this card.',
+  ),
+  decline(
+    'revocation_of_authorization',
+    'terminal',
+    'revoked_authorization',
+    "The cardholder has revoked the authorisation for this merchant's recurring payments.",
+  ),
   decline('security_violation', 'terminal', 'fraud', 'The card was declined because of an issuer security violation.'),
   decline('service_not_allowed', 'terminal', 'not_permitted', 'The card was declined because the service is not allowed on this card.'),
   decline('stolen_card', 'hard_customer', 'stolen', 'The payment was declined because the card is reported stolen.', {

@@ -9,7 +9,11 @@ jest.setTimeout(90_000);
 
 const root = join(__dirname, '..', '..', '..', '..');
 const SENT = Date.parse('2026-11-20T10:00:00.000Z');
-const messageOf = (i: number) => ({ body: JSON.stringify({ kind: 'provider_webhook', merchant_id: 'merch_sqs', psp: 'stripe', webhook_log_id: `whk_${i}` }), sentTimestamp: SENT + i * 1000, receiveCount: 5 });
+const messageOf = (i: number) => ({
+  body: JSON.stringify({ kind: 'provider_webhook', merchant_id: 'merch_sqs', psp: 'stripe', webhook_log_id: `whk_${i}` }),
+  sentTimestamp: SENT + i * 1000,
+  receiveCount: 5,
+});
 
 describe('SQS dead-letter queues', () => {
   let sqs: FakeSqs;
@@ -59,17 +63,24 @@ describe('SQS dead-letter queues', () => {
     expect(sqs.calls).toHaveLength(1);
   });
 
-  it('redrives with a move task from the DLQ\'s ARN back to its source queue', async () => {
+  it("redrives with a move task from the DLQ's ARN back to its source queue", async () => {
     // Act
     const result = await sqsDeadLetterQueues(client, () => sqs.queueUrl).redrive('inbound-webhooks');
 
     // Assess
-    expect(result).toEqual({ queue: 'inbound-webhooks', adapter: 'sqs', moved: null, succeeded: null, dead_lettered_again: null, task_handle: expect.stringMatching(/^task-/) });
+    expect(result).toEqual({
+      queue: 'inbound-webhooks',
+      adapter: 'sqs',
+      moved: null,
+      succeeded: null,
+      dead_lettered_again: null,
+      task_handle: expect.stringMatching(/^task-/),
+    });
     expect(sqs.calls.map((call) => call.action)).toEqual(['GetQueueAttributes', 'StartMessageMoveTask']);
     expect(sqs.calls[1]?.input).toEqual({ SourceArn: sqs.queueArn });
   });
 
-  it('fails with SQS\'s error for a queue that does not exist', async () => {
+  it("fails with SQS's error for a queue that does not exist", async () => {
     // Act
     const listing = sqsDeadLetterQueues(client, () => `${sqs.url}/000000000000/nope`).list('inbound-webhooks', 5);
 
@@ -84,8 +95,11 @@ describe('SQS dead-letter queues', () => {
 
     // Act
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [join(root, 'bin', 'cli.mjs'), 'admin', 'dlq', 'list', '--dlq-url', sqs.queueUrl, '--limit', '2'], { cwd: root, env }, (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+      execFile(
+        process.execPath,
+        [join(root, 'bin', 'cli.mjs'), 'admin', 'dlq', 'list', '--dlq-url', sqs.queueUrl, '--limit', '2'],
+        { cwd: root, env },
+        (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
       );
     });
 

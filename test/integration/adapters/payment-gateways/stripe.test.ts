@@ -33,7 +33,11 @@ async function closedPort(): Promise<number> {
 }
 
 /** Attempt `attemptNumber` of a failed Stripe payment, with the engine's idempotency key for it. */
-function attempt(ids: { invoiceId?: string | null; providerPaymentId?: string | null }, attemptNumber = 1, paymentId = `pay_${unique()}`): GatewayChargeRequest {
+function attempt(
+  ids: { invoiceId?: string | null; providerPaymentId?: string | null },
+  attemptNumber = 1,
+  paymentId = `pay_${unique()}`,
+): GatewayChargeRequest {
   return {
     merchantId: 'merch_stripegw',
     paymentId,
@@ -60,7 +64,8 @@ const raceRoute: StripeRoute = {
   path: new RegExp(`^/v1/payment_intents/(${RACE_PREFIX}[^/]*)$`),
   handle: (objects, [id = '']) => {
     const intent = objects.get(id);
-    if (intent === undefined) return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${id}'` } } };
+    if (intent === undefined)
+      return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${id}'` } } };
     if (staleReadsServed.has(id)) return { body: intent };
     staleReadsServed.add(id);
     return { body: { ...intent, status: 'requires_payment_method', latest_charge: null, amount_received: 0 } };
@@ -119,7 +124,14 @@ describe('stripeGateway.charge', () => {
       // Assess
       const charges = fake.chargesOf(invoiceId);
       expect(charges.map((c) => c.status)).toEqual(['failed']);
-      expect(outcome).toEqual({ status: 'declined', declineCode: 'insufficient_funds', networkCode: '51', adviceCode: '24', network: 'mastercard', providerChargeId: charges[0]?.id });
+      expect(outcome).toEqual({
+        status: 'declined',
+        declineCode: 'insufficient_funds',
+        networkCode: '51',
+        adviceCode: '24',
+        network: 'mastercard',
+        providerChargeId: charges[0]?.id,
+      });
     });
 
     it('answers an invoice whose payment needs 3-D Secure as declined authentication_required', async () => {
@@ -267,7 +279,14 @@ describe('stripeGateway.charge', () => {
       // Assess
       const charges = fake.chargesOf(intentId);
       expect(charges.map((c) => [c.status, c.paymentMethod])).toEqual([['failed', failedCard.id]]);
-      expect(outcome).toEqual({ status: 'declined', declineCode: 'do_not_honor', networkCode: '05', adviceCode: '03', network: 'mastercard', providerChargeId: charges[0]?.id });
+      expect(outcome).toEqual({
+        status: 'declined',
+        declineCode: 'do_not_honor',
+        networkCode: '05',
+        adviceCode: '03',
+        network: 'mastercard',
+        providerChargeId: charges[0]?.id,
+      });
     });
 
     it('answers declined authentication_required when the issuer asks for 3-D Secure off-session', async () => {
@@ -446,7 +465,9 @@ describe('stripeGateway.charge', () => {
       expect(pays.map((r) => [idempotencyKeyOf(r), r.headers.authorization])).toEqual([[`retry-${payment.id}-1`, `Bearer ${STRIPE_TEST_SECRET_KEY}`]]);
       expect(await getPayment(merchant.id, payment.id)).toMatchObject({ status: 'recovered', retry_count: 1, attempt: null });
       const recovered = (await listOutboundEvents(merchant.id)).find((e) => e.types.includes('payment.recovered'));
-      expect(recovered?.data).toMatchObject({ object: { payment_id: payment.id, gateway: 'stripe', retry_number: 1, amount: 4999, provider_charge_id: charges[0]?.paymentIntent } });
+      expect(recovered?.data).toMatchObject({
+        object: { payment_id: payment.id, gateway: 'stripe', retry_number: 1, amount: 4999, provider_charge_id: charges[0]?.paymentIntent },
+      });
     }, 30_000);
   });
 });

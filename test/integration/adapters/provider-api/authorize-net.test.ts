@@ -5,7 +5,13 @@
  * profiles (getCustomerProfile) are fetched.
  */
 import { authorizeNetApi } from '#adapters/provider-api/authorize-net';
-import { AUTHORIZE_NET_TEST_API_KEY, AUTHORIZE_NET_TEST_LOGIN_ID, AUTHORIZE_NET_TEST_TRANSACTION_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '#test/fakes/authorize-net-api';
+import {
+  AUTHORIZE_NET_TEST_API_KEY,
+  AUTHORIZE_NET_TEST_LOGIN_ID,
+  AUTHORIZE_NET_TEST_TRANSACTION_KEY,
+  type FakeAuthorizeNetApi,
+  startFakeAuthorizeNetApi,
+} from '#test/fakes/authorize-net-api';
 import { fetchedPayment, fetchedPaymentMethod, fetchedSubscription } from './fetched';
 
 describe('authorizeNetApi', () => {
@@ -51,7 +57,12 @@ describe('authorizeNetApi', () => {
     expect(call).toMatchObject({
       method: 'POST',
       path: '/xml/v1/request.api',
-      body: { getTransactionDetailsRequest: { merchantAuthentication: { name: AUTHORIZE_NET_TEST_LOGIN_ID, transactionKey: AUTHORIZE_NET_TEST_TRANSACTION_KEY }, transId: '60020981676' } },
+      body: {
+        getTransactionDetailsRequest: {
+          merchantAuthentication: { name: AUTHORIZE_NET_TEST_LOGIN_ID, transactionKey: AUTHORIZE_NET_TEST_TRANSACTION_KEY },
+          transId: '60020981676',
+        },
+      },
     });
   });
 
@@ -73,7 +84,14 @@ describe('authorizeNetApi', () => {
 
   it('takes the currency from the transaction when it names one', async () => {
     // Prepare
-    fake.seedTransaction({ transId: '60020990001', responseCode: 2, responseReasonCode: 8, authAmount: 12.5, currencyCode: 'CAD', customer: { email: 'maple@example.ca' } });
+    fake.seedTransaction({
+      transId: '60020990001',
+      responseCode: 2,
+      responseReasonCode: 8,
+      authAmount: 12.5,
+      currencyCode: 'CAD',
+      customer: { email: 'maple@example.ca' },
+    });
     // Act
     const payment = await fetchedPayment(authorizeNetApi.fetchResource(credentials, { resource: 'transaction', id: '60020990001' }));
     // Assess
@@ -89,7 +107,9 @@ describe('authorizeNetApi', () => {
 
   it('throws an unauthorized ProviderApiError when Authorize.Net answers E00007 for a wrong transaction key', async () => {
     // Act
-    const fetching = fetchedPayment(authorizeNetApi.fetchResource({ apiKey: `${AUTHORIZE_NET_TEST_LOGIN_ID}:wrongKey00000000` }, { resource: 'transaction', id: '60020981676' }));
+    const fetching = fetchedPayment(
+      authorizeNetApi.fetchResource({ apiKey: `${AUTHORIZE_NET_TEST_LOGIN_ID}:wrongKey00000000` }, { resource: 'transaction', id: '60020981676' }),
+    );
     // Assess
     await expect(fetching).rejects.toMatchObject({ failure: 'unauthorized', retryable: false });
   });
@@ -98,7 +118,9 @@ describe('authorizeNetApi', () => {
     // Prepare
     const requestsBefore = fake.requests.length;
     // Act
-    const fetching = fetchedPayment(authorizeNetApi.fetchResource({ apiKey: AUTHORIZE_NET_TEST_TRANSACTION_KEY }, { resource: 'transaction', id: '60020981676' }));
+    const fetching = fetchedPayment(
+      authorizeNetApi.fetchResource({ apiKey: AUTHORIZE_NET_TEST_TRANSACTION_KEY }, { resource: 'transaction', id: '60020981676' }),
+    );
     // Assess
     await expect(fetching).rejects.toMatchObject({ failure: 'unauthorized' });
     expect(fake.requests.length).toBe(requestsBefore);
@@ -129,8 +151,17 @@ describe('authorizeNetApi', () => {
     // Act
     const subscription = await fetchedSubscription(authorizeNetApi.fetchResource(credentials, { resource: 'subscription', id: '5227567' }));
     // Assess
-    expect(subscription).toEqual({ subscriptionId: '5227567', ended: true, amount: 2999, currency: 'usd', customer: { email: 'lena.marsh@example.com', name: 'Lena Marsh', providerCustomerId: '1929820324' } });
-    expect(fake.requests.at(-1)).toMatchObject({ path: '/xml/v1/request.api', body: { ARBGetSubscriptionRequest: { merchantAuthentication: auth, subscriptionId: '5227567' } } });
+    expect(subscription).toEqual({
+      subscriptionId: '5227567',
+      ended: true,
+      amount: 2999,
+      currency: 'usd',
+      customer: { email: 'lena.marsh@example.com', name: 'Lena Marsh', providerCustomerId: '1929820324' },
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: '/xml/v1/request.api',
+      body: { ARBGetSubscriptionRequest: { merchantAuthentication: auth, subscriptionId: '5227567' } },
+    });
   });
 
   it.each([
@@ -169,8 +200,12 @@ describe('authorizeNetApi', () => {
     // Prepare
     fake.seedCustomerProfile(profile);
     // Act
-    const gone = authorizeNetApi.fetchResource(credentials, { resource: 'customerPaymentProfile', id: '1929820324/1841980000' }).catch((caught: unknown) => caught);
-    const unknown = authorizeNetApi.fetchResource(credentials, { resource: 'customerPaymentProfile', id: '1000000001/1841987457' }).catch((caught: unknown) => caught);
+    const gone = authorizeNetApi
+      .fetchResource(credentials, { resource: 'customerPaymentProfile', id: '1929820324/1841980000' })
+      .catch((caught: unknown) => caught);
+    const unknown = authorizeNetApi
+      .fetchResource(credentials, { resource: 'customerPaymentProfile', id: '1000000001/1841987457' })
+      .catch((caught: unknown) => caught);
     // Assess
     expect(await gone).toMatchObject({ name: 'ProviderApiError', failure: 'not_found' });
     expect(await unknown).toMatchObject({ name: 'ProviderApiError', failure: 'not_found' });

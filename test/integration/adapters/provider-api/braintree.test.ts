@@ -36,8 +36,14 @@ describe('braintreeApi.fetchCustomer', () => {
     // Assess
     expect(customer).toEqual({ email: 'ada@example.com', name: 'Ada Lovelace' });
     const [request] = fake.requests.slice(requestsBefore);
-    expect([request?.method, request?.path, request?.headers['x-apiversion']]).toEqual(['GET', `/merchants/${BRAINTREE_TEST_MERCHANT_ID}/customers/cust_4417`, '6']);
-    expect(Buffer.from((request?.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8')).toBe(`${BRAINTREE_TEST_PUBLIC_KEY}:${BRAINTREE_TEST_PRIVATE_KEY}`);
+    expect([request?.method, request?.path, request?.headers['x-apiversion']]).toEqual([
+      'GET',
+      `/merchants/${BRAINTREE_TEST_MERCHANT_ID}/customers/cust_4417`,
+      '6',
+    ]);
+    expect(Buffer.from((request?.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8')).toBe(
+      `${BRAINTREE_TEST_PUBLIC_KEY}:${BRAINTREE_TEST_PRIVATE_KEY}`,
+    );
   });
 
   it('names a customer by its company without first and last names, and answers undefined without an email', async () => {
@@ -74,7 +80,9 @@ describe('braintreeApi.fetchCustomer', () => {
 
   it('throws an unauthorized ProviderApiError when the keys are refused', async () => {
     // Act
-    const error = await braintreeApi.fetchCustomer({ apiKey: `${BRAINTREE_TEST_MERCHANT_ID}:${BRAINTREE_TEST_PUBLIC_KEY}:wrong_private_key` }, 'cust_4417').catch((caught: unknown) => caught);
+    const error = await braintreeApi
+      .fetchCustomer({ apiKey: `${BRAINTREE_TEST_MERCHANT_ID}:${BRAINTREE_TEST_PUBLIC_KEY}:wrong_private_key` }, 'cust_4417')
+      .catch((caught: unknown) => caught);
     // Assess
     expect(error).toMatchObject({ failure: 'unauthorized', status: 401, retryable: false });
   });
@@ -83,7 +91,9 @@ describe('braintreeApi.fetchCustomer', () => {
     // Prepare
     const requestsBefore = fake.requests.length;
     // Act
-    const error = await braintreeApi.fetchCustomer({ apiKey: `${BRAINTREE_TEST_PUBLIC_KEY}:${BRAINTREE_TEST_PRIVATE_KEY}` }, 'cust_4417').catch((caught: unknown) => caught);
+    const error = await braintreeApi
+      .fetchCustomer({ apiKey: `${BRAINTREE_TEST_PUBLIC_KEY}:${BRAINTREE_TEST_PRIVATE_KEY}` }, 'cust_4417')
+      .catch((caught: unknown) => caught);
     // Assess
     expect(error).toMatchObject({ failure: 'unauthorized', retryable: false });
     expect((error as Error).message).not.toContain(BRAINTREE_TEST_PRIVATE_KEY);

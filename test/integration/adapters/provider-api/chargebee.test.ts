@@ -5,7 +5,13 @@
  */
 import { chargebeeApi } from '#adapters/provider-api/chargebee';
 import { ProviderApiError } from '#core/provider-api';
-import { CHARGEBEE_TEST_API_KEY, CHARGEBEE_TEST_SITE, CHARGEBEE_TEST_SITE_API_KEY, type FakeChargebeeApi, startFakeChargebeeApi } from '#test/fakes/chargebee-api';
+import {
+  CHARGEBEE_TEST_API_KEY,
+  CHARGEBEE_TEST_SITE,
+  CHARGEBEE_TEST_SITE_API_KEY,
+  type FakeChargebeeApi,
+  startFakeChargebeeApi,
+} from '#test/fakes/chargebee-api';
 
 describe('chargebeeApi.fetchCustomer', () => {
   let fake: FakeChargebeeApi;
@@ -87,7 +93,9 @@ describe('chargebeeApi.fetchCustomer', () => {
     const requestsBefore = fake.requests.length;
     // Act
     const errors = await Promise.all(
-      [CHARGEBEE_TEST_SITE_API_KEY, `bad.site:${CHARGEBEE_TEST_SITE_API_KEY}`, `${CHARGEBEE_TEST_SITE}:`].map((apiKey) => chargebeeApi.fetchCustomer({ apiKey }, 'AzZhUGSPAkLpyFQ1').catch((caught: unknown) => caught)),
+      [CHARGEBEE_TEST_SITE_API_KEY, `bad.site:${CHARGEBEE_TEST_SITE_API_KEY}`, `${CHARGEBEE_TEST_SITE}:`].map((apiKey) =>
+        chargebeeApi.fetchCustomer({ apiKey }, 'AzZhUGSPAkLpyFQ1').catch((caught: unknown) => caught),
+      ),
     );
     // Assess
     expect(errors.map((error) => (error as ProviderApiError).failure)).toEqual(['unauthorized', 'unauthorized', 'unauthorized']);

@@ -12,5 +12,7 @@ async function ofKind<K extends FetchedResource['kind']>(kind: K, fetching: Prom
 
 export const fetchedPayment = async (fetching: Promise<FetchedResource>): Promise<FetchedPayment> => (await ofKind('payment', fetching)).payment;
 export const fetchedRefund = async (fetching: Promise<FetchedResource>): Promise<FetchedRefund> => (await ofKind('refund', fetching)).refund;
-export const fetchedSubscription = async (fetching: Promise<FetchedResource>): Promise<FetchedSubscription> => (await ofKind('subscription', fetching)).subscription;
-export const fetchedPaymentMethod = async (fetching: Promise<FetchedResource>): Promise<FetchedPaymentMethod> => (await ofKind('payment_method', fetching)).paymentMethod;
+export const fetchedSubscription = async (fetching: Promise<FetchedResource>): Promise<FetchedSubscription> =>
+  (await ofKind('subscription', fetching)).subscription;
+export const fetchedPaymentMethod = async (fetching: Promise<FetchedResource>): Promise<FetchedPaymentMethod> =>
+  (await ofKind('payment_method', fetching)).paymentMethod;

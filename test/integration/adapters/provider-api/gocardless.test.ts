@@ -38,7 +38,9 @@ describe('gocardlessApi', () => {
     });
     const calls = fake.requests.slice(-3);
     expect(calls.map((r) => r.path)).toEqual(['/payments/PM00UNIT1', '/mandates/MD00UNIT1', '/customers/CU00UNIT1']);
-    expect(calls.map((r) => [r.headers.authorization, r.headers['gocardless-version']])).toEqual(Array(3).fill([`Bearer ${GOCARDLESS_TEST_ACCESS_TOKEN}`, GOCARDLESS_VERSION]));
+    expect(calls.map((r) => [r.headers.authorization, r.headers['gocardless-version']])).toEqual(
+      Array(3).fill([`Bearer ${GOCARDLESS_TEST_ACCESS_TOKEN}`, GOCARDLESS_VERSION]),
+    );
   });
 
   it.each([
@@ -109,7 +111,13 @@ describe('gocardlessApi', () => {
     // Act
     const subscription = await fetchedSubscription(gocardlessApi.fetchResource(credentials, { resource: 'subscription', id }));
     // Assess
-    expect(subscription).toEqual({ subscriptionId: id, ended, amount: 1500, currency: 'gbp', customer: { email: 'olive@example.co.uk', name: 'Olive Hart', providerCustomerId: 'CU00UNIT1' } });
+    expect(subscription).toEqual({
+      subscriptionId: id,
+      ended,
+      amount: 1500,
+      currency: 'gbp',
+      customer: { email: 'olive@example.co.uk', name: 'Olive Hart', providerCustomerId: 'CU00UNIT1' },
+    });
   });
 
   it('reduces a refund to the refunded payment, the amount given back and the customer behind its mandate', async () => {
@@ -119,11 +127,16 @@ describe('gocardlessApi', () => {
     // Act
     const refund = await fetchedRefund(gocardlessApi.fetchResource(credentials, { resource: 'refund', id: 'RF00UNIT1' }));
     // Assess
-    expect(refund).toEqual({ providerPaymentId: 'PM00UNIT1', amount: 700, currency: 'gbp', customer: { email: 'olive@example.co.uk', name: 'Olive Hart', providerCustomerId: 'CU00UNIT1' } });
+    expect(refund).toEqual({
+      providerPaymentId: 'PM00UNIT1',
+      amount: 700,
+      currency: 'gbp',
+      customer: { email: 'olive@example.co.uk', name: 'Olive Hart', providerCustomerId: 'CU00UNIT1' },
+    });
     expect(fake.requests.slice(requestsBefore).map((r) => r.path)).toEqual(['/refunds/RF00UNIT1', '/mandates/MD00UNIT1', '/customers/CU00UNIT1']);
   });
 
-  it('finds a refund\'s customer through the refunded payment\'s mandate when the refund links none', async () => {
+  it("finds a refund's customer through the refunded payment's mandate when the refund links none", async () => {
     // Prepare
     fake.seedPayment({ id: 'PM00REFD2', amount: 900, currency: 'EUR', status: 'paid_out', links: { mandate: 'MD00UNIT1' } });
     fake.seedRefund({ id: 'RF00UNIT2', amount: 900, currency: 'EUR', links: { payment: 'PM00REFD2' } });
@@ -132,14 +145,25 @@ describe('gocardlessApi', () => {
     const refund = await fetchedRefund(gocardlessApi.fetchResource(credentials, { resource: 'refund', id: 'RF00UNIT2' }));
     // Assess
     expect(refund).toMatchObject({ providerPaymentId: 'PM00REFD2', amount: 900, currency: 'eur', customer: { email: 'olive@example.co.uk' } });
-    expect(fake.requests.slice(requestsBefore).map((r) => r.path)).toEqual(['/refunds/RF00UNIT2', '/payments/PM00REFD2', '/mandates/MD00UNIT1', '/customers/CU00UNIT1']);
+    expect(fake.requests.slice(requestsBefore).map((r) => r.path)).toEqual([
+      '/refunds/RF00UNIT2',
+      '/payments/PM00REFD2',
+      '/mandates/MD00UNIT1',
+      '/customers/CU00UNIT1',
+    ]);
   });
 
   it('throws a not_found ProviderApiError when the subscription, mandate or refund is unknown', async () => {
     // Act
-    const fetches = ['subscription', 'mandate', 'refund'].map((resource) => gocardlessApi.fetchResource(credentials, { resource, id: 'XX00NOPE' }).catch((caught: unknown) => caught));
+    const fetches = ['subscription', 'mandate', 'refund'].map((resource) =>
+      gocardlessApi.fetchResource(credentials, { resource, id: 'XX00NOPE' }).catch((caught: unknown) => caught),
+    );
     // Assess
-    expect(await Promise.all(fetches)).toEqual([expect.objectContaining({ failure: 'not_found', status: 404 }), expect.objectContaining({ failure: 'not_found' }), expect.objectContaining({ failure: 'not_found' })]);
+    expect(await Promise.all(fetches)).toEqual([
+      expect.objectContaining({ failure: 'not_found', status: 404 }),
+      expect.objectContaining({ failure: 'not_found' }),
+      expect.objectContaining({ failure: 'not_found' }),
+    ]);
   });
 
   it('looks a customer up by id: its email and name, undefined without email, not_found for an unknown one', async () => {

@@ -23,7 +23,14 @@ describe('mollieApi', () => {
 
   it('maps a failed card payment to minor units, a lowercase currency, its failureReason and the customer it fetches when the payment has no billing email', async () => {
     // Prepare
-    fake.seedPayment({ id: 'tr_unitFailed1', status: 'failed', amount: { value: '12.50', currency: 'EUR' }, customerId: 'cst_unit1', subscriptionId: 'sub_unit1', details: { failureReason: 'card_expired' } });
+    fake.seedPayment({
+      id: 'tr_unitFailed1',
+      status: 'failed',
+      amount: { value: '12.50', currency: 'EUR' },
+      customerId: 'cst_unit1',
+      subscriptionId: 'sub_unit1',
+      details: { failureReason: 'card_expired' },
+    });
     fake.seedCustomer({ id: 'cst_unit1', name: 'Jan de Vries', email: 'jan@example.nl' });
     // Act
     const payment = await fetchedPayment(mollieApi.fetchResource(credentials, { resource: 'payment', id: 'tr_unitFailed1' }));
@@ -37,16 +44,31 @@ describe('mollieApi', () => {
       customer: { email: 'jan@example.nl', name: 'Jan de Vries', providerCustomerId: 'cst_unit1' },
       subscriptionId: 'sub_unit1',
     });
-    expect(fake.requests.filter((r) => r.path.endsWith('tr_unitFailed1') || r.path.endsWith('cst_unit1')).map((r) => r.headers.authorization)).toEqual([`Bearer ${MOLLIE_TEST_API_KEY}`, `Bearer ${MOLLIE_TEST_API_KEY}`]);
+    expect(fake.requests.filter((r) => r.path.endsWith('tr_unitFailed1') || r.path.endsWith('cst_unit1')).map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${MOLLIE_TEST_API_KEY}`,
+      `Bearer ${MOLLIE_TEST_API_KEY}`,
+    ]);
   });
 
   it('takes the SEPA bankReasonCode as decline code when a direct debit failed, without fetching a customer when the billing address has the email', async () => {
     // Prepare
-    fake.seedPayment({ id: 'tr_unitSepa1', status: 'failed', amount: { value: '5.00', currency: 'EUR' }, customerId: 'cst_unused', details: { bankReasonCode: 'AM04', consumerName: 'A. Jansen' }, billingAddress: { email: 'a.jansen@example.nl' } });
+    fake.seedPayment({
+      id: 'tr_unitSepa1',
+      status: 'failed',
+      amount: { value: '5.00', currency: 'EUR' },
+      customerId: 'cst_unused',
+      details: { bankReasonCode: 'AM04', consumerName: 'A. Jansen' },
+      billingAddress: { email: 'a.jansen@example.nl' },
+    });
     // Act
     const payment = await fetchedPayment(mollieApi.fetchResource(credentials, { resource: 'payment', id: 'tr_unitSepa1' }));
     // Assess
-    expect(payment).toMatchObject({ status: 'failed', amount: 500, declineCode: 'AM04', customer: { email: 'a.jansen@example.nl', name: 'A. Jansen', providerCustomerId: 'cst_unused' } });
+    expect(payment).toMatchObject({
+      status: 'failed',
+      amount: 500,
+      declineCode: 'AM04',
+      customer: { email: 'a.jansen@example.nl', name: 'A. Jansen', providerCustomerId: 'cst_unused' },
+    });
     expect(fake.requests.some((r) => r.path === '/v2/customers/cst_unused')).toBe(false);
   });
 
@@ -59,7 +81,14 @@ describe('mollieApi', () => {
   ] as const)('maps status %s (amountRefunded %j) to %s when fetching the payment', async (status, amountRefunded, expected) => {
     // Prepare
     const id = `tr_unit${status}${amountRefunded?.value.replace('.', '') ?? 'none'}`;
-    fake.seedPayment({ id, status, amount: { value: '10.00', currency: 'EUR' }, amountRefunded, billingAddress: { email: 'x@example.nl' }, details: { failureReason: 'ignored_when_not_failed' } });
+    fake.seedPayment({
+      id,
+      status,
+      amount: { value: '10.00', currency: 'EUR' },
+      amountRefunded,
+      billingAddress: { email: 'x@example.nl' },
+      details: { failureReason: 'ignored_when_not_failed' },
+    });
     // Act
     const payment = await fetchedPayment(mollieApi.fetchResource(credentials, { resource: 'payment', id }));
     // Assess
@@ -82,12 +111,17 @@ describe('mollieApi', () => {
     const fetching = fetchedPayment(mollieApi.fetchResource(credentials, { resource: 'payment', id: 'tr_unit503' }));
     // Assess
     await expect(fetching).rejects.toBeInstanceOf(ProviderApiError);
-    await expect(fetchedPayment(mollieApi.fetchResource(credentials, { resource: 'payment', id: 'tr_unit503' }))).resolves.toMatchObject({ status: 'failed', amount: 100 });
+    await expect(fetchedPayment(mollieApi.fetchResource(credentials, { resource: 'payment', id: 'tr_unit503' }))).resolves.toMatchObject({
+      status: 'failed',
+      amount: 100,
+    });
   });
 
   it('throws an unauthorized ProviderApiError whose message does not contain the key when the key is refused', async () => {
     // Act
-    const error = (await fetchedPayment(mollieApi.fetchResource({ apiKey: 'test_wrong_key_000000000000000' }, { resource: 'payment', id: 'tr_unit503' })).catch((caught: unknown) => caught)) as ProviderApiError;
+    const error = (await fetchedPayment(mollieApi.fetchResource({ apiKey: 'test_wrong_key_000000000000000' }, { resource: 'payment', id: 'tr_unit503' })).catch(
+      (caught: unknown) => caught,
+    )) as ProviderApiError;
     // Assess
     expect(error).toMatchObject({ failure: 'unauthorized', retryable: false, status: 401 });
     expect(error.message).not.toContain('test_wrong_key');
@@ -126,11 +160,23 @@ describe('mollieApi', () => {
     expect([...mollieApi.resources].sort()).toEqual(['chargeback', 'payment', 'refund']);
   });
 
-  it('reads a chargeback as its payment failing, with the amount charged back, the reason code and the payment\'s customer and subscription', async () => {
+  it("reads a chargeback as its payment failing, with the amount charged back, the reason code and the payment's customer and subscription", async () => {
     // Prepare
-    fake.seedPayment({ id: 'tr_unitCharged', status: 'paid', amount: { value: '25.00', currency: 'EUR' }, customerId: 'cst_charged', subscriptionId: 'sub_charged', details: { consumerName: 'K. Visser' } });
+    fake.seedPayment({
+      id: 'tr_unitCharged',
+      status: 'paid',
+      amount: { value: '25.00', currency: 'EUR' },
+      customerId: 'cst_charged',
+      subscriptionId: 'sub_charged',
+      details: { consumerName: 'K. Visser' },
+    });
     fake.seedCustomer({ id: 'cst_charged', name: 'Kees Visser', email: 'kees@example.nl' });
-    fake.seedChargeback({ id: 'chb_unit1', paymentId: 'tr_unitCharged', amount: { value: '25.00', currency: 'EUR' }, reason: { code: 'MD06', description: 'Refund request by end customer' } });
+    fake.seedChargeback({
+      id: 'chb_unit1',
+      paymentId: 'tr_unitCharged',
+      amount: { value: '25.00', currency: 'EUR' },
+      reason: { code: 'MD06', description: 'Refund request by end customer' },
+    });
     const requestsBefore = fake.requests.length;
     // Act
     const payment = await fetchedPayment(mollieApi.fetchResource(credentials, { resource: 'chargeback', id: 'tr_unitCharged/chb_unit1' }));
@@ -144,12 +190,22 @@ describe('mollieApi', () => {
       customer: { email: 'kees@example.nl', name: 'K. Visser', providerCustomerId: 'cst_charged' },
       subscriptionId: 'sub_charged',
     });
-    expect(fake.requests.slice(requestsBefore).map((r) => r.path)).toEqual(['/v2/payments/tr_unitCharged/chargebacks/chb_unit1', '/v2/payments/tr_unitCharged', '/v2/customers/cst_charged']);
+    expect(fake.requests.slice(requestsBefore).map((r) => r.path)).toEqual([
+      '/v2/payments/tr_unitCharged/chargebacks/chb_unit1',
+      '/v2/payments/tr_unitCharged',
+      '/v2/customers/cst_charged',
+    ]);
   });
 
-  it('reduces a refund to its payment, the amount given back and the payment\'s customer', async () => {
+  it("reduces a refund to its payment, the amount given back and the payment's customer", async () => {
     // Prepare
-    fake.seedPayment({ id: 'tr_unitRefunded', status: 'paid', amount: { value: '30.00', currency: 'EUR' }, amountRefunded: { value: '12.50', currency: 'EUR' }, billingAddress: { email: 'refund@example.nl' } });
+    fake.seedPayment({
+      id: 'tr_unitRefunded',
+      status: 'paid',
+      amount: { value: '30.00', currency: 'EUR' },
+      amountRefunded: { value: '12.50', currency: 'EUR' },
+      billingAddress: { email: 'refund@example.nl' },
+    });
     fake.seedRefund({ id: 're_unit1', paymentId: 'tr_unitRefunded', amount: { value: '12.50', currency: 'EUR' } });
     // Act
     const refund = await fetchedRefund(mollieApi.fetchResource(credentials, { resource: 'refund', id: 'tr_unitRefunded/re_unit1' }));

@@ -29,7 +29,9 @@ describe('razorpayApi.fetchCustomer', () => {
     expect(customer).toEqual({ email: 'gaurav.kumar@example.com', name: 'Gaurav Kumar' });
     const [request] = fake.requests.slice(requestsBefore);
     expect([request?.method, request?.path]).toEqual(['GET', '/v1/customers/cust_DESlUw4IHPmr0T']);
-    expect(Buffer.from((request?.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8')).toBe(`${RAZORPAY_TEST_KEY_ID}:${RAZORPAY_TEST_KEY_SECRET}`);
+    expect(Buffer.from((request?.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8')).toBe(
+      `${RAZORPAY_TEST_KEY_ID}:${RAZORPAY_TEST_KEY_SECRET}`,
+    );
   });
 
   it('answers undefined when Razorpay holds no email for the customer', async () => {

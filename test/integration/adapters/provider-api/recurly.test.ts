@@ -50,7 +50,10 @@ describe('recurlyApi', () => {
     });
     const [call] = fake.requests.slice(-1);
     expect(call?.path).toBe('/transactions/uuid-6c0a2f1e9d8b4a7c5e3f1a2b3c4d5e6f');
-    expect([call?.headers.authorization, call?.headers.accept]).toEqual([`Basic ${Buffer.from(`${RECURLY_TEST_API_KEY}:`).toString('base64')}`, RECURLY_API_ACCEPT]);
+    expect([call?.headers.authorization, call?.headers.accept]).toEqual([
+      `Basic ${Buffer.from(`${RECURLY_TEST_API_KEY}:`).toString('base64')}`,
+      RECURLY_API_ACCEPT,
+    ]);
   });
 
   it.each([
@@ -96,7 +99,9 @@ describe('recurlyApi', () => {
 
   it('throws an unauthorized ProviderApiError when the API key is refused', async () => {
     // Act
-    const fetching = fetchedPayment(recurlyApi.fetchResource({ apiKey: 'wrong-key' }, { resource: 'transaction', id: 'uuid-6c0a2f1e9d8b4a7c5e3f1a2b3c4d5e6f' }));
+    const fetching = fetchedPayment(
+      recurlyApi.fetchResource({ apiKey: 'wrong-key' }, { resource: 'transaction', id: 'uuid-6c0a2f1e9d8b4a7c5e3f1a2b3c4d5e6f' }),
+    );
     // Assess
     await expect(fetching).rejects.toMatchObject({ failure: 'unauthorized', retryable: false, status: 401 });
   });
@@ -119,7 +124,11 @@ describe('recurlyApi', () => {
     // Act
     const subscription = await fetchedSubscription(recurlyApi.fetchResource(credentials, { resource: 'subscription', id: `uuid-${uuid}` }));
     // Assess
-    expect(subscription).toEqual({ subscriptionId: `rsub${state}`, ended, customer: { email: 'noor.haddad@example.com', name: 'Noor Haddad', providerCustomerId: 'acct-3141' } });
+    expect(subscription).toEqual({
+      subscriptionId: `rsub${state}`,
+      ended,
+      customer: { email: 'noor.haddad@example.com', name: 'Noor Haddad', providerCustomerId: 'acct-3141' },
+    });
     expect(fake.requests.at(-1)?.path).toBe(`/subscriptions/uuid-${uuid}`);
   });
 

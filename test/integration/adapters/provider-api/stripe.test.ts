@@ -43,7 +43,9 @@ describe('stripeApi.fetchCustomer', () => {
     // Assess
     expect(customer).toEqual({ email: 'jenny.rosen@example.com', name: 'Jenny Rosen' });
     const requests = fake.requests.slice(requestsBefore);
-    expect(requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([['GET', '/v1/customers/cus_QWxv3kqYz8N1rT', `Bearer ${STRIPE_TEST_SECRET_KEY}`]]);
+    expect(requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+      ['GET', '/v1/customers/cus_QWxv3kqYz8N1rT', `Bearer ${STRIPE_TEST_SECRET_KEY}`],
+    ]);
     expect(requests[0]?.headers['stripe-version']).toEqual(expect.any(String));
   });
 

@@ -58,7 +58,13 @@ async function idempotencyRecordMentioning(merchantId: string, keyHash: string, 
   const now = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ data: { note: `about ${text}` } });
   await claimIdempotencyKey({ merchantId, keyHash, fingerprint: 'f', now, lockSeconds: 60, retentionSeconds: 86_400 });
-  await completeIdempotencyKey(merchantId, keyHash, 'f', { statusCode: 200, headers: {}, body }, { customerIds: await customersNamedIn(merchantId, body), expiresAt: now + 86_400 });
+  await completeIdempotencyKey(
+    merchantId,
+    keyHash,
+    'f',
+    { statusCode: 200, headers: {}, body },
+    { customerIds: await customersNamedIn(merchantId, body), expiresAt: now + 86_400 },
+  );
 }
 
 /** The id body shared by a payment's `pe_` and `rec_` ids: what any item about the payment mentions. */
@@ -104,14 +110,24 @@ describe('DELETE /api/v1/customers/{id}', () => {
     /** What any item about the victim mentions: its id, its email, or one of its payments' id bodies. */
     const victimNeedles = (): string[] => [victimId(), VICTIM_EMAIL, ...victimPaymentIds.map(bodyOfPayment)];
     /** A payment_failed of the victim, ingested over HTTP: its answer names the payment and recovery, not the customer. */
-    const INGEST_BODY = { event_type: 'payment_failed', amount: 1500, currency: 'usd', customer_email: VICTIM.email, decline_code: 'insufficient_funds', metadata: { event_id: 'evt_victim_ingest_1' } };
+    const INGEST_BODY = {
+      event_type: 'payment_failed',
+      amount: 1500,
+      currency: 'usd',
+      customer_email: VICTIM.email,
+      decline_code: 'insufficient_funds',
+      metadata: { event_id: 'evt_victim_ingest_1' },
+    };
     const ingest = (idempotencyKey: string, body: Record<string, unknown> = INGEST_BODY) =>
-      call<{ data: { status: string; payment_event_id: string | null; recovery_id: string | null; affected_payment_ids: string[] } }>(`${stack.api_url}/ingest/payment-event`, {
-        method: 'POST',
-        key: tenant.key,
-        body,
-        headers: { 'Idempotency-Key': idempotencyKey },
-      });
+      call<{ data: { status: string; payment_event_id: string | null; recovery_id: string | null; affected_payment_ids: string[] } }>(
+        `${stack.api_url}/ingest/payment-event`,
+        {
+          method: 'POST',
+          key: tenant.key,
+          body,
+          headers: { 'Idempotency-Key': idempotencyKey },
+        },
+      );
 
     beforeAll(async () => {
       // Prepare
@@ -120,7 +136,11 @@ describe('DELETE /api/v1/customers/{id}', () => {
       victim = [
         await seedCustomerPayment(m, VICTIM, { subscriptionId: 'sub_victim', invoiceId: 'in_victim_1' }),
         await moveThrough(m, await seedCustomerPayment(m, VICTIM, { psp: 'adyen' }), ['retry', 'pause']),
-        await moveThrough(m, await seedCustomerPayment(m, VICTIM, { declineCategory: 'hard_customer', declineSubcategory: 'expired', invoiceId: 'in_victim_2' }), ['recover']),
+        await moveThrough(
+          m,
+          await seedCustomerPayment(m, VICTIM, { declineCategory: 'hard_customer', declineSubcategory: 'expired', invoiceId: 'in_victim_2' }),
+          ['recover'],
+        ),
         await moveThrough(m, await seedCustomerPayment(m, VICTIM), ['terminate']),
       ];
       other = [
@@ -133,8 +153,16 @@ describe('DELETE /api/v1/customers/{id}', () => {
       const ingestedFirst = await ingest('ingest-victim');
       expect(ingestedFirst.status).toBe(200);
       ingested = ingestedFirst.body.data as typeof ingested;
-      const pausedVictim = await call(`${stack.api_url}/customers/${victimId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-victim' } });
-      const pausedOther = await call(`${stack.api_url}/customers/${otherId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-other' } });
+      const pausedVictim = await call(`${stack.api_url}/customers/${victimId()}/pause-all`, {
+        method: 'POST',
+        key: tenant.key,
+        headers: { 'Idempotency-Key': 'pause-victim' },
+      });
+      const pausedOther = await call(`${stack.api_url}/customers/${otherId()}/pause-all`, {
+        method: 'POST',
+        key: tenant.key,
+        headers: { 'Idempotency-Key': 'pause-other' },
+      });
       expect([pausedVictim.status, pausedOther.status]).toEqual([200, 200]);
       await idempotencyRecordMentioning(m, 'a'.repeat(64), VICTIM_EMAIL);
       await idempotencyRecordMentioning(m, 'b'.repeat(64), 'other@example.com');
@@ -147,7 +175,18 @@ describe('DELETE /api/v1/customers/{id}', () => {
       await stack.runtime.queues.drain();
       const charged = victim[1] as PaymentRecord;
       await sandboxGateway.charge(
-        { merchantId: m, paymentId: charged.id, psp: charged.psp, providerPaymentId: charged.provider_payment_id, invoiceId: charged.invoice_id, amount: charged.amount, currency: charged.currency, declineCode: charged.decline_code, attemptNumber: 1, idempotencyKey: attemptIdempotencyKey(charged.id, 1) },
+        {
+          merchantId: m,
+          paymentId: charged.id,
+          psp: charged.psp,
+          providerPaymentId: charged.provider_payment_id,
+          invoiceId: charged.invoice_id,
+          amount: charged.amount,
+          currency: charged.currency,
+          declineCode: charged.decline_code,
+          attemptNumber: 1,
+          idempotencyKey: attemptIdempotencyKey(charged.id, 1),
+        },
         undefined,
       );
       victim = (await Promise.all(victim.map((payment) => getPayment(m, payment.id)))) as PaymentRecord[];
@@ -200,8 +239,16 @@ describe('DELETE /api/v1/customers/{id}', () => {
     it('replays no erased data for an Idempotency-Key sent before the erasure: the request runs again and is refused', async () => {
       // Act
       const replayedIngest = await ingest('ingest-victim');
-      const replayedPause = await call(`${stack.api_url}/customers/${victimId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-victim' } });
-      const replayedOther = await call(`${stack.api_url}/customers/${otherId()}/pause-all`, { method: 'POST', key: tenant.key, headers: { 'Idempotency-Key': 'pause-other' } });
+      const replayedPause = await call(`${stack.api_url}/customers/${victimId()}/pause-all`, {
+        method: 'POST',
+        key: tenant.key,
+        headers: { 'Idempotency-Key': 'pause-victim' },
+      });
+      const replayedOther = await call(`${stack.api_url}/customers/${otherId()}/pause-all`, {
+        method: 'POST',
+        key: tenant.key,
+        headers: { 'Idempotency-Key': 'pause-other' },
+      });
       // Assess
       expect(replayedIngest.status).toBe(200);
       expect(replayedIngest.headers.get('idempotent-replayed')).toBeNull();
@@ -224,10 +271,16 @@ describe('DELETE /api/v1/customers/{id}', () => {
     it('keeps a tombstone of hashes only, which refuses later events for the email or the provider customer id', async () => {
       // Act
       const sameEmail = await ingest('late-email', { ...INGEST_BODY, metadata: { event_id: 'evt_victim_late_2' } });
-      const sameProviderId = await ingest('late-provider-id', { ...INGEST_BODY, customer_email: 'new.address@example.com', metadata: { event_id: 'evt_victim_late_3', provider_customer_id: VICTIM.provider_customer_id } });
+      const sameProviderId = await ingest('late-provider-id', {
+        ...INGEST_BODY,
+        customer_email: 'new.address@example.com',
+        metadata: { event_id: 'evt_victim_late_3', provider_customer_id: VICTIM.provider_customer_id },
+      });
       // Assess
       expect([sameEmail.body.data.status, sameProviderId.body.data.status]).toEqual(['refused', 'refused']);
-      expect(await itemsMentioning('new.address@example.com', VICTIM_EMAIL, VICTIM.provider_customer_id, ...victimPaymentIds.map(bodyOfPayment))).toEqual(new Map());
+      expect(await itemsMentioning('new.address@example.com', VICTIM_EMAIL, VICTIM.provider_customer_id, ...victimPaymentIds.map(bodyOfPayment))).toEqual(
+        new Map(),
+      );
       const tombstones = (await scanTable()).filter((item) => item.entity === 'erasure_tombstone' && item.PK === `M#${tenant.merchant.id}`);
       expect(tombstones.map((item) => item.kind).sort()).toEqual(['email', 'provider_customer_id']);
       for (const tombstone of tombstones) {
@@ -287,7 +340,8 @@ describe('DELETE /api/v1/customers/{id}', () => {
     const tenant = await newTenant(['admin'], UNLIMITED);
     const m = tenant.merchant.id;
     const who = { email: 'prolific@example.com', provider_customer_id: 'cus_PROLIFIC' };
-    for (let i = 0; i < 45; i += 1) await moveThrough(m, await seedCustomerPayment(m, who, { invoiceId: `in_prolific_${i}` }), i % 2 === 0 ? ['pause'] : ['retry']);
+    for (let i = 0; i < 45; i += 1)
+      await moveThrough(m, await seedCustomerPayment(m, who, { invoiceId: `in_prolific_${i}` }), i % 2 === 0 ? ['pause'] : ['retry']);
     const customerId = (await call<{ data: { id: string } }>(`${stack.api_url}/customers/cus_PROLIFIC`, { key: tenant.key })).body.data.id;
     const before = await itemsMentioning(customerId, who.email);
     // Act

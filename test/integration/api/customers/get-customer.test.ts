@@ -26,7 +26,12 @@ describe('GET /api/v1/customers/{id}', () => {
   beforeAll(async () => {
     stack = await startTestStack();
     tenant = await newTenant(['admin'], UNLIMITED);
-    payment = await seedCustomerPayment(tenant.merchant.id, { email: 'ann@example.com', name: 'Ann Lee', provider_customer_id: 'cus_Ann/42 x' }, { psp: 'adyen', amount: 1234 }, new Date('2026-09-01T08:00:00.000Z'));
+    payment = await seedCustomerPayment(
+      tenant.merchant.id,
+      { email: 'ann@example.com', name: 'Ann Lee', provider_customer_id: 'cus_Ann/42 x' },
+      { psp: 'adyen', amount: 1234 },
+      new Date('2026-09-01T08:00:00.000Z'),
+    );
     await seedCustomerPayment(tenant.merchant.id, { email: 'other@example.com', provider_customer_id: 'cus_other' });
   }, 60_000);
 

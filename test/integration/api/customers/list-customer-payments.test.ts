@@ -12,7 +12,15 @@ import { startTestStack } from '#test/fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface ListBody {
-  data: Array<{ id: string; status: string; amount: number; amount_cents: number; provider_payment_id: string | null; external_id: string | null; customer_id: string }>;
+  data: Array<{
+    id: string;
+    status: string;
+    amount: number;
+    amount_cents: number;
+    provider_payment_id: string | null;
+    external_id: string | null;
+    customer_id: string;
+  }>;
   pagination: { total: number; page: number; per_page: number; total_pages: number };
   error?: { code: string; param?: string };
 }
@@ -24,7 +32,8 @@ describe('GET /api/v1/customers/{id}/payments', () => {
   let p: PaymentRecord[];
   let customerId: string;
 
-  const list = (query: string, id = customerId, key = tenant.key) => call<ListBody>(`${stack.api_url}/customers/${encodeURIComponent(id)}/payments${query}`, { key });
+  const list = (query: string, id = customerId, key = tenant.key) =>
+    call<ListBody>(`${stack.api_url}/customers/${encodeURIComponent(id)}/payments${query}`, { key });
   const ids = (...indexes: number[]) => indexes.map((index) => p[index]?.id);
 
   beforeAll(async () => {

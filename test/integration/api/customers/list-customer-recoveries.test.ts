@@ -12,7 +12,16 @@ import { startTestStack } from '#test/fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface ListBody {
-  data: Array<{ id: string; payment_event_id: string; payment_id: string; status: string; amount: number; amount_cents: number; customer_id: string; recovered_at: string | null }>;
+  data: Array<{
+    id: string;
+    payment_event_id: string;
+    payment_id: string;
+    status: string;
+    amount: number;
+    amount_cents: number;
+    customer_id: string;
+    recovered_at: string | null;
+  }>;
   pagination: { total: number; page: number; per_page: number; total_pages: number };
   error?: { code: string; param?: string };
 }
@@ -24,7 +33,8 @@ describe('GET /api/v1/customers/{id}/recoveries', () => {
   let p: PaymentRecord[];
   let customerId: string;
 
-  const list = (query: string, id = customerId, key = tenant.key) => call<ListBody>(`${stack.api_url}/customers/${encodeURIComponent(id)}/recoveries${query}`, { key });
+  const list = (query: string, id = customerId, key = tenant.key) =>
+    call<ListBody>(`${stack.api_url}/customers/${encodeURIComponent(id)}/recoveries${query}`, { key });
   const recoveryIds = (...indexes: number[]) => indexes.map((index) => p[index]?.recovery_id);
 
   beforeAll(async () => {

@@ -60,7 +60,12 @@ describe('GET /api/v1/customers', () => {
     const alina = await seedCustomerPayment(m, { email: 'alina.b@sample.org', name: 'Carol Alvarez' }, {}, day(3));
     const moon = await seedCustomerPayment(m, { email: 'moon@sample.org', name: 'Alister Moon' }, {}, day(4));
     await moveThrough(m, moon, ['pause']);
-    const dave = await seedCustomerPayment(m, { email: 'dave@example.com' }, { declineCategory: 'terminal', declineSubcategory: 'fraud', retryAllowed: false }, day(5));
+    const dave = await seedCustomerPayment(
+      m,
+      { email: 'dave@example.com' },
+      { declineCategory: 'terminal', declineSubcategory: 'fraud', retryAllowed: false },
+      day(5),
+    );
     c = (await Promise.all([alice, bob, alina, moon, dave].map((payment) => getCustomer(m, payment.customer_id)))) as CustomerRecord[];
     // Another merchant's customer, with a name and email that every search below would match.
     await seedCustomerPayment((await newTenant()).merchant.id, { email: 'alice@example.com', name: 'Alice Other' }, {}, day(3));
@@ -309,7 +314,9 @@ describe('GET /api/v1/customers', () => {
       expect(deleted.status).toBe(200);
       expect((await search('frank')).body.data).toEqual([]);
       expect((await search('ocean')).body.data.map((customer) => customer.id)).toEqual([w[3], w[2]]);
-      const terms = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, ...queries.partitionPrefix(customerSearchKeys.termPrefix(words.merchant.id, '')), ConsistentRead: true }));
+      const terms = await documentClient.send(
+        new QueryCommand({ TableName: env.TABLE_NAME, ...queries.partitionPrefix(customerSearchKeys.termPrefix(words.merchant.id, '')), ConsistentRead: true }),
+      );
       expect(terms.Items?.length).toBeGreaterThan(0);
       expect(terms.Items?.filter((item) => item.customer_id === erased)).toEqual([]);
     });

@@ -53,13 +53,33 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(resumeAllCustomerPaymentsSchemas.responses[200].safeParse(response.body).success).toBe(true);
-    expect(response.body.data).toEqual({ customer_id: fromPending.customer_id, status: 'active', resumed_count: 2, payment_ids: [fromRetrying.id, fromPending.id] });
+    expect(response.body.data).toEqual({
+      customer_id: fromPending.customer_id,
+      status: 'active',
+      resumed_count: 2,
+      payment_ids: [fromRetrying.id, fromPending.id],
+    });
     const [afterPending, afterRetrying] = [await fresh(fromPending), await fresh(fromRetrying)];
-    expect(afterPending).toMatchObject({ status: 'pending', previous_status: null, resumed_at: expect.any(String), awaiting_card_update: true, next_retry_at: null });
+    expect(afterPending).toMatchObject({
+      status: 'pending',
+      previous_status: null,
+      resumed_at: expect.any(String),
+      awaiting_card_update: true,
+      next_retry_at: null,
+    });
     // Paused, no retry was planned; resumed, the policy plans it again (a payment waiting for a card still waits).
     expect(fromRetrying).toMatchObject({ paused_at: expect.any(String), next_retry_at: null });
-    expect(afterRetrying).toMatchObject({ status: 'retrying', previous_status: null, paused_at: null, resumed_at: expect.any(String), next_retry_at: expect.any(String) });
-    expect(await retryPlanOf({ ...afterRetrying, next_retry_at: null }, new Date(afterRetrying.resumed_at as string))).toMatchObject({ type: 'schedule_retry', at: afterRetrying.next_retry_at });
+    expect(afterRetrying).toMatchObject({
+      status: 'retrying',
+      previous_status: null,
+      paused_at: null,
+      resumed_at: expect.any(String),
+      next_retry_at: expect.any(String),
+    });
+    expect(await retryPlanOf({ ...afterRetrying, next_retry_at: null }, new Date(afterRetrying.resumed_at as string))).toMatchObject({
+      type: 'schedule_retry',
+      at: afterRetrying.next_retry_at,
+    });
     expect(afterPending.paused_at).toBeNull();
     expect(afterPending.state_history).toEqual([...fromPending.state_history, { status: 'pending', at: afterPending.resumed_at, reason: REASON }]);
     expect(afterRetrying.state_history).toEqual([
@@ -74,7 +94,11 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     // Prepare
     const m = tenant.merchant.id;
     const who = { email: 'roundtrip@example.com', provider_customer_id: 'cus_ROUND' };
-    const before = [await seedCustomerPayment(m, who, HARD_DECLINE), await seedCustomerPayment(m, who), await moveThrough(m, await seedCustomerPayment(m, who), ['retry'])];
+    const before = [
+      await seedCustomerPayment(m, who, HARD_DECLINE),
+      await seedCustomerPayment(m, who),
+      await moveThrough(m, await seedCustomerPayment(m, who), ['retry']),
+    ];
     await post('cus_ROUND', 'pause-all');
     // Act
     const response = await resumeAll('cus_ROUND');

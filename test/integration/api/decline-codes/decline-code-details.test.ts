@@ -10,7 +10,6 @@ import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
-
 interface Variation {
   code: string;
   psp: string;

@@ -9,7 +9,6 @@ import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
-
 interface Item {
   code: string;
   psp: string;
@@ -40,7 +39,9 @@ describe('GET /api/v1/decline-codes', () => {
     let cursor: string | null = null;
     do {
       const separator = query === '' ? '?' : '&';
-      const response: Awaited<ReturnType<typeof list>> = await list(`${query}${separator}limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+      const response: Awaited<ReturnType<typeof list>> = await list(
+        `${query}${separator}limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      );
       expect(response.status).toBe(200);
       items.push(...response.body.data);
       cursor = response.body.cursor.next;
@@ -69,7 +70,15 @@ describe('GET /api/v1/decline-codes', () => {
     expect(ListDeclineCodesResponse.safeParse(response.body).success).toBe(true);
     expect(response.body.data).toHaveLength(50);
     expect(response.body.data.map(keyOf)).toEqual(listDeclineCodes().slice(0, 50).map(keyOf));
-    expect(Object.keys(response.body.data[0] as Item).sort()).toEqual(['category', 'code', 'description', 'psp', 'recommended_action', 'recovery_rate', 'subcategory']);
+    expect(Object.keys(response.body.data[0] as Item).sort()).toEqual([
+      'category',
+      'code',
+      'description',
+      'psp',
+      'recommended_action',
+      'recovery_rate',
+      'subcategory',
+    ]);
     expect(typeof response.body.cursor.next).toBe('string');
     expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);
   });
@@ -219,7 +228,7 @@ describe('GET /api/v1/decline-codes', () => {
     expect(sameFilters.body.data[0]?.code).not.toBe(first.body.data[4]?.code);
   });
 
-  it('refuses another merchant\'s cursor with 400 naming cursor', async () => {
+  it("refuses another merchant's cursor with 400 naming cursor", async () => {
     // Prepare
     const other = await newTenant(['read'], UNLIMITED);
     const theirs = await list('?limit=10', other.key);

@@ -6,7 +6,17 @@
  * Webhooks). Callbacks are signed as each provider documents (test/fixtures/delivery-callbacks.ts,
  * imported first: it sets the service-wide secrets before the runtime reads its environment).
  */
-import { LEGACY_EMAIL_SIGNING_KEY, mailerPayload, mailgunData, mailgunEvent, type SignedCallback, standardWebhook, twilioStatus, twilioStatusBySdk, withMailgunSignature } from '#test/fixtures/delivery-callbacks';
+import {
+  LEGACY_EMAIL_SIGNING_KEY,
+  mailerPayload,
+  mailgunData,
+  mailgunEvent,
+  type SignedCallback,
+  standardWebhook,
+  twilioStatus,
+  twilioStatusBySdk,
+  withMailgunSignature,
+} from '#test/fixtures/delivery-callbacks';
 import { createHash } from 'node:crypto';
 import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { CALLBACK_TOLERANCE_SECONDS } from '#api/delivery-callbacks/signatures';
@@ -74,7 +84,8 @@ describe('delivery callbacks', () => {
     await stack?.stop();
   });
 
-  const post = (path: string, callback: SignedCallback) => call<Received>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: callback.body, headers: callback.headers });
+  const post = (path: string, callback: SignedCallback) =>
+    call<Received>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: callback.body, headers: callback.headers });
   /** The URL the server rebuilds for a callback (no X-Forwarded-Proto: https and the Host header), which Twilio signs. */
   const publicUrl = (path: string): string => `https://${new URL(originOf(stack)).host}${path}`;
   const messageOf = (sent: Sent): Promise<MessageRecord | undefined> => getMessage(tenant.merchant.id, sent.messageId);
@@ -87,7 +98,10 @@ describe('delivery callbacks', () => {
   /** A dunning email sent to a fresh customer through the API and the notifications queue. */
   const sendDunning = async (): Promise<Sent> => {
     const email = `cb-${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const payment = await seedPaymentThrough(tenant.merchant.id, ['retry'], { customer: { email, name: 'Callback Customer' }, invoiceId: `in_${Math.random().toString(36).slice(2, 10)}` });
+    const payment = await seedPaymentThrough(tenant.merchant.id, ['retry'], {
+      customer: { email, name: 'Callback Customer' },
+      invoiceId: `in_${Math.random().toString(36).slice(2, 10)}`,
+    });
     const messageId = await triggerDunning(payment.recovery_id);
     const message = await getMessage(tenant.merchant.id, messageId);
     expect(message).toMatchObject({ status: 'sent', provider_message_id: expect.any(String) });
@@ -121,11 +135,22 @@ describe('delivery callbacks', () => {
       const opened = standardWebhook(mailerPayload('email.opened', sent.providerMessageId));
       const delivered = standardWebhook(mailerPayload('email.delivered', sent.providerMessageId));
       // Act
-      const answers = [await post(MAILER, clicked), await post(MAILER, clicked), await post(MAILER, delivered), await post(MAILER, opened), await post(MAILER, delivered)];
+      const answers = [
+        await post(MAILER, clicked),
+        await post(MAILER, clicked),
+        await post(MAILER, delivered),
+        await post(MAILER, opened),
+        await post(MAILER, delivered),
+      ];
       // Assess
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
       const message = await messageOf(sent);
-      expect(message).toMatchObject({ delivery_status: 'clicked', clicked_at: expect.any(String), opened_at: expect.any(String), delivered_at: expect.any(String) });
+      expect(message).toMatchObject({
+        delivery_status: 'clicked',
+        clicked_at: expect.any(String),
+        opened_at: expect.any(String),
+        delivered_at: expect.any(String),
+      });
       expect(message?.delivery_events?.map((event) => event.type)).toEqual(['clicked', 'delivered', 'opened']);
     });
 
@@ -133,13 +158,22 @@ describe('delivery callbacks', () => {
       // Prepare
       const sent = await sendDunning();
       // Act
-      const response = await post(MAILER, standardWebhook(mailerPayload('email.bounced', sent.providerMessageId, { bounce: { type: 'Permanent', subType: 'General' } })));
+      const response = await post(
+        MAILER,
+        standardWebhook(mailerPayload('email.bounced', sent.providerMessageId, { bounce: { type: 'Permanent', subType: 'General' } })),
+      );
       await endDunningCooldown(sent.customerId);
       const secondMessageId = await triggerDunning(sent.recoveryId);
       // Assess
       expect(response.status).toBe(200);
       expect(await messageOf(sent)).toMatchObject({ delivery_status: 'bounced', bounced_at: expect.any(String) });
-      expect(await getSuppression(tenant.merchant.id, sent.email)).toMatchObject({ email: sent.email, reason: 'hard_bounce', source_message_id: sent.messageId, customer_id: sent.customerId, created_at: expect.any(String) });
+      expect(await getSuppression(tenant.merchant.id, sent.email)).toMatchObject({
+        email: sent.email,
+        reason: 'hard_bounce',
+        source_message_id: sent.messageId,
+        customer_id: sent.customerId,
+        created_at: expect.any(String),
+      });
       const suppressionItem = (await scanTable()).find((item) => item.SK === `SUPP#${sent.email}`);
       expect(suppressionItem).toMatchObject({ PK: `M#${tenant.merchant.id}`, GSI2PK: customerKeys.data(tenant.merchant.id, sent.customerId) });
       expect(await getMessage(tenant.merchant.id, secondMessageId)).toMatchObject({ status: 'suppressed', provider_message_id: null });
@@ -150,7 +184,10 @@ describe('delivery callbacks', () => {
       // Prepare
       const sent = await sendDunning();
       // Act
-      const response = await post(MAILER, standardWebhook(mailerPayload('email.bounced', sent.providerMessageId, { bounce: { type: 'Transient', subType: 'MailboxFull' } })));
+      const response = await post(
+        MAILER,
+        standardWebhook(mailerPayload('email.bounced', sent.providerMessageId, { bounce: { type: 'Transient', subType: 'MailboxFull' } })),
+      );
       // Assess
       expect(response.status).toBe(200);
       const message = await messageOf(sent);
@@ -327,8 +364,14 @@ describe('delivery callbacks', () => {
       const sent = await sendDunning();
       const url = publicUrl(MESSAGING);
       // Act
-      const read = await post(MESSAGING, twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'read', AccountSid: 'AC123', To: 'whatsapp:+15550001111' }));
-      const delivered = await post(MESSAGING, twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered', AccountSid: 'AC123', To: 'whatsapp:+15550001111' }));
+      const read = await post(
+        MESSAGING,
+        twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'read', AccountSid: 'AC123', To: 'whatsapp:+15550001111' }),
+      );
+      const delivered = await post(
+        MESSAGING,
+        twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered', AccountSid: 'AC123', To: 'whatsapp:+15550001111' }),
+      );
       const queued = await post(MESSAGING, twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'queued', AccountSid: 'AC123' }));
       // Assess
       expect([read.status, delivered.status, queued.status]).toEqual([200, 200, 200]);
@@ -347,7 +390,12 @@ describe('delivery callbacks', () => {
     ])('records a status callback when the public URL is %s and the twilio SDK signed it over %s', async (publicBase, signedOrigin) => {
       // Prepare
       const sent = await sendDunning();
-      const callback = twilioStatusBySdk(`${signedOrigin}${MESSAGING}`, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered', AccountSid: 'AC123', To: '+15550001111' });
+      const callback = twilioStatusBySdk(`${signedOrigin}${MESSAGING}`, {
+        MessageSid: sent.providerMessageId,
+        MessageStatus: 'delivered',
+        AccountSid: 'AC123',
+        To: '+15550001111',
+      });
       const configured = env.WEBHOOK_PUBLIC_BASE_URL;
       env.WEBHOOK_PUBLIC_BASE_URL = publicBase;
       // Act
@@ -381,40 +429,96 @@ describe('delivery callbacks', () => {
 
   describe('refusals', () => {
     const cases: [string, string, (sent: Sent, url: string) => SignedCallback][] = [
-      ['messaging: tampered body', MESSAGING, (sent, url) => {
-        const signed = twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' });
-        return { ...signed, body: signed.body.replace('delivered', 'undelivered') };
-      }],
-      ['messaging: wrong secret', MESSAGING, (sent, url) => twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' }, 'another_token')],
-      ['messaging: missing signature', MESSAGING, (sent, url) => {
-        const signed = twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' });
-        return { body: signed.body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
-      }],
-      ['messaging: signed for another URL', MESSAGING, (sent) => twilioStatus('https://elsewhere.example.com/api/v1/messaging/status', { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' })],
+      [
+        'messaging: tampered body',
+        MESSAGING,
+        (sent, url) => {
+          const signed = twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' });
+          return { ...signed, body: signed.body.replace('delivered', 'undelivered') };
+        },
+      ],
+      [
+        'messaging: wrong secret',
+        MESSAGING,
+        (sent, url) => twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' }, 'another_token'),
+      ],
+      [
+        'messaging: missing signature',
+        MESSAGING,
+        (sent, url) => {
+          const signed = twilioStatus(url, { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' });
+          return { body: signed.body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+        },
+      ],
+      [
+        'messaging: signed for another URL',
+        MESSAGING,
+        (sent) => twilioStatus('https://elsewhere.example.com/api/v1/messaging/status', { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' }),
+      ],
       // The local server's URL has a non-default port, which is never dropped (twilio-node would drop it).
-      ['messaging: signed over the URL without its non-default port', MESSAGING, (sent, url) => twilioStatusBySdk(url.replace(/:\d+\//, '/'), { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' })],
+      [
+        'messaging: signed over the URL without its non-default port',
+        MESSAGING,
+        (sent, url) => twilioStatusBySdk(url.replace(/:\d+\//, '/'), { MessageSid: sent.providerMessageId, MessageStatus: 'delivered' }),
+      ],
       // Mailgun signs only timestamp+token, not event-data: the tampering it detects is of the signed fields.
-      ['legacy email: tampered signed token', LEGACY, (sent) => {
-        const signed = mailgunEvent(mailgunData(sent.providerMessageId, 'delivered'));
-        const body = JSON.parse(signed.body) as { signature: { token: string } };
-        body.signature.token = `${body.signature.token.slice(0, -1)}${body.signature.token.endsWith('a') ? 'b' : 'a'}`;
-        return { ...signed, body: JSON.stringify(body) };
-      }],
+      [
+        'legacy email: tampered signed token',
+        LEGACY,
+        (sent) => {
+          const signed = mailgunEvent(mailgunData(sent.providerMessageId, 'delivered'));
+          const body = JSON.parse(signed.body) as { signature: { token: string } };
+          body.signature.token = `${body.signature.token.slice(0, -1)}${body.signature.token.endsWith('a') ? 'b' : 'a'}`;
+          return { ...signed, body: JSON.stringify(body) };
+        },
+      ],
       ['legacy email: wrong secret', LEGACY, (sent) => mailgunEvent(mailgunData(sent.providerMessageId, 'delivered'), { key: `${LEGACY_EMAIL_SIGNING_KEY}x` })],
-      ['legacy email: missing signature', LEGACY, (sent) => ({ body: JSON.stringify({ 'event-data': mailgunData(sent.providerMessageId, 'delivered') }), headers: { 'Content-Type': 'application/json' } })],
-      ['legacy email: stale timestamp', LEGACY, (sent) => mailgunEvent(mailgunData(sent.providerMessageId, 'delivered'), { timestamp: Math.floor(Date.now() / 1000) - 301 })],
-      ['mailer: tampered body', MAILER, (sent) => {
-        const signed = standardWebhook(mailerPayload('email.delivered', sent.providerMessageId));
-        return { ...signed, body: signed.body.replace('email.delivered', 'email.complained') };
-      }],
-      ['mailer: wrong secret', MAILER, (sent) => standardWebhook(mailerPayload('email.delivered', sent.providerMessageId), { secret: `whsec_${Buffer.from('not-the-secret').toString('base64')}` })],
-      ['mailer: missing signature', MAILER, (sent) => {
-        const signed = standardWebhook(mailerPayload('email.delivered', sent.providerMessageId));
-        const { 'webhook-signature': _dropped, ...headers } = signed.headers;
-        return { body: signed.body, headers };
-      }],
-      ['mailer: stale timestamp', MAILER, (sent) => standardWebhook(mailerPayload('email.delivered', sent.providerMessageId), { timestamp: Math.floor(Date.now() / 1000) - 301 })],
-      ['mailer: future timestamp', MAILER, (sent) => standardWebhook(mailerPayload('email.delivered', sent.providerMessageId), { timestamp: Math.floor(Date.now() / 1000) + 301 })],
+      [
+        'legacy email: missing signature',
+        LEGACY,
+        (sent) => ({
+          body: JSON.stringify({ 'event-data': mailgunData(sent.providerMessageId, 'delivered') }),
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      ],
+      [
+        'legacy email: stale timestamp',
+        LEGACY,
+        (sent) => mailgunEvent(mailgunData(sent.providerMessageId, 'delivered'), { timestamp: Math.floor(Date.now() / 1000) - 301 }),
+      ],
+      [
+        'mailer: tampered body',
+        MAILER,
+        (sent) => {
+          const signed = standardWebhook(mailerPayload('email.delivered', sent.providerMessageId));
+          return { ...signed, body: signed.body.replace('email.delivered', 'email.complained') };
+        },
+      ],
+      [
+        'mailer: wrong secret',
+        MAILER,
+        (sent) =>
+          standardWebhook(mailerPayload('email.delivered', sent.providerMessageId), { secret: `whsec_${Buffer.from('not-the-secret').toString('base64')}` }),
+      ],
+      [
+        'mailer: missing signature',
+        MAILER,
+        (sent) => {
+          const signed = standardWebhook(mailerPayload('email.delivered', sent.providerMessageId));
+          const { 'webhook-signature': _dropped, ...headers } = signed.headers;
+          return { body: signed.body, headers };
+        },
+      ],
+      [
+        'mailer: stale timestamp',
+        MAILER,
+        (sent) => standardWebhook(mailerPayload('email.delivered', sent.providerMessageId), { timestamp: Math.floor(Date.now() / 1000) - 301 }),
+      ],
+      [
+        'mailer: future timestamp',
+        MAILER,
+        (sent) => standardWebhook(mailerPayload('email.delivered', sent.providerMessageId), { timestamp: Math.floor(Date.now() / 1000) + 301 }),
+      ],
     ];
 
     it.each(cases)('answers 401 invalid_signature and changes nothing when %s', async (_name, path, build) => {
@@ -467,11 +571,12 @@ describe('delivery callbacks', () => {
     await sendDunning();
     const before = await scanTable();
     const unknown = 'obx_01J00000000000000000000000';
-    const callback = path === MESSAGING
-      ? twilioStatus(publicUrl(path), { MessageSid: unknown, MessageStatus: 'undelivered', ErrorCode: '30003' })
-      : path === LEGACY
-        ? mailgunEvent(mailgunData(unknown, 'complained'))
-        : standardWebhook(mailerPayload('email.bounced', unknown, { bounce: { type: 'Permanent' } }));
+    const callback =
+      path === MESSAGING
+        ? twilioStatus(publicUrl(path), { MessageSid: unknown, MessageStatus: 'undelivered', ErrorCode: '30003' })
+        : path === LEGACY
+          ? mailgunEvent(mailgunData(unknown, 'complained'))
+          : standardWebhook(mailerPayload('email.bounced', unknown, { bounce: { type: 'Permanent' } }));
     // Act
     const response = await post(path, callback);
     // Assess

@@ -41,7 +41,12 @@ function entry(overrides: Record<string, unknown> = {}): Record<string, unknown>
 }
 
 const keyOf = (value: Record<string, unknown>): string =>
-  lookupKeyOf({ declineCode: value.decline_code as string, attemptBucket: value.attempt_bucket as '1', amountBucket: value.amount_bucket as '10_50', currency: value.currency as string });
+  lookupKeyOf({
+    declineCode: value.decline_code as string,
+    attemptBucket: value.attempt_bucket as '1',
+    amountBucket: value.amount_bucket as '10_50',
+    currency: value.currency as string,
+  });
 
 describe('POST /api/internal/scoring/update-lookup', () => {
   let stack: LocalStack;
@@ -58,7 +63,9 @@ describe('POST /api/internal/scoring/update-lookup', () => {
   describe('with the cron secret', () => {
     it('writes 60 entries (three BatchWriteItem chunks) and answers the counts and keys', async () => {
       // Prepare
-      const entries = Array.from({ length: 60 }, (_unused, index) => entry({ score: Math.round((index / 60) * 1000) / 1000, attempt_bucket: (['1', '2', '3', '4+'] as const)[index % 4] }));
+      const entries = Array.from({ length: 60 }, (_unused, index) =>
+        entry({ score: Math.round((index / 60) * 1000) / 1000, attempt_bucket: (['1', '2', '3', '4+'] as const)[index % 4] }),
+      );
       // Act
       const response = await post({ entries });
       // Assess
@@ -68,18 +75,33 @@ describe('POST /api/internal/scoring/update-lookup', () => {
       expect(response.headers.get('x-request-id')).toBe(response.body.meta.request_id);
       const stored = await Promise.all(entries.map((value) => getPrecomputedScore(keyOf(value))));
       expect(stored.map((score) => score?.score)).toEqual(entries.map((value) => value.score));
-      expect(stored[7]).toEqual({ key: keyOf(entries[7] as Record<string, unknown>), score: entries[7]?.score, delayHours: 36, confidence: 0.8, modelVersion: 'lgbm-test-1' });
+      expect(stored[7]).toEqual({
+        key: keyOf(entries[7] as Record<string, unknown>),
+        score: entries[7]?.score,
+        delayHours: 36,
+        confidence: 0.8,
+        modelVersion: 'lgbm-test-1',
+      });
     });
 
     it('normalises the key parts: code case and separators, currency case', async () => {
       // Prepare
-      const value = entry({ currency: 'EUR', attempt_bucket: '4+', amount_bucket: '1000_plus', reasoning: 'Measured over 2025.', factors: [{ name: 'decline_code', impact: 'negative', weight: 0.4 }] });
+      const value = entry({
+        currency: 'EUR',
+        attempt_bucket: '4+',
+        amount_bucket: '1000_plus',
+        reasoning: 'Measured over 2025.',
+        factors: [{ name: 'decline_code', impact: 'negative', weight: 0.4 }],
+      });
       value.decline_code = `Card Declined ${sequence}`;
       // Act
       const response = await post({ entries: [value] });
       // Assess
       expect(response.body.data.keys).toEqual([`card_declined_${sequence}#4+#1000_plus#eur`]);
-      expect(await getPrecomputedScore(`card_declined_${sequence}#4+#1000_plus#eur`)).toMatchObject({ reasoning: 'Measured over 2025.', factors: [{ name: 'decline_code', impact: 'negative', weight: 0.4 }] });
+      expect(await getPrecomputedScore(`card_declined_${sequence}#4+#1000_plus#eur`)).toMatchObject({
+        reasoning: 'Measured over 2025.',
+        factors: [{ name: 'decline_code', impact: 'negative', weight: 0.4 }],
+      });
     });
 
     it('keeps the last of two entries for one key, and replaces what a key held before', async () => {
@@ -121,11 +143,15 @@ describe('POST /api/internal/scoring/update-lookup', () => {
       const response = await post({ entries: [value] }, headers);
       // Assess
       expect(response.status).toBe(401);
-      expect(response.body.error).toEqual({ code: 'invalid_api_key', message: expect.stringContaining('cron secret'), request_id: response.headers.get('x-request-id') });
+      expect(response.body.error).toEqual({
+        code: 'invalid_api_key',
+        message: expect.stringContaining('cron secret'),
+        request_id: response.headers.get('x-request-id'),
+      });
       expect(await getPrecomputedScore(keyOf(value))).toBeUndefined();
     });
 
-    it('refuses a merchant\'s admin API key with 401', async () => {
+    it("refuses a merchant's admin API key with 401", async () => {
       // Prepare
       const tenant = await newTenant(['admin']);
       const value = entry();
@@ -138,7 +164,11 @@ describe('POST /api/internal/scoring/update-lookup', () => {
 
     it('checks the secret before the body: a bad body without the secret is 401, not 400', async () => {
       // Act
-      const response = await call<Body>(`${originOf(stack)}${PATH}`, { method: 'POST', rawBody: '{"entries": [', headers: { 'Content-Type': 'application/json' } });
+      const response = await call<Body>(`${originOf(stack)}${PATH}`, {
+        method: 'POST',
+        rawBody: '{"entries": [',
+        headers: { 'Content-Type': 'application/json' },
+      });
       // Assess
       expect(response.status).toBe(401);
     });
@@ -173,7 +203,11 @@ describe('POST /api/internal/scoring/update-lookup', () => {
 
     it('refuses malformed JSON with 400', async () => {
       // Act
-      const response = await call<Body>(`${originOf(stack)}${PATH}`, { method: 'POST', rawBody: '{"entries": [', headers: { ...cronAuth(), 'Content-Type': 'application/json' } });
+      const response = await call<Body>(`${originOf(stack)}${PATH}`, {
+        method: 'POST',
+        rawBody: '{"entries": [',
+        headers: { ...cronAuth(), 'Content-Type': 'application/json' },
+      });
       // Assess
       expect(response.status).toBe(400);
       expect(response.body.error?.code).toBe('invalid_request');

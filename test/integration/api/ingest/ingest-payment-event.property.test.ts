@@ -53,8 +53,19 @@ describe('POST /api/v1/ingest/payment-event (property)', () => {
         recognised,
         freeForm,
         async (eventType, amount, currency, email, declineCode, metadata, extra) => {
-          const body = JSON.stringify({ event_type: eventType, amount_cents: amount, currency, customer_email: email, decline_code: declineCode, metadata: { ...extra, ...metadata } });
-          const response = await fetch(`${stack.api_url}/ingest/payment-event`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
+          const body = JSON.stringify({
+            event_type: eventType,
+            amount_cents: amount,
+            currency,
+            customer_email: email,
+            decline_code: declineCode,
+            metadata: { ...extra, ...metadata },
+          });
+          const response = await fetch(`${stack.api_url}/ingest/payment-event`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body,
+          });
           const text = await response.text();
           if (![200, 400, 409, 422].includes(response.status)) throw new Error(`${response.status} ${text} for ${body}`);
         },

@@ -55,11 +55,17 @@ describe('POST /api/v1/ingest/payment-event', () => {
   let tenant: Tenant;
 
   const ingest = (body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
-    call<{ data: IngestData; meta: { merchant_id: string } }>(`${stack.api_url}/ingest/payment-event`, { method: 'POST', key: options.key ?? tenant.key, body, ...(options.headers ? { headers: options.headers } : {}) });
+    call<{ data: IngestData; meta: { merchant_id: string } }>(`${stack.api_url}/ingest/payment-event`, {
+      method: 'POST',
+      key: options.key ?? tenant.key,
+      body,
+      ...(options.headers ? { headers: options.headers } : {}),
+    });
   const read = <T>(path: string, key = tenant.key) => call<{ data: T; pagination?: { total: number } }>(`${stack.api_url}${path}`, { key });
   const paymentOf = async (id: string): Promise<Payment> => (await read<Payment>(`/payments/${id}`)).body.data;
   const timelineOf = async (id: string): Promise<TimelineEvent[]> => (await read<{ events: TimelineEvent[] }>(`/payments/${id}/timeline`)).body.data.events;
-  const customerOf = (address: string) => read<{ failed_payments: number; recovered_payments: number; lifetime_value_cents: number }>(`/customers/by-email/${encodeURIComponent(address)}`);
+  const customerOf = (address: string) =>
+    read<{ failed_payments: number; recovered_payments: number; lifetime_value_cents: number }>(`/customers/by-email/${encodeURIComponent(address)}`);
   const failed = (customer: string, overrides: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => ({
     event_type: 'payment_failed',
     amount_cents: 4999,
@@ -90,7 +96,11 @@ describe('POST /api/v1/ingest/payment-event', () => {
     it('records a soft_retry recovery, retrying with its first retry planned, when a stripe payment fails with insufficient_funds', async () => {
       // Prepare
       const customer = email();
-      const body = failed(customer, {}, { payment_id: 'ch_soft_1', customer_name: 'Ada Buyer', invoice_id: 'in_soft_1', subscription_id: 'sub_soft_1', order: 'A-1' });
+      const body = failed(
+        customer,
+        {},
+        { payment_id: 'ch_soft_1', customer_name: 'Ada Buyer', invoice_id: 'in_soft_1', subscription_id: 'sub_soft_1', order: 'A-1' },
+      );
       // Act
       const response = await ingest(body);
       // Assess
@@ -146,13 +156,25 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect(await paymentOf(data.payment_event_id as string)).toMatchObject({ status: 'terminal', decline_category: 'terminal' });
     });
 
-    it('records psp ingest, a lowercase currency and A\'s amount when the sender names no known provider', async () => {
+    it("records psp ingest, a lowercase currency and A's amount when the sender names no known provider", async () => {
       // Prepare
-      const body = { event_type: 'payment_failed', amount: 1200, currency: 'EUR', customer_email: email(), metadata: { psp: 'storefront', charge_id: unique('ch') } };
+      const body = {
+        event_type: 'payment_failed',
+        amount: 1200,
+        currency: 'EUR',
+        customer_email: email(),
+        metadata: { psp: 'storefront', charge_id: unique('ch') },
+      };
       // Act
       const data = await recorded(body);
       // Assess
-      expect(await paymentOf(data.payment_event_id as string)).toMatchObject({ psp: 'ingest', currency: 'eur', amount: 1200, decline_category: 'unknown', status: 'retrying' });
+      expect(await paymentOf(data.payment_event_id as string)).toMatchObject({
+        psp: 'ingest',
+        currency: 'eur',
+        amount: 1200,
+        decline_category: 'unknown',
+        status: 'retrying',
+      });
     });
 
     it('opens a hard decline awaiting a card update that payment_method_updated lifts, planning its first retry', async () => {
@@ -175,8 +197,15 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect(Date.parse(after.next_retry_at as string)).toBeGreaterThan(Date.parse(after.updated_at));
       const plan = await retryPlanOf({ ...after, status: 'pending', next_retry_at: null }, new Date(after.updated_at));
       expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) });
-      expect(after.state_history).toEqual([...(before?.state_history ?? []), { status: 'retrying', at: after.updated_at, reason: (plan as { reason: string }).reason }]);
-      expect((await timelineOf(hard.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'payment_method_updated', 'retry_scheduled']);
+      expect(after.state_history).toEqual([
+        ...(before?.state_history ?? []),
+        { status: 'retrying', at: after.updated_at, reason: (plan as { reason: string }).reason },
+      ]);
+      expect((await timelineOf(hard.payment_event_id as string)).map((event) => event.type)).toEqual([
+        'payment_failed',
+        'payment_method_updated',
+        'retry_scheduled',
+      ]);
       expect((await timelineOf(soft.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled']);
     });
   });
@@ -187,9 +216,21 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const customer = email();
       const first = await recorded(failed(customer, { amount_cents: 2500 }, { payment_id: 'ch_paid_1' }));
       // Act
-      const response = await ingest({ event_type: 'payment_succeeded', amount_cents: 2500, currency: 'usd', customer_email: customer, metadata: { payment_id: 'ch_paid_1' } });
+      const response = await ingest({
+        event_type: 'payment_succeeded',
+        amount_cents: 2500,
+        currency: 'usd',
+        customer_email: customer,
+        metadata: { payment_id: 'ch_paid_1' },
+      });
       // Assess
-      expect(response.body.data).toMatchObject({ status: 'processed', recovery_initiated: false, payment_event_id: first.payment_event_id, recovery_id: first.recovery_id, affected_payment_ids: [first.payment_event_id] });
+      expect(response.body.data).toMatchObject({
+        status: 'processed',
+        recovery_initiated: false,
+        payment_event_id: first.payment_event_id,
+        recovery_id: first.recovery_id,
+        affected_payment_ids: [first.payment_event_id],
+      });
       const payment = await paymentOf(first.payment_event_id as string);
       expect(payment.status).toBe('recovered');
       expect(payment.recovered_at).not.toBeNull();
@@ -202,7 +243,13 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const customer = email();
       const first = await recorded(failed(customer, {}, { invoice_id: 'in_inv_1' }));
       // Act
-      const response = await ingest({ event_type: 'payment_succeeded', amount_cents: 4999, currency: 'usd', customer_email: customer, metadata: { charge_id: unique('ch_new'), invoice_id: 'in_inv_1' } });
+      const response = await ingest({
+        event_type: 'payment_succeeded',
+        amount_cents: 4999,
+        currency: 'usd',
+        customer_email: customer,
+        metadata: { charge_id: unique('ch_new'), invoice_id: 'in_inv_1' },
+      });
       // Assess
       expect(response.body.data.affected_payment_ids).toEqual([first.payment_event_id]);
       expect((await paymentOf(first.payment_event_id as string)).status).toBe('recovered');
@@ -229,10 +276,22 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const customer = email();
       const first = await recorded(failed(customer));
       // Act
-      const response = await ingest({ event_type: 'payment_succeeded', amount_cents: 7777, currency: 'usd', customer_email: customer, metadata: { payment_id: unique('ch') } });
+      const response = await ingest({
+        event_type: 'payment_succeeded',
+        amount_cents: 7777,
+        currency: 'usd',
+        customer_email: customer,
+        metadata: { payment_id: unique('ch') },
+      });
       // Assess
       expect(response.status).toBe(200);
-      expect(response.body.data).toMatchObject({ status: 'processed', recovery_initiated: false, payment_event_id: null, recovery_id: null, affected_payment_ids: [] });
+      expect(response.body.data).toMatchObject({
+        status: 'processed',
+        recovery_initiated: false,
+        payment_event_id: null,
+        recovery_id: null,
+        affected_payment_ids: [],
+      });
       expect((await paymentOf(first.payment_event_id as string)).status).toBe('retrying');
       expect((await customerOf(customer)).body.data).toMatchObject({ recovered_payments: 0, lifetime_value_cents: 0 });
     });
@@ -246,7 +305,13 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const a2 = await recorded(failed(customer, { amount_cents: 100 }, { subscription_id: 'sub_a' }));
       const b = await recorded(failed(customer, {}, { subscription_id: 'sub_b' }));
       // Act
-      const response = await ingest({ event_type: 'subscription_cancelled', amount_cents: 0, currency: 'usd', customer_email: customer, metadata: { subscription_id: 'sub_a' } });
+      const response = await ingest({
+        event_type: 'subscription_cancelled',
+        amount_cents: 0,
+        currency: 'usd',
+        customer_email: customer,
+        metadata: { subscription_id: 'sub_a' },
+      });
       // Assess
       expect([...response.body.data.affected_payment_ids].sort()).toEqual([a1.payment_event_id, a2.payment_event_id].sort());
       expect((await paymentOf(a1.payment_event_id as string)).status).toBe('terminal');
@@ -275,9 +340,19 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const customer = email();
       const first = await recorded(failed(customer, {}, { payment_id: 'ch_refund_1' }));
       // Act
-      const response = await ingest({ event_type: 'charge_refunded', amount_cents: 1000, currency: 'usd', customer_email: customer, metadata: { payment_id: 'ch_refund_1' } });
+      const response = await ingest({
+        event_type: 'charge_refunded',
+        amount_cents: 1000,
+        currency: 'usd',
+        customer_email: customer,
+        metadata: { payment_id: 'ch_refund_1' },
+      });
       // Assess
-      expect(response.body.data).toMatchObject({ status: 'processed', payment_event_id: first.payment_event_id, affected_payment_ids: [first.payment_event_id] });
+      expect(response.body.data).toMatchObject({
+        status: 'processed',
+        payment_event_id: first.payment_event_id,
+        affected_payment_ids: [first.payment_event_id],
+      });
       const timeline = await timelineOf(first.payment_event_id as string);
       expect(timeline.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'charge_refunded']);
       expect(timeline[2]?.details).toMatchObject({ amount: 1000, currency: 'usd', provider_payment_id: 'ch_refund_1' });
@@ -289,7 +364,13 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const customer = email();
       const first = await recorded(failed(customer));
       // Act
-      const response = await ingest({ event_type: 'charge_refunded', amount_cents: 1000, currency: 'usd', customer_email: customer, metadata: { payment_id: unique('ch_other'), invoice_id: 'in_none' } });
+      const response = await ingest({
+        event_type: 'charge_refunded',
+        amount_cents: 1000,
+        currency: 'usd',
+        customer_email: customer,
+        metadata: { payment_id: unique('ch_other'), invoice_id: 'in_none' },
+      });
       // Assess
       expect(response.body.data).toMatchObject({ status: 'processed', payment_event_id: null, affected_payment_ids: [] });
       expect((await timelineOf(first.payment_event_id as string)).map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled']);
@@ -297,16 +378,31 @@ describe('POST /api/v1/ingest/payment-event', () => {
   });
 
   describe('an unknown customer', () => {
-    it.each(['payment_succeeded', 'subscription_cancelled', 'payment_method_updated', 'charge_refunded'])('changes nothing and creates no customer when a %s event names an unknown customer', async (eventType) => {
-      // Prepare
-      const customer = email();
-      // Act
-      const response = await ingest({ event_type: eventType, amount_cents: 500, currency: 'usd', customer_email: customer, metadata: { payment_id: unique('ch') } });
-      // Assess
-      expect(response.status).toBe(200);
-      expect(response.body.data).toMatchObject({ event_type: eventType, status: 'processed', recovery_initiated: false, payment_event_id: null, affected_payment_ids: [] });
-      expect((await customerOf(customer)).status).toBe(404);
-    });
+    it.each(['payment_succeeded', 'subscription_cancelled', 'payment_method_updated', 'charge_refunded'])(
+      'changes nothing and creates no customer when a %s event names an unknown customer',
+      async (eventType) => {
+        // Prepare
+        const customer = email();
+        // Act
+        const response = await ingest({
+          event_type: eventType,
+          amount_cents: 500,
+          currency: 'usd',
+          customer_email: customer,
+          metadata: { payment_id: unique('ch') },
+        });
+        // Assess
+        expect(response.status).toBe(200);
+        expect(response.body.data).toMatchObject({
+          event_type: eventType,
+          status: 'processed',
+          recovery_initiated: false,
+          payment_event_id: null,
+          affected_payment_ids: [],
+        });
+        expect((await customerOf(customer)).status).toBe(404);
+      },
+    );
   });
 
   describe('validation', () => {
@@ -368,14 +464,34 @@ describe('POST /api/v1/ingest/payment-event', () => {
     });
 
     it.each([
-      ['a __proto__ key', 'metadata.__proto__', (customer: string) => `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"__proto__":{"event_id":5,"payment_id":{"x":1}}}}`],
-      ['5,000 levels of nesting', 'metadata', (customer: string) => `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"deep":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}}`],
-      ['10,000 levels of arrays', 'metadata', (customer: string) => `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`],
+      [
+        'a __proto__ key',
+        'metadata.__proto__',
+        (customer: string) =>
+          `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"__proto__":{"event_id":5,"payment_id":{"x":1}}}}`,
+      ],
+      [
+        '5,000 levels of nesting',
+        'metadata',
+        (customer: string) =>
+          `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"deep":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}}`,
+      ],
+      [
+        '10,000 levels of arrays',
+        'metadata',
+        (customer: string) =>
+          `{"event_type":"payment_failed","amount_cents":100,"currency":"usd","customer_email":"${customer}","metadata":{"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`,
+      ],
     ])('refuses metadata with %s with 400 invalid_request naming %s, and records nothing', async (_name, param, rawBodyOf) => {
       // Prepare
       const customer = email();
       // Act
-      const response = await call<ErrorBody>(`${stack.api_url}/ingest/payment-event`, { method: 'POST', key: tenant.key, rawBody: rawBodyOf(customer), headers: { 'Content-Type': 'application/json' } });
+      const response = await call<ErrorBody>(`${stack.api_url}/ingest/payment-event`, {
+        method: 'POST',
+        key: tenant.key,
+        rawBody: rawBodyOf(customer),
+        headers: { 'Content-Type': 'application/json' },
+      });
       // Assess
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'invalid_request', param });
@@ -384,7 +500,12 @@ describe('POST /api/v1/ingest/payment-event', () => {
 
     it('records metadata at the limits as sent (50 keys of 40 characters, 500-character values, keys such as toString)', async () => {
       // Prepare
-      const metadata = { ...Object.fromEntries(Array.from({ length: 47 }, (_, index) => [`${'k'.repeat(38)}${String(index).padStart(2, '0')}`, 'v'])), note: 'n'.repeat(500), toString: 'x', payment_id: unique('ch') };
+      const metadata = {
+        ...Object.fromEntries(Array.from({ length: 47 }, (_, index) => [`${'k'.repeat(38)}${String(index).padStart(2, '0')}`, 'v'])),
+        note: 'n'.repeat(500),
+        toString: 'x',
+        payment_id: unique('ch'),
+      };
       // Act
       const response = await ingest({ ...valid(), metadata });
       // Assess
@@ -441,12 +562,20 @@ describe('POST /api/v1/ingest/payment-event', () => {
   });
 
   describe('duplicates', () => {
-    const delivered = async (responses: JsonResponse<{ data: IngestData }>[]) => responses.map((response) => ({ status: response.status, data: response.body.data }));
+    const delivered = async (responses: JsonResponse<{ data: IngestData }>[]) =>
+      responses.map((response) => ({ status: response.status, data: response.body.data }));
 
     it('answers duplicate and records nothing more when the same event_id arrives twice', async () => {
       // Prepare
       const customer = email();
-      const body = { event_type: 'payment_failed', amount_cents: 4999, currency: 'usd', customer_email: customer, decline_code: 'insufficient_funds', metadata: { event_id: unique('evt_sender') } };
+      const body = {
+        event_type: 'payment_failed',
+        amount_cents: 4999,
+        currency: 'usd',
+        customer_email: customer,
+        decline_code: 'insufficient_funds',
+        metadata: { event_id: unique('evt_sender') },
+      };
       const first = await recorded(body);
       // Act
       const second = await ingest(body);
@@ -461,7 +590,13 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Prepare
       const customer = email();
       const first = await recorded(failed(customer, {}, { invoice_id: 'in_twice' }));
-      const refund = { event_type: 'charge_refunded', amount_cents: 4999, currency: 'usd', customer_email: customer, metadata: { event_id: unique('evt_refund'), invoice_id: 'in_twice' } };
+      const refund = {
+        event_type: 'charge_refunded',
+        amount_cents: 4999,
+        currency: 'usd',
+        customer_email: customer,
+        metadata: { event_id: unique('evt_refund'), invoice_id: 'in_twice' },
+      };
       // Act
       const [one, two] = await delivered([await ingest(refund), await ingest(refund)]);
       // Assess
@@ -474,7 +609,13 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Prepare
       const customer = email();
       const first = await recorded(failed(customer, {}, { payment_id: 'ch_refund_storm' }));
-      const refund = { event_type: 'charge_refunded', amount_cents: 4999, currency: 'usd', customer_email: customer, metadata: { payment_id: 'ch_refund_storm' } };
+      const refund = {
+        event_type: 'charge_refunded',
+        amount_cents: 4999,
+        currency: 'usd',
+        customer_email: customer,
+        metadata: { payment_id: 'ch_refund_storm' },
+      };
       // Act
       const responses = await Promise.all(Array.from({ length: 50 }, () => ingest(refund)));
       // Assess
@@ -491,7 +632,12 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // Act
       const second = await ingest(failed(customer, {}, { payment_id: 'ch_again', event_id: unique('evt_b') }));
       // Assess
-      expect(second.body.data).toMatchObject({ status: 'duplicate', recovery_initiated: false, payment_event_id: first.payment_event_id, affected_payment_ids: [] });
+      expect(second.body.data).toMatchObject({
+        status: 'duplicate',
+        recovery_initiated: false,
+        payment_event_id: first.payment_event_id,
+        affected_payment_ids: [],
+      });
       expect((await customerOf(customer)).body.data.failed_payments).toBe(1);
     });
 
@@ -506,7 +652,13 @@ describe('POST /api/v1/ingest/payment-event', () => {
       const again = await ingest(body);
       // Assess
       expect(erased.status).toBe(200);
-      expect(again.body.data).toMatchObject({ status: 'refused', recovery_initiated: false, payment_event_id: null, recovery_id: null, affected_payment_ids: [] });
+      expect(again.body.data).toMatchObject({
+        status: 'refused',
+        recovery_initiated: false,
+        payment_event_id: null,
+        recovery_id: null,
+        affected_payment_ids: [],
+      });
       expect(first.payment_event_id).not.toBeNull();
       expect((await read(`/customers/by-email/${encodeURIComponent(customer)}`)).status).toBe(404);
     });

@@ -49,7 +49,12 @@ function expectAllowedSteps(history: readonly StateHistoryEntry[]): void {
   history.forEach((entry, index) => {
     const previous = history[index - 1];
     if (previous === undefined) return;
-    expect({ step: index, from: previous.status, to: entry.status, allowed: allowedStep(previous.status, entry.status, pausedFrom) }).toEqual({ step: index, from: previous.status, to: entry.status, allowed: true });
+    expect({ step: index, from: previous.status, to: entry.status, allowed: allowedStep(previous.status, entry.status, pausedFrom) }).toEqual({
+      step: index,
+      from: previous.status,
+      to: entry.status,
+      allowed: true,
+    });
     if (entry.status === 'paused') pausedFrom = previous.status;
   });
 }
@@ -58,16 +63,32 @@ function expectAllowedSteps(history: readonly StateHistoryEntry[]): void {
  * The payment's timeline as stored (ordered by its sort key, whose first part is the entry's
  * time), each entry with the version of the write that added it (the key's sequence starts with it).
  */
-async function storedTimeline(merchantId: string, payment: PaymentRecord): Promise<Array<{ timestamp: string; version: number; type: string; details: Record<string, unknown> }>> {
+async function storedTimeline(
+  merchantId: string,
+  payment: PaymentRecord,
+): Promise<Array<{ timestamp: string; version: number; type: string; details: Record<string, unknown> }>> {
   const { PK, SKPrefix } = paymentKeys.timelinePrefix(merchantId, paymentBodyOf(payment.id) as string);
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient.send(new QueryCommand({ TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix }, ConsistentRead: true, ExclusiveStartKey: startKey }));
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
-  return items.map((item) => ({ timestamp: item.timestamp as string, version: Number((item.SK as string).split('#').at(-1)?.slice(0, 6)), type: item.type as string, details: item.details as Record<string, unknown> }));
+  return items.map((item) => ({
+    timestamp: item.timestamp as string,
+    version: Number((item.SK as string).split('#').at(-1)?.slice(0, 6)),
+    type: item.type as string,
+    details: item.details as Record<string, unknown>,
+  }));
 }
 
 /** Ordered by time, state_history and the timeline are in the order of the writes (versions). */
@@ -76,10 +97,16 @@ function expectTimeOrderIsWriteOrder(history: readonly StateHistoryEntry[], time
   const backwards = times.flatMap((at, i) => (i > 0 && at < (times[i - 1] as number) ? [{ entry: i, at: history[i]?.at, previous: history[i - 1]?.at }] : []));
   expect(backwards).toEqual([]);
   const versions = timeline.map((entry) => entry.version);
-  const outOfOrder = versions.flatMap((version, i) => (i > 0 && version < (versions[i - 1] as number) ? [{ entry: i, version, previous: versions[i - 1], at: timeline[i]?.timestamp, previousAt: timeline[i - 1]?.timestamp }] : []));
+  const outOfOrder = versions.flatMap((version, i) =>
+    i > 0 && version < (versions[i - 1] as number)
+      ? [{ entry: i, version, previous: versions[i - 1], at: timeline[i]?.timestamp, previousAt: timeline[i - 1]?.timestamp }]
+      : [],
+  );
   expect(outOfOrder).toEqual([]);
   // Two writes never share an instant, so the order by time alone is the order of the writes.
-  const sharedInstants = timeline.flatMap((entry, i) => (i > 0 && entry.version !== timeline[i - 1]?.version && entry.timestamp === timeline[i - 1]?.timestamp ? [entry.timestamp] : []));
+  const sharedInstants = timeline.flatMap((entry, i) =>
+    i > 0 && entry.version !== timeline[i - 1]?.version && entry.timestamp === timeline[i - 1]?.timestamp ? [entry.timestamp] : [],
+  );
   expect(sharedInstants).toEqual([]);
 }
 
@@ -103,7 +130,10 @@ describe('concurrent POST /payments/{id}/pause, /resume and /retry on one paymen
     const responses = await Promise.all(
       Array.from({ length: REQUESTS }, async (_, i) => {
         const action = ACTIONS[i % ACTIONS.length] as (typeof ACTIONS)[number];
-        const response = await call<{ data?: RetryData; error?: { code: string } }>(`${stack.api_url}/payments/${payment.id}/${action}`, { method: 'POST', key: tenant.key });
+        const response = await call<{ data?: RetryData; error?: { code: string } }>(`${stack.api_url}/payments/${payment.id}/${action}`, {
+          method: 'POST',
+          key: tenant.key,
+        });
         return { action, status: response.status, code: response.body?.error?.code, data: response.body?.data };
       }),
     );
@@ -144,7 +174,9 @@ describe('concurrent POST /payments/{id}/pause, /resume and /retry on one paymen
     await executeDueRetries({ now: new Date(), executionId: 'after-the-burst' });
     // Assess
     const due = final.status === 'retrying' && Date.parse(final.next_retry_at as string) <= Date.now();
-    expect((await sandboxChargesOf(m, payment.id)).map((charge) => [charge.idempotency_key, charge.calls])).toEqual(due ? [[attemptIdempotencyKey(payment.id, 1), 1]] : []);
+    expect((await sandboxChargesOf(m, payment.id)).map((charge) => [charge.idempotency_key, charge.calls])).toEqual(
+      due ? [[attemptIdempotencyKey(payment.id, 1), 1]] : [],
+    );
     const settled = (await getPayment(m, payment.id)) as PaymentRecord;
     expect(settled.retry_count).toBe(due ? 1 : 0);
 
@@ -164,7 +196,9 @@ describe('concurrent POST /payments/{id}/pause, /resume and /retry on one paymen
     const payment = await seedPayment(m);
     // Act: 40 pauses and resumes at once
     const responses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => call(`${stack.api_url}/payments/${payment.id}/${i % 2 === 0 ? 'pause' : 'resume'}`, { method: 'POST', key: tenant.key })),
+      Array.from({ length: 40 }, (_, i) =>
+        call(`${stack.api_url}/payments/${payment.id}/${i % 2 === 0 ? 'pause' : 'resume'}`, { method: 'POST', key: tenant.key }),
+      ),
     );
     // Assess
     expect(responses.filter((response) => response.status !== 200 && response.status !== 409)).toEqual([]);

@@ -21,7 +21,6 @@ import { providerCases, stripeFailedFor } from '#test/fixtures/provider-webhooks
 import { seedPayment } from '#test/fixtures/payments';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
-
 interface TimelineBody {
   data: { payment_id: string; events: Array<{ type: string; timestamp: string; detail: string; details: Record<string, unknown> }> };
 }
@@ -146,13 +145,36 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
         data: {
           object:
             kind === 'intent'
-              ? { id: pi, object: 'payment_intent', amount: 2500, currency: 'usd', latest_charge: ch, status: 'requires_payment_method', receipt_email: email, last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds', type: 'card_error' } }
-              : { id: ch, object: 'charge', amount: 2500, currency: 'usd', payment_intent: pi, receipt_email: email, failure_code: 'card_declined', outcome: { reason: 'insufficient_funds' }, status: 'failed' },
+              ? {
+                  id: pi,
+                  object: 'payment_intent',
+                  amount: 2500,
+                  currency: 'usd',
+                  latest_charge: ch,
+                  status: 'requires_payment_method',
+                  receipt_email: email,
+                  last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds', type: 'card_error' },
+                }
+              : {
+                  id: ch,
+                  object: 'charge',
+                  amount: 2500,
+                  currency: 'usd',
+                  payment_intent: pi,
+                  receipt_email: email,
+                  failure_code: 'card_declined',
+                  outcome: { reason: 'insufficient_funds' },
+                  status: 'failed',
+                },
         },
       });
     const deliver = async (stripeTenant: Tenant, body: string) => {
       const delivery = stripeFailedFor(secret, body);
-      const response = await call(`${originOf(stack)}/stripe/${stripeTenant.merchant.id}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+      const response = await call(`${originOf(stack)}/stripe/${stripeTenant.merchant.id}`, {
+        method: 'POST',
+        rawBody: delivery.body,
+        headers: delivery.headers,
+      });
       expect(response.status).toBe(200);
       await stack.runtime.queues.drain();
     };
@@ -197,7 +219,9 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
       expect(byCharge.body.data.provider_payment_id).toBe(pi);
       expect(erased.status).toBe(200);
       expect((await call(url(ch), { key: stripeTenant.key })).status).toBe(404);
-      const reference = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.providerRef(stripeTenant.merchant.id, ch), ConsistentRead: true }));
+      const reference = await documentClient.send(
+        new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.providerRef(stripeTenant.merchant.id, ch), ConsistentRead: true }),
+      );
       expect(reference.Item).toBeUndefined();
     });
   });
@@ -222,18 +246,59 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
       expect(response.body.data.payment_id).toBe(seeded.id);
       const events = response.body.data.events;
       // The spec's words (A's retry for an attempt and its decline, B's retry_scheduled), the recorded type in details.kind.
-      expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry_scheduled', 'retry_scheduled', 'retry', 'retry', 'retry_scheduled', 'status_change', 'status_change', 'retry_scheduled']);
-      expect(events.map((event) => event.details.kind)).toEqual([undefined, undefined, undefined, 'retry_attempted', 'retry_failed', undefined, undefined, undefined, undefined]);
+      expect(events.map((event) => event.type)).toEqual([
+        'payment_failed',
+        'retry_scheduled',
+        'retry_scheduled',
+        'retry',
+        'retry',
+        'retry_scheduled',
+        'status_change',
+        'status_change',
+        'retry_scheduled',
+      ]);
+      expect(events.map((event) => event.details.kind)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        'retry_attempted',
+        'retry_failed',
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       expect(events.map((event) => event.timestamp)).toEqual([...events.map((event) => event.timestamp)].sort());
-      expect(events[0]).toMatchObject({ detail: expect.stringContaining('insufficient_funds'), details: { decline_code: 'insufficient_funds', amount: 4999, currency: 'usd' } });
-      expect(events[1]).toMatchObject({ detail: expect.stringContaining('Retry 1 scheduled'), details: { retry_number: 1, scheduled_at: seeded.next_retry_at, reason: seeded.state_history[1]?.reason } });
-      expect(events[2]).toMatchObject({ detail: expect.stringContaining('Retry 1 requested through the API, due now'), details: { retry_number: 1, requested: true } });
-      expect(events[3]).toMatchObject({ detail: expect.stringContaining('Attempting retry 1 through the sandbox gateway'), details: { retry_number: 1, gateway: 'sandbox', idempotency_key: attemptIdempotencyKey(seeded.id, 1), resend: false } });
-      expect(events[4]).toMatchObject({ detail: expect.stringContaining('Retry 1 declined with insufficient_funds'), details: { retry_number: 1, decline_code: 'insufficient_funds', decline_category: 'soft_retry' } });
-      expect(events[5]).toMatchObject({ detail: expect.stringContaining('Retry 2 scheduled'), details: { retry_number: 2, scheduled_at: declined.next_retry_at } });
+      expect(events[0]).toMatchObject({
+        detail: expect.stringContaining('insufficient_funds'),
+        details: { decline_code: 'insufficient_funds', amount: 4999, currency: 'usd' },
+      });
+      expect(events[1]).toMatchObject({
+        detail: expect.stringContaining('Retry 1 scheduled'),
+        details: { retry_number: 1, scheduled_at: seeded.next_retry_at, reason: seeded.state_history[1]?.reason },
+      });
+      expect(events[2]).toMatchObject({
+        detail: expect.stringContaining('Retry 1 requested through the API, due now'),
+        details: { retry_number: 1, requested: true },
+      });
+      expect(events[3]).toMatchObject({
+        detail: expect.stringContaining('Attempting retry 1 through the sandbox gateway'),
+        details: { retry_number: 1, gateway: 'sandbox', idempotency_key: attemptIdempotencyKey(seeded.id, 1), resend: false },
+      });
+      expect(events[4]).toMatchObject({
+        detail: expect.stringContaining('Retry 1 declined with insufficient_funds'),
+        details: { retry_number: 1, decline_code: 'insufficient_funds', decline_category: 'soft_retry' },
+      });
+      expect(events[5]).toMatchObject({
+        detail: expect.stringContaining('Retry 2 scheduled'),
+        details: { retry_number: 2, scheduled_at: declined.next_retry_at },
+      });
       expect(events[6]?.details).toEqual({ from: 'retrying', to: 'paused', reason: 'Paused through the API' });
       expect(events[7]?.details).toEqual({ from: 'paused', to: 'retrying', reason: 'Resumed through the API' });
-      expect(events[8]).toMatchObject({ detail: expect.stringContaining('Retry 2 scheduled'), details: { retry_number: 2, scheduled_at: stored.next_retry_at } });
+      expect(events[8]).toMatchObject({
+        detail: expect.stringContaining('Retry 2 scheduled'),
+        details: { retry_number: 2, scheduled_at: stored.next_retry_at },
+      });
     });
 
     it('finds the timeline by recovery id and provider charge id', async () => {

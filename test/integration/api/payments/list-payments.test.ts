@@ -11,7 +11,6 @@ import { startTestStack } from '#test/fixtures/local-stack';
 import { seedPayment, seedPaymentThrough } from '#test/fixtures/payments';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
-
 interface ListBody {
   data: Array<{ id: string; amount: number; amount_cents: number; provider_payment_id: string | null; external_id: string | null }>;
   pagination: { total: number; page: number; per_page: number; total_pages: number };
@@ -42,7 +41,11 @@ describe('GET /api/v1/payments', () => {
       await seedPaymentThrough(m, ['retry'], {}, day(3)),
       await seedPaymentThrough(m, ['pause'], { psp: 'paypal', declineCategory: 'unknown', declineSubcategory: 'unknown' }, day(4)),
       await seedPaymentThrough(m, ['recover'], {}, day(5)),
-      await seedPayment(m, { psp: 'checkout', declineCode: 'stolen_card', declineCategory: 'terminal', declineSubcategory: 'fraud', retryAllowed: false }, day(6)),
+      await seedPayment(
+        m,
+        { psp: 'checkout', declineCode: 'stolen_card', declineCategory: 'terminal', declineSubcategory: 'fraud', retryAllowed: false },
+        day(6),
+      ),
     ];
   }, 60_000);
 
@@ -223,7 +226,14 @@ describe('GET /api/v1/payments', () => {
       call<{ data: { payment_event_id: string } }>(`${stack.api_url}/ingest/payment-event`, {
         method: 'POST',
         key: ingesting.key,
-        body: { event_type: 'payment_failed', amount_cents: 1999, currency: 'eur', customer_email: 'ingested@example.com', decline_code: 'insufficient_funds', metadata },
+        body: {
+          event_type: 'payment_failed',
+          amount_cents: 1999,
+          currency: 'eur',
+          customer_email: 'ingested@example.com',
+          decline_code: 'insufficient_funds',
+          metadata,
+        },
       });
     const generic = await ingest({ payment_id: 'txn_generic_1' });
     await ingest({ payment_id: 'pi_from_stripe_1', psp: 'stripe' });

@@ -49,7 +49,11 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
   const stored = async (payment: PaymentRecord) => (await getPayment(tenant.merchant.id, payment.id)) as PaymentRecord;
   /** The payment's entry in the due index (GSI4SK), undefined when it has none. */
   const dueEntryOf = async (payment: PaymentRecord, merchantId = tenant.merchant.id) =>
-    (await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(merchantId, paymentBodyOf(payment.id) as string), ConsistentRead: true }))).Item?.GSI4SK as string | undefined;
+    (
+      await documentClient.send(
+        new GetCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(merchantId, paymentBodyOf(payment.id) as string), ConsistentRead: true }),
+      )
+    ).Item?.GSI4SK as string | undefined;
   /** One run of the retry executor, as the every-minute job runs it, at `now`. */
   const runExecutor = (now = new Date()) => executeDueRetries({ now, executionId: `test-${now.getTime()}` });
 
@@ -75,32 +79,48 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       ['pause', 'retrying with its retry rescheduled', ['retry'], {}, 'paused', 1, ['status_change']],
       ['resume', 'paused from pending (still waiting for a card: nothing planned)', ['pause'], HARD, 'pending', 1, ['status_change']],
       ['resume', 'paused from retrying (the retry planned again)', ['pause'], {}, 'retrying', 2, ['status_change', 'retry_scheduled']],
-      ['resume', 'paused from retrying with its retry rescheduled (the retry planned again)', ['retry', 'pause'], {}, 'retrying', 2, ['status_change', 'retry_scheduled']],
-    ] as const)('%s moves %s (seed steps %j, decline %j) to %s, with %i state_history entries more', async (action, _from, steps, overrides, to, newEntries, added) => {
-      // Prepare
-      const payment = await seedPaymentThrough(tenant.merchant.id, steps as readonly SeedStep[], overrides);
-      const timelineBefore = await paymentTimeline(tenant.merchant.id, payment);
-      // Act
-      const response = await post(payment.id, action);
-      // Assess
-      expect(response.status).toBe(action === 'retry' ? 202 : 200);
-      const after = await stored(payment);
-      expect(after.status).toBe(to);
-      expect(after.state_history).toHaveLength(payment.state_history.length + newEntries);
-      expect(after.state_history.slice(0, payment.state_history.length)).toEqual(payment.state_history);
-      expect(after.state_history.at(-1)).toMatchObject({ status: to, at: after.updated_at });
-      const timeline = await paymentTimeline(tenant.merchant.id, payment);
-      expect(timeline.slice(0, timelineBefore.length)).toEqual(timelineBefore);
-      expect(timeline.slice(timelineBefore.length).map((entry) => entry.type).sort()).toEqual([...added].sort());
-      // Nothing is charged in the request: the executor attempts the retry.
-      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([]);
-      expect(after.next_retry_at === null).toBe(to !== 'retrying');
-      expect(await dueEntryOf(payment)).toBe(to === 'retrying' ? `${after.next_retry_at}#${tenant.merchant.id}#${paymentBodyOf(payment.id)}` : undefined);
-      const http = await call<Body>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
-      expect(http.body.data.status).toBe(to);
-    });
+      [
+        'resume',
+        'paused from retrying with its retry rescheduled (the retry planned again)',
+        ['retry', 'pause'],
+        {},
+        'retrying',
+        2,
+        ['status_change', 'retry_scheduled'],
+      ],
+    ] as const)(
+      '%s moves %s (seed steps %j, decline %j) to %s, with %i state_history entries more',
+      async (action, _from, steps, overrides, to, newEntries, added) => {
+        // Prepare
+        const payment = await seedPaymentThrough(tenant.merchant.id, steps as readonly SeedStep[], overrides);
+        const timelineBefore = await paymentTimeline(tenant.merchant.id, payment);
+        // Act
+        const response = await post(payment.id, action);
+        // Assess
+        expect(response.status).toBe(action === 'retry' ? 202 : 200);
+        const after = await stored(payment);
+        expect(after.status).toBe(to);
+        expect(after.state_history).toHaveLength(payment.state_history.length + newEntries);
+        expect(after.state_history.slice(0, payment.state_history.length)).toEqual(payment.state_history);
+        expect(after.state_history.at(-1)).toMatchObject({ status: to, at: after.updated_at });
+        const timeline = await paymentTimeline(tenant.merchant.id, payment);
+        expect(timeline.slice(0, timelineBefore.length)).toEqual(timelineBefore);
+        expect(
+          timeline
+            .slice(timelineBefore.length)
+            .map((entry) => entry.type)
+            .sort(),
+        ).toEqual([...added].sort());
+        // Nothing is charged in the request: the executor attempts the retry.
+        expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([]);
+        expect(after.next_retry_at === null).toBe(to !== 'retrying');
+        expect(await dueEntryOf(payment)).toBe(to === 'retrying' ? `${after.next_retry_at}#${tenant.merchant.id}#${paymentBodyOf(payment.id)}` : undefined);
+        const http = await call<Body>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
+        expect(http.body.data.status).toBe(to);
+      },
+    );
 
-    it('answers a retry with 202 retry_initiated, due now, charging nothing; the executor\'s next run attempts it once (declined: retry 2 planned)', async () => {
+    it("answers a retry with 202 retry_initiated, due now, charging nothing; the executor's next run attempts it once (declined: retry 2 planned)", async () => {
       // Prepare: insufficient_funds, retrying with retry 1 planned days away at recording.
       const payment = await seedPayment(tenant.merchant.id);
       // Act
@@ -114,7 +134,16 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       expect(RetryPaymentResponse.safeParse(response.body).success).toBe(true);
       const dueAt = queued.next_retry_at as string;
       const reason = 'Retry 1 requested through the API: due now, for the retry executor';
-      expect(response.body.data).toEqual({ payment_id: payment.id, status: 'retry_initiated', payment_status: 'retrying', next_retry_at: dueAt, reason, retry_scheduled: true, retry_number: 1, scheduled_at: dueAt });
+      expect(response.body.data).toEqual({
+        payment_id: payment.id,
+        status: 'retry_initiated',
+        payment_status: 'retrying',
+        next_retry_at: dueAt,
+        reason,
+        retry_scheduled: true,
+        retry_number: 1,
+        scheduled_at: dueAt,
+      });
       expect(Date.parse(dueAt)).toBeLessThanOrEqual(Date.parse(queued.updated_at));
       expect(Date.parse(dueAt)).toBeLessThan(Date.parse(payment.next_retry_at as string));
       expect(queued).toMatchObject({ status: 'retrying', retry_count: 0, attempt: null, retry_requested_at: queued.updated_at });
@@ -127,13 +156,20 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.last_attempt_at as string));
       expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 2 of 4 at /) });
       expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([
-        expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), state: 'answered', outcome: { status: 'declined', declineCode: 'insufficient_funds' }, amount: 4999, currency: 'usd', calls: 1 }),
+        expect.objectContaining({
+          idempotency_key: attemptIdempotencyKey(payment.id, 1),
+          state: 'answered',
+          outcome: { status: 'declined', declineCode: 'insufficient_funds' },
+          amount: 4999,
+          currency: 'usd',
+          calls: 1,
+        }),
       ]);
       const types = (await paymentTimeline(tenant.merchant.id, payment)).map((event) => event.type);
       expect(types.slice(2)).toEqual(['retry_scheduled', 'retry_attempted', 'retry_failed', 'retry_scheduled']);
     });
 
-    it('recovers a processing_error at the executor\'s next run after a retry request', async () => {
+    it("recovers a processing_error at the executor's next run after a retry request", async () => {
       // Prepare
       const payment = await seedPayment(tenant.merchant.id, PROCESSING_ERROR);
       // Act
@@ -145,11 +181,16 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       expect(after).toMatchObject({ status: 'recovered', retry_count: 1, next_retry_at: null, attempt: null, recovered_at: after.updated_at });
       expect(await dueEntryOf(payment)).toBeUndefined();
       expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([
-        expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), state: 'answered', outcome: { status: 'succeeded', providerChargeId: `sbx_ch_${attemptIdempotencyKey(payment.id, 1)}` }, calls: 1 }),
+        expect.objectContaining({
+          idempotency_key: attemptIdempotencyKey(payment.id, 1),
+          state: 'answered',
+          outcome: { status: 'succeeded', providerChargeId: `sbx_ch_${attemptIdempotencyKey(payment.id, 1)}` },
+          calls: 1,
+        }),
       ]);
     });
 
-    it('answers retry_scheduled with the end of the merchant\'s quiet hours when they cover now, and the executor waits for it', async () => {
+    it("answers retry_scheduled with the end of the merchant's quiet hours when they cover now, and the executor waits for it", async () => {
       // Prepare: a merchant of its own whose quiet hours cover now.
       const quiet = await newTenant(['admin'], UNLIMITED);
       const now = new Date();
@@ -165,7 +206,16 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       expect(response.status).toBe(202);
       expect(RetryPaymentResponse.safeParse(response.body).success).toBe(true);
       const reason = `Retry 1 requested through the API, moved to ${windowEnd}: after the merchant's quiet hours (${startHour}:00-${endHour}:00 UTC)`;
-      expect(response.body.data).toEqual({ payment_id: payment.id, status: 'retry_scheduled', payment_status: 'retrying', next_retry_at: windowEnd, reason, retry_scheduled: true, retry_number: 1, scheduled_at: windowEnd });
+      expect(response.body.data).toEqual({
+        payment_id: payment.id,
+        status: 'retry_scheduled',
+        payment_status: 'retrying',
+        next_retry_at: windowEnd,
+        reason,
+        retry_scheduled: true,
+        retry_number: 1,
+        scheduled_at: windowEnd,
+      });
       const after = (await getPayment(quiet.merchant.id, payment.id)) as PaymentRecord;
       expect(after).toMatchObject({ status: 'retrying', retry_count: 0, next_retry_at: windowEnd, attempt: null });
       expect(after.state_history.at(-1)).toEqual({ status: 'retrying', at: after.updated_at, reason });
@@ -176,7 +226,14 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
     it('numbers the retry after the attempts already made', async () => {
       // Prepare: attempts already made, as the retry engine counts them (retry 3 of the sandbox succeeds).
       const payment = await seedPayment(tenant.merchant.id);
-      await documentClient.send(new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(tenant.merchant.id, paymentBodyOf(payment.id) as string), UpdateExpression: 'SET retry_count = :n', ExpressionAttributeValues: { ':n': 2 } }));
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: process.env.TABLE_NAME,
+          Key: paymentKeys.payment(tenant.merchant.id, paymentBodyOf(payment.id) as string),
+          UpdateExpression: 'SET retry_count = :n',
+          ExpressionAttributeValues: { ':n': 2 },
+        }),
+      );
       // Act
       const response = await post(payment.id, 'retry');
       await runExecutor();
@@ -198,11 +255,16 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       // Assess
       expect(burst.map((response) => response.status).sort()).toEqual([202, 409, 409, 409]);
       for (const refused of burst.filter((response) => response.status === 409)) {
-        expect(refused.body.error).toMatchObject({ code: 'state_conflict', message: expect.stringMatching(/less than 5 minutes ago; the next manual retry is allowed at /) });
+        expect(refused.body.error).toMatchObject({
+          code: 'state_conflict',
+          message: expect.stringMatching(/less than 5 minutes ago; the next manual retry is allowed at /),
+        });
       }
       expect(queued.version).toBe(payment.version + 1);
       expect(queued.state_history).toHaveLength(payment.state_history.length + 1);
-      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), calls: 1 })]);
+      expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([
+        expect.objectContaining({ idempotency_key: attemptIdempotencyKey(payment.id, 1), calls: 1 }),
+      ]);
       expect(afterAttempt.status).toBe(409);
       expect(afterAttempt.body.error?.message).toContain(new Date(Date.parse(attempted.last_attempt_at as string) + 5 * 60_000).toISOString());
       expect(await stored(payment)).toEqual(attempted);
@@ -216,7 +278,10 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       // Assess
       expect(PausePaymentResponse.safeParse(response.body).success).toBe(true);
       const after = await stored(payment);
-      expect(response.body).toMatchObject({ ok: true, data: { id: payment.id, payment_id: payment.id, status: 'paused', paused_at: after.paused_at, previous_status: 'retrying' } });
+      expect(response.body).toMatchObject({
+        ok: true,
+        data: { id: payment.id, payment_id: payment.id, status: 'paused', paused_at: after.paused_at, previous_status: 'retrying' },
+      });
       expect(after.paused_at).toBe(after.updated_at);
       // Paused: no retry planned, none shown, none in the due index.
       expect(after.next_retry_at).toBeNull();
@@ -297,7 +362,13 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
     it('refuses a retry once the retry count reaches max_retries', async () => {
       // Prepare
       const payment = await seedPayment(tenant.merchant.id);
-      await documentClient.send(new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: paymentKeys.payment(tenant.merchant.id, paymentBodyOf(payment.id) as string), UpdateExpression: 'SET retry_count = max_retries' }));
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: process.env.TABLE_NAME,
+          Key: paymentKeys.payment(tenant.merchant.id, paymentBodyOf(payment.id) as string),
+          UpdateExpression: 'SET retry_count = max_retries',
+        }),
+      );
       // Act
       const response = await post(payment.id, 'retry');
       // Assess
@@ -309,7 +380,13 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       // Prepare: retry 1 recorded by another run, its lease still running.
       const payment = await seedPayment(tenant.merchant.id);
       const now = new Date();
-      const attempt = { number: 1, idempotency_key: attemptIdempotencyKey(payment.id, 1), gateway: 'sandbox', recorded_at: now.toISOString(), lease_until: new Date(now.getTime() + 5 * 60_000).toISOString() };
+      const attempt = {
+        number: 1,
+        idempotency_key: attemptIdempotencyKey(payment.id, 1),
+        gateway: 'sandbox',
+        recorded_at: now.toISOString(),
+        lease_until: new Date(now.getTime() + 5 * 60_000).toISOString(),
+      };
       await applyPaymentEvent(tenant.merchant.id, payment.id, { type: 'start_attempt', attempt, reason: 'set up by the test' }, now);
       const before = await stored(payment);
       // Act
@@ -326,7 +403,9 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
   describe('ids, tenants and scopes', () => {
     it.each(['retry', 'pause', 'resume'] as const)('answers %s of an unknown payment with 404', async (action) => {
       // Act
-      const responses = await Promise.all(['pe_01JAAAAAAAAAAAAAAAAAAAAAAA', 'rec_01JAAAAAAAAAAAAAAAAAAAAAAA', 'ch_nobody', 'pe_1'].map((id) => post(id, action)));
+      const responses = await Promise.all(
+        ['pe_01JAAAAAAAAAAAAAAAAAAAAAAA', 'rec_01JAAAAAAAAAAAAAAAAAAAAAAA', 'ch_nobody', 'pe_1'].map((id) => post(id, action)),
+      );
       // Assess
       expect(responses.map((response) => [response.status, response.body.error?.code])).toEqual(Array(4).fill([404, 'resource_not_found']));
     });

@@ -28,7 +28,12 @@ const PADDLE_CUSTOMER_ID = 'ctm_01h8e18bxp9hby49dnm8ewf0m0';
 
 /** The part of the braintree SDK these tests use: its signer (it ships no type declarations). */
 interface BraintreeSdk {
-  readonly BraintreeGateway: new (config: { environment: unknown; merchantId: string; publicKey: string; privateKey: string }) => { readonly webhookTesting: { sampleSignature(payload: string): string } };
+  readonly BraintreeGateway: new (config: {
+    environment: unknown;
+    merchantId: string;
+    publicKey: string;
+    privateKey: string;
+  }) => { readonly webhookTesting: { sampleSignature(payload: string): string } };
   readonly Environment: { readonly Sandbox: unknown };
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -57,7 +62,13 @@ const stripeFailedWithoutEmail = (customerId: string): string =>
           code: 'card_declined',
           decline_code: 'insufficient_funds',
           type: 'card_error',
-          payment_method: { id: 'pm_1PgAZyLkdIwHu7ixNoEmail', object: 'payment_method', billing_details: { email: null, name: null }, card: { brand: 'visa', last4: '4242' }, type: 'card' },
+          payment_method: {
+            id: 'pm_1PgAZyLkdIwHu7ixNoEmail',
+            object: 'payment_method',
+            billing_details: { email: null, name: null },
+            card: { brand: 'visa', last4: '4242' },
+            type: 'card',
+          },
         },
       },
     },
@@ -71,7 +82,13 @@ describe('customer lookup through the provider API for failed payments without e
   const paddleFailed = (customerId = PADDLE_CUSTOMER_ID): Delivery => {
     const body = paddleCase.failed('').body.replace(PADDLE_CUSTOMER_ID, customerId);
     const ts = Math.floor(Date.now() / 1000);
-    return { body, headers: { 'content-type': 'application/json', 'paddle-signature': `ts=${ts};h1=${createHmac('sha256', paddleSecret).update(`${ts}:${body}`).digest('hex')}` } };
+    return {
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'paddle-signature': `ts=${ts};h1=${createHmac('sha256', paddleSecret).update(`${ts}:${body}`).digest('hex')}`,
+      },
+    };
   };
 
   let stack: LocalStack;
@@ -99,11 +116,13 @@ describe('customer lookup through the provider API for failed payments without e
     paddle.seedCustomer({ id: 'ctm_noemail000000000000000000', name: 'No Email' });
   });
   afterAll(async () => {
-    for (const variable of ['PADDLE_API_BASE_URL', 'MOLLIE_API_BASE_URL', 'STRIPE_API_BASE_URL', 'CHECKOUT_API_BASE_URL', 'BRAINTREE_API_BASE_URL']) delete process.env[variable];
+    for (const variable of ['PADDLE_API_BASE_URL', 'MOLLIE_API_BASE_URL', 'STRIPE_API_BASE_URL', 'CHECKOUT_API_BASE_URL', 'BRAINTREE_API_BASE_URL'])
+      delete process.env[variable];
     await Promise.all([stack?.stop(), paddle?.stop(), mollie?.stop(), stripe?.stop(), checkout?.stop(), braintreeGateway?.stop()]);
   });
 
-  const post = (path: string, delivery: Delivery) => call<ReceivedBody>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+  const post = (path: string, delivery: Delivery) =>
+    call<ReceivedBody>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
   const paymentsOf = async (tenant: Tenant, psp: string): Promise<PaymentBody[]> =>
     (await call<{ data: PaymentBody[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
   const lettersOf = (id: string) => stack.runtime.queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(id));
@@ -141,9 +160,18 @@ describe('customer lookup through the provider API for failed payments without e
     // Assess
     expect(response.status).toBe(200);
     expect(await paymentsOf(tenant, 'paddle')).toEqual([
-      expect.objectContaining({ psp: 'paddle', provider_payment_id: 'txn_01h8dzxgkvdwemdhbpcapj2tbj', amount: 65215, currency: 'usd', decline_code: 'not_enough_balance', customer_email: 'sam.miller@example.com' }),
+      expect.objectContaining({
+        psp: 'paddle',
+        provider_payment_id: 'txn_01h8dzxgkvdwemdhbpcapj2tbj',
+        amount: 65215,
+        currency: 'usd',
+        decline_code: 'not_enough_balance',
+        customer_email: 'sam.miller@example.com',
+      }),
     ]);
-    expect(paddle.requests.slice(requestsBefore).map((r) => [r.path, r.headers.authorization])).toEqual([[`/customers/${PADDLE_CUSTOMER_ID}`, `Bearer ${PADDLE_TEST_API_KEY}`]]);
+    expect(paddle.requests.slice(requestsBefore).map((r) => [r.path, r.headers.authorization])).toEqual([
+      [`/customers/${PADDLE_CUSTOMER_ID}`, `Bearer ${PADDLE_TEST_API_KEY}`],
+    ]);
     expect(lettersOf(response.body.data.id)).toEqual([]);
   });
 
@@ -195,7 +223,9 @@ describe('customer lookup through the provider API for failed payments without e
     expect(response.status).toBe(200);
     expect(letters).toEqual([]);
     expect(paddle.requests.slice(requestsBefore).map((r) => r.path)).toEqual([`/customers/${PADDLE_CUSTOMER_ID}`, `/customers/${PADDLE_CUSTOMER_ID}`]);
-    expect(await paymentsOf(tenant, 'paddle')).toEqual([expect.objectContaining({ provider_payment_id: 'txn_01h8dzxgkvdwemdhbpcapj2tbj', customer_email: 'sam.miller@example.com' })]);
+    expect(await paymentsOf(tenant, 'paddle')).toEqual([
+      expect.objectContaining({ provider_payment_id: 'txn_01h8dzxgkvdwemdhbpcapj2tbj', customer_email: 'sam.miller@example.com' }),
+    ]);
   });
 
   it('records a Mollie next-gen failed payment without email under the email of the customer fetched from Mollie', async () => {
@@ -213,7 +243,14 @@ describe('customer lookup through the provider API for failed payments without e
     // Assess
     expect(response.status).toBe(200);
     expect(await paymentsOf(tenant, 'mollie')).toEqual([
-      expect.objectContaining({ psp: 'mollie', provider_payment_id: 'tr_5B8cwPMGnU6qLbRvo7qEZo', amount: 1000, currency: 'eur', decline_code: 'insufficient_funds', customer_email: 'eva.bakker@example.nl' }),
+      expect.objectContaining({
+        psp: 'mollie',
+        provider_payment_id: 'tr_5B8cwPMGnU6qLbRvo7qEZo',
+        amount: 1000,
+        currency: 'eur',
+        decline_code: 'insufficient_funds',
+        customer_email: 'eva.bakker@example.nl',
+      }),
     ]);
     expect(mollie.requests.slice(requestsBefore).map((r) => r.path)).toEqual(['/v2/customers/cst_8wmqcHMN4U']);
     expect(lettersOf(response.body.data.id)).toEqual([]);
@@ -241,9 +278,18 @@ describe('customer lookup through the provider API for failed payments without e
     // Assess
     expect(response.status).toBe(200);
     expect(await paymentsOf(tenant, 'stripe')).toEqual([
-      expect.objectContaining({ psp: 'stripe', provider_payment_id: 'pi_3PgAa1LkdIwHu7ix1NoEmail', amount: 2900, currency: 'eur', decline_code: 'insufficient_funds', customer_email: 'lena.fischer@example.de' }),
+      expect.objectContaining({
+        psp: 'stripe',
+        provider_payment_id: 'pi_3PgAa1LkdIwHu7ix1NoEmail',
+        amount: 2900,
+        currency: 'eur',
+        decline_code: 'insufficient_funds',
+        customer_email: 'lena.fischer@example.de',
+      }),
     ]);
-    expect(stripe.requests.slice(requestsBefore).map((r) => [r.method, r.path, r.headers.authorization])).toEqual([['GET', '/v1/customers/cus_QXnoEmail0001', `Bearer ${STRIPE_TEST_SECRET_KEY}`]]);
+    expect(stripe.requests.slice(requestsBefore).map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+      ['GET', '/v1/customers/cus_QXnoEmail0001', `Bearer ${STRIPE_TEST_SECRET_KEY}`],
+    ]);
     expect(lettersOf(response.body.data.id)).toEqual([]);
   });
 
@@ -252,11 +298,16 @@ describe('customer lookup through the provider API for failed payments without e
     const tenant = await tenantFor('stripe', STRIPE_TEST_SECRET_KEY);
     stripe.seedDeletedCustomer('cus_QXdeleted0001');
     // Act
-    const { response, letters } = await postWithRedeliveries(`/stripe/${tenant.merchant.id}`, stripeFailedFor(secretOf('stripe'), stripeFailedWithoutEmail('cus_QXdeleted0001')));
+    const { response, letters } = await postWithRedeliveries(
+      `/stripe/${tenant.merchant.id}`,
+      stripeFailedFor(secretOf('stripe'), stripeFailedWithoutEmail('cus_QXdeleted0001')),
+    );
     // Assess
     expect(response.status).toBe(200);
     expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
-    await expect(processProviderWebhook({ ...messageOf(tenant, response.body.data.id), psp: 'stripe' }, {} as never)).rejects.toThrow(UnknownWebhookCustomerError);
+    await expect(processProviderWebhook({ ...messageOf(tenant, response.body.data.id), psp: 'stripe' }, {} as never)).rejects.toThrow(
+      UnknownWebhookCustomerError,
+    );
     expect(await paymentsOf(tenant, 'stripe')).toEqual([]);
   });
 
@@ -282,14 +333,26 @@ describe('customer lookup through the provider API for failed payments without e
     });
     const requestsBefore = checkout.requests.length;
     // Act
-    const response = await post(`/checkout/${tenant.merchant.id}`, { body, headers: { 'content-type': 'application/json', 'cko-signature': createHmac('sha256', secretOf('checkout')).update(body).digest('hex') } });
+    const response = await post(`/checkout/${tenant.merchant.id}`, {
+      body,
+      headers: { 'content-type': 'application/json', 'cko-signature': createHmac('sha256', secretOf('checkout')).update(body).digest('hex') },
+    });
     await stack.runtime.queues.drain();
     // Assess
     expect(response.status).toBe(200);
     expect(await paymentsOf(tenant, 'checkout')).toEqual([
-      expect.objectContaining({ psp: 'checkout', provider_payment_id: 'pay_mbabizu24mvu3mela5njyhpit4', amount: 6500, currency: 'usd', decline_code: '20051', customer_email: 'diana.prince@example.com' }),
+      expect.objectContaining({
+        psp: 'checkout',
+        provider_payment_id: 'pay_mbabizu24mvu3mela5njyhpit4',
+        amount: 6500,
+        currency: 'usd',
+        decline_code: '20051',
+        customer_email: 'diana.prince@example.com',
+      }),
     ]);
-    expect(checkout.requests.slice(requestsBefore).map((r) => [r.path, r.headers.authorization])).toEqual([['/customers/cus_y3oqhf46pyzuxjbcn2giaqnb44', `Bearer ${CHECKOUT_TEST_SECRET_KEY}`]]);
+    expect(checkout.requests.slice(requestsBefore).map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/customers/cus_y3oqhf46pyzuxjbcn2giaqnb44', `Bearer ${CHECKOUT_TEST_SECRET_KEY}`],
+    ]);
     expect(lettersOf(response.body.data.id)).toEqual([]);
   });
 
@@ -313,7 +376,10 @@ describe('customer lookup through the provider API for failed payments without e
     const [publicKey = '', privateKey = ''] = secretOf('braintree').split(':');
     const signer = new braintree.BraintreeGateway({ environment: braintree.Environment.Sandbox, merchantId: 'merchant_1', publicKey, privateKey });
     const payload = `${Buffer.from(xml, 'utf8').toString('base64')}\n`;
-    const delivery = { body: new URLSearchParams({ bt_signature: signer.webhookTesting.sampleSignature(payload), bt_payload: payload }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    const delivery = {
+      body: new URLSearchParams({ bt_signature: signer.webhookTesting.sampleSignature(payload), bt_payload: payload }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    };
     const requestsBefore = braintreeGateway.requests.length;
     // Act
     const response = await post(`/braintree/${tenant.merchant.id}`, delivery);
@@ -321,9 +387,18 @@ describe('customer lookup through the provider API for failed payments without e
     // Assess
     expect(response.status).toBe(200);
     expect(await paymentsOf(tenant, 'braintree')).toEqual([
-      expect.objectContaining({ psp: 'braintree', provider_payment_id: '9k4t1wqz', amount: 1900, currency: 'eur', decline_code: '2001', customer_email: 'grace.hopper@example.com' }),
+      expect.objectContaining({
+        psp: 'braintree',
+        provider_payment_id: '9k4t1wqz',
+        amount: 1900,
+        currency: 'eur',
+        decline_code: '2001',
+        customer_email: 'grace.hopper@example.com',
+      }),
     ]);
-    expect(braintreeGateway.requests.slice(requestsBefore).map((r) => r.path)).toEqual([`/merchants/${BRAINTREE_TEST_MERCHANT_ID}/customers/cust_noemail_5120`]);
+    expect(braintreeGateway.requests.slice(requestsBefore).map((r) => r.path)).toEqual([
+      `/merchants/${BRAINTREE_TEST_MERCHANT_ID}/customers/cust_noemail_5120`,
+    ]);
     expect(lettersOf(response.body.data.id)).toEqual([]);
   });
 });

@@ -54,7 +54,6 @@ interface Payment {
   customer_email: string;
 }
 
-
 describe('receiveProviderWebhook', () => {
   let stack: LocalStack;
 
@@ -70,7 +69,8 @@ describe('receiveProviderWebhook', () => {
   const hostOf = (): string => new URL(originOf(stack)).host;
   /** The URL the server derives for a request to `path` (no X-Forwarded-Proto: https, the Host header). */
   const publicUrl = (path: string): string => `https://${hostOf()}${path}`;
-  const post = (path: string, delivery: Delivery) => call<Received & ErrorBody>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
+  const post = (path: string, delivery: Delivery) =>
+    call<Received & ErrorBody>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
   const paymentsOf = async (tenant: Tenant, psp: string): Promise<Payment[]> =>
     (await call<{ data: Payment[] }>(`${stack.api_url}/payments?psp=${psp}&per_page=100`, { key: tenant.key })).body.data;
   const deadLetters = () => stack.runtime.queues.deadLetters('inbound-webhooks');
@@ -134,7 +134,11 @@ describe('receiveProviderWebhook', () => {
       if (c.expected.email === null) {
         // The provider sends no email: the customer is known from an earlier event with its provider customer id.
         await recordFailedPayment(
-          failedPaymentInput(tenant.merchant.id, { customer: { email: `known-${c.psp}@example.com`, name: null, provider_customer_id: c.expected.providerCustomerId ?? null }, psp: c.psp, providerPaymentId: `earlier-${c.psp}` }),
+          failedPaymentInput(tenant.merchant.id, {
+            customer: { email: `known-${c.psp}@example.com`, name: null, provider_customer_id: c.expected.providerCustomerId ?? null },
+            psp: c.psp,
+            providerPaymentId: `earlier-${c.psp}`,
+          }),
         );
       }
       const startedAt = Math.floor(Date.now() / 1000);
@@ -162,27 +166,35 @@ describe('receiveProviderWebhook', () => {
     });
 
     const tamper = c.tamper;
-    if (tamper !== undefined) it('answers 401 invalid_signature and stores nothing when the body was changed after signing', async () => {
-      // Prepare
-      const tenant = await tenantFor(c.psp, c.secret);
-      const path = c.path(tenant.merchant.id);
-      const delivery = c.failed(publicUrl(path));
-      const tampered = { ...delivery, body: tamper(delivery.body) };
-      // Act
-      const response = await post(path, tampered);
-      await stack.runtime.queues.drain();
-      // Assess
-      expect(tampered.body).not.toBe(delivery.body);
-      expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 401, code: 'invalid_signature' });
-      expect(await paymentsOf(tenant, c.psp)).toEqual([]);
-      expect(await webhookLogsOf(tenant.merchant.id)).toEqual([]);
-    });
+    if (tamper !== undefined)
+      it('answers 401 invalid_signature and stores nothing when the body was changed after signing', async () => {
+        // Prepare
+        const tenant = await tenantFor(c.psp, c.secret);
+        const path = c.path(tenant.merchant.id);
+        const delivery = c.failed(publicUrl(path));
+        const tampered = { ...delivery, body: tamper(delivery.body) };
+        // Act
+        const response = await post(path, tampered);
+        await stack.runtime.queues.drain();
+        // Assess
+        expect(tampered.body).not.toBe(delivery.body);
+        expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 401, code: 'invalid_signature' });
+        expect(await paymentsOf(tenant, c.psp)).toEqual([]);
+        expect(await webhookLogsOf(tenant.merchant.id)).toEqual([]);
+      });
 
     it('answers 401 when the delivery was signed with another secret', async () => {
       // Prepare
       const tenant = await tenantFor(c.psp, c.secret);
       const path = c.path(tenant.merchant.id);
-      const other = c.psp === 'braintree' ? 'k8x2fz7p4r9dq3wm:ffffffffffffffffffffffffffffffff' : c.psp === 'adyen' ? '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF' : c.psp === 'chargebee' ? 'recovery-hooks:wrong' : `${c.secret}-other`;
+      const other =
+        c.psp === 'braintree'
+          ? 'k8x2fz7p4r9dq3wm:ffffffffffffffffffffffffffffffff'
+          : c.psp === 'adyen'
+            ? '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF'
+            : c.psp === 'chargebee'
+              ? 'recovery-hooks:wrong'
+              : `${c.secret}-other`;
       // Act
       const response = await post(path, c.failed(publicUrl(path), other));
       // Assess
@@ -195,7 +207,10 @@ describe('receiveProviderWebhook', () => {
       const tenant = await tenantFor(c.psp, c.secret);
       const path = c.path(tenant.merchant.id);
       const signed = c.failed(publicUrl(path));
-      const unsigned = c.unsigned?.() ?? { ...signed, headers: Object.fromEntries(Object.entries(signed.headers).filter(([name]) => !c.signatureHeaders.includes(name))) };
+      const unsigned = c.unsigned?.() ?? {
+        ...signed,
+        headers: Object.fromEntries(Object.entries(signed.headers).filter(([name]) => !c.signatureHeaders.includes(name))),
+      };
       // Act
       const response = await post(path, unsigned);
       // Assess
@@ -263,7 +278,13 @@ describe('receiveProviderWebhook', () => {
       if (c === undefined) throw new Error('no authorize_net thin case in the fixtures');
       const tenant = await tenantFor(c.psp, c.secret);
       await setProviderApiKey(tenant.merchant.id, c.psp, AUTHORIZE_NET_TEST_API_KEY);
-      authorizeNet.seedTransaction({ transId: '60020981676', responseCode: 2, responseReasonCode: 2, authAmount: 45.0, customer: { email: 'anet.customer@example.com' } });
+      authorizeNet.seedTransaction({
+        transId: '60020981676',
+        responseCode: 2,
+        responseReasonCode: 2,
+        authAmount: 45.0,
+        customer: { email: 'anet.customer@example.com' },
+      });
       const path = `/${c.psp}/${tenant.merchant.id}`;
       // Act
       const response = await post(path, c.failed(publicUrl(path)));
@@ -273,7 +294,14 @@ describe('receiveProviderWebhook', () => {
       expect(response.status).toBe(200);
       expect(unsigned.status).toBe(401);
       expect(await paymentsOf(tenant, c.psp)).toEqual([
-        expect.objectContaining({ psp: 'authorize_net', provider_payment_id: '60020981676', amount: 4500, currency: 'usd', decline_code: '2', customer_email: 'anet.customer@example.com' }),
+        expect.objectContaining({
+          psp: 'authorize_net',
+          provider_payment_id: '60020981676',
+          amount: 4500,
+          currency: 'usd',
+          decline_code: '2',
+          customer_email: 'anet.customer@example.com',
+        }),
       ]);
       expect(deadLetters().filter((letter) => letter.body.includes(response.body.data.id))).toEqual([]);
     });
@@ -349,7 +377,12 @@ describe('receiveProviderWebhook', () => {
         await post(path, stripeFailedFor(secret, otherEvent)),
       ]);
       // Assess
-      const [first, second, third, other] = responses as [Awaited<ReturnType<typeof post>>, Awaited<ReturnType<typeof post>>, Awaited<ReturnType<typeof post>>, Awaited<ReturnType<typeof post>>];
+      const [first, second, third, other] = responses as [
+        Awaited<ReturnType<typeof post>>,
+        Awaited<ReturnType<typeof post>>,
+        Awaited<ReturnType<typeof post>>,
+        Awaited<ReturnType<typeof post>>,
+      ];
       expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
       expect([second.body.data.id, third.body.data.id]).toEqual([first.body.data.id, first.body.data.id]);
       expect(other.body.data.id).not.toBe(first.body.data.id);
@@ -373,10 +406,25 @@ describe('receiveProviderWebhook', () => {
     });
 
     it.each([
-      ['a Stripe body that is not JSON', 'stripe', 'whsec_notjson_000000000000000000000', (secret: string) => stripeFailedFor(secret, 'payment failed, see dashboard')],
+      [
+        'a Stripe body that is not JSON',
+        'stripe',
+        'whsec_notjson_000000000000000000000',
+        (secret: string) => stripeFailedFor(secret, 'payment failed, see dashboard'),
+      ],
       ['a Stripe body that is a JSON array', 'stripe', 'whsec_array_00000000000000000000000', (secret: string) => stripeFailedFor(secret, '[{"id":"evt_1"}]')],
-      ['a Stripe body that is JSON cut short', 'stripe', 'whsec_cut_000000000000000000000000', (secret: string) => stripeFailedFor(secret, stripeFailedFor(secret).body.slice(0, 40))],
-      ['a Braintree form whose bt_payload is not XML', 'braintree', 'bt_public_key:bt_private_key_0000000000', (secret: string) => braintreeSigned(secret, 'this is <not xml')],
+      [
+        'a Stripe body that is JSON cut short',
+        'stripe',
+        'whsec_cut_000000000000000000000000',
+        (secret: string) => stripeFailedFor(secret, stripeFailedFor(secret).body.slice(0, 40)),
+      ],
+      [
+        'a Braintree form whose bt_payload is not XML',
+        'braintree',
+        'bt_public_key:bt_private_key_0000000000',
+        (secret: string) => braintreeSigned(secret, 'this is <not xml'),
+      ],
     ])('answers %s, correctly signed, with 400 invalid_request, storing and enqueueing nothing', async (_name, psp, secret, delivery) => {
       // Prepare
       const tenant = await tenantFor(psp, secret);

@@ -75,7 +75,13 @@ const siblingEvents = (): Record<'charge' | 'intent' | 'invoice', string> => ({
           decline_code: 'insufficient_funds',
           network_decline_code: '51',
           type: 'card_error',
-          payment_method: { id: 'pm_1PhBa8LkdIwHu7ixSibling', object: 'payment_method', billing_details: { email: 'jenny.rosen@example.com', name: 'Jenny Rosen' }, card: { brand: 'visa', last4: '9995' }, type: 'card' },
+          payment_method: {
+            id: 'pm_1PhBa8LkdIwHu7ixSibling',
+            object: 'payment_method',
+            billing_details: { email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+            card: { brand: 'visa', last4: '9995' },
+            type: 'card',
+          },
         },
       },
     },
@@ -128,8 +134,10 @@ describe('stripe events of one failed renewal, end to end', () => {
     const delivery = stripeFailedFor(stripeCase.secret, body);
     return call<ReceivedBody>(`${originOf(stack)}/stripe/${tenant.merchant.id}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
   };
-  const paymentsOf = async (tenant: Tenant): Promise<PaymentBody[]> => (await call<{ data: PaymentBody[] }>(`${stack.api_url}/payments?psp=stripe&per_page=100`, { key: tenant.key })).body.data;
-  const lettersOf = (ids: readonly string[]) => stack.runtime.queues.deadLetters('inbound-webhooks').filter((letter) => ids.some((id) => letter.body.includes(id)));
+  const paymentsOf = async (tenant: Tenant): Promise<PaymentBody[]> =>
+    (await call<{ data: PaymentBody[] }>(`${stack.api_url}/payments?psp=stripe&per_page=100`, { key: tenant.key })).body.data;
+  const lettersOf = (ids: readonly string[]) =>
+    stack.runtime.queues.deadLetters('inbound-webhooks').filter((letter) => ids.some((id) => letter.body.includes(id)));
 
   it('records one failed payment, under the PaymentIntent, when the charge, payment intent and invoice events arrive one after another', async () => {
     // Prepare
@@ -146,7 +154,14 @@ describe('stripe events of one failed renewal, end to end', () => {
     // Assess
     const payments = await paymentsOf(tenant);
     expect(payments).toEqual([
-      expect.objectContaining({ psp: 'stripe', provider_payment_id: PAYMENT_INTENT, amount: 4999, currency: 'usd', decline_code: 'insufficient_funds', customer_email: 'jenny.rosen@example.com' }),
+      expect.objectContaining({
+        psp: 'stripe',
+        provider_payment_id: PAYMENT_INTENT,
+        amount: 4999,
+        currency: 'usd',
+        decline_code: 'insufficient_funds',
+        customer_email: 'jenny.rosen@example.com',
+      }),
     ]);
     expect(lettersOf(received)).toEqual([]);
   });
@@ -162,7 +177,9 @@ describe('stripe events of one failed renewal, end to end', () => {
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
     expect(new Set(responses.map((response) => response.body.data.id)).size).toBe(3);
     const payments = await paymentsOf(tenant);
-    expect(payments.map((payment) => [payment.provider_payment_id, payment.amount, payment.currency, payment.customer_email])).toEqual([[PAYMENT_INTENT, 4999, 'usd', 'jenny.rosen@example.com']]);
+    expect(payments.map((payment) => [payment.provider_payment_id, payment.amount, payment.currency, payment.customer_email])).toEqual([
+      [PAYMENT_INTENT, 4999, 'usd', 'jenny.rosen@example.com'],
+    ]);
     expect(lettersOf(responses.map((response) => response.body.data.id))).toEqual([]);
   });
   describe('on API version 2025-03-31.basil (the invoice names no PaymentIntent, the PaymentIntent no invoice)', () => {
@@ -183,7 +200,11 @@ describe('stripe events of one failed renewal, end to end', () => {
     const basilFailure = () => {
       sequence += 1;
       const suffix = String(sequence).padStart(2, '0');
-      const ids = { invoice: `in_1QbAsgLkdIwHu7ixBasil0${suffix}`, intent: `pi_3QbAsiLkdIwHu7ix0Basil${suffix}`, subscription: `sub_1QbAsfLkdIwHu7ixBasil0${suffix}` };
+      const ids = {
+        invoice: `in_1QbAsgLkdIwHu7ixBasil0${suffix}`,
+        intent: `pi_3QbAsiLkdIwHu7ix0Basil${suffix}`,
+        subscription: `sub_1QbAsfLkdIwHu7ixBasil0${suffix}`,
+      };
       const invoice = JSON.stringify({
         id: `evt_1QbAsiLkdIwHu7ixInvFail${suffix}`,
         object: 'event',
@@ -227,7 +248,13 @@ describe('stripe events of one failed renewal, end to end', () => {
               decline_code: 'insufficient_funds',
               network_decline_code: '51',
               type: 'card_error',
-              payment_method: { id: 'pm_1QbAsfLkdIwHu7ixBasil', object: 'payment_method', billing_details: { email: 'jenny.rosen@example.com', name: 'Jenny Rosen' }, card: { brand: 'visa', last4: '9995' }, type: 'card' },
+              payment_method: {
+                id: 'pm_1QbAsfLkdIwHu7ixBasil',
+                object: 'payment_method',
+                billing_details: { email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+                card: { brand: 'visa', last4: '9995' },
+                type: 'card',
+              },
             },
           },
         },
@@ -239,7 +266,13 @@ describe('stripe events of one failed renewal, end to end', () => {
     const seedFailure = (ids: { invoice: string; intent: string }, options: { intentObject?: boolean } = {}) => {
       fake.seedInvoice({ id: ids.invoice, customer: BASIL_CUSTOMER, amountDue: 4999, currency: 'usd', paymentIntent: ids.intent });
       if (options.intentObject !== false) {
-        fake.seedPaymentIntent({ id: ids.intent, customer: BASIL_CUSTOMER, amount: 4999, currency: 'usd', lastPaymentError: { card: { id: 'pm_1QbAsfLkdIwHu7ixBasil', brand: 'visa' }, declineCode: 'insufficient_funds' } });
+        fake.seedPaymentIntent({
+          id: ids.intent,
+          customer: BASIL_CUSTOMER,
+          amount: 4999,
+          currency: 'usd',
+          lastPaymentError: { card: { id: 'pm_1QbAsfLkdIwHu7ixBasil', brand: 'visa' }, declineCode: 'insufficient_funds' },
+        });
       }
     };
     const keyedTenant = async (): Promise<Tenant> => {
@@ -247,7 +280,11 @@ describe('stripe events of one failed renewal, end to end', () => {
       await setProviderApiKey(tenant.merchant.id, 'stripe', STRIPE_TEST_SECRET_KEY);
       return tenant;
     };
-    const invoiceFetches = (invoice: string, from: number) => fake.requests.slice(from).filter((request) => request.path === `/v1/invoices/${invoice}`).map((request) => [request.method, request.headers.authorization]);
+    const invoiceFetches = (invoice: string, from: number) =>
+      fake.requests
+        .slice(from)
+        .filter((request) => request.path === `/v1/invoices/${invoice}`)
+        .map((request) => [request.method, request.headers.authorization]);
 
     // Recorded from the invoice event, the payment keeps the invoice and subscription ids; recorded
     // from the PaymentIntent event (which, in basil, names neither), it has none, and the invoice
@@ -272,9 +309,18 @@ describe('stripe events of one failed renewal, end to end', () => {
       // Assess
       const payments = await paymentsOf(tenant);
       expect(payments).toEqual([
-        expect.objectContaining({ psp: 'stripe', provider_payment_id: ids.intent, amount: 4999, currency: 'usd', decline_code: 'insufficient_funds', customer_email: 'jenny.rosen@example.com' }),
+        expect.objectContaining({
+          psp: 'stripe',
+          provider_payment_id: ids.intent,
+          amount: 4999,
+          currency: 'usd',
+          decline_code: 'insufficient_funds',
+          customer_email: 'jenny.rosen@example.com',
+        }),
       ]);
-      expect(payments[0]).toMatchObject(invoiceFirst ? { invoice_id: ids.invoice, subscription_id: ids.subscription } : { invoice_id: null, subscription_id: null });
+      expect(payments[0]).toMatchObject(
+        invoiceFirst ? { invoice_id: ids.invoice, subscription_id: ids.subscription } : { invoice_id: null, subscription_id: null },
+      );
       // The invoice event's PaymentIntent came from Stripe's API, with the merchant's key.
       expect(invoiceFetches(ids.invoice, requestsBefore)).toEqual([['GET', `Bearer ${STRIPE_TEST_SECRET_KEY}`]]);
       expect(lettersOf(received)).toEqual([]);
@@ -294,7 +340,9 @@ describe('stripe events of one failed renewal, end to end', () => {
       // Assess
       expect(responses.map((response) => response.status)).toEqual([200, 200]);
       const payments = await paymentsOf(tenant);
-      expect(payments.map((payment) => [payment.provider_payment_id, payment.amount, payment.currency, payment.customer_email])).toEqual([[ids.intent, 4999, 'usd', 'jenny.rosen@example.com']]);
+      expect(payments.map((payment) => [payment.provider_payment_id, payment.amount, payment.currency, payment.customer_email])).toEqual([
+        [ids.intent, 4999, 'usd', 'jenny.rosen@example.com'],
+      ]);
       expect(lettersOf(responses.map((response) => response.body.data.id))).toEqual([]);
     });
 
@@ -309,11 +357,19 @@ describe('stripe events of one failed renewal, end to end', () => {
       // Assess
       expect(response.status).toBe(200);
       const payments = await paymentsOf(tenant);
-      expect(payments).toEqual([expect.objectContaining({ provider_payment_id: ids.intent, amount: 4999, currency: 'usd', customer_email: 'jenny.rosen@example.com', status: expect.any(String) })]);
+      expect(payments).toEqual([
+        expect.objectContaining({
+          provider_payment_id: ids.intent,
+          amount: 4999,
+          currency: 'usd',
+          customer_email: 'jenny.rosen@example.com',
+          status: expect.any(String),
+        }),
+      ]);
       expect(lettersOf([response.body.data.id])).toEqual([]);
     });
 
-    it('fails the invoice event with ProviderApiKeyMissingError, recording nothing, without the merchant\'s Stripe API key; a redrive once the key is set adds no second payment', async () => {
+    it("fails the invoice event with ProviderApiKeyMissingError, recording nothing, without the merchant's Stripe API key; a redrive once the key is set adds no second payment", async () => {
       // Prepare
       const tenant = await stripeTenant();
       const { ids, events } = basilFailure();
@@ -333,7 +389,9 @@ describe('stripe events of one failed renewal, end to end', () => {
       await processProviderWebhook(message, {} as never);
       // Assess
       expect(intentResponse.status).toBe(200);
-      expect((await paymentsOf(tenant)).map((payment) => [payment.provider_payment_id, payment.amount, payment.decline_code])).toEqual([[ids.intent, 4999, 'insufficient_funds']]);
+      expect((await paymentsOf(tenant)).map((payment) => [payment.provider_payment_id, payment.amount, payment.decline_code])).toEqual([
+        [ids.intent, 4999, 'insufficient_funds'],
+      ]);
     });
   });
 });

@@ -21,7 +21,12 @@ describe('GET /api/v1/recoveries/{id}', () => {
   beforeAll(async () => {
     stack = await startTestStack();
     tenant = await newTenant(['admin'], { read_per_minute: 100000, write_per_minute: 100000 });
-    payment = await seedPaymentThrough(tenant.merchant.id, ['retry', 'pause'], { subscriptionId: 'sub_gold', invoiceId: 'in_100', declineSubcategory: 'limit', declineCode: 'card_velocity_exceeded' });
+    payment = await seedPaymentThrough(tenant.merchant.id, ['retry', 'pause'], {
+      subscriptionId: 'sub_gold',
+      invoiceId: 'in_100',
+      declineSubcategory: 'limit',
+      declineCode: 'card_velocity_exceeded',
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -56,20 +61,29 @@ describe('GET /api/v1/recoveries/{id}', () => {
     expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);
   });
 
-  it.each(['/api/v1/recoveries', '/api/v1/recoveries/{id}'])('declares current_step and total_steps (integer or null) in the OpenAPI document for %s', async (path) => {
-    // Act
-    const doc = (await (await fetch(`${stack.api_url}/openapi.json`)).json()) as {
-      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: { properties: { data: Record<string, unknown> } } }> }> } }>;
-    };
-    // Assess
-    const data = doc.paths[path]?.get.responses['200']?.content['application/json']?.schema.properties.data as { properties?: Record<string, unknown>; items?: { properties?: Record<string, unknown> } };
-    const properties = data.items?.properties ?? data.properties ?? {};
-    for (const name of ['current_step', 'total_steps']) {
-      // Nullable integers, however the generator spells them (`type: [integer, null]` or anyOf).
-      expect(JSON.stringify(properties[name])).toMatch(/"integer"/);
-      expect(JSON.stringify(properties[name])).toMatch(/"null"/);
-    }
-  });
+  it.each(['/api/v1/recoveries', '/api/v1/recoveries/{id}'])(
+    'declares current_step and total_steps (integer or null) in the OpenAPI document for %s',
+    async (path) => {
+      // Act
+      const doc = (await (await fetch(`${stack.api_url}/openapi.json`)).json()) as {
+        paths: Record<
+          string,
+          { get: { responses: Record<string, { content: Record<string, { schema: { properties: { data: Record<string, unknown> } } }> }> } }
+        >;
+      };
+      // Assess
+      const data = doc.paths[path]?.get.responses['200']?.content['application/json']?.schema.properties.data as {
+        properties?: Record<string, unknown>;
+        items?: { properties?: Record<string, unknown> };
+      };
+      const properties = data.items?.properties ?? data.properties ?? {};
+      for (const name of ['current_step', 'total_steps']) {
+        // Nullable integers, however the generator spells them (`type: [integer, null]` or anyOf).
+        expect(JSON.stringify(properties[name])).toMatch(/"integer"/);
+        expect(JSON.stringify(properties[name])).toMatch(/"null"/);
+      }
+    },
+  );
 
   it('returns the same recovery when called with its payment id pe_', async () => {
     // Act

@@ -29,7 +29,13 @@ describe('GET /api/v1/recoveries', () => {
     const pending = await seedPaymentThrough(m, [], { amount: 1000, ...HARD_DECLINE });
     const retrying = await seedPaymentThrough(m, ['retry'], { amount: 2000 });
     const recovered = await seedPaymentThrough(m, ['retry', 'recover'], { amount: 3000 });
-    const terminal = await seedPaymentThrough(m, [], { amount: 4000, retryAllowed: false, declineCategory: 'terminal', declineSubcategory: 'fraud', declineCode: 'fraudulent' });
+    const terminal = await seedPaymentThrough(m, [], {
+      amount: 4000,
+      retryAllowed: false,
+      declineCategory: 'terminal',
+      declineSubcategory: 'fraud',
+      declineCode: 'fraudulent',
+    });
     const paused = await seedPaymentThrough(m, ['pause'], { amount: 5000 });
     seeded = { pending, retrying, recovered, terminal, paused };
     await enrollInCampaign(pending, 'cmp_winter');

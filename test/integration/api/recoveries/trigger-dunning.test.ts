@@ -27,7 +27,13 @@ const LIMITS = { read_per_minute: 100000, write_per_minute: 100000 };
 
 /** Runs the every-minute job as EventBridge Scheduler would at `at`, and returns its dispatch-messages summary. */
 async function dispatchAt(at: Date): Promise<Record<string, number>> {
-  const report = await everyMinute({ schedule: 'every-minute', scheduled_time: at.toISOString(), execution_id: `test-${at.getTime()}`, attempt_number: 1, schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute' });
+  const report = await everyMinute({
+    schedule: 'every-minute',
+    scheduled_time: at.toISOString(),
+    execution_id: `test-${at.getTime()}`,
+    attempt_number: 1,
+    schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute',
+  });
   const task = report.tasks.find((t) => t.name === 'dispatch-messages');
   expect(task?.status).toBe('ok');
   return task?.summary as Record<string, number>;
@@ -40,11 +46,22 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
   let tenant: Tenant;
   const dunning = (id: string): string => `${stack.api_url}/recoveries/${id}/dunning`;
   /** A payment of a new customer each time (manual dunning has a per-customer cooldown), unless `overrides` names one. */
-  const seed = (steps: Parameters<typeof seedPaymentThrough>[1] = [], overrides: Parameters<typeof seedPaymentThrough>[2] = {}, merchantId = tenant.merchant.id): Promise<PaymentRecord> => {
+  const seed = (
+    steps: Parameters<typeof seedPaymentThrough>[1] = [],
+    overrides: Parameters<typeof seedPaymentThrough>[2] = {},
+    merchantId = tenant.merchant.id,
+  ): Promise<PaymentRecord> => {
     customerSequence += 1;
-    return seedPaymentThrough(merchantId, steps, { customer: { email: `Ada+${customerSequence}@Example.com`, name: 'Ada Lovelace' }, amount: 4999, currency: 'usd', invoiceId: `in_${Math.random().toString(36).slice(2, 10)}`, ...overrides });
+    return seedPaymentThrough(merchantId, steps, {
+      customer: { email: `Ada+${customerSequence}@Example.com`, name: 'Ada Lovelace' },
+      amount: 4999,
+      currency: 'usd',
+      invoiceId: `in_${Math.random().toString(36).slice(2, 10)}`,
+      ...overrides,
+    });
   };
-  const dunningEntries = async (payment: PaymentRecord) => (await paymentTimeline(tenant.merchant.id, payment)).filter((entry) => entry.type === 'dunning_sent');
+  const dunningEntries = async (payment: PaymentRecord) =>
+    (await paymentTimeline(tenant.merchant.id, payment)).filter((entry) => entry.type === 'dunning_sent');
   const outboxOf = async (messageId: string) => (await listOutboxEmails(tenant.merchant.id)).filter((email) => email.message_id === messageId);
 
   beforeAll(async () => {
@@ -66,16 +83,35 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     // Assess
     expect(response.status).toBe(202);
     expect(() => triggerDunningSchemas.responses[202].parse(response.body)).not.toThrow();
-    expect(response.body.data).toEqual({ recovery_id: payment.recovery_id, payment_event_id: payment.id, payment_id: payment.id, status: 'dunning_triggered', sent: true, message_id: expect.stringMatching(/^msg_[0-9A-Z]{26}$/), scheduled_at: null });
+    expect(response.body.data).toEqual({
+      recovery_id: payment.recovery_id,
+      payment_event_id: payment.id,
+      payment_id: payment.id,
+      status: 'dunning_triggered',
+      sent: true,
+      message_id: expect.stringMatching(/^msg_[0-9A-Z]{26}$/),
+      scheduled_at: null,
+    });
     expect(response.body.meta).toEqual({ merchant_id: tenant.merchant.id, timestamp: expect.any(String), request_id: expect.any(String) });
     expect(payment.customer_email).toMatch(/^ada\+\d+@example\.com$/);
-    expect(queuedMessage).toMatchObject({ status: 'queued', to: payment.customer_email, payment_id: payment.id, recovery_id: payment.recovery_id, channel: 'email', purpose: 'dunning' });
+    expect(queuedMessage).toMatchObject({
+      status: 'queued',
+      to: payment.customer_email,
+      payment_id: payment.id,
+      recovery_id: payment.recovery_id,
+      channel: 'email',
+      purpose: 'dunning',
+    });
     expect(delivered).toMatchObject({ delivered: 1, succeeded: 1, failed: 0 });
     const message = await getMessage(tenant.merchant.id, response.body.data.message_id);
     const outbox = await outboxOf(response.body.data.message_id);
     expect(outbox).toHaveLength(1);
     expect(message).toMatchObject({ status: 'sent', sent_at: expect.any(String), provider: 'outbox', provider_message_id: outbox[0]?.id });
-    expect(outbox[0]).toMatchObject({ to: payment.customer_email, customer_id: payment.customer_id, subject: `Your payment of $49.99 to ${tenant.merchant.name} did not go through` });
+    expect(outbox[0]).toMatchObject({
+      to: payment.customer_email,
+      customer_id: payment.customer_id,
+      subject: `Your payment of $49.99 to ${tenant.merchant.name} did not go through`,
+    });
     expect(outbox[0]?.text).toContain('Hello Ada Lovelace,');
     expect(outbox[0]?.text).toContain(`$49.99 to ${tenant.merchant.name} (invoice ${payment.invoice_id})`);
     const entries = await dunningEntries(payment);
@@ -87,12 +123,20 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     // Prepare
     const payment = await seed([], { amount: 5000, currency: 'jpy' });
     // Act
-    const response = await call<DunningBody>(dunning(payment.id), { method: 'POST', key: tenant.key, body: { template_id: 'tmpl_dunning_default', subject: 'A quick note about your plan' } });
+    const response = await call<DunningBody>(dunning(payment.id), {
+      method: 'POST',
+      key: tenant.key,
+      body: { template_id: 'tmpl_dunning_default', subject: 'A quick note about your plan' },
+    });
     await stack.runtime.queues.drain();
     // Assess
     expect(response.status).toBe(202);
     expect(response.body.data).toMatchObject({ recovery_id: payment.recovery_id, sent: true, status: 'dunning_triggered' });
-    expect(await getMessage(tenant.merchant.id, response.body.data.message_id)).toMatchObject({ status: 'sent', template_id: 'tmpl_dunning_default', subject: 'A quick note about your plan' });
+    expect(await getMessage(tenant.merchant.id, response.body.data.message_id)).toMatchObject({
+      status: 'sent',
+      template_id: 'tmpl_dunning_default',
+      subject: 'A quick note about your plan',
+    });
     const outbox = await outboxOf(response.body.data.message_id);
     expect(outbox).toHaveLength(1);
     expect(outbox[0]?.subject).toBe('A quick note about your plan');
@@ -139,7 +183,10 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     // Act
     await stack.runtime.queues.drain();
     // Assess
-    expect(await getMessage(tenant.merchant.id, response.body.data.message_id)).toMatchObject({ status: 'cancelled', status_reason: expect.stringContaining('paused') });
+    expect(await getMessage(tenant.merchant.id, response.body.data.message_id)).toMatchObject({
+      status: 'cancelled',
+      status_reason: expect.stringContaining('paused'),
+    });
     expect(await outboxOf(response.body.data.message_id)).toHaveLength(0);
     expect(await dunningEntries(payment)).toHaveLength(0);
   });
@@ -267,7 +314,12 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
       expectedEnd.setUTCHours(hour + 2, 0, 0, 0);
       expect(response.status).toBe(202);
       expect(() => triggerDunningSchemas.responses[202].parse(response.body)).not.toThrow();
-      expect(response.body.data).toMatchObject({ status: 'dunning_scheduled', sent: false, recovery_id: payment.recovery_id, scheduled_at: expectedEnd.toISOString() });
+      expect(response.body.data).toMatchObject({
+        status: 'dunning_scheduled',
+        sent: false,
+        recovery_id: payment.recovery_id,
+        scheduled_at: expectedEnd.toISOString(),
+      });
       expect(afterRequest.delivered).toBe(0);
       expect(early).toEqual({ due: 0, dispatched: 0, failed: 0 });
       expect(outboxBefore).toBe(0);
@@ -275,7 +327,10 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
       expect(again).toEqual({ due: 0, dispatched: 0, failed: 0 });
       const outbox = (await listOutboxEmails(quietTenant.merchant.id)).filter((email) => email.message_id === response.body.data.message_id);
       expect(outbox).toHaveLength(1);
-      expect(await getMessage(quietTenant.merchant.id, response.body.data.message_id)).toMatchObject({ status: 'sent', scheduled_at: expectedEnd.toISOString() });
+      expect(await getMessage(quietTenant.merchant.id, response.body.data.message_id)).toMatchObject({
+        status: 'sent',
+        scheduled_at: expectedEnd.toISOString(),
+      });
     });
   });
 
@@ -307,7 +362,9 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
       // Prepare
       const payment = await seed(['retry']);
       // Act
-      const responses = await Promise.all(Array.from({ length: 20 }, () => call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key })));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key })),
+      );
       await stack.runtime.queues.drain();
       // Assess
       const statuses = responses.map((response) => response.status);
@@ -322,7 +379,12 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     // Prepare
     const payment = await seed([]);
     // Act
-    const response = await call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key, rawBody: '{"subject":', headers: { 'Content-Type': 'application/json' } });
+    const response = await call<DunningBody>(dunning(payment.recovery_id), {
+      method: 'POST',
+      key: tenant.key,
+      rawBody: '{"subject":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     // Assess
     expect(response.status).toBe(400);
     expect(response.body.error?.code).toBe('invalid_request');

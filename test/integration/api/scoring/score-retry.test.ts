@@ -55,7 +55,14 @@ const asA = (result: RetryScore) => ({
 });
 
 /** A's spec defaults, as the scorer's input. */
-const defaults = (overrides: Partial<RetryScoreInput>): RetryScoreInput => ({ declineCode: 'insufficient_funds', amountCents: 4999, currency: 'usd', attemptNumber: 1, hourOfDay: 12, ...overrides });
+const defaults = (overrides: Partial<RetryScoreInput>): RetryScoreInput => ({
+  declineCode: 'insufficient_funds',
+  amountCents: 4999,
+  currency: 'usd',
+  attemptNumber: 1,
+  hourOfDay: 12,
+  ...overrides,
+});
 
 describe('POST /api/v1/scoring/retry', () => {
   let stack: LocalStack;
@@ -74,7 +81,7 @@ describe('POST /api/v1/scoring/retry', () => {
   });
 
   describe('A body', () => {
-    it('answers model rules unwrapped with the rules tier\'s score, delay, factors and reasoning', async () => {
+    it("answers model rules unwrapped with the rules tier's score, delay, factors and reasoning", async () => {
       // Prepare
       const body = {
         decline_code: 'insufficient_funds',
@@ -129,7 +136,7 @@ describe('POST /api/v1/scoring/retry', () => {
       expect(response.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
     });
 
-    it('applies A\'s defaults: attempt 1 at 12:00 in usd, model enhanced', async () => {
+    it("applies A's defaults: attempt 1 at 12:00 in usd, model enhanced", async () => {
       // Act
       const response = await post({ decline_code: 'processing_error', amount_cents: 1500 });
       // Assess
@@ -163,7 +170,21 @@ describe('POST /api/v1/scoring/retry', () => {
       const seed = await call(`${originOf(stack)}/api/internal/scoring/update-lookup`, {
         method: 'POST',
         headers: cronAuth(),
-        body: { entries: [{ decline_code: declineCode, attempt_bucket: '3', amount_bucket: amountBucketOf(25_000, 'eur'), currency: 'eur', score: 0.37, delay_hours: 30, confidence: 0.83, model_version: 'lgbm-2026-06', reasoning: 'Measured.' }] },
+        body: {
+          entries: [
+            {
+              decline_code: declineCode,
+              attempt_bucket: '3',
+              amount_bucket: amountBucketOf(25_000, 'eur'),
+              currency: 'eur',
+              score: 0.37,
+              delay_hours: 30,
+              confidence: 0.83,
+              model_version: 'lgbm-2026-06',
+              reasoning: 'Measured.',
+            },
+          ],
+        },
       });
       // Act
       const response = await post({ decline_code: declineCode.toUpperCase(), amount_cents: 25_000, currency: 'EUR', attempt_number: 3, model: 'lgbm' });
@@ -230,15 +251,24 @@ describe('POST /api/v1/scoring/retry', () => {
   });
 
   describe('B body', () => {
-    it('scores retry_count + 1 of the merchant\'s payment and answers in the envelope', async () => {
+    it("scores retry_count + 1 of the merchant's payment and answers in the envelope", async () => {
       // Prepare
       const payment = await seedPayment(tenant.merchant.id);
       // Act
-      const response = await post({ payment_id: payment.id, decline_code: 'insufficient_funds', amount_cents: payment.amount, currency: 'usd', retry_count: 2, model: 'rules' });
+      const response = await post({
+        payment_id: payment.id,
+        decline_code: 'insufficient_funds',
+        amount_cents: payment.amount,
+        currency: 'usd',
+        retry_count: 2,
+        model: 'rules',
+      });
       // Assess
       expect(response.status).toBe(200);
       expect(ScoreRetryResponseB.safeParse(response.body).success).toBe(true);
-      const expected = scoreRetryByRules(defaults({ amountCents: payment.amount, attemptNumber: 3, psp: 'stripe', declineCategory: 'soft_retry', declineSubcategory: 'balance' }));
+      const expected = scoreRetryByRules(
+        defaults({ amountCents: payment.amount, attemptNumber: 3, psp: 'stripe', declineCategory: 'soft_retry', declineSubcategory: 'balance' }),
+      );
       expect(response.body.data).toEqual({ payment_id: payment.id, ...asA(expected) });
       expect(response.body.data.recommended_delay_hours).toBe(120);
       expect(response.body.meta).toMatchObject({ request_id: response.headers.get('x-request-id'), merchant_id: tenant.merchant.id });
@@ -248,7 +278,13 @@ describe('POST /api/v1/scoring/retry', () => {
       // Prepare
       const payment = await seedPayment(tenant.merchant.id, { providerPaymentId: `ch_score_${Math.random().toString(36).slice(2, 8)}` });
       // Act
-      const response = await post({ payment_id: payment.provider_payment_id, decline_code: 'insufficient_funds', amount_cents: 4999, currency: 'usd', retry_count: 0 });
+      const response = await post({
+        payment_id: payment.provider_payment_id,
+        decline_code: 'insufficient_funds',
+        amount_cents: 4999,
+        currency: 'usd',
+        retry_count: 0,
+      });
       // Assess
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({ payment_id: payment.id, source: 'enhanced', recommended_delay_hours: 24, delay_hours: 24 });
@@ -256,11 +292,23 @@ describe('POST /api/v1/scoring/retry', () => {
       expect(typeof response.body.data.confidence).toBe('number');
     });
 
-    it('uses the payment\'s stored hard_customer classification for its own decline code', async () => {
+    it("uses the payment's stored hard_customer classification for its own decline code", async () => {
       // Prepare
-      const payment = await seedPayment(tenant.merchant.id, { declineCode: 'card_declined', declineCategory: 'hard_customer', declineSubcategory: 'closed', retryAllowed: false });
+      const payment = await seedPayment(tenant.merchant.id, {
+        declineCode: 'card_declined',
+        declineCategory: 'hard_customer',
+        declineSubcategory: 'closed',
+        retryAllowed: false,
+      });
       // Act
-      const response = await post({ payment_id: payment.id, decline_code: 'card_declined', amount_cents: 4999, currency: 'usd', retry_count: 0, model: 'rules' });
+      const response = await post({
+        payment_id: payment.id,
+        decline_code: 'card_declined',
+        amount_cents: 4999,
+        currency: 'usd',
+        retry_count: 0,
+        model: 'rules',
+      });
       // Assess
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({ score: 0 });
@@ -275,11 +323,14 @@ describe('POST /api/v1/scoring/retry', () => {
       expect(response.body.error?.code).toBe('resource_not_found');
     });
 
-    it('answers 404 to another merchant for this merchant\'s payment', async () => {
+    it("answers 404 to another merchant for this merchant's payment", async () => {
       // Prepare
       const payment = await seedPayment(tenant.merchant.id);
       // Act and assess
-      await expectOtherMerchantGets404(url(), { method: 'POST', body: { payment_id: payment.id, decline_code: 'insufficient_funds', amount_cents: 4999, currency: 'usd', retry_count: 0 } });
+      await expectOtherMerchantGets404(url(), {
+        method: 'POST',
+        body: { payment_id: payment.id, decline_code: 'insufficient_funds', amount_cents: 4999, currency: 'usd', retry_count: 0 },
+      });
     });
   });
 
@@ -344,7 +395,12 @@ describe('POST /api/v1/scoring/retry', () => {
 
     it('refuses malformed JSON with 400', async () => {
       // Act
-      const response = await call<Body>(url(), { method: 'POST', key: tenant.key, rawBody: '{"decline_code":', headers: { 'Content-Type': 'application/json' } });
+      const response = await call<Body>(url(), {
+        method: 'POST',
+        key: tenant.key,
+        rawBody: '{"decline_code":',
+        headers: { 'Content-Type': 'application/json' },
+      });
       // Assess
       expect(response.status).toBe(400);
       expect(response.body.error?.code).toBe('invalid_request');

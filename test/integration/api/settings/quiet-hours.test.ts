@@ -147,7 +147,12 @@ describe('/api/v1/settings/quiet-hours', () => {
 
     it('answers malformed JSON with 400 invalid_request', async () => {
       // Act
-      const response = await call<Body>(url(), { method: 'POST', key: tenant.key, rawBody: '{"start_hour": 22,', headers: { 'Content-Type': 'application/json' } });
+      const response = await call<Body>(url(), {
+        method: 'POST',
+        key: tenant.key,
+        rawBody: '{"start_hour": 22,',
+        headers: { 'Content-Type': 'application/json' },
+      });
       // Assess
       expect(response.status).toBe(400);
       expect(response.body.error?.code).toBe('invalid_request');

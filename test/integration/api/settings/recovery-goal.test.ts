@@ -99,7 +99,13 @@ describe('/api/v1/settings/recovery-goal', () => {
       // Act
       const response = await read(tenant);
       // Assess
-      expect(response.body.data.progress).toMatchObject({ failed_payments: 0, recovered_payments: 0, recovery_rate: 0, failed_amounts: {}, recovered_amounts: {} });
+      expect(response.body.data.progress).toMatchObject({
+        failed_payments: 0,
+        recovered_payments: 0,
+        recovery_rate: 0,
+        failed_amounts: {},
+        recovered_amounts: {},
+      });
     });
   });
 
@@ -139,7 +145,11 @@ describe('/api/v1/settings/recovery-goal', () => {
       const kept = await write(tenant, { target_rate: 0.75 });
       const annual = await write(tenant, { target_rate: 0.75, period: 'annual' });
       // Assess
-      expect(quarterly.body.data).toMatchObject({ period: 'quarterly', on_track: true, progress: { period: 'quarterly', ...bounds('quarterly'), failed_payments: 4, recovered_payments: 2 } });
+      expect(quarterly.body.data).toMatchObject({
+        period: 'quarterly',
+        on_track: true,
+        progress: { period: 'quarterly', ...bounds('quarterly'), failed_payments: 4, recovered_payments: 2 },
+      });
       expect(kept.body.data).toMatchObject({ target_rate: 0.75, period: 'quarterly', on_track: false });
       expect(annual.body.data).toMatchObject({ period: 'annual', progress: { period: 'annual', ...bounds('annual'), failed_payments: 4 } });
       expect((await read(tenant)).body.data).toMatchObject({ target_rate: 0.75, period: 'annual' });
@@ -156,7 +166,10 @@ describe('/api/v1/settings/recovery-goal', () => {
       const after = await read(tenant);
       // Assess
       expect(before.body.data).toMatchObject({ on_track: false, progress: { failed_payments: 1, recovered_payments: 0, recovery_rate: 0 } });
-      expect(after.body.data).toMatchObject({ on_track: true, progress: { failed_payments: 1, recovered_payments: 1, recovery_rate: 1, recovered_amounts: { usd: 700 } } });
+      expect(after.body.data).toMatchObject({
+        on_track: true,
+        progress: { failed_payments: 1, recovered_payments: 1, recovery_rate: 1, recovered_amounts: { usd: 700 } },
+      });
     });
 
     it.each([0, 1, 0.333])('accepts the target %p', async (target) => {
@@ -253,7 +266,12 @@ describe('/api/v1/settings/recovery-goal', () => {
       const bBefore = await read(b);
       await write(b, { target_rate: 0.9 });
       // Assess
-      expect(bBefore.body.data).toMatchObject({ target_rate: null, period: 'monthly', on_track: null, progress: { failed_payments: 0, recovered_payments: 0 } });
+      expect(bBefore.body.data).toMatchObject({
+        target_rate: null,
+        period: 'monthly',
+        on_track: null,
+        progress: { failed_payments: 0, recovered_payments: 0 },
+      });
       expect((await read(a)).body.data).toMatchObject({ target_rate: 0.3, period: 'annual', on_track: true, progress: { failed_payments: 4 } });
       expect((await read(b)).body.data).toMatchObject({ target_rate: 0.9, period: 'monthly', on_track: false, progress: { failed_payments: 0 } });
     });

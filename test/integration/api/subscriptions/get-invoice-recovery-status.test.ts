@@ -23,7 +23,14 @@ describe('GET /api/v1/invoices/{id}', () => {
   beforeAll(async () => {
     stack = await startTestStack();
     tenant = await newTenant(['admin'], { read_per_minute: 100000, write_per_minute: 100000 });
-    retrying = await seedPaymentThrough(tenant.merchant.id, ['retry'], { subscriptionId: 'sub_1', invoiceId: 'in_retrying', amount: 12900, psp: 'adyen', declineCode: '51', declineSubcategory: 'balance' });
+    retrying = await seedPaymentThrough(tenant.merchant.id, ['retry'], {
+      subscriptionId: 'sub_1',
+      invoiceId: 'in_retrying',
+      amount: 12900,
+      psp: 'adyen',
+      declineCode: '51',
+      declineSubcategory: 'balance',
+    });
     recovered = await seedPaymentThrough(tenant.merchant.id, ['retry', 'recover'], { invoiceId: 'in_recovered' });
   }, 60_000);
 

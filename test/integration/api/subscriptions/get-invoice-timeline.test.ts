@@ -8,7 +8,12 @@ import { keyWithScopes } from '#test/fixtures/recoveries';
 import { expectOtherMerchantGets404, newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface TimelineBody {
-  data: { invoice_id: string; payment_event_id: string; payment_id: string; events: Array<{ timestamp: string; type: string; detail: string; details: Record<string, unknown> }> };
+  data: {
+    invoice_id: string;
+    payment_event_id: string;
+    payment_id: string;
+    events: Array<{ timestamp: string; type: string; detail: string; details: Record<string, unknown> }>;
+  };
   error?: { code: string; param?: string };
 }
 
@@ -39,7 +44,15 @@ describe('GET /api/v1/invoices/{id}/timeline', () => {
     // Recorded with retry 1 planned, rescheduled, paused, resumed (the retry planned again),
     // recovered (not by a retry of ours): A's words, the recorded type in details.kind.
     expect(events.map((event) => event.type)).toEqual(['payment_failed', 'retry', 'retry', 'status_change', 'status_change', 'retry', 'status_change']);
-    expect(events.map((event) => event.details.kind)).toEqual([undefined, 'retry_scheduled', 'retry_scheduled', undefined, undefined, 'retry_scheduled', 'retry_succeeded']);
+    expect(events.map((event) => event.details.kind)).toEqual([
+      undefined,
+      'retry_scheduled',
+      'retry_scheduled',
+      undefined,
+      undefined,
+      'retry_scheduled',
+      'retry_succeeded',
+    ]);
     expect(events[6]?.details).toMatchObject({ from: 'retrying', to: 'recovered' });
     expect(events.map((event) => event.timestamp)).toEqual([...events.map((event) => event.timestamp)].sort());
     expect(events[1]?.detail).toMatch(/^Retry 1 scheduled for .*: Retry 1 of 4 at /);

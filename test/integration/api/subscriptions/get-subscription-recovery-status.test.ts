@@ -12,7 +12,18 @@ interface StatusBody {
   error?: { code: string; param?: string };
 }
 
-const ZEROS = { failed_invoice_count: 0, total_at_risk: 0, recovered_amount: 0, total_at_risk_by_currency: {}, recovered_amount_by_currency: {}, recovery_rate: 0, open_invoice_count: 0, recovered_invoice_count: 0, terminal_invoice_count: 0, currency: null };
+const ZEROS = {
+  failed_invoice_count: 0,
+  total_at_risk: 0,
+  recovered_amount: 0,
+  total_at_risk_by_currency: {},
+  recovered_amount_by_currency: {},
+  recovery_rate: 0,
+  open_invoice_count: 0,
+  recovered_invoice_count: 0,
+  terminal_invoice_count: 0,
+  currency: null,
+};
 
 describe('GET /api/v1/subscriptions/{id}', () => {
   let stack: LocalStack;
@@ -67,7 +78,14 @@ describe('GET /api/v1/subscriptions/{id}', () => {
     const response = await call<StatusBody>(url('sub_saved'), { key: tenant.key });
     // Assess
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ status: 'recovered', failed_invoice_count: 2, total_at_risk: 0, recovered_amount: 1000, recovery_rate: 1, currency: 'eur' });
+    expect(response.body.data).toMatchObject({
+      status: 'recovered',
+      failed_invoice_count: 2,
+      total_at_risk: 0,
+      recovered_amount: 1000,
+      recovery_rate: 1,
+      currency: 'eur',
+    });
   });
 
   it('answers at_risk with nothing at risk when nothing is open but a failed invoice ended terminal', async () => {
@@ -75,7 +93,15 @@ describe('GET /api/v1/subscriptions/{id}', () => {
     const response = await call<StatusBody>(url('sub_lost'), { key: tenant.key });
     // Assess
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ status: 'at_risk', failed_invoice_count: 2, total_at_risk: 0, recovered_amount: 100, recovery_rate: 0.5, open_invoice_count: 0, terminal_invoice_count: 1 });
+    expect(response.body.data).toMatchObject({
+      status: 'at_risk',
+      failed_invoice_count: 2,
+      total_at_risk: 0,
+      recovered_amount: 100,
+      recovery_rate: 0.5,
+      open_invoice_count: 0,
+      terminal_invoice_count: 1,
+    });
   });
 
   it('answers 200 unknown with zeros when the subscription has no failure data', async () => {

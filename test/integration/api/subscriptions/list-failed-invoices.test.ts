@@ -25,7 +25,16 @@ describe('GET /api/v1/subscriptions/{id}/failed-invoices', () => {
     const m = tenant.merchant.id;
     invoices = [];
     invoices.push(await seedPaymentThrough(m, [], { subscriptionId: 'sub_a', invoiceId: 'in_1', amount: 1000 }));
-    invoices.push(await seedPaymentThrough(m, ['card_updated', 'retry'], { subscriptionId: 'sub_a', invoiceId: 'in_2', amount: 2000, declineCode: 'expired_card', declineCategory: 'hard_customer', declineSubcategory: 'expired' }));
+    invoices.push(
+      await seedPaymentThrough(m, ['card_updated', 'retry'], {
+        subscriptionId: 'sub_a',
+        invoiceId: 'in_2',
+        amount: 2000,
+        declineCode: 'expired_card',
+        declineCategory: 'hard_customer',
+        declineSubcategory: 'expired',
+      }),
+    );
     // A failed charge of the subscription without an invoice id, and another subscription's invoice: neither is listed.
     await seedPaymentThrough(m, [], { subscriptionId: 'sub_a', invoiceId: null, amount: 3000 });
     await seedPaymentThrough(m, [], { subscriptionId: 'sub_b', invoiceId: 'in_b1' });
@@ -79,7 +88,7 @@ describe('GET /api/v1/subscriptions/{id}/failed-invoices', () => {
     expect(response.body).toMatchObject({ data: [], pagination: { total: 0, total_pages: 0 } });
   });
 
-  it("answers another merchant an empty list, as for a subscription without data", async () => {
+  it('answers another merchant an empty list, as for a subscription without data', async () => {
     // Prepare
     const stranger = await newTenant(['read']);
     // Act

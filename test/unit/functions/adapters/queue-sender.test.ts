@@ -1,10 +1,5 @@
 import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import {
-  localQueueSender,
-  registerLocalQueueTransport,
-  selectQueueSender,
-  sqsQueueSender,
-} from '#adapters/queue-sender';
+import { localQueueSender, registerLocalQueueTransport, selectQueueSender, sqsQueueSender } from '#adapters/queue-sender';
 
 type QueueSenderModule = typeof import('#adapters/queue-sender');
 type SqsModule = typeof import('@aws-sdk/client-sqs');
@@ -38,15 +33,17 @@ describe('QueueSender', () => {
     // Prepare
     const url = 'https://sqs.eu-west-1.amazonaws.com/123456789012/notifications';
     const { sender, sqs } = loadWithEnv({ NOTIFICATION_QUEUE_URL: url, QUEUE_DRIVER: 'sqs' });
-    const send = jest
-      .spyOn(sqs.SQSClient.prototype as SQSClient, 'send')
-      .mockImplementation(async () => ({ MessageId: 'sqs-message-1', $metadata: {} }));
+    const send = jest.spyOn(sqs.SQSClient.prototype as SQSClient, 'send').mockImplementation(async () => ({ MessageId: 'sqs-message-1', $metadata: {} }));
 
     // Act
-    const result = await sender.queueSender.send('notifications', { kind: 'dunning.email', payment_id: 'pay_1' }, {
-      delaySeconds: 30,
-      messageAttributes: { merchant_id: 'm_1', attempt: 2 },
-    });
+    const result = await sender.queueSender.send(
+      'notifications',
+      { kind: 'dunning.email', payment_id: 'pay_1' },
+      {
+        delaySeconds: 30,
+        messageAttributes: { merchant_id: 'm_1', attempt: 2 },
+      },
+    );
 
     // Assess
     expect(result).toEqual({ messageId: 'sqs-message-1' });

@@ -1,7 +1,12 @@
 import { type TimelineForm, timelineEventView } from '#api/views';
 import type { TimelineEntry } from '#data/payment-queries';
 
-const entry = (type: string, details: Record<string, unknown> = {}): TimelineEntry => ({ type, timestamp: '2026-10-01T00:00:00.000Z', detail: `${type} happened`, details });
+const entry = (type: string, details: Record<string, unknown> = {}): TimelineEntry => ({
+  type,
+  timestamp: '2026-10-01T00:00:00.000Z',
+  detail: `${type} happened`,
+  details,
+});
 
 describe('timelineEventView', () => {
   it.each<[string, Record<string, unknown>, TimelineForm, string]>([
@@ -30,6 +35,11 @@ describe('timelineEventView', () => {
     // Act
     const view = timelineEventView(entry(type, details), form);
     // Assess
-    expect(view).toEqual({ type: expected, timestamp: '2026-10-01T00:00:00.000Z', detail: `${type} happened`, details: expected === type ? details : { ...details, kind: type } });
+    expect(view).toEqual({
+      type: expected,
+      timestamp: '2026-10-01T00:00:00.000Z',
+      detail: `${type} happened`,
+      details: expected === type ? details : { ...details, kind: type },
+    });
   });
 });

@@ -142,11 +142,19 @@ describe('createQueueConsumer: the last receive before the DLQ', () => {
   it('tells onLastFailure about a record that fails its last receive, with the message and the error, and still fails it', async () => {
     // Prepare
     const seen: Array<{ message: QueueMessage | undefined; id: string; error: unknown }> = [];
-    const consume = createQueueConsumer('notifications', { 'dunning.email': () => { throw new BrokenError('down'); } }, {
-      onLastFailure: async (message, each, error) => {
-        seen.push({ message, id: each.messageId, error });
+    const consume = createQueueConsumer(
+      'notifications',
+      {
+        'dunning.email': () => {
+          throw new BrokenError('down');
+        },
       },
-    });
+      {
+        onLastFailure: async (message, each, error) => {
+          seen.push({ message, id: each.messageId, error });
+        },
+      },
+    );
     const earlier = received('{"kind":"dunning.email","n":1}', maxReceives - 1);
     const last = received('{"kind":"dunning.email","n":2}', maxReceives);
     const poison = received('not json', maxReceives);
@@ -167,7 +175,16 @@ describe('createQueueConsumer: the last receive before the DLQ', () => {
     const recorder = jest.fn(async () => {
       throw new Error('table unavailable');
     });
-    const consume = createQueueConsumer('notifications', { 'dunning.email': async () => undefined, 'sms.send': () => { throw new BrokenError('down'); } }, { onLastFailure: recorder });
+    const consume = createQueueConsumer(
+      'notifications',
+      {
+        'dunning.email': async () => undefined,
+        'sms.send': () => {
+          throw new BrokenError('down');
+        },
+      },
+      { onLastFailure: recorder },
+    );
     const ok = received('{"kind":"dunning.email"}', maxReceives);
     const failing = received('{"kind":"sms.send"}', maxReceives);
 

@@ -4,7 +4,10 @@ const HOUR = 3_600_000;
 const T = new Date('2026-12-01T12:00:00.000Z');
 const at = (hoursAgo: number): string => new Date(T.getTime() - hoursAgo * HOUR).toISOString();
 const ledgerWith = (attempts: Array<{ hoursAgo: number; amount?: number; currency?: string }>): CardLedger =>
-  attempts.reduce((ledger, a) => withAttempt(ledger, { at: at(a.hoursAgo), amount: a.amount ?? 1000, currency: a.currency ?? 'usd' }), emptyLedger('cust:stripe:cust_1'));
+  attempts.reduce(
+    (ledger, a) => withAttempt(ledger, { at: at(a.hoursAgo), amount: a.amount ?? 1000, currency: a.currency ?? 'usd' }),
+    emptyLedger('cust:stripe:cust_1'),
+  );
 const charge = { amount: 1000, currency: 'usd' };
 
 describe('card-network caps', () => {
@@ -18,7 +21,8 @@ describe('card-network caps', () => {
     // Assess
     expect(tenth).toEqual({ allowed: true });
     expect(eleventh).toMatchObject({ allowed: false, blocked: false, reason: expect.stringContaining('Mastercard: 10 attempts per card in 24 hours') });
-    if (!eleventh.allowed && !eleventh.blocked) expect(eleventh.nextAllowedAt.toISOString()).toBe(new Date(Date.parse(at(20)) + 24 * HOUR + 1000).toISOString());
+    if (!eleventh.allowed && !eleventh.blocked)
+      expect(eleventh.nextAllowedAt.toISOString()).toBe(new Date(Date.parse(at(20)) + 24 * HOUR + 1000).toISOString());
   });
 
   it('counts every amount on a Mastercard but only the same amount and currency on a Visa card', () => {
@@ -27,7 +31,10 @@ describe('card-network caps', () => {
     const same = ledgerWith(Array.from({ length: 20 }, (_, i) => ({ hoursAgo: 24 * (i + 1) })));
     // Act / Assess
     expect(checkCardCaps(other, 'visa', charge, T)).toEqual({ allowed: true });
-    expect(checkCardCaps(same, 'visa', charge, T)).toMatchObject({ allowed: false, reason: expect.stringContaining('Visa: 20 reattempts per card, amount and currency in 30 days') });
+    expect(checkCardCaps(same, 'visa', charge, T)).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('Visa: 20 reattempts per card, amount and currency in 30 days'),
+    });
     expect(checkCardCaps(other, 'mastercard', { amount: 1000, currency: 'eur' }, T)).toEqual({ allowed: true });
   });
 
@@ -36,8 +43,14 @@ describe('card-network caps', () => {
     const monthly = ledgerWith(Array.from({ length: 35 }, (_, i) => ({ hoursAgo: 12 * (i + 1) + 30 })));
     const twenty = ledgerWith(Array.from({ length: 20 }, (_, i) => ({ hoursAgo: 30 * (i + 1), amount: 100 + i })));
     // Act / Assess
-    expect(checkCardCaps(monthly, 'mastercard', charge, T)).toMatchObject({ allowed: false, reason: expect.stringContaining('35 attempts per card in 30 days') });
-    expect(checkCardCaps(twenty, null, charge, T)).toMatchObject({ allowed: false, reason: expect.stringContaining('unknown network: 20 attempts per card in 30 days') });
+    expect(checkCardCaps(monthly, 'mastercard', charge, T)).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('35 attempts per card in 30 days'),
+    });
+    expect(checkCardCaps(twenty, null, charge, T)).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('unknown network: 20 attempts per card in 30 days'),
+    });
     expect(checkCardCaps(twenty, 'visa', charge, T)).toEqual({ allowed: true });
   });
 
@@ -45,7 +58,11 @@ describe('card-network caps', () => {
     // Prepare
     const ledger = blocked(emptyLedger('fp:stripe:abc'), T, 'Mastercard merchant advice code 03');
     // Act / Assess
-    expect(checkCardCaps(ledger, 'visa', charge, new Date(T.getTime() + 29 * 24 * HOUR))).toMatchObject({ allowed: false, blocked: true, reason: expect.stringContaining('advice code 03') });
+    expect(checkCardCaps(ledger, 'visa', charge, new Date(T.getTime() + 29 * 24 * HOUR))).toMatchObject({
+      allowed: false,
+      blocked: true,
+      reason: expect.stringContaining('advice code 03'),
+    });
     expect(checkCardCaps(ledger, 'visa', charge, new Date(T.getTime() + 30 * 24 * HOUR + 1))).toEqual({ allowed: true });
   });
 
@@ -59,6 +76,8 @@ describe('card-network caps', () => {
   it('names a card by its fingerprint when known, else by the customer and card generation', () => {
     expect(cardIdentityOf({ psp: 'stripe', customerId: 'cust_1', fingerprint: 'Xt5' })).toBe('fp:stripe:Xt5');
     expect(cardIdentityOf({ psp: 'stripe', customerId: 'cust_1' })).toBe('cust:stripe:cust_1');
-    expect(cardIdentityOf({ psp: 'stripe', customerId: 'cust_1', cardGeneration: '2026-12-01T00:00:00.000Z' })).toBe('cust:stripe:cust_1:2026-12-01T00:00:00.000Z');
+    expect(cardIdentityOf({ psp: 'stripe', customerId: 'cust_1', cardGeneration: '2026-12-01T00:00:00.000Z' })).toBe(
+      'cust:stripe:cust_1:2026-12-01T00:00:00.000Z',
+    );
   });
 });

@@ -45,7 +45,13 @@ describe('customerMoneyAfter', () => {
     // Act
     const money = customerMoneyAfter(jpy, payment(2900, 'usd', 1), { created: true, recovered: true });
     // Assess
-    expect(money).toMatchObject({ currency: 'jpy', total_failed_cents: 3000, lifetime_value_cents: 0, lifetime_value_by_currency: { usd: 2900 }, total_failed_by_currency: { jpy: 3000, usd: 2900 } });
+    expect(money).toMatchObject({
+      currency: 'jpy',
+      total_failed_cents: 3000,
+      lifetime_value_cents: 0,
+      lifetime_value_by_currency: { usd: 2900 },
+      total_failed_by_currency: { jpy: 3000, usd: 2900 },
+    });
   });
 });
 

@@ -19,7 +19,12 @@ describe('dunningRefusal', () => {
 describe('renderDunningEmail', () => {
   it('names the amount and the merchant in the default subject when no subject is given', () => {
     // Act
-    const email = renderDunningEmail({ payment: { amount: 4999, currency: 'usd', invoice_id: 'in_1' }, merchantName: 'Acme', customerName: 'Ada', subject: null });
+    const email = renderDunningEmail({
+      payment: { amount: 4999, currency: 'usd', invoice_id: 'in_1' },
+      merchantName: 'Acme',
+      customerName: 'Ada',
+      subject: null,
+    });
     // Assess
     expect(email.subject).toBe('Your payment of $49.99 to Acme did not go through');
     expect(email.text).toContain('Hello Ada,');
@@ -28,7 +33,12 @@ describe('renderDunningEmail', () => {
 
   it("uses the caller's subject and a neutral greeting when given a subject and no customer name", () => {
     // Act
-    const email = renderDunningEmail({ payment: { amount: 5000, currency: 'jpy', invoice_id: null }, merchantName: 'Kaisha', customerName: null, subject: 'About your plan' });
+    const email = renderDunningEmail({
+      payment: { amount: 5000, currency: 'jpy', invoice_id: null },
+      merchantName: 'Kaisha',
+      customerName: null,
+      subject: 'About your plan',
+    });
     // Assess
     expect(email.subject).toBe('About your plan');
     expect(email.text).toContain('Hello there,');

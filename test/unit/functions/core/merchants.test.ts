@@ -1,11 +1,5 @@
 import { ApiKeyNotFoundError, newApiKeyId } from '#core/api-keys';
-import {
-  DEFAULT_RATE_LIMITS,
-  MerchantNotFoundError,
-  NewMerchantSchema,
-  newMerchantId,
-  UnknownPspError,
-} from '#core/merchants';
+import { DEFAULT_RATE_LIMITS, MerchantNotFoundError, NewMerchantSchema, newMerchantId, UnknownPspError } from '#core/merchants';
 import { AppError } from '#core/errors';
 
 describe('newMerchantId', () => {

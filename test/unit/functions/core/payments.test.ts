@@ -61,14 +61,22 @@ describe('payment status machine', () => {
 
     it('clears paused_at on resume and leaves next_retry_at for the policy to plan again', () => {
       // Act
-      const resumed = transition(payment({ status: 'paused', previous_status: 'retrying', paused_at: iso(-MINUTE), next_retry_at: null }), { type: 'resume', reason: 'test' }, T);
+      const resumed = transition(
+        payment({ status: 'paused', previous_status: 'retrying', paused_at: iso(-MINUTE), next_retry_at: null }),
+        { type: 'resume', reason: 'test' },
+        T,
+      );
       // Assess
       expect(resumed.changes).toEqual({ status: 'retrying', previous_status: null, paused_at: null, resumed_at: T.toISOString(), next_retry_at: null });
     });
 
     it('makes an attempt recorded before the pause due at the end of its lease on resume', () => {
       // Act
-      const resumed = transition(payment({ status: 'paused', previous_status: 'retrying', paused_at: iso(-MINUTE), next_retry_at: null, attempt }), { type: 'resume', reason: 'test' }, T);
+      const resumed = transition(
+        payment({ status: 'paused', previous_status: 'retrying', paused_at: iso(-MINUTE), next_retry_at: null, attempt }),
+        { type: 'resume', reason: 'test' },
+        T,
+      );
       // Assess
       expect(resumed.changes).toMatchObject({ status: 'retrying', paused_at: null, next_retry_at: attempt.lease_until });
     });
@@ -97,7 +105,11 @@ describe('payment status machine', () => {
 
     it('accepts a request 5 minutes after the last attempt and request', () => {
       // Act
-      const requested = transition(payment({ last_attempt_at: iso(-MANUAL_RETRY_SPACING_MS), retry_requested_at: iso(-MANUAL_RETRY_SPACING_MS) }), { type: 'request_retry', at: T.toISOString(), reason: 'asked' }, T);
+      const requested = transition(
+        payment({ last_attempt_at: iso(-MANUAL_RETRY_SPACING_MS), retry_requested_at: iso(-MANUAL_RETRY_SPACING_MS) }),
+        { type: 'request_retry', at: T.toISOString(), reason: 'asked' },
+        T,
+      );
       // Assess
       expect(requested.changes.next_retry_at).toBe(T.toISOString());
     });
@@ -115,7 +127,14 @@ describe('payment status machine', () => {
   });
 
   describe('decline_detailed (a late decline code)', () => {
-    const late = { decline_code: 'insufficient_funds', decline_category: 'soft_retry', decline_subcategory: 'balance', network_code: '51', advice_code: null, card_network: 'visa' } as const;
+    const late = {
+      decline_code: 'insufficient_funds',
+      decline_category: 'soft_retry',
+      decline_subcategory: 'balance',
+      network_code: '51',
+      advice_code: null,
+      card_network: 'visa',
+    } as const;
     const unknown = { decline_code: null, decline_category: 'unknown', decline_subcategory: 'unmapped' } as const;
 
     it('drops a retry planned for the unknown decline and not attempted yet, so the policy plans it again', () => {
@@ -128,14 +147,26 @@ describe('payment status machine', () => {
 
     it('keeps the lease of an attempt in flight (its outcome reclassifies the payment)', () => {
       // Act
-      const detailed = transition(payment({ ...unknown, attempt, next_retry_at: attempt.lease_until }), { type: 'decline_detailed', decline: late, reason: 'sibling' }, T);
+      const detailed = transition(
+        payment({ ...unknown, attempt, next_retry_at: attempt.lease_until }),
+        { type: 'decline_detailed', decline: late, reason: 'sibling' },
+        T,
+      );
       // Assess
       expect(detailed.changes).toEqual(late);
     });
 
     it('makes a hard decline wait for a card update', () => {
       // Act
-      const detailed = transition(payment(unknown), { type: 'decline_detailed', decline: { ...late, decline_code: 'expired_card', decline_category: 'hard_customer', decline_subcategory: 'expired' }, reason: 'sibling' }, T);
+      const detailed = transition(
+        payment(unknown),
+        {
+          type: 'decline_detailed',
+          decline: { ...late, decline_code: 'expired_card', decline_category: 'hard_customer', decline_subcategory: 'expired' },
+          reason: 'sibling',
+        },
+        T,
+      );
       // Assess
       expect(detailed.changes).toMatchObject({ decline_code: 'expired_card', status: 'pending', awaiting_card_update: true, next_retry_at: null });
       expect(detailed.history).toEqual({ status: 'pending', at: T.toISOString(), reason: 'sibling' });

@@ -6,7 +6,16 @@ const at = (iso: string): Date => new Date(iso);
 const iso = (date: Date): string => date.toISOString();
 
 describe('isValidTimeZone', () => {
-  it.each(['America/New_York', 'Europe/London', 'Asia/Kolkata', 'Pacific/Auckland', 'America/Argentina/Buenos_Aires', 'America/Port-au-Prince', 'Australia/Lord_Howe', 'UTC'])('accepts the IANA name %s', (timezone) => {
+  it.each([
+    'America/New_York',
+    'Europe/London',
+    'Asia/Kolkata',
+    'Pacific/Auckland',
+    'America/Argentina/Buenos_Aires',
+    'America/Port-au-Prince',
+    'Australia/Lord_Howe',
+    'UTC',
+  ])('accepts the IANA name %s', (timezone) => {
     // Act and assess
     expect(isValidTimeZone(timezone)).toBe(true);
   });
@@ -168,17 +177,42 @@ describe('nextAllowedAt', () => {
   describe('across DST changes', () => {
     it.each([
       // America/New_York springs forward on 8 March 2026: 02:00 EST becomes 03:00 EDT (07:00Z).
-      ['New York spring forward: the window 22 → 7 is an hour shorter', quiet(22, 7, 'America/New_York'), '2026-03-08T04:00:00.000Z', '2026-03-08T11:00:00.000Z'],
-      ['New York spring forward: end hour 2 does not exist, so 03:00 EDT', quiet(22, 2, 'America/New_York'), '2026-03-08T06:30:00.000Z', '2026-03-08T07:00:00.000Z'],
-      ['New York spring forward: end hour 3 is the first hour after the gap', quiet(0, 3, 'America/New_York'), '2026-03-08T06:30:00.000Z', '2026-03-08T07:00:00.000Z'],
+      [
+        'New York spring forward: the window 22 → 7 is an hour shorter',
+        quiet(22, 7, 'America/New_York'),
+        '2026-03-08T04:00:00.000Z',
+        '2026-03-08T11:00:00.000Z',
+      ],
+      [
+        'New York spring forward: end hour 2 does not exist, so 03:00 EDT',
+        quiet(22, 2, 'America/New_York'),
+        '2026-03-08T06:30:00.000Z',
+        '2026-03-08T07:00:00.000Z',
+      ],
+      [
+        'New York spring forward: end hour 3 is the first hour after the gap',
+        quiet(0, 3, 'America/New_York'),
+        '2026-03-08T06:30:00.000Z',
+        '2026-03-08T07:00:00.000Z',
+      ],
       // It falls back on 1 November 2026: 02:00 EDT becomes 01:00 EST (06:00Z).
       ['New York fall back: the window 22 → 7 is an hour longer', quiet(22, 7, 'America/New_York'), '2026-11-01T03:00:00.000Z', '2026-11-01T12:00:00.000Z'],
-      ['New York fall back: the repeated 01:00 hour stays quiet until 02:00 EST', quiet(22, 2, 'America/New_York'), '2026-11-01T05:30:00.000Z', '2026-11-01T07:00:00.000Z'],
+      [
+        'New York fall back: the repeated 01:00 hour stays quiet until 02:00 EST',
+        quiet(22, 2, 'America/New_York'),
+        '2026-11-01T05:30:00.000Z',
+        '2026-11-01T07:00:00.000Z',
+      ],
       // Europe/London springs forward on 29 March 2026: 01:00 GMT becomes 02:00 BST (01:00Z).
       ['London spring forward: end hour 1 does not exist, so 02:00 BST', quiet(23, 1, 'Europe/London'), '2026-03-29T00:30:00.000Z', '2026-03-29T01:00:00.000Z'],
       ['London spring forward: the window 22 → 7 ends at 07:00 BST', quiet(22, 7, 'Europe/London'), '2026-03-28T22:00:00.000Z', '2026-03-29T06:00:00.000Z'],
       // It falls back on 25 October 2026: 02:00 BST becomes 01:00 GMT (01:00Z).
-      ['London fall back: 00:30 BST until 02:00 GMT, the repeated hour included', quiet(0, 2, 'Europe/London'), '2026-10-24T23:30:00.000Z', '2026-10-25T02:00:00.000Z'],
+      [
+        'London fall back: 00:30 BST until 02:00 GMT, the repeated hour included',
+        quiet(0, 2, 'Europe/London'),
+        '2026-10-24T23:30:00.000Z',
+        '2026-10-25T02:00:00.000Z',
+      ],
       ['London fall back: the window 22 → 7 ends at 07:00 GMT', quiet(22, 7, 'Europe/London'), '2026-10-24T21:00:00.000Z', '2026-10-25T07:00:00.000Z'],
       // Pacific/Auckland falls back on 5 April 2026 (03:00 NZDT becomes 02:00 NZST, 14:00Z on the 4th).
       ['Auckland fall back: the window 22 → 6 ends at 06:00 NZST', quiet(22, 6, 'Pacific/Auckland'), '2026-04-04T10:00:00.000Z', '2026-04-04T18:00:00.000Z'],
@@ -201,25 +235,41 @@ describe('nextAllowedAt', () => {
 
   it('returns the end of the window for any instant inside it, in zones with whole, half and quarter-hour offsets and DST', () => {
     // Prepare
-    const zones = ['UTC', 'America/Los_Angeles', 'America/New_York', 'Europe/London', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Auckland', 'Australia/Lord_Howe', 'America/St_Johns'];
+    const zones = [
+      'UTC',
+      'America/Los_Angeles',
+      'America/New_York',
+      'Europe/London',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'Pacific/Auckland',
+      'Australia/Lord_Howe',
+      'America/St_Johns',
+    ];
     const instants = fc.date({ min: at('2024-01-01T00:00:00Z'), max: at('2030-12-31T00:00:00Z'), noInvalidDate: true });
     // Act and assess
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 23 }), fc.constantFrom(...zones), instants, (startHour, endHour, timezone, instant) => {
-        const window = quiet(startHour, endHour, timezone);
-        const next = nextAllowedAt(window, instant);
-        expect(next.getTime()).toBeGreaterThanOrEqual(instant.getTime());
-        expect(next.getTime() - instant.getTime()).toBeLessThanOrEqual(25 * 3_600_000);
-        expect(isQuietAt(window, next)).toBe(false);
-        if (next.getTime() > instant.getTime()) {
-          // Quiet right up to the end, which is on a local hour (or half hour, when DST shifts by 30 minutes).
-          expect(isQuietAt(window, new Date(next.getTime() - 1))).toBe(true);
-          expect(isQuietAt(window, instant)).toBe(true);
-          const clock = localClock(timezone, next);
-          expect([0, 30]).toContain(clock.minute);
-          expect([clock.second, next.getUTCMilliseconds()]).toEqual([0, 0]);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.constantFrom(...zones),
+        instants,
+        (startHour, endHour, timezone, instant) => {
+          const window = quiet(startHour, endHour, timezone);
+          const next = nextAllowedAt(window, instant);
+          expect(next.getTime()).toBeGreaterThanOrEqual(instant.getTime());
+          expect(next.getTime() - instant.getTime()).toBeLessThanOrEqual(25 * 3_600_000);
+          expect(isQuietAt(window, next)).toBe(false);
+          if (next.getTime() > instant.getTime()) {
+            // Quiet right up to the end, which is on a local hour (or half hour, when DST shifts by 30 minutes).
+            expect(isQuietAt(window, new Date(next.getTime() - 1))).toBe(true);
+            expect(isQuietAt(window, instant)).toBe(true);
+            const clock = localClock(timezone, next);
+            expect([0, 30]).toContain(clock.minute);
+            expect([clock.second, next.getUTCMilliseconds()]).toEqual([0, 0]);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

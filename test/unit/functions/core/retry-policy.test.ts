@@ -6,12 +6,33 @@ import { scoreRetryByRules } from '#core/scoring/rules';
 const T = new Date('2026-12-07T15:00:00.000Z');
 const HOUR = 3_600_000;
 const payment = (overrides: Partial<PlannedPayment> = {}): PlannedPayment => ({
-  psp: 'stripe', amount: 2500, currency: 'usd', decline_code: 'processing_error', decline_category: 'soft_retry', decline_subcategory: 'processing_error',
-  retry_count: 0, max_retries: 4, card_network: null, network_code: null, advice_code: null, created_at: T.toISOString(), ...overrides,
+  psp: 'stripe',
+  amount: 2500,
+  currency: 'usd',
+  decline_code: 'processing_error',
+  decline_category: 'soft_retry',
+  decline_subcategory: 'processing_error',
+  retry_count: 0,
+  max_retries: 4,
+  card_network: null,
+  network_code: null,
+  advice_code: null,
+  created_at: T.toISOString(),
+  ...overrides,
 });
-const plan = (p: PlannedPayment, extra: { quietHours?: QuietHours; now?: Date; campaignStepDelayHours?: number; ledger?: ReturnType<typeof emptyLedger> } = {}) => {
+const plan = (
+  p: PlannedPayment,
+  extra: { quietHours?: QuietHours; now?: Date; campaignStepDelayHours?: number; ledger?: ReturnType<typeof emptyLedger> } = {},
+) => {
   const now = extra.now ?? T;
-  return planNextRetry({ payment: p, now, quietHours: extra.quietHours, ledger: extra.ledger ?? emptyLedger('card'), score: scoreRetryByRules(retryScoreInputOf(p, now)), campaignStepDelayHours: extra.campaignStepDelayHours });
+  return planNextRetry({
+    payment: p,
+    now,
+    quietHours: extra.quietHours,
+    ledger: extra.ledger ?? emptyLedger('card'),
+    score: scoreRetryByRules(retryScoreInputOf(p, now)),
+    campaignStepDelayHours: extra.campaignStepDelayHours,
+  });
 };
 
 describe('retry policy', () => {
@@ -25,7 +46,9 @@ describe('retry policy', () => {
 
   it('moves an insufficient-funds retry toward the next payday and into the local morning', () => {
     // Act
-    const decision = plan(payment({ decline_code: 'insufficient_funds', decline_subcategory: 'balance' }), { quietHours: { startHour: 22, endHour: 7, timezone: 'Europe/Paris', enabled: false } });
+    const decision = plan(payment({ decline_code: 'insufficient_funds', decline_subcategory: 'balance' }), {
+      quietHours: { startHour: 22, endHour: 7, timezone: 'Europe/Paris', enabled: false },
+    });
     // Assess: the 15th is the next payday (8 days), then 07:00 in Paris
     expect(daysToNextPayday(T)).toBe(8);
     expect(decision).toMatchObject({ action: 'schedule', at: new Date('2026-12-16T06:00:00.000Z') });
@@ -33,18 +56,29 @@ describe('retry policy', () => {
 
   it('stops on a do-not-retry advice code, waits a MAC 24-30 exactly, and stops at max_retries', () => {
     // Act / Assess
-    expect(plan(payment({ decline_code: 'do_not_honor', card_network: 'mastercard', advice_code: '03' }))).toMatchObject({ action: 'stop', reason: expect.stringMatching(/^Not retried: .*03/) });
-    expect(plan(payment({ decline_code: 'insufficient_funds', decline_subcategory: 'balance', card_network: 'mastercard', advice_code: '25' }))).toMatchObject({ action: 'schedule', at: new Date(T.getTime() + 24 * HOUR) });
+    expect(plan(payment({ decline_code: 'do_not_honor', card_network: 'mastercard', advice_code: '03' }))).toMatchObject({
+      action: 'stop',
+      reason: expect.stringMatching(/^Not retried: .*03/),
+    });
+    expect(plan(payment({ decline_code: 'insufficient_funds', decline_subcategory: 'balance', card_network: 'mastercard', advice_code: '25' }))).toMatchObject({
+      action: 'schedule',
+      at: new Date(T.getTime() + 24 * HOUR),
+    });
     expect(plan(payment({ retry_count: 4 }))).toEqual({ action: 'stop', reason: 'Not retried: all 4 retries were used' });
     expect(plan(payment({ decline_code: 'fraudulent', decline_category: 'terminal', decline_subcategory: 'fraud' }))).toMatchObject({ action: 'stop' });
   });
 
   it('tries a new card within the hour after a hard decline (the payment reaches the policy only once the card was updated)', () => {
-    expect(plan(payment({ decline_code: 'expired_card', decline_category: 'hard_customer', decline_subcategory: 'expired' }))).toMatchObject({ action: 'schedule', at: new Date(T.getTime() + HOUR) });
+    expect(plan(payment({ decline_code: 'expired_card', decline_category: 'hard_customer', decline_subcategory: 'expired' }))).toMatchObject({
+      action: 'schedule',
+      at: new Date(T.getTime() + HOUR),
+    });
   });
 
   it('uses the campaign step when a campaign owns the recovery', () => {
-    expect(plan(payment({ decline_code: 'card_declined', decline_category: 'unknown', decline_subcategory: 'generic' }), { campaignStepDelayHours: 6 })).toMatchObject({ action: 'schedule', at: new Date(T.getTime() + 6 * HOUR) });
+    expect(
+      plan(payment({ decline_code: 'card_declined', decline_category: 'unknown', decline_subcategory: 'generic' }), { campaignStepDelayHours: 6 }),
+    ).toMatchObject({ action: 'schedule', at: new Date(T.getTime() + 6 * HOUR) });
   });
 
   it('moves a retry out of quiet hours that cross midnight, in the merchant time zone', () => {
@@ -58,10 +92,15 @@ describe('retry policy', () => {
 
   it('waits for the card-network cap, then for a card update when the card is blocked', () => {
     // Prepare
-    const full = Array.from({ length: 10 }, (_, i) => i).reduce((l, i) => withAttempt(l, { at: new Date(T.getTime() - (10 - i) * HOUR).toISOString(), amount: 2500, currency: 'usd' }), emptyLedger('card'));
+    const full = Array.from({ length: 10 }, (_, i) => i).reduce(
+      (l, i) => withAttempt(l, { at: new Date(T.getTime() - (10 - i) * HOUR).toISOString(), amount: 2500, currency: 'usd' }),
+      emptyLedger('card'),
+    );
     // Act
     const capped = plan(payment({ card_network: 'mastercard' }), { ledger: full });
-    const blockedCard = plan(payment(), { ledger: { ...emptyLedger('card'), blocked_until: new Date(T.getTime() + 100 * HOUR).toISOString(), block_reason: 'MAC 21' } });
+    const blockedCard = plan(payment(), {
+      ledger: { ...emptyLedger('card'), blocked_until: new Date(T.getTime() + 100 * HOUR).toISOString(), block_reason: 'MAC 21' },
+    });
     // Assess: the oldest of the 10 (10 h ago) leaves the 24-hour window in 14 h
     expect(capped).toMatchObject({ action: 'schedule', at: new Date(T.getTime() + 14 * HOUR + 1000) });
     expect(blockedCard).toMatchObject({ action: 'await_card_update', reason: expect.stringContaining('MAC 21') });

@@ -150,7 +150,12 @@ describe('createJobHandler', () => {
     // Assess
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toContainEqual(
-      expect.objectContaining({ level: 'error', message: 'task failed', task: 'analytics-rollup', error: { name: 'RangeError', message: 'bucket out of range' } }),
+      expect.objectContaining({
+        level: 'error',
+        message: 'task failed',
+        task: 'analytics-rollup',
+        error: { name: 'RangeError', message: 'bucket out of range' },
+      }),
     );
     expect(records).toContainEqual(expect.objectContaining({ level: 'warn', message: 'task not implemented', task: 'advance-campaign-steps' }));
   });

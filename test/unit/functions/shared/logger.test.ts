@@ -17,7 +17,14 @@ describe('logger', () => {
     // Assess
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('\n');
-    expect(records()[0]).toEqual({ level: 'info', message: 'batch processed', timestamp: '2030-01-01T08:00:00.000Z', queue: 'notifications', records: 10, failed: 1 });
+    expect(records()[0]).toEqual({
+      level: 'info',
+      message: 'batch processed',
+      timestamp: '2030-01-01T08:00:00.000Z',
+      queue: 'notifications',
+      records: 10,
+      failed: 1,
+    });
   });
 
   it('drops lines below the level when a level is set', () => {

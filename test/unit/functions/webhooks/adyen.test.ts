@@ -135,16 +135,32 @@ describe('adyen webhook', () => {
         providerEventId: 'QFQTPCQ8HXSKGK82:AUTHORISATION:false',
         type: 'payment_failed',
         occurredAt: '2026-03-10T11:59:58+01:00',
-        payment: { providerPaymentId: 'QFQTPCQ8HXSKGK82', amount: 1130, currency: 'eur', declineCode: '12', networkCode: '51', adviceCode: '01', network: 'mastercard' },
+        payment: {
+          providerPaymentId: 'QFQTPCQ8HXSKGK82',
+          amount: 1130,
+          currency: 'eur',
+          declineCode: '12',
+          networkCode: '51',
+          adviceCode: '01',
+          network: 'mastercard',
+        },
         customer: { providerCustomerId: 'shopper_4417', email: 'grace.hopper@example.com', name: 'Grace Hopper' },
       },
     ]);
   });
 
-  it('maps the item to payment_succeeded and skips the batch\'s unused items when an AUTHORISATION succeeds', () => {
+  it("maps the item to payment_succeeded and skips the batch's unused items when an AUTHORISATION succeeds", () => {
     // Prepare
     const authorised: Item = { ...refusedItem(), success: 'true', reason: '034573:1111:03/2030', pspReference: 'W8KJ4RBFJGXXGN82' };
-    const report: Item = { amount: { currency: 'EUR', value: 0 }, eventCode: 'REPORT_AVAILABLE', merchantAccountCode: 'AcmeSubscriptionsECOM', merchantReference: '', pspReference: 'settlement_detail_report_2026_03_09.csv', success: 'true', eventDate: '2026-03-10T06:00:00+01:00' };
+    const report: Item = {
+      amount: { currency: 'EUR', value: 0 },
+      eventCode: 'REPORT_AVAILABLE',
+      merchantAccountCode: 'AcmeSubscriptionsECOM',
+      merchantReference: '',
+      pspReference: 'settlement_detail_report_2026_03_09.csv',
+      success: 'true',
+      eventDate: '2026-03-10T06:00:00+01:00',
+    };
     // Act
     const events = adyenWebhook.normalise(inbound(notification([authorised, report])));
     // Assess

@@ -74,7 +74,9 @@ describe('authorize_net webhook', () => {
     const bare = sign(declinedCapture).slice('sha512='.length);
     const headers = [bare, 'sha512=', 'sha512=ABC', `sha256=${bare}`];
     // Act
-    const verifications = await Promise.all(headers.map((header) => authorizeNetWebhook.verify(inbound(declinedCapture, { 'x-anet-signature': header }), { secret: SIGNATURE_KEY }, NOW)));
+    const verifications = await Promise.all(
+      headers.map((header) => authorizeNetWebhook.verify(inbound(declinedCapture, { 'x-anet-signature': header }), { secret: SIGNATURE_KEY }, NOW)),
+    );
     // Assess
     expect(verifications.every((verification) => !verification.ok)).toBe(true);
   });

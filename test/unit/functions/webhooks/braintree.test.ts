@@ -87,7 +87,9 @@ describe('braintree webhook', () => {
     const verification = await braintreeWebhook.verify(inbound(sample), { secret: SECRET }, NOW);
     // Assess
     expect(verification).toEqual({ ok: true });
-    await expect(gateway.webhookNotification.parse(sample.bt_signature, sample.bt_payload)).resolves.toMatchObject({ kind: 'subscription_charged_unsuccessfully' });
+    await expect(gateway.webhookNotification.parse(sample.bt_signature, sample.bt_payload)).resolves.toMatchObject({
+      kind: 'subscription_charged_unsuccessfully',
+    });
   });
 
   it('refuses a delivery when bt_payload was changed after signing', async () => {
@@ -161,7 +163,15 @@ describe('braintree webhook', () => {
         providerEventId: expect.stringMatching(/^[0-9a-f]{64}$/),
         type: 'payment_failed',
         occurredAt: '2026-03-10T11:59:57Z',
-        payment: { providerPaymentId: '7v3p2kqm', amount: 4999, currency: 'usd', declineCode: '2001', networkCode: '51', network: 'visa', subscriptionId: 'gold_monthly_4417' },
+        payment: {
+          providerPaymentId: '7v3p2kqm',
+          amount: 4999,
+          currency: 'usd',
+          declineCode: '2001',
+          networkCode: '51',
+          network: 'visa',
+          subscriptionId: 'gold_monthly_4417',
+        },
         customer: { providerCustomerId: 'cust_4417', email: 'ada@example.com', name: 'Ada Lovelace' },
       },
     ]);
@@ -250,7 +260,10 @@ describe('braintree notifications of one failed subscription charge', () => {
 
   it('names the failed transaction as the payment of subscription_charged_unsuccessfully and subscription_went_past_due', () => {
     // Prepare
-    const deliveries = [notification('subscription_charged_unsuccessfully', '2026-03-10T11:59:57Z'), notification('subscription_went_past_due', '2026-03-10T11:59:58Z')];
+    const deliveries = [
+      notification('subscription_charged_unsuccessfully', '2026-03-10T11:59:57Z'),
+      notification('subscription_went_past_due', '2026-03-10T11:59:58Z'),
+    ];
     // Act
     const events = deliveries.flatMap((xml) => braintreeWebhook.normalise(signedXml(xml)));
     // Assess

@@ -38,13 +38,26 @@ const PAYMENT_FAILED = {
       status: 'failure',
       error_code: 'card_declined',
       error_text: 'Your card has insufficient funds.',
-      error_detail: { decline_code: 'insufficient_funds', decline_message: 'Your card has insufficient funds.', network_error_code: '51', processor_advice_code: '01' },
+      error_detail: {
+        decline_code: 'insufficient_funds',
+        decline_message: 'Your card has insufficient funds.',
+        network_error_code: '51',
+        processor_advice_code: '01',
+      },
       linked_invoices: [{ invoice_id: '1042', applied_amount: 4999, invoice_status: 'payment_due' }],
       deleted: false,
       object: 'transaction',
       masked_card_number: '************4242',
     },
-    invoice: { id: '1042', customer_id: 'AzZhUGSPAkLpyFQ1', subscription_id: 'AzZhUGSPAkLqYJQ9', status: 'payment_due', amount_due: 4999, currency_code: 'EUR', object: 'invoice' },
+    invoice: {
+      id: '1042',
+      customer_id: 'AzZhUGSPAkLpyFQ1',
+      subscription_id: 'AzZhUGSPAkLqYJQ9',
+      status: 'payment_due',
+      amount_due: 4999,
+      currency_code: 'EUR',
+      object: 'invoice',
+    },
     customer: { id: 'AzZhUGSPAkLpyFQ1', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', object: 'customer' },
     subscription: { id: 'AzZhUGSPAkLqYJQ9', customer_id: 'AzZhUGSPAkLpyFQ1', status: 'active', object: 'subscription' },
     card: { status: 'valid', card_type: 'visa', last4: '4242', object: 'card' },
@@ -173,7 +186,10 @@ describe('chargebee webhook', () => {
   it('takes the transaction error_code as the decline code when the gateway gave no error_detail', () => {
     // Prepare
     const { error_detail: _detail, ...transaction } = PAYMENT_FAILED.content.transaction;
-    const body = { ...PAYMENT_FAILED, content: { ...PAYMENT_FAILED.content, transaction: { ...transaction, error_code: '3001', currency_code: 'JPY', amount: 5000 } } };
+    const body = {
+      ...PAYMENT_FAILED,
+      content: { ...PAYMENT_FAILED.content, transaction: { ...transaction, error_code: '3001', currency_code: 'JPY', amount: 5000 } },
+    };
     // Act
     const [event] = chargebeeWebhook.normalise(inbound(body, {}));
     // Assess
@@ -183,18 +199,38 @@ describe('chargebee webhook', () => {
 
   it('normalises payment_succeeded into a recovered payment', () => {
     // Prepare
-    const transaction = { ...PAYMENT_FAILED.content.transaction, id: 'txn_ok', status: 'success', error_code: undefined, error_text: undefined, error_detail: undefined };
+    const transaction = {
+      ...PAYMENT_FAILED.content.transaction,
+      id: 'txn_ok',
+      status: 'success',
+      error_code: undefined,
+      error_text: undefined,
+      error_detail: undefined,
+    };
     const body = { ...PAYMENT_FAILED, id: 'ev_ok', event_type: 'payment_succeeded', content: { ...PAYMENT_FAILED.content, transaction } };
     // Act
     const [event] = chargebeeWebhook.normalise(inbound(body, {}));
     // Assess
-    expect(event).toMatchObject({ type: 'payment_succeeded', providerEventId: 'ev_ok', payment: { providerPaymentId: 'txn_ok', amount: 4999, currency: 'eur' } });
+    expect(event).toMatchObject({
+      type: 'payment_succeeded',
+      providerEventId: 'ev_ok',
+      payment: { providerPaymentId: 'txn_ok', amount: 4999, currency: 'eur' },
+    });
     expect(event?.payment?.declineCode).toBeUndefined();
   });
 
   it('normalises payment_refunded into charge_refunded for the refunded payment', () => {
     // Prepare
-    const refund = { ...PAYMENT_FAILED.content.transaction, id: 'txn_refund', type: 'refund', status: 'success', amount: 1500, refunded_txn_id: 'txn_AzZhUGSPAkLskJQo', error_code: undefined, error_detail: undefined };
+    const refund = {
+      ...PAYMENT_FAILED.content.transaction,
+      id: 'txn_refund',
+      type: 'refund',
+      status: 'success',
+      amount: 1500,
+      refunded_txn_id: 'txn_AzZhUGSPAkLskJQo',
+      error_code: undefined,
+      error_detail: undefined,
+    };
     const body = { ...PAYMENT_FAILED, id: 'ev_refund', event_type: 'payment_refunded', content: { ...PAYMENT_FAILED.content, transaction: refund } };
     // Act
     const [event] = chargebeeWebhook.normalise(inbound(body, {}));
@@ -204,12 +240,21 @@ describe('chargebee webhook', () => {
 
   it('normalises subscription_cancelled with the subscription and customer', () => {
     // Prepare
-    const body = { id: 'ev_cancel', occurred_at: 1772445600, event_type: 'subscription_cancelled', content: { subscription: PAYMENT_FAILED.content.subscription, customer: PAYMENT_FAILED.content.customer } };
+    const body = {
+      id: 'ev_cancel',
+      occurred_at: 1772445600,
+      event_type: 'subscription_cancelled',
+      content: { subscription: PAYMENT_FAILED.content.subscription, customer: PAYMENT_FAILED.content.customer },
+    };
     // Act
     const events = chargebeeWebhook.normalise(inbound(body, {}));
     // Assess
     expect(events).toEqual([
-      expect.objectContaining({ type: 'subscription_cancelled', payment: { subscriptionId: 'AzZhUGSPAkLqYJQ9' }, customer: expect.objectContaining({ providerCustomerId: 'AzZhUGSPAkLpyFQ1' }) }),
+      expect.objectContaining({
+        type: 'subscription_cancelled',
+        payment: { subscriptionId: 'AzZhUGSPAkLqYJQ9' },
+        customer: expect.objectContaining({ providerCustomerId: 'AzZhUGSPAkLpyFQ1' }),
+      }),
     ]);
   });
 
@@ -224,7 +269,10 @@ describe('chargebee webhook', () => {
     ['not JSON', 'id=ev_1'],
     ['a payment_failed without its transaction', JSON.stringify({ id: 'ev_1', event_type: 'payment_failed', content: {} })],
     ['an event without an id', JSON.stringify({ event_type: 'payment_failed', content: PAYMENT_FAILED.content })],
-    ['a fractional amount', JSON.stringify({ ...PAYMENT_FAILED, content: { ...PAYMENT_FAILED.content, transaction: { ...PAYMENT_FAILED.content.transaction, amount: 49.99 } } })],
+    [
+      'a fractional amount',
+      JSON.stringify({ ...PAYMENT_FAILED, content: { ...PAYMENT_FAILED.content, transaction: { ...PAYMENT_FAILED.content.transaction, amount: 49.99 } } }),
+    ],
   ])('throws WebhookPayloadError when the verified body is %s', (_label, body) => {
     // Act and assess
     expect(() => chargebeeWebhook.normalise(inbound(body, {}))).toThrow(WebhookPayloadError);
@@ -243,13 +291,16 @@ describe('chargebee events of one failed renewal', () => {
       PAYMENT_FAILED,
       event('ev_16BPgETyVrQbiGhB', 'invoice_updated', { invoice: { ...invoice, dunning_status: 'in_progress' }, customer: PAYMENT_FAILED.content.customer }),
       event('ev_16BPgETyVrQbiGhC', 'invoice_generated', { invoice, customer: PAYMENT_FAILED.content.customer }),
-      event('ev_16BPgETyVrQbiGhD', 'dunning_updated', { invoice: { ...invoice, dunning_status: 'in_progress' }, transaction: PAYMENT_FAILED.content.transaction }),
+      event('ev_16BPgETyVrQbiGhD', 'dunning_updated', {
+        invoice: { ...invoice, dunning_status: 'in_progress' },
+        transaction: PAYMENT_FAILED.content.transaction,
+      }),
     ];
     // Act
     const events = deliveries.flatMap((body) => chargebeeWebhook.normalise(inbound(body, {})));
     // Assess
-    expect(events.map((normalised) => [normalised.providerEventId, normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.invoiceId])).toEqual([
-      ['ev_16BPgETyVrQbiGhA', 'payment_failed', 'txn_AzZhUGSPAkLskJQo', '1042'],
-    ]);
+    expect(
+      events.map((normalised) => [normalised.providerEventId, normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.invoiceId]),
+    ).toEqual([['ev_16BPgETyVrQbiGhA', 'payment_failed', 'txn_AzZhUGSPAkLskJQo', '1042']]);
   });
 });

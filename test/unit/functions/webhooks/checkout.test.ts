@@ -58,7 +58,11 @@ describe('checkout webhook', () => {
 
   it('accepts a delivery when the signature arrives in uppercase hex', async () => {
     // Act
-    const verification = await checkoutWebhook.verify(inbound(paymentDeclined, { 'cko-signature': sign(paymentDeclined).toUpperCase() }), { secret: SECRET }, NOW);
+    const verification = await checkoutWebhook.verify(
+      inbound(paymentDeclined, { 'cko-signature': sign(paymentDeclined).toUpperCase() }),
+      { secret: SECRET },
+      NOW,
+    );
     // Assess
     expect(verification).toEqual({ ok: true });
   });
@@ -92,7 +96,9 @@ describe('checkout webhook', () => {
     // Prepare
     const headers = [sign(paymentDeclined).slice(0, 10), 'zz'.repeat(32), '\u00e9'.repeat(64)];
     // Act
-    const verifications = await Promise.all(headers.map((header) => checkoutWebhook.verify(inbound(paymentDeclined, { 'cko-signature': header }), { secret: SECRET }, NOW)));
+    const verifications = await Promise.all(
+      headers.map((header) => checkoutWebhook.verify(inbound(paymentDeclined, { 'cko-signature': header }), { secret: SECRET }, NOW)),
+    );
     // Assess
     expect(verifications.every((verification) => !verification.ok)).toBe(true);
   });
@@ -127,7 +133,13 @@ describe('checkout webhook', () => {
       id: 'evt_captured',
       type: 'payment_captured',
       created_on: '2023-05-25T09:31:19Z',
-      data: { id: 'pay_do6kcxcq4pwehkbrupwnohnbyq', amount: 40000, currency: 'EUR', response_code: '10000', customer: { id: 'cus_m3cixs4slzcelfjmdcodlgyvkq' } },
+      data: {
+        id: 'pay_do6kcxcq4pwehkbrupwnohnbyq',
+        amount: 40000,
+        currency: 'EUR',
+        response_code: '10000',
+        customer: { id: 'cus_m3cixs4slzcelfjmdcodlgyvkq' },
+      },
     });
     // Act
     const [event] = checkoutWebhook.normalise(signed(body));
@@ -168,15 +180,31 @@ describe('checkout events of one failed payment', () => {
   // Every payment event's data.id is the payment (pay_…); each attempt or capture is an action
   // (act_…) of it, so declines of one payment name one payment, whichever action failed.
   const PAYMENT_ID = 'pay_do6kcxcq4pwehkbrupwnohnbyq';
-  const event = (id: string, type: string, data: object): string => JSON.stringify({ id, type, version: '1.0.29', created_on: '2023-05-24T09:31:19Z', data: { id: PAYMENT_ID, currency: 'EUR', ...data } });
+  const event = (id: string, type: string, data: object): string =>
+    JSON.stringify({ id, type, version: '1.0.29', created_on: '2023-05-24T09:31:19Z', data: { id: PAYMENT_ID, currency: 'EUR', ...data } });
 
   it('names the payment, not the action, in a decline, a retried decline and a declined capture', () => {
     // Prepare
     const deliveries = [
-      event('evt_declined_attempt1', 'payment_declined', { action_id: 'act_attempt1', amount: 40000, response_code: '20051', response_summary: 'Insufficient Funds' }),
+      event('evt_declined_attempt1', 'payment_declined', {
+        action_id: 'act_attempt1',
+        amount: 40000,
+        response_code: '20051',
+        response_summary: 'Insufficient Funds',
+      }),
       event('evt_retry_scheduled', 'payment_retry_scheduled', { action_id: 'act_attempt1', amount: 40000, retry: { attempt: 2 } }),
-      event('evt_declined_attempt2', 'payment_declined', { action_id: 'act_attempt2', amount: 40000, response_code: '20051', response_summary: 'Insufficient Funds' }),
-      event('evt_capture_declined', 'payment_capture_declined', { action_id: 'act_capture1', amount: 40000, response_code: '20005', response_summary: 'Declined - Do Not Honour' }),
+      event('evt_declined_attempt2', 'payment_declined', {
+        action_id: 'act_attempt2',
+        amount: 40000,
+        response_code: '20051',
+        response_summary: 'Insufficient Funds',
+      }),
+      event('evt_capture_declined', 'payment_capture_declined', {
+        action_id: 'act_capture1',
+        amount: 40000,
+        response_code: '20005',
+        response_summary: 'Declined - Do Not Honour',
+      }),
     ];
     // Act
     const events = deliveries.flatMap((body) => checkoutWebhook.normalise(signed(body)));

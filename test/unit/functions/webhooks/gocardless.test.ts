@@ -27,14 +27,38 @@ const FAILED_EVENT = {
   metadata: {},
   resource_metadata: {},
 };
-const CONFIRMED_EVENT = { id: 'EV0124CONFIRMED', created_at: '2026-03-05T09:00:00.000Z', resource_type: 'payments', action: 'confirmed', links: { payment: 'PM0043EFGH', subscription: 'SB00AB12CD' }, details: { origin: 'gocardless', cause: 'payment_confirmed', description: 'Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed.' }, metadata: {} };
-const PAYOUT_EVENT = { id: 'EV0125PAYOUT', created_at: '2026-03-05T10:00:00.000Z', resource_type: 'payouts', action: 'paid', links: { payout: 'PO0001' }, details: { origin: 'gocardless', cause: 'payout_paid' }, metadata: {} };
+const CONFIRMED_EVENT = {
+  id: 'EV0124CONFIRMED',
+  created_at: '2026-03-05T09:00:00.000Z',
+  resource_type: 'payments',
+  action: 'confirmed',
+  links: { payment: 'PM0043EFGH', subscription: 'SB00AB12CD' },
+  details: {
+    origin: 'gocardless',
+    cause: 'payment_confirmed',
+    description: 'Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed.',
+  },
+  metadata: {},
+};
+const PAYOUT_EVENT = {
+  id: 'EV0125PAYOUT',
+  created_at: '2026-03-05T10:00:00.000Z',
+  resource_type: 'payouts',
+  action: 'paid',
+  links: { payout: 'PO0001' },
+  details: { origin: 'gocardless', cause: 'payout_paid' },
+  metadata: {},
+};
 
 const body = (...events: unknown[]): string => JSON.stringify({ events, meta: { webhook_id: 'WB0001ABC' } });
 
 const sign = (raw: string, secret = SECRET): string => createHmac('sha256', secret).update(raw).digest('hex');
 
-const inbound = (raw: string, headers: Record<string, string>): InboundWebhook => ({ rawBody: Buffer.from(raw), headers, url: 'https://hooks.example.com/gocardless/m_1' });
+const inbound = (raw: string, headers: Record<string, string>): InboundWebhook => ({
+  rawBody: Buffer.from(raw),
+  headers,
+  url: 'https://hooks.example.com/gocardless/m_1',
+});
 
 /** What the SDK's parse makes of the request: the events it returns, or the name of what it threw. */
 function sdkParse(raw: string, signature: string, secret = SECRET): { events?: unknown[]; thrown?: string } {
@@ -144,11 +168,22 @@ describe('gocardless webhook', () => {
 
   it('normalises mandates/replaced into payment_method_updated fetching the new mandate', () => {
     // Prepare
-    const replaced = { id: 'EV0200', created_at: '2026-03-03T00:00:00.000Z', resource_type: 'mandates', action: 'replaced', links: { mandate: 'MD0011XYZ', new_mandate: 'MD0099NEW', customer: 'CU0001' }, details: { origin: 'gocardless', cause: 'scheme_identifier_changed' } };
+    const replaced = {
+      id: 'EV0200',
+      created_at: '2026-03-03T00:00:00.000Z',
+      resource_type: 'mandates',
+      action: 'replaced',
+      links: { mandate: 'MD0011XYZ', new_mandate: 'MD0099NEW', customer: 'CU0001' },
+      details: { origin: 'gocardless', cause: 'scheme_identifier_changed' },
+    };
     // Act
     const [event] = gocardlessWebhook.normalise(inbound(body(replaced), {}));
     // Assess
-    expect(event).toMatchObject({ type: 'payment_method_updated', customer: { providerCustomerId: 'CU0001' }, fetch: { resource: 'mandate', id: 'MD0099NEW' } });
+    expect(event).toMatchObject({
+      type: 'payment_method_updated',
+      customer: { providerCustomerId: 'CU0001' },
+      fetch: { resource: 'mandate', id: 'MD0099NEW' },
+    });
   });
 
   it('ignores a payout event the service does not use', () => {

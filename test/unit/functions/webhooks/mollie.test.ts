@@ -47,7 +47,11 @@ const PAYMENT_FAILED_EVENT = {
 
 const sign = (raw: string, secret = SECRET): string => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
-const inbound = (raw: string, headers: Record<string, string>): InboundWebhook => ({ rawBody: Buffer.from(raw), headers, url: 'https://hooks.example.com/mollie/m_1' });
+const inbound = (raw: string, headers: Record<string, string>): InboundWebhook => ({
+  rawBody: Buffer.from(raw),
+  headers,
+  url: 'https://hooks.example.com/mollie/m_1',
+});
 
 describe('mollie webhook', () => {
   it('accepts a next-gen delivery signed with the secret', async () => {
@@ -148,7 +152,14 @@ describe('mollie webhook', () => {
         providerEventId: 'event_GvJ8WHrp5isUdRub9CJyH',
         type: 'payment_failed',
         occurredAt: '2026-03-02T09:59:41+00:00',
-        payment: { providerPaymentId: 'tr_5B8cwPMGnU6qLbRvo7qEZo', amount: 1000, currency: 'eur', declineCode: 'insufficient_funds', network: 'mastercard', subscriptionId: 'sub_rVKGtNd6s3' },
+        payment: {
+          providerPaymentId: 'tr_5B8cwPMGnU6qLbRvo7qEZo',
+          amount: 1000,
+          currency: 'eur',
+          declineCode: 'insufficient_funds',
+          network: 'mastercard',
+          subscriptionId: 'sub_rVKGtNd6s3',
+        },
         customer: { name: 'T. Test', providerCustomerId: 'cst_8wmqcHMN4U' },
       },
     ]);
@@ -156,7 +167,12 @@ describe('mollie webhook', () => {
 
   it('takes the SEPA bankReasonCode as the decline code for a failed direct debit', () => {
     // Prepare
-    const sepa = { ...FAILED_PAYMENT, method: 'directdebit', amount: { value: '1000', currency: 'JPY' }, details: { consumerName: 'Hr E G H Küppers en/of MW M.J. Küppers-Veeneman', bankReasonCode: 'AM04', bankReason: 'Insufficient funds' } };
+    const sepa = {
+      ...FAILED_PAYMENT,
+      method: 'directdebit',
+      amount: { value: '1000', currency: 'JPY' },
+      details: { consumerName: 'Hr E G H Küppers en/of MW M.J. Küppers-Veeneman', bankReasonCode: 'AM04', bankReason: 'Insufficient funds' },
+    };
     // Act
     const [event] = mollieWebhook.normalise(inbound(JSON.stringify({ ...PAYMENT_FAILED_EVENT, _embedded: { entity: sepa } }), {}));
     // Assess
@@ -171,18 +187,34 @@ describe('mollie webhook', () => {
     const events = mollieWebhook.normalise(inbound(JSON.stringify({ ...simple, id: 'event_paid', type: 'payment.paid' }), {}));
     // Assess
     expect(events).toEqual([
-      { psp: 'mollie', providerEventId: 'event_paid', type: 'payment_succeeded', occurredAt: '2026-03-02T09:59:41+00:00', payment: { providerPaymentId: 'tr_5B8cwPMGnU6qLbRvo7qEZo' }, fetch: { resource: 'payment', id: 'tr_5B8cwPMGnU6qLbRvo7qEZo' } },
+      {
+        psp: 'mollie',
+        providerEventId: 'event_paid',
+        type: 'payment_succeeded',
+        occurredAt: '2026-03-02T09:59:41+00:00',
+        payment: { providerPaymentId: 'tr_5B8cwPMGnU6qLbRvo7qEZo' },
+        fetch: { resource: 'payment', id: 'tr_5B8cwPMGnU6qLbRvo7qEZo' },
+      },
     ]);
   });
 
   it('normalises chargeback.received into a failed payment with the chargeback reason code', () => {
     // Prepare
-    const chargeback = { resource: 'chargeback', id: 'chb_n9z0tp', amount: { value: '10.00', currency: 'EUR' }, reason: { code: 'AC04', description: 'Account closed' }, paymentId: 'tr_5B8cwPMGnU6qLbRvo7qEZo' };
+    const chargeback = {
+      resource: 'chargeback',
+      id: 'chb_n9z0tp',
+      amount: { value: '10.00', currency: 'EUR' },
+      reason: { code: 'AC04', description: 'Account closed' },
+      paymentId: 'tr_5B8cwPMGnU6qLbRvo7qEZo',
+    };
     const body = { ...PAYMENT_FAILED_EVENT, id: 'event_chb', type: 'chargeback.received', entityId: 'chb_n9z0tp', _embedded: { entity: chargeback } };
     // Act
     const [event] = mollieWebhook.normalise(inbound(JSON.stringify(body), {}));
     // Assess
-    expect(event).toMatchObject({ type: 'payment_failed', payment: { providerPaymentId: 'tr_5B8cwPMGnU6qLbRvo7qEZo', amount: 1000, currency: 'eur', declineCode: 'AC04' } });
+    expect(event).toMatchObject({
+      type: 'payment_failed',
+      payment: { providerPaymentId: 'tr_5B8cwPMGnU6qLbRvo7qEZo', amount: 1000, currency: 'eur', declineCode: 'AC04' },
+    });
   });
 
   it.each([['payment.expired'], ['hook.ping']])('ignores %s, an event the service does not use', (type) => {
@@ -196,7 +228,10 @@ describe('mollie webhook', () => {
     ['neither a classic id nor JSON', 'id=cst_8wmqcHMN4U'],
     ['a payment resource instead of an event', JSON.stringify(FAILED_PAYMENT)],
     ['an event without entityId', JSON.stringify({ ...PAYMENT_FAILED_EVENT, entityId: undefined })],
-    ['an amount with too many decimals', JSON.stringify({ ...PAYMENT_FAILED_EVENT, _embedded: { entity: { ...FAILED_PAYMENT, amount: { value: '10.001', currency: 'EUR' } } } })],
+    [
+      'an amount with too many decimals',
+      JSON.stringify({ ...PAYMENT_FAILED_EVENT, _embedded: { entity: { ...FAILED_PAYMENT, amount: { value: '10.001', currency: 'EUR' } } } }),
+    ],
   ])('throws WebhookPayloadError when the verified body is %s', (_label, raw) => {
     // Act and assess
     expect(() => mollieWebhook.normalise(inbound(raw, {}))).toThrow(WebhookPayloadError);

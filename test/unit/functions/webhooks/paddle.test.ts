@@ -48,7 +48,18 @@ const PAYMENT_FAILED = {
       },
     ],
     details: {
-      totals: { subtotal: '59900', tax: '5315', discount: '0', total: '65215', grand_total: '65215', credit: '0', balance: '65215', fee: null, earnings: null, currency_code: 'USD' },
+      totals: {
+        subtotal: '59900',
+        tax: '5315',
+        discount: '0',
+        total: '65215',
+        grand_total: '65215',
+        credit: '0',
+        balance: '65215',
+        fee: null,
+        earnings: null,
+        currency_code: 'USD',
+      },
       tax_rates_used: [{ tax_rate: '0.08875', totals: { subtotal: '59900', discount: '0', tax: '5315', total: '65215' } }],
       line_items: [],
     },
@@ -77,7 +88,11 @@ const PAYMENT_FAILED = {
 
 const sign = (rawBody: string, ts: number, secret = SECRET): string => `ts=${ts};h1=${createHmac('sha256', secret).update(`${ts}:${rawBody}`).digest('hex')}`;
 
-const inbound = (rawBody: string, headers: Record<string, string>): InboundWebhook => ({ rawBody: Buffer.from(rawBody), headers, url: 'https://hooks.example.com/paddle/m_1' });
+const inbound = (rawBody: string, headers: Record<string, string>): InboundWebhook => ({
+  rawBody: Buffer.from(rawBody),
+  headers,
+  url: 'https://hooks.example.com/paddle/m_1',
+});
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
@@ -163,7 +178,11 @@ describe('paddle webhook', () => {
     const raw = JSON.stringify(PAYMENT_FAILED);
     const now = 1_772_445_600;
     // Act
-    const verification = await paddleWebhook.verify(inbound(raw, { 'paddle-signature': sign(raw, now - TIMESTAMP_TOLERANCE_SECONDS) }), { secret: SECRET }, new Date(now * 1000));
+    const verification = await paddleWebhook.verify(
+      inbound(raw, { 'paddle-signature': sign(raw, now - TIMESTAMP_TOLERANCE_SECONDS) }),
+      { secret: SECRET },
+      new Date(now * 1000),
+    );
     // Assess
     expect(verification).toEqual({ ok: true });
   });
@@ -175,13 +194,16 @@ describe('paddle webhook', () => {
     expect(verification).toEqual({ ok: false, reason: 'missing Paddle-Signature header' });
   });
 
-  it.each([['ts=abc;h1=00'], ['h1=deadbeef'], ['ts=1772445600'], ['ts=1772445600;h1=short'], ['garbage']])('refuses without throwing when the header is %s', async (header) => {
-    // Act
-    const verification = await paddleWebhook.verify(inbound('{}', { 'paddle-signature': header }), { secret: SECRET }, new Date(1_772_445_600_000));
-    // Assess
-    expect(verification.ok).toBe(false);
-    expect(JSON.stringify(verification)).not.toContain(SECRET);
-  });
+  it.each([['ts=abc;h1=00'], ['h1=deadbeef'], ['ts=1772445600'], ['ts=1772445600;h1=short'], ['garbage']])(
+    'refuses without throwing when the header is %s',
+    async (header) => {
+      // Act
+      const verification = await paddleWebhook.verify(inbound('{}', { 'paddle-signature': header }), { secret: SECRET }, new Date(1_772_445_600_000));
+      // Assess
+      expect(verification.ok).toBe(false);
+      expect(JSON.stringify(verification)).not.toContain(SECRET);
+    },
+  );
 
   it('normalises transaction.payment_failed using the latest failed attempt, in minor units with lowercase currency', () => {
     // Act
@@ -218,11 +240,20 @@ describe('paddle webhook', () => {
 
   it('normalises transaction.completed into a recovered payment for the grand total', () => {
     // Prepare
-    const body = { ...PAYMENT_FAILED, event_id: 'evt_done', event_type: 'transaction.completed', data: { ...PAYMENT_FAILED.data, status: 'completed', currency_code: 'JPY', details: { totals: { grand_total: '5000' } }, payments: [] } };
+    const body = {
+      ...PAYMENT_FAILED,
+      event_id: 'evt_done',
+      event_type: 'transaction.completed',
+      data: { ...PAYMENT_FAILED.data, status: 'completed', currency_code: 'JPY', details: { totals: { grand_total: '5000' } }, payments: [] },
+    };
     // Act
     const [event] = paddleWebhook.normalise(inbound(JSON.stringify(body), {}));
     // Assess
-    expect(event).toMatchObject({ type: 'payment_succeeded', providerEventId: 'evt_done', payment: { providerPaymentId: 'txn_01h8dzxgkvdwemdhbpcapj2tbj', amount: 5000, currency: 'jpy' } });
+    expect(event).toMatchObject({
+      type: 'payment_succeeded',
+      providerEventId: 'evt_done',
+      payment: { providerPaymentId: 'txn_01h8dzxgkvdwemdhbpcapj2tbj', amount: 5000, currency: 'jpy' },
+    });
     expect(event?.payment?.declineCode).toBeUndefined();
   });
 
@@ -232,7 +263,15 @@ describe('paddle webhook', () => {
       event_id: 'evt_refund',
       event_type: 'adjustment.updated',
       occurred_at: '2023-08-23T07:13:34Z',
-      data: { id: 'adj_01h8', action: 'refund', status: 'approved', transaction_id: 'txn_01h8dzxgkvdwemdhbpcapj2tbj', customer_id: 'ctm_01h8', currency_code: 'EUR', totals: { total: '1999', currency_code: 'EUR' } },
+      data: {
+        id: 'adj_01h8',
+        action: 'refund',
+        status: 'approved',
+        transaction_id: 'txn_01h8dzxgkvdwemdhbpcapj2tbj',
+        customer_id: 'ctm_01h8',
+        currency_code: 'EUR',
+        totals: { total: '1999', currency_code: 'EUR' },
+      },
     };
     // Act
     const [event] = paddleWebhook.normalise(inbound(JSON.stringify(body), {}));
@@ -250,7 +289,10 @@ describe('paddle webhook', () => {
   it.each([
     ['not JSON', 'ts=1'],
     ['an event without event_id', JSON.stringify({ ...PAYMENT_FAILED, event_id: undefined })],
-    ['a major-unit amount', JSON.stringify({ ...PAYMENT_FAILED, data: { ...PAYMENT_FAILED.data, payments: [{ ...PAYMENT_FAILED.data.payments[0], amount: '652.15' }] } })],
+    [
+      'a major-unit amount',
+      JSON.stringify({ ...PAYMENT_FAILED, data: { ...PAYMENT_FAILED.data, payments: [{ ...PAYMENT_FAILED.data.payments[0], amount: '652.15' }] } }),
+    ],
     ['a garbled currency', JSON.stringify({ ...PAYMENT_FAILED, data: { ...PAYMENT_FAILED.data, currency_code: 'US DOLLARS' } })],
   ])('throws WebhookPayloadError when the verified body is %s', (_label, raw) => {
     // Act and assess
@@ -280,12 +322,24 @@ describe('paddle events of one failed renewal', () => {
     // Act
     const events = deliveries.flatMap((raw) => paddleWebhook.normalise(inbound(raw, {})));
     // Assess
-    expect(events.map((normalised) => [normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.amount])).toEqual([['payment_failed', 'txn_01h8dzxgkvdwemdhbpcapj2tbj', 65215]]);
+    expect(events.map((normalised) => [normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.amount])).toEqual([
+      ['payment_failed', 'txn_01h8dzxgkvdwemdhbpcapj2tbj', 65215],
+    ]);
   });
 
   it('names the same transaction for every failed attempt of it, so a retried renewal stays one payment', () => {
     // Prepare
-    const secondAttempt = { ...PAYMENT_FAILED, event_id: 'evt_01h8f0000000000000000second', data: { ...PAYMENT_FAILED.data, payments: [{ ...PAYMENT_FAILED.data.payments[0], created_at: '2023-08-25T07:13:26.000000Z', payment_attempt_id: '9a1b2c3d-0000-4000-8000-000000000003' }, ...PAYMENT_FAILED.data.payments] } };
+    const secondAttempt = {
+      ...PAYMENT_FAILED,
+      event_id: 'evt_01h8f0000000000000000second',
+      data: {
+        ...PAYMENT_FAILED.data,
+        payments: [
+          { ...PAYMENT_FAILED.data.payments[0], created_at: '2023-08-25T07:13:26.000000Z', payment_attempt_id: '9a1b2c3d-0000-4000-8000-000000000003' },
+          ...PAYMENT_FAILED.data.payments,
+        ],
+      },
+    };
     // Act
     const events = [JSON.stringify(PAYMENT_FAILED), JSON.stringify(secondAttempt)].flatMap((raw) => paddleWebhook.normalise(inbound(raw, {})));
     // Assess

@@ -31,7 +31,13 @@ const servingCertificate = (pem: () => string): jest.Mock<Promise<string>, [stri
 
 type Delivery = { body: string; transmissionTime?: string; webhookId?: string; key?: string; certUrl?: string };
 
-function deliver({ body, transmissionTime = '2026-03-10T11:59:58Z', webhookId = WEBHOOK_ID, key = signer.private, certUrl = CERT_URL }: Delivery): InboundWebhook {
+function deliver({
+  body,
+  transmissionTime = '2026-03-10T11:59:58Z',
+  webhookId = WEBHOOK_ID,
+  key = signer.private,
+  certUrl = CERT_URL,
+}: Delivery): InboundWebhook {
   const transmissionId = '69cd13f0-d67a-11e5-baa3-778b53f4ae55';
   const crc = CRC32.buf(Buffer.from(body, 'utf8')) >>> 0;
   const signature = rsaSign('sha256', Buffer.from(`${transmissionId}|${transmissionTime}|${webhookId}|${crc}`, 'utf8'), key).toString('base64');
@@ -77,7 +83,7 @@ const paymentFailed = JSON.stringify({
 });
 
 describe('paypal webhook', () => {
-  it('accepts a delivery when the certificate\'s key signed id|time|webhook id|crc32', async () => {
+  it("accepts a delivery when the certificate's key signed id|time|webhook id|crc32", async () => {
     // Prepare
     const fetchCertificate = servingCertificate(() => signer.cert);
     // Act
@@ -160,7 +166,9 @@ describe('paypal webhook', () => {
     const fetchers: CertificateFetcher[] = [() => Promise.reject(new Error('ECONNRESET')), async () => 'not a certificate', async () => expired.cert];
     // Act
     const verifications = await Promise.all(
-      fetchers.map((fetchCertificate) => createPaypalWebhook({ fetchCertificate }).verify(deliver({ body: paymentFailed, key: expired.private }), { secret: WEBHOOK_ID }, NOW)),
+      fetchers.map((fetchCertificate) =>
+        createPaypalWebhook({ fetchCertificate }).verify(deliver({ body: paymentFailed, key: expired.private }), { secret: WEBHOOK_ID }, NOW),
+      ),
     );
     // Assess
     expect(verifications.map((verification) => verification.ok)).toEqual([false, false, false]);
@@ -208,7 +216,12 @@ describe('paypal webhook', () => {
 
   it('returns no events when the event type is one the service does not use', () => {
     // Prepare
-    const body = JSON.stringify({ id: 'WH-1', create_time: '2026-03-15T10:00:04.000Z', event_type: 'CUSTOMER.DISPUTE.CREATED', resource: { dispute_id: 'PP-D-1' } });
+    const body = JSON.stringify({
+      id: 'WH-1',
+      create_time: '2026-03-15T10:00:04.000Z',
+      event_type: 'CUSTOMER.DISPUTE.CREATED',
+      resource: { dispute_id: 'PP-D-1' },
+    });
     // Act
     const events = createPaypalWebhook({ fetchCertificate: servingCertificate(() => signer.cert) }).normalise(deliver({ body }));
     // Assess
@@ -266,20 +279,21 @@ describe('paypal certificate fetcher', () => {
     expect(fetchImpl).not.toHaveBeenCalled();
   });
 
-  it.each(['http://127.0.0.1:40123/v1/notifications/certs/CERT-1', 'https://127.0.0.1/v1/notifications/certs/CERT-1', 'http://localhost:40123/v1/notifications/certs/CERT-1'])(
-    'refuses a loopback certificate URL without fetching, as the production fetcher: %s',
-    async (url) => {
-      // Prepare
-      const fetchImpl = jest.fn(async () => okResponse(signer.cert));
-      const fetchCertificate = createPaypalCertificateFetcher(fetchImpl as unknown as typeof fetch);
-      // Act
-      const fetching = fetchCertificate(url);
-      // Assess
-      await expect(fetching).rejects.toThrow('not on a PayPal API host');
-      expect(fetchCertificate.admits?.(url)).toBe(false);
-      expect(fetchImpl).not.toHaveBeenCalled();
-    },
-  );
+  it.each([
+    'http://127.0.0.1:40123/v1/notifications/certs/CERT-1',
+    'https://127.0.0.1/v1/notifications/certs/CERT-1',
+    'http://localhost:40123/v1/notifications/certs/CERT-1',
+  ])('refuses a loopback certificate URL without fetching, as the production fetcher: %s', async (url) => {
+    // Prepare
+    const fetchImpl = jest.fn(async () => okResponse(signer.cert));
+    const fetchCertificate = createPaypalCertificateFetcher(fetchImpl as unknown as typeof fetch);
+    // Act
+    const fetching = fetchCertificate(url);
+    // Assess
+    await expect(fetching).rejects.toThrow('not on a PayPal API host');
+    expect(fetchCertificate.admits?.(url)).toBe(false);
+    expect(fetchImpl).not.toHaveBeenCalled();
+  });
 
   it('refuses a delivery naming a loopback certificate URL in the production module', async () => {
     // Prepare
@@ -308,7 +322,10 @@ describe('paypal certificate fetcher', () => {
 
   it('fetches again when the previous download failed', async () => {
     // Prepare
-    const fetchImpl = jest.fn().mockResolvedValueOnce(new Response('busy', { status: 503 })).mockResolvedValueOnce(okResponse(signer.cert));
+    const fetchImpl = jest
+      .fn()
+      .mockResolvedValueOnce(new Response('busy', { status: 503 }))
+      .mockResolvedValueOnce(okResponse(signer.cert));
     const fetchCertificate = createPaypalCertificateFetcher(fetchImpl as unknown as typeof fetch);
     // Act
     const failed = fetchCertificate(CERT_URL);
@@ -321,7 +338,8 @@ describe('paypal certificate fetcher', () => {
 });
 
 describe('paypal events of one failed payment', () => {
-  const normalisedAll = (...bodies: string[]) => bodies.flatMap((body) => createPaypalWebhook({ fetchCertificate: servingCertificate(() => signer.cert) }).normalise(deliver({ body })));
+  const normalisedAll = (...bodies: string[]) =>
+    bodies.flatMap((body) => createPaypalWebhook({ fetchCertificate: servingCertificate(() => signer.cert) }).normalise(deliver({ body })));
 
   it('names the capture as the payment of both PAYMENT.CAPTURE.DENIED and PAYMENT.CAPTURE.DECLINED for one Orders v2 capture', () => {
     // Prepare
@@ -337,11 +355,24 @@ describe('paypal events of one failed payment', () => {
       update_time: '2026-03-10T11:59:50Z',
     };
     const event = (id: string, eventType: string, status: string): string =>
-      JSON.stringify({ id, event_version: '1.0', create_time: '2026-03-10T11:59:51.000Z', resource_type: 'capture', resource_version: '2.0', event_type: eventType, resource: { ...capture, status } });
+      JSON.stringify({
+        id,
+        event_version: '1.0',
+        create_time: '2026-03-10T11:59:51.000Z',
+        resource_type: 'capture',
+        resource_version: '2.0',
+        event_type: eventType,
+        resource: { ...capture, status },
+      });
     // Act
-    const events = normalisedAll(event('WH-2WR32451HC0233532-67976317FL4543714', 'PAYMENT.CAPTURE.DECLINED', 'DECLINED'), event('WH-58D329510W468432D-8HN650336L201105X', 'PAYMENT.CAPTURE.DENIED', 'DECLINED'));
+    const events = normalisedAll(
+      event('WH-2WR32451HC0233532-67976317FL4543714', 'PAYMENT.CAPTURE.DECLINED', 'DECLINED'),
+      event('WH-58D329510W468432D-8HN650336L201105X', 'PAYMENT.CAPTURE.DENIED', 'DECLINED'),
+    );
     // Assess
-    expect(events.map((normalised) => [normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.amount, normalised.payment?.declineCode])).toEqual([
+    expect(
+      events.map((normalised) => [normalised.type, normalised.payment?.providerPaymentId, normalised.payment?.amount, normalised.payment?.declineCode]),
+    ).toEqual([
       ['payment_failed', '7TK53561YB803214S', 4999, '5120'],
       ['payment_failed', '7TK53561YB803214S', 4999, '5120'],
     ]);

@@ -31,7 +31,17 @@ const PAYMENT_FAILED = {
         captured: false,
         description: 'Monthly plan',
         card_id: 'card_DESlfW9H8K9uqN',
-        card: { id: 'card_DESlfW9H8K9uqN', entity: 'card', name: 'Gaurav Kumar', last4: '1111', network: 'Visa', type: 'debit', issuer: 'HDFC', international: false, emi: false },
+        card: {
+          id: 'card_DESlfW9H8K9uqN',
+          entity: 'card',
+          name: 'Gaurav Kumar',
+          last4: '1111',
+          network: 'Visa',
+          type: 'debit',
+          issuer: 'HDFC',
+          international: false,
+          emi: false,
+        },
         bank: null,
         wallet: null,
         vpa: null,
@@ -56,7 +66,11 @@ const PAYMENT_FAILED = {
 
 const sign = (raw: string, secret = SECRET): string => createHmac('sha256', secret).update(raw).digest('hex');
 
-const inbound = (raw: string, headers: Record<string, string>): InboundWebhook => ({ rawBody: Buffer.from(raw), headers, url: 'https://hooks.example.com/razorpay/m_1' });
+const inbound = (raw: string, headers: Record<string, string>): InboundWebhook => ({
+  rawBody: Buffer.from(raw),
+  headers,
+  url: 'https://hooks.example.com/razorpay/m_1',
+});
 
 describe('razorpay webhook', () => {
   it('accepts a delivery signed with the secret, as the SDK does', async () => {
@@ -145,7 +159,14 @@ describe('razorpay webhook', () => {
         providerEventId: createHash('sha256').update(raw).digest('hex'),
         type: 'payment_failed',
         occurredAt: '2019-09-05T09:10:06.000Z',
-        payment: { providerPaymentId: 'pay_DESlfW9H8K9uqM', amount: 49900, currency: 'inr', declineCode: 'insufficient_funds', network: 'visa', invoiceId: 'inv_DESlTq3c5jKiUu' },
+        payment: {
+          providerPaymentId: 'pay_DESlfW9H8K9uqM',
+          amount: 49900,
+          currency: 'inr',
+          declineCode: 'insufficient_funds',
+          network: 'visa',
+          invoiceId: 'inv_DESlTq3c5jKiUu',
+        },
         customer: { email: 'gaurav.kumar@example.com', providerCustomerId: 'cust_DESlUw4IHPmr0T' },
       },
     ]);
@@ -163,18 +184,39 @@ describe('razorpay webhook', () => {
 
   it('normalises subscription.charged into a recovered payment with its subscription', () => {
     // Prepare
-    const payment = { ...PAYMENT_FAILED.payload.payment.entity, id: 'pay_ok', status: 'captured', error_code: null, error_reason: null, error_description: null };
-    const body = { ...PAYMENT_FAILED, event: 'subscription.charged', contains: ['subscription', 'payment'], payload: { subscription: { entity: { id: 'sub_DEX6xcJ1HSW4CR', customer_id: 'cust_DESlUw4IHPmr0T', status: 'active' } }, payment: { entity: payment } } };
+    const payment = {
+      ...PAYMENT_FAILED.payload.payment.entity,
+      id: 'pay_ok',
+      status: 'captured',
+      error_code: null,
+      error_reason: null,
+      error_description: null,
+    };
+    const body = {
+      ...PAYMENT_FAILED,
+      event: 'subscription.charged',
+      contains: ['subscription', 'payment'],
+      payload: { subscription: { entity: { id: 'sub_DEX6xcJ1HSW4CR', customer_id: 'cust_DESlUw4IHPmr0T', status: 'active' } }, payment: { entity: payment } },
+    };
     // Act
     const [event] = razorpayWebhook.normalise(inbound(JSON.stringify(body), { 'x-razorpay-event-id': 'evt_ok' }));
     // Assess
-    expect(event).toMatchObject({ type: 'payment_succeeded', payment: { providerPaymentId: 'pay_ok', amount: 49900, currency: 'inr', subscriptionId: 'sub_DEX6xcJ1HSW4CR' } });
+    expect(event).toMatchObject({
+      type: 'payment_succeeded',
+      payment: { providerPaymentId: 'pay_ok', amount: 49900, currency: 'inr', subscriptionId: 'sub_DEX6xcJ1HSW4CR' },
+    });
     expect(event?.payment?.declineCode).toBeUndefined();
   });
 
   it('normalises refund.processed into charge_refunded for the refunded payment', () => {
     // Prepare
-    const body = { entity: 'event', event: 'refund.processed', contains: ['refund', 'payment'], payload: { refund: { entity: { id: 'rfnd_FP8QHiV938haTz', amount: 20000, currency: 'INR', payment_id: 'pay_DESlfW9H8K9uqM', status: 'processed' } } }, created_at: 1567674606 };
+    const body = {
+      entity: 'event',
+      event: 'refund.processed',
+      contains: ['refund', 'payment'],
+      payload: { refund: { entity: { id: 'rfnd_FP8QHiV938haTz', amount: 20000, currency: 'INR', payment_id: 'pay_DESlfW9H8K9uqM', status: 'processed' } } },
+      created_at: 1567674606,
+    };
     // Act
     const [event] = razorpayWebhook.normalise(inbound(JSON.stringify(body), {}));
     // Assess
@@ -189,7 +231,10 @@ describe('razorpay webhook', () => {
   it.each([
     ['not JSON', 'payment.failed'],
     ['a payment.failed without its payment entity', JSON.stringify({ ...PAYMENT_FAILED, payload: {} })],
-    ['a rupee amount with decimals', JSON.stringify({ ...PAYMENT_FAILED, payload: { payment: { entity: { ...PAYMENT_FAILED.payload.payment.entity, amount: 499.0001 } } } })],
+    [
+      'a rupee amount with decimals',
+      JSON.stringify({ ...PAYMENT_FAILED, payload: { payment: { entity: { ...PAYMENT_FAILED.payload.payment.entity, amount: 499.0001 } } } }),
+    ],
   ])('throws WebhookPayloadError when the verified body is %s', (_label, raw) => {
     // Act and assess
     expect(() => razorpayWebhook.normalise(inbound(raw, {}))).toThrow(WebhookPayloadError);
@@ -200,9 +245,19 @@ describe('razorpay events of one failed subscription charge', () => {
   // A failed renewal: payment.failed for the charge, then subscription.pending (Razorpay will retry)
   // and, when the retries run out, subscription.halted; the subscription events carry the
   // subscription (and may carry the payment too), and invoice.expired may follow.
-  const subscription = { id: 'sub_DEX6xcJ1HSW4CR', entity: 'subscription', plan_id: 'plan_BvrFKjSxauOH7N', customer_id: 'cust_DESlUw4IHPmr0T', status: 'pending', paid_count: 3, total_count: 12, auth_attempts: 1 };
+  const subscription = {
+    id: 'sub_DEX6xcJ1HSW4CR',
+    entity: 'subscription',
+    plan_id: 'plan_BvrFKjSxauOH7N',
+    customer_id: 'cust_DESlUw4IHPmr0T',
+    status: 'pending',
+    paid_count: 3,
+    total_count: 12,
+    auth_attempts: 1,
+  };
   const payment = PAYMENT_FAILED.payload.payment.entity;
-  const event = (name: string, payload: object): string => JSON.stringify({ entity: 'event', account_id: 'acc_BFQ7uQEaa7j2z7', event: name, contains: Object.keys(payload), payload, created_at: 1567674606 });
+  const event = (name: string, payload: object): string =>
+    JSON.stringify({ entity: 'event', account_id: 'acc_BFQ7uQEaa7j2z7', event: name, contains: Object.keys(payload), payload, created_at: 1567674606 });
 
   it('records the failure once, for the payment of payment.failed, when subscription.pending, subscription.halted and invoice.expired follow', () => {
     // Prepare
@@ -210,7 +265,9 @@ describe('razorpay events of one failed subscription charge', () => {
       event('payment.failed', { payment: { entity: payment }, subscription: { entity: subscription } }),
       event('subscription.pending', { subscription: { entity: subscription }, payment: { entity: payment } }),
       event('subscription.halted', { subscription: { entity: { ...subscription, status: 'halted', auth_attempts: 4 } } }),
-      event('invoice.expired', { invoice: { entity: { id: 'inv_DESlTq3c5jKiUu', entity: 'invoice', status: 'expired', payment_id: payment.id, subscription_id: subscription.id } } }),
+      event('invoice.expired', {
+        invoice: { entity: { id: 'inv_DESlTq3c5jKiUu', entity: 'invoice', status: 'expired', payment_id: payment.id, subscription_id: subscription.id } },
+      }),
     ];
     // Act
     const events = deliveries.flatMap((raw) => razorpayWebhook.normalise(inbound(raw, {})));

@@ -10,7 +10,15 @@ const SECRET = 'recurly-endpoint-secret-5d1e';
 const NOW = new Date('2026-03-02T10:00:00Z');
 
 // Recurly's documented JSON payment notification: metadata only.
-const THIN_FAILED = { id: 'rafhdbbf41mc', object_type: 'payment', site_id: 'qc326l1hl8k9', event_type: 'failed', event_time: '2026-03-02T09:59:58Z', uuid: '63b068f7d409d4b4478dea4e6aba58ae', account_code: 'acct-1042' };
+const THIN_FAILED = {
+  id: 'rafhdbbf41mc',
+  object_type: 'payment',
+  site_id: 'qc326l1hl8k9',
+  event_type: 'failed',
+  event_time: '2026-03-02T09:59:58Z',
+  uuid: '63b068f7d409d4b4478dea4e6aba58ae',
+  account_code: 'acct-1042',
+};
 
 // The full failed_payment_notification (fields of Recurly's documented XML notification).
 const FULL_FAILED = {
@@ -38,9 +46,14 @@ const FULL_FAILED = {
   },
 };
 
-const sign = (raw: string, timestampMs: number, secret = SECRET): string => `${timestampMs},${createHmac('sha256', secret).update(`${timestampMs}.${raw}`).digest('hex')}`;
+const sign = (raw: string, timestampMs: number, secret = SECRET): string =>
+  `${timestampMs},${createHmac('sha256', secret).update(`${timestampMs}.${raw}`).digest('hex')}`;
 
-const inbound = (raw: string, headers: Record<string, string>): InboundWebhook => ({ rawBody: Buffer.from(raw), headers, url: 'https://hooks.example.com/recurly/m_1' });
+const inbound = (raw: string, headers: Record<string, string>): InboundWebhook => ({
+  rawBody: Buffer.from(raw),
+  headers,
+  url: 'https://hooks.example.com/recurly/m_1',
+});
 
 describe('recurly webhook', () => {
   it('accepts a delivery signed with the secret at the current time', async () => {
@@ -99,7 +112,11 @@ describe('recurly webhook', () => {
     // Prepare
     const raw = JSON.stringify(THIN_FAILED);
     // Act
-    const verification = await recurlyWebhook.verify(inbound(raw, { 'recurly-signature': sign(raw, NOW.getTime() + offsetSeconds * 1000) }), { secret: SECRET }, NOW);
+    const verification = await recurlyWebhook.verify(
+      inbound(raw, { 'recurly-signature': sign(raw, NOW.getTime() + offsetSeconds * 1000) }),
+      { secret: SECRET },
+      NOW,
+    );
     // Assess
     expect(verification).toEqual({ ok: false, reason: 'recurly-signature timestamp is outside the tolerance' });
   });
@@ -172,16 +189,32 @@ describe('recurly webhook', () => {
     // Act
     const [event] = recurlyWebhook.normalise(inbound(JSON.stringify(body), {}));
     // Assess
-    expect(event).toMatchObject({ type: 'payment_succeeded', payment: { providerPaymentId: '63b068f7d409d4b4478dea4e6aba58af' }, fetch: { resource: 'transaction', id: 'uuid-63b068f7d409d4b4478dea4e6aba58af' } });
+    expect(event).toMatchObject({
+      type: 'payment_succeeded',
+      payment: { providerPaymentId: '63b068f7d409d4b4478dea4e6aba58af' },
+      fetch: { resource: 'transaction', id: 'uuid-63b068f7d409d4b4478dea4e6aba58af' },
+    });
   });
 
   it('normalises a thin subscription.canceled notification into a cancelled subscription', () => {
     // Prepare
-    const body = { id: 'rafhdbbf41me', object_type: 'subscription', site_id: 'qc326l1hl8k9', event_type: 'canceled', event_time: '2026-03-02T10:00:00Z', uuid: '4110792b3b01967d854f674b7282f542', account_code: 'acct-1042' };
+    const body = {
+      id: 'rafhdbbf41me',
+      object_type: 'subscription',
+      site_id: 'qc326l1hl8k9',
+      event_type: 'canceled',
+      event_time: '2026-03-02T10:00:00Z',
+      uuid: '4110792b3b01967d854f674b7282f542',
+      account_code: 'acct-1042',
+    };
     // Act
     const [event] = recurlyWebhook.normalise(inbound(JSON.stringify(body), {}));
     // Assess
-    expect(event).toMatchObject({ type: 'subscription_cancelled', payment: { subscriptionId: '4110792b3b01967d854f674b7282f542' }, fetch: { resource: 'subscription', id: 'uuid-4110792b3b01967d854f674b7282f542' } });
+    expect(event).toMatchObject({
+      type: 'subscription_cancelled',
+      payment: { subscriptionId: '4110792b3b01967d854f674b7282f542' },
+      fetch: { resource: 'subscription', id: 'uuid-4110792b3b01967d854f674b7282f542' },
+    });
   });
 
   it.each([
@@ -196,7 +229,15 @@ describe('recurly webhook', () => {
     ['XML', '<?xml version="1.0"?><failed_payment_notification/>'],
     ['a thin payment event without uuid', JSON.stringify({ ...THIN_FAILED, uuid: undefined })],
     ['an object that is neither shape', JSON.stringify({ hello: 'world' })],
-    ['a failed payment with a fractional amount_in_cents', JSON.stringify({ failed_payment_notification: { ...FULL_FAILED.failed_payment_notification, transaction: { ...FULL_FAILED.failed_payment_notification.transaction, amount_in_cents: 10.5 } } })],
+    [
+      'a failed payment with a fractional amount_in_cents',
+      JSON.stringify({
+        failed_payment_notification: {
+          ...FULL_FAILED.failed_payment_notification,
+          transaction: { ...FULL_FAILED.failed_payment_notification.transaction, amount_in_cents: 10.5 },
+        },
+      }),
+    ],
   ])('throws WebhookPayloadError when the verified body is %s', (_label, raw) => {
     // Act and assess
     expect(() => recurlyWebhook.normalise(inbound(raw, {}))).toThrow(WebhookPayloadError);

@@ -10,7 +10,10 @@ const SIGNATURE_KEY = 'Yk3mJ8xqP0vN2wR5tZ7aB9cD1eF4gH6i';
 const URL = 'https://recovery.example.com/square/merchant_1';
 const NOW = new Date('2026-03-10T12:00:00Z');
 
-const sign = (body: string, key = SIGNATURE_KEY, url = URL): string => createHmac('sha256', key).update(url + body, 'utf8').digest('base64');
+const sign = (body: string, key = SIGNATURE_KEY, url = URL): string =>
+  createHmac('sha256', key)
+    .update(url + body, 'utf8')
+    .digest('base64');
 
 const inbound = (body: string, headers: Record<string, string>, url = URL): InboundWebhook => ({ rawBody: Buffer.from(body, 'utf8'), headers, url });
 
@@ -90,7 +93,9 @@ describe('square webhook', () => {
 
   it('refuses a delivery when it was signed for another notification URL', async () => {
     // Prepare
-    const request = inbound(paymentFailed, { 'x-square-hmacsha256-signature': sign(paymentFailed, SIGNATURE_KEY, 'https://recovery.example.com/square/merchant_2') });
+    const request = inbound(paymentFailed, {
+      'x-square-hmacsha256-signature': sign(paymentFailed, SIGNATURE_KEY, 'https://recovery.example.com/square/merchant_2'),
+    });
     // Act
     const verification = await squareWebhook.verify(request, { secret: SIGNATURE_KEY }, NOW);
     // Assess
@@ -108,12 +113,14 @@ describe('square webhook', () => {
     // Prepare
     const headers = [sign(paymentFailed).slice(0, 12), '!!!!', 'A'.repeat(5000)];
     // Act
-    const verifications = await Promise.all(headers.map((header) => squareWebhook.verify(inbound(paymentFailed, { 'x-square-hmacsha256-signature': header }), { secret: SIGNATURE_KEY }, NOW)));
+    const verifications = await Promise.all(
+      headers.map((header) => squareWebhook.verify(inbound(paymentFailed, { 'x-square-hmacsha256-signature': header }), { secret: SIGNATURE_KEY }, NOW)),
+    );
     // Assess
     expect(verifications.every((verification) => !verification.ok)).toBe(true);
   });
 
-  it('maps the event to payment_failed under the payment\'s order with the card error code when payment.updated reports FAILED', () => {
+  it("maps the event to payment_failed under the payment's order with the card error code when payment.updated reports FAILED", () => {
     // Act
     const events = squareWebhook.normalise(signed(paymentFailed));
     // Assess
@@ -123,7 +130,13 @@ describe('square webhook', () => {
         providerEventId: '6a8f5f28-54a1-4eb0-a98a-3111513fd4fc',
         type: 'payment_failed',
         occurredAt: '2026-03-10T11:59:59.283Z',
-        payment: { providerPaymentId: 'pRsjRTgFWATl7so6DxdKBJa7ssbZY', amount: 1999, currency: 'gbp', declineCode: 'INSUFFICIENT_FUNDS', network: 'mastercard' },
+        payment: {
+          providerPaymentId: 'pRsjRTgFWATl7so6DxdKBJa7ssbZY',
+          amount: 1999,
+          currency: 'gbp',
+          declineCode: 'INSUFFICIENT_FUNDS',
+          network: 'mastercard',
+        },
         customer: { providerCustomerId: 'JDKYHBWT1D4F8MFH63DBMEN8Y4', email: 'amelia.earhart@example.com' },
       },
     ]);
@@ -146,8 +159,15 @@ describe('square webhook', () => {
             location_id: 'L88917AVBK2S5',
             subscription_id: '9ba40961-995a-4a3d-8c53-048c40cafc13',
             status: 'UNPAID',
-            primary_recipient: { customer_id: 'JDKYHBWT1D4F8MFH63DBMEN8Y4', given_name: 'Amelia', family_name: 'Earhart', email_address: 'amelia.earhart@example.com' },
-            payment_requests: [{ uid: '2da7964f-f3d2-4f43-81e8-5aa220bf3355', request_type: 'BALANCE', computed_amount_money: { amount: 1000, currency: 'JPY' } }],
+            primary_recipient: {
+              customer_id: 'JDKYHBWT1D4F8MFH63DBMEN8Y4',
+              given_name: 'Amelia',
+              family_name: 'Earhart',
+              email_address: 'amelia.earhart@example.com',
+            },
+            payment_requests: [
+              { uid: '2da7964f-f3d2-4f43-81e8-5aa220bf3355', request_type: 'BALANCE', computed_amount_money: { amount: 1000, currency: 'JPY' } },
+            ],
           },
         },
       },
@@ -177,7 +197,13 @@ describe('square webhook', () => {
 
   it('returns no events when the event type is one the service does not use', () => {
     // Prepare
-    const body = JSON.stringify({ merchant_id: 'M', type: 'inventory.count.updated', event_id: 'e-1', created_at: '2026-03-10T09:00:02Z', data: { type: 'inventory_counts', id: 'x', object: {} } });
+    const body = JSON.stringify({
+      merchant_id: 'M',
+      type: 'inventory.count.updated',
+      event_id: 'e-1',
+      created_at: '2026-03-10T09:00:02Z',
+      data: { type: 'inventory_counts', id: 'x', object: {} },
+    });
     // Act
     const events = squareWebhook.normalise(signed(body));
     // Assess
@@ -205,13 +231,24 @@ describe('square events of one failed invoice charge', () => {
     amount_money: { amount: 1000, currency: 'JPY' },
     status: 'FAILED',
     source_type: 'CARD',
-    card_details: { status: 'FAILED', card: { card_brand: 'VISA', last_4: '1111' }, entry_method: 'ON_FILE', errors: [{ code: 'CARD_DECLINED', category: 'PAYMENT_METHOD_ERROR' }] },
+    card_details: {
+      status: 'FAILED',
+      card: { card_brand: 'VISA', last_4: '1111' },
+      entry_method: 'ON_FILE',
+      errors: [{ code: 'CARD_DECLINED', category: 'PAYMENT_METHOD_ERROR' }],
+    },
     location_id: 'L88917AVBK2S5',
     order_id: ORDER_ID,
     customer_id: 'JDKYHBWT1D4F8MFH63DBMEN8Y4',
   };
   const paymentEvent = (type: string, eventId: string, version: number): string =>
-    JSON.stringify({ merchant_id: '6SSW7HV8K2ST5', type, event_id: eventId, created_at: '2026-03-10T09:00:01Z', data: { type: 'payment', id: payment.id, object: { payment: { ...payment, version } } } });
+    JSON.stringify({
+      merchant_id: '6SSW7HV8K2ST5',
+      type,
+      event_id: eventId,
+      created_at: '2026-03-10T09:00:01Z',
+      data: { type: 'payment', id: payment.id, object: { payment: { ...payment, version } } },
+    });
   const invoiceFailed = JSON.stringify({
     merchant_id: '6SSW7HV8K2ST5',
     type: 'invoice.scheduled_charge_failed',
@@ -228,18 +265,27 @@ describe('square events of one failed invoice charge', () => {
           order_id: ORDER_ID,
           subscription_id: '9ba40961-995a-4a3d-8c53-048c40cafc13',
           status: 'UNPAID',
-          primary_recipient: { customer_id: 'JDKYHBWT1D4F8MFH63DBMEN8Y4', given_name: 'Amelia', family_name: 'Earhart', email_address: 'amelia.earhart@example.com' },
-          payment_requests: [{ uid: '2da7964f-f3d2-4f43-81e8-5aa220bf3355', request_type: 'BALANCE', computed_amount_money: { amount: 1000, currency: 'JPY' } }],
+          primary_recipient: {
+            customer_id: 'JDKYHBWT1D4F8MFH63DBMEN8Y4',
+            given_name: 'Amelia',
+            family_name: 'Earhart',
+            email_address: 'amelia.earhart@example.com',
+          },
+          payment_requests: [
+            { uid: '2da7964f-f3d2-4f43-81e8-5aa220bf3355', request_type: 'BALANCE', computed_amount_money: { amount: 1000, currency: 'JPY' } },
+          ],
         },
       },
     },
   });
 
-  it('names the invoice\'s order as the payment of payment.created, payment.updated and invoice.scheduled_charge_failed', () => {
+  it("names the invoice's order as the payment of payment.created, payment.updated and invoice.scheduled_charge_failed", () => {
     // Act
-    const events = [paymentEvent('payment.created', '0b1c6f0e-7a1f-4c0e-9a52-1e0f3c2d4b01', 1), paymentEvent('payment.updated', '0b1c6f0e-7a1f-4c0e-9a52-1e0f3c2d4b02', 2), invoiceFailed].flatMap(
-      (body) => squareWebhook.normalise(signed(body)),
-    );
+    const events = [
+      paymentEvent('payment.created', '0b1c6f0e-7a1f-4c0e-9a52-1e0f3c2d4b01', 1),
+      paymentEvent('payment.updated', '0b1c6f0e-7a1f-4c0e-9a52-1e0f3c2d4b02', 2),
+      invoiceFailed,
+    ].flatMap((body) => squareWebhook.normalise(signed(body)));
     // Assess
     expect(events.map((event) => event.type)).toEqual(['payment_failed', 'payment_failed', 'payment_failed']);
     expect(events.map((event) => event.payment?.providerPaymentId)).toEqual([ORDER_ID, ORDER_ID, ORDER_ID]);
@@ -254,7 +300,19 @@ describe('square events of one failed invoice charge', () => {
       type: 'refund.updated',
       event_id: 'c2d4e6f8-1a3b-4c5d-8e9f-0a1b2c3d4e5f',
       created_at: '2026-03-12T10:00:00Z',
-      data: { type: 'refund', id: 'rf_1', object: { refund: { id: 'rf_1', status: 'COMPLETED', amount_money: { amount: 1000, currency: 'JPY' }, payment_id: 'bP9mAsEMYPUGjjGNaNO5ZDVyLhSZY', order_id: ORDER_ID } } },
+      data: {
+        type: 'refund',
+        id: 'rf_1',
+        object: {
+          refund: {
+            id: 'rf_1',
+            status: 'COMPLETED',
+            amount_money: { amount: 1000, currency: 'JPY' },
+            payment_id: 'bP9mAsEMYPUGjjGNaNO5ZDVyLhSZY',
+            order_id: ORDER_ID,
+          },
+        },
+      },
     });
     // Act
     const events = [paid, refund].flatMap((body) => squareWebhook.normalise(signed(body)));

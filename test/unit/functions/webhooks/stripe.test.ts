@@ -132,7 +132,9 @@ describe('stripe webhook', () => {
     // Prepare
     const headers = ['garbage', 't=,v1=', `t=${NOW_SECONDS},v1=abc`, `t=${NOW_SECONDS},v1=${'a'.repeat(10_000)}`, `v1=${'a'.repeat(64)}`];
     // Act
-    const verifications = await Promise.all(headers.map((header) => stripeWebhook.verify(inbound(paymentIntentFailed, { 'stripe-signature': header }), { secret: SECRET }, NOW)));
+    const verifications = await Promise.all(
+      headers.map((header) => stripeWebhook.verify(inbound(paymentIntentFailed, { 'stripe-signature': header }), { secret: SECRET }, NOW)),
+    );
     // Assess
     expect(verifications.map((verification) => verification.ok)).toEqual([false, false, false, false, false]);
     expect(verifications.map((verification) => ('reason' in verification ? verification.reason : '')).join(' ')).not.toContain(SECRET);
@@ -164,7 +166,7 @@ describe('stripe webhook', () => {
     ]);
   });
 
-  it('reads the outcome\'s network codes when a charge fails', () => {
+  it("reads the outcome's network codes when a charge fails", () => {
     // Prepare
     const payload = JSON.stringify({
       id: 'evt_1Charge',
@@ -191,7 +193,15 @@ describe('stripe webhook', () => {
     // Assess
     expect(event).toMatchObject({
       type: 'payment_failed',
-      payment: { providerPaymentId: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M', amount: 120000, currency: 'jpy', declineCode: 'do_not_honor', networkCode: '05', adviceCode: '03', network: 'mastercard' },
+      payment: {
+        providerPaymentId: 'ch_3PfXh2LkdIwHu7ix0u2sZJ4M',
+        amount: 120000,
+        currency: 'jpy',
+        declineCode: 'do_not_honor',
+        networkCode: '05',
+        adviceCode: '03',
+        network: 'mastercard',
+      },
       customer: { providerCustomerId: 'cus_QWxv3kqYz8N1rT', email: 'kenji@example.jp' },
     });
   });
@@ -251,12 +261,25 @@ describe('stripe webhook', () => {
   it('normalises customer.updated only when the default payment method changed', () => {
     // Prepare
     const update = (previous: object): string =>
-      JSON.stringify({ id: 'evt_cu', created: 1773144000, type: 'customer.updated', data: { object: { id: 'cus_1', email: 'a@example.com' }, previous_attributes: previous } });
+      JSON.stringify({
+        id: 'evt_cu',
+        created: 1773144000,
+        type: 'customer.updated',
+        data: { object: { id: 'cus_1', email: 'a@example.com' }, previous_attributes: previous },
+      });
     // Act
     const changed = stripeWebhook.normalise(signed(update({ invoice_settings: { default_payment_method: 'pm_old' } })));
     const renamed = stripeWebhook.normalise(signed(update({ name: 'Old Name' })));
     // Assess
-    expect(changed).toEqual([{ psp: 'stripe', providerEventId: 'evt_cu', type: 'payment_method_updated', occurredAt: '2026-03-10T12:00:00.000Z', customer: { providerCustomerId: 'cus_1', email: 'a@example.com' } }]);
+    expect(changed).toEqual([
+      {
+        psp: 'stripe',
+        providerEventId: 'evt_cu',
+        type: 'payment_method_updated',
+        occurredAt: '2026-03-10T12:00:00.000Z',
+        customer: { providerCustomerId: 'cus_1', email: 'a@example.com' },
+      },
+    ]);
     expect(renamed).toEqual([]);
   });
 
@@ -351,7 +374,11 @@ describe('stripe events of one failed charge', () => {
       ['evt_3PfXh2LkdIwHu7ix0ChgFail', 'payment_failed'],
     ]);
     expect(new Set(events.map((event) => event.payment?.providerPaymentId))).toEqual(new Set(['pi_3PfXh2LkdIwHu7ix0xHbW2Kq']));
-    expect(events.map((event) => event.payment?.invoiceId)).toEqual(['in_1PfXgzLkdIwHu7ixmQ0mLx0b', 'in_1PfXgzLkdIwHu7ixmQ0mLx0b', 'in_1PfXgzLkdIwHu7ixmQ0mLx0b']);
+    expect(events.map((event) => event.payment?.invoiceId)).toEqual([
+      'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+      'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+      'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+    ]);
   });
 
   it('names the charge (ch_) beside the PaymentIntent in the invoice, payment intent (latest_charge) and charge events of one failure', () => {
@@ -378,9 +405,12 @@ describe('stripe events of one failed charge', () => {
     expect(events.map((event) => event.payment?.providerChargeId)).toEqual([undefined, undefined]);
   });
 
-  it('names the PaymentIntent when the charge\'s payment_intent arrives expanded', () => {
+  it("names the PaymentIntent when the charge's payment_intent arrives expanded", () => {
     // Prepare
-    const charge = { ...failedCharge, data: { object: { ...failedCharge.data.object, payment_intent: { id: 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq', object: 'payment_intent' } } } };
+    const charge = {
+      ...failedCharge,
+      data: { object: { ...failedCharge.data.object, payment_intent: { id: 'pi_3PfXh2LkdIwHu7ix0xHbW2Kq', object: 'payment_intent' } } },
+    };
     // Act
     const [event] = normalisedAll(charge);
     // Assess
@@ -389,8 +419,18 @@ describe('stripe events of one failed charge', () => {
 
   it('names the same payment when that charge is refunded or a later charge of its PaymentIntent succeeds', () => {
     // Prepare
-    const refunded = { ...failedCharge, id: 'evt_refund', type: 'charge.refunded', data: { object: { ...failedCharge.data.object, status: 'succeeded', amount_refunded: 4999 } } };
-    const succeeded = { ...failedCharge, id: 'evt_success', type: 'charge.succeeded', data: { object: { ...failedCharge.data.object, id: 'ch_3PfXh2LkdIwHu7ix1Retry', status: 'succeeded' } } };
+    const refunded = {
+      ...failedCharge,
+      id: 'evt_refund',
+      type: 'charge.refunded',
+      data: { object: { ...failedCharge.data.object, status: 'succeeded', amount_refunded: 4999 } },
+    };
+    const succeeded = {
+      ...failedCharge,
+      id: 'evt_success',
+      type: 'charge.succeeded',
+      data: { object: { ...failedCharge.data.object, id: 'ch_3PfXh2LkdIwHu7ix1Retry', status: 'succeeded' } },
+    };
     // Act
     const events = normalisedAll(refunded, succeeded);
     // Assess
@@ -429,7 +469,11 @@ describe('stripe basil (2025-03-31+) invoice events', () => {
       },
     },
   };
-  const withInvoice = (fields: Record<string, unknown>, type = basilInvoice.type) => ({ ...basilInvoice, type, data: { object: { ...basilInvoice.data.object, ...fields } } });
+  const withInvoice = (fields: Record<string, unknown>, type = basilInvoice.type) => ({
+    ...basilInvoice,
+    type,
+    data: { object: { ...basilInvoice.data.object, ...fields } },
+  });
   const invoicePayment = (paymentIntent: unknown, fields: Record<string, unknown> = {}) => ({
     id: 'inpay_1QbAsiLkdIwHu7ix0001',
     object: 'invoice_payment',
@@ -469,7 +513,10 @@ describe('stripe basil (2025-03-31+) invoice events', () => {
       object: 'list',
       has_more: false,
       url: '/v1/invoice_payments',
-      data: [invoicePayment('pi_3QbAsiLkdIwHu7ix0Other', { id: 'inpay_other', is_default: false, status: 'canceled' }), invoicePayment('pi_3QbAsiLkdIwHu7ix0Basil')],
+      data: [
+        invoicePayment('pi_3QbAsiLkdIwHu7ix0Other', { id: 'inpay_other', is_default: false, status: 'canceled' }),
+        invoicePayment('pi_3QbAsiLkdIwHu7ix0Basil'),
+      ],
     };
     // Act
     const event = normaliseOne(withInvoice({ payments }));
@@ -482,7 +529,9 @@ describe('stripe basil (2025-03-31+) invoice events', () => {
   it('names the PaymentIntent when the listed payment arrives expanded, and the charge of a payment without one', () => {
     // Prepare
     const expanded = withInvoice({ payments: { object: 'list', data: [invoicePayment({ id: 'pi_3QbAsiLkdIwHu7ix0Basil', object: 'payment_intent' })] } });
-    const chargeOnly = withInvoice({ payments: { object: 'list', data: [invoicePayment(undefined, { payment: { type: 'charge', charge: 'ch_3QbAsiLkdIwHu7ix0Basil' } })] } });
+    const chargeOnly = withInvoice({
+      payments: { object: 'list', data: [invoicePayment(undefined, { payment: { type: 'charge', charge: 'ch_3QbAsiLkdIwHu7ix0Basil' } })] },
+    });
     // Act
     const [fromExpanded, fromCharge] = [normaliseOne(expanded), normaliseOne(chargeOnly)];
     // Assess
@@ -519,7 +568,11 @@ describe('stripe basil (2025-03-31+) invoice events', () => {
     // Act
     const [before, after] = [normaliseOne(preBasil), normaliseOne(basil)];
     // Assess
-    expect([before?.payment?.providerPaymentId, before?.payment?.invoiceId, before?.fetch]).toEqual(['pi_3PfXh2LkdIwHu7ix0xHbW2Kq', 'in_1PfXgzLkdIwHu7ixmQ0mLx0b', undefined]);
+    expect([before?.payment?.providerPaymentId, before?.payment?.invoiceId, before?.fetch]).toEqual([
+      'pi_3PfXh2LkdIwHu7ix0xHbW2Kq',
+      'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
+      undefined,
+    ]);
     expect([after?.payment?.providerPaymentId, after?.payment?.invoiceId, after?.fetch]).toEqual(['pi_3PfXh2LkdIwHu7ix0xHbW2Kq', undefined, undefined]);
   });
 });

@@ -46,7 +46,11 @@ describe('toApiGatewayEvent', () => {
 
   it('gives null query strings, path parameters and body when there are none', () => {
     // Act
-    const event = toApiGatewayEvent({ method: 'GET', url: '/health', rawHeaders: [], body: Buffer.alloc(0), sourceIp: '::1' }, matchOf('GET', '/health'), 'req-2');
+    const event = toApiGatewayEvent(
+      { method: 'GET', url: '/health', rawHeaders: [], body: Buffer.alloc(0), sourceIp: '::1' },
+      matchOf('GET', '/health'),
+      'req-2',
+    );
     // Assess
     expect(event.queryStringParameters).toBeNull();
     expect(event.multiValueQueryStringParameters).toBeNull();
@@ -56,14 +60,22 @@ describe('toApiGatewayEvent', () => {
 
   it('keeps a malformed percent escape in a query string as sent', () => {
     // Act
-    const event = toApiGatewayEvent({ method: 'GET', url: '/api/v1/payments?q=%E0%A4%A', rawHeaders: [], body: Buffer.alloc(0), sourceIp: '::1' }, matchOf('GET', '/api/v1/payments'), 'req-3');
+    const event = toApiGatewayEvent(
+      { method: 'GET', url: '/api/v1/payments?q=%E0%A4%A', rawHeaders: [], body: Buffer.alloc(0), sourceIp: '::1' },
+      matchOf('GET', '/api/v1/payments'),
+      'req-3',
+    );
     // Assess
     expect(event.queryStringParameters).toEqual({ q: '%E0%A4%A' });
   });
 
   it('keeps query keys named like Object.prototype members as plain values', () => {
     // Act
-    const event = toApiGatewayEvent({ method: 'GET', url: '/api/v1/payments?toString=a&__proto__=b&constructor=c&toString=d', rawHeaders: [], body: Buffer.alloc(0), sourceIp: '::1' }, matchOf('GET', '/api/v1/payments'), 'req-4');
+    const event = toApiGatewayEvent(
+      { method: 'GET', url: '/api/v1/payments?toString=a&__proto__=b&constructor=c&toString=d', rawHeaders: [], body: Buffer.alloc(0), sourceIp: '::1' },
+      matchOf('GET', '/api/v1/payments'),
+      'req-4',
+    );
     // Assess
     expect(event.queryStringParameters?.toString).toBe('d');
     expect(Object.getOwnPropertyDescriptor(event.queryStringParameters, '__proto__')?.value).toBe('b');

@@ -189,9 +189,7 @@ describe('LocalQueues', () => {
 
     // Assess
     expect(events).toHaveLength(definition.maxReceiveCount);
-    expect(queues.deadLetters('notifications')).toEqual([
-      expect.objectContaining({ body: '{"kind":"poison"}', receiveCount: definition.maxReceiveCount }),
-    ]);
+    expect(queues.deadLetters('notifications')).toEqual([expect.objectContaining({ body: '{"kind":"poison"}', receiveCount: definition.maxReceiveCount })]);
     expect(queues.depth('notifications') + queues.inFlight('notifications')).toBe(0);
   });
 

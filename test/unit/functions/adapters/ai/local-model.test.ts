@@ -31,9 +31,14 @@ describe('localModel', () => {
     expect(first).toEqual(second);
   });
 
-  it('says what it is in any other answer and quotes the prompt\'s first line, within maxTokens', async () => {
+  it("says what it is in any other answer and quotes the prompt's first line, within maxTokens", async () => {
     // Act
-    const response = await localModel.generate({ system: 'Be brief.', prompt: 'Write a dunning email for Ada.\nShe owes 12 EUR.', maxTokens: 50, temperature: 0.7 });
+    const response = await localModel.generate({
+      system: 'Be brief.',
+      prompt: 'Write a dunning email for Ada.\nShe owes 12 EUR.',
+      maxTokens: 50,
+      temperature: 0.7,
+    });
     // Assess
     expect(response.text).toContain(LOCAL_MODEL_NAME);
     expect(response.text).toContain('deterministic local stand-in');

@@ -109,7 +109,9 @@ describe('verifyMailgunSignature', () => {
   const key = 'key-mailgun-unit-test';
   const timestamp = '1770920772';
   const token = 'e0b5477167110d68991efc6b9f89f0a11066af27834600e123';
-  const signature = createHmac('sha256', key).update(timestamp + token).digest('hex');
+  const signature = createHmac('sha256', key)
+    .update(timestamp + token)
+    .digest('hex');
   const at = new Date(Number(timestamp) * 1000);
 
   it('accepts the HMAC of timestamp+token within the window, in upper or lower case', () => {

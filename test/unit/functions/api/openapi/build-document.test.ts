@@ -15,8 +15,7 @@ const operationOf = (document: OpenApiDocument, route: Pick<RouteDef, 'method' |
   return operation;
 };
 
-const refOf = (value: Response | Reference | Parameter | undefined): string | undefined =>
-  value !== undefined && '$ref' in value ? value.$ref : undefined;
+const refOf = (value: Response | Reference | Parameter | undefined): string | undefined => (value !== undefined && '$ref' in value ? value.$ref : undefined);
 
 /** Resolves a local JSON pointer (`#/components/...`) in the document. */
 function resolve(document: unknown, ref: string): unknown {
@@ -58,7 +57,7 @@ describe('buildOpenApiDocument', () => {
     expect(routes.some((route) => route.operationId === 'getOpenApiDocument' && route.path === '/api/v1/openapi.json')).toBe(true);
   });
 
-  it('titles the document and versions it with SERVICE_VERSION\'s default or the given version', () => {
+  it("titles the document and versions it with SERVICE_VERSION's default or the given version", () => {
     // Act
     const versioned = buildOpenApiDocument(routes, { version: '2.3.4' });
     // Assess
@@ -75,7 +74,7 @@ describe('buildOpenApiDocument', () => {
     expect(Object.isFrozen(document.paths)).toBe(true);
   });
 
-  it('serves each path from the server of its row\'s API, and /health from all three', () => {
+  it("serves each path from the server of its row's API, and /health from all three", () => {
     // Prepare
     const url = { merchant: '{base_url}', edge: '{edge_url}', webhook: '{webhook_url}' } as const;
     // Assess
@@ -87,7 +86,7 @@ describe('buildOpenApiDocument', () => {
     expect(document.servers[0]?.variables?.base_url?.default).toMatch(/^https?:\/\//);
   });
 
-  it('gives each operation the security of its auth kind, with the row\'s scopes on API keys', () => {
+  it("gives each operation the security of its auth kind, with the row's scopes on API keys", () => {
     // Assess
     for (const route of routes) {
       const { security } = operationOf(document, route);
@@ -132,7 +131,9 @@ describe('buildOpenApiDocument', () => {
         '#/components/responses/RateLimitExceeded',
       ]);
     }
-    expect(Object.keys(tooMany?.headers ?? {})).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id']));
+    expect(Object.keys(tooMany?.headers ?? {})).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id']),
+    );
   });
 
   it('documents 401 and 429 but not 403 on optional-key rows, and none of them on public rows', () => {
@@ -179,7 +180,9 @@ describe('buildOpenApiDocument', () => {
     // Assess
     for (const route of routes) {
       const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
-      const path = (operationOf(document, route).parameters ?? []).filter((parameter): parameter is Parameter => !('$ref' in parameter) && parameter.in === 'path');
+      const path = (operationOf(document, route).parameters ?? []).filter(
+        (parameter): parameter is Parameter => !('$ref' in parameter) && parameter.in === 'path',
+      );
       expect(path.map((parameter) => parameter.name)).toEqual(names);
       for (const parameter of path) expect(parameter).toMatchObject({ required: true, schema: { type: 'string' } });
     }
@@ -190,14 +193,19 @@ describe('buildOpenApiDocument', () => {
     for (const route of routes) {
       const refs = (operationOf(document, route).parameters ?? []).map(refOf);
       const expected = route.auth === 'api_key' && route.method !== 'GET';
-      expect({ operationId: route.operationId, idempotent: refs.includes('#/components/parameters/IdempotencyKey') }).toEqual({ operationId: route.operationId, idempotent: expected });
+      expect({ operationId: route.operationId, idempotent: refs.includes('#/components/parameters/IdempotencyKey') }).toEqual({
+        operationId: route.operationId,
+        idempotent: expected,
+      });
     }
     expect(document.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
   });
 
   it('documents X-Request-Id on every response the document defines', () => {
     // Prepare
-    const inline = routes.flatMap((route) => Object.values(operationOf(document, route).responses)).filter((response): response is Response => !('$ref' in response));
+    const inline = routes
+      .flatMap((route) => Object.values(operationOf(document, route).responses))
+      .filter((response): response is Response => !('$ref' in response));
     const all = [...inline, ...Object.values(document.components.responses)];
     // Assess
     for (const response of all) expect(refOf(response.headers?.['X-Request-Id'] as Reference)).toBe('#/components/headers/XRequestId');
@@ -220,7 +228,7 @@ describe('buildOpenApiDocument', () => {
     for (const ref of refs) expect({ ref, resolved: resolve(document, ref) !== undefined }).toEqual({ ref, resolved: true });
   });
 
-  it('defines the error envelope with DESIGN\'s codes plus not_implemented, and Meta, Pagination and Cursor', () => {
+  it("defines the error envelope with DESIGN's codes plus not_implemented, and Meta, Pagination and Cursor", () => {
     // Prepare
     const schemas = document.components.schemas as Record<string, { properties: Record<string, { properties: Record<string, { enum?: string[] }> }> }>;
     // Assess
@@ -242,7 +250,7 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(schemas.Meta?.properties ?? {})).toEqual(['timestamp', 'request_id', 'merchant_id']);
   });
 
-  it('defines offset and cursor paging parameters with DESIGN\'s defaults and maxima', () => {
+  it("defines offset and cursor paging parameters with DESIGN's defaults and maxima", () => {
     // Assess
     const { parameters } = document.components;
     expect(parameters.Page).toMatchObject({ name: 'page', in: 'query', schema: { default: 1, minimum: 1 } });
@@ -265,7 +273,10 @@ describe('buildOpenApiDocument: credentials, bodies and values the operations ch
     // Assess
     expect(signed.map((route) => route.operationId)).toHaveLength(17);
     for (const route of signed) {
-      expect({ operationId: route.operationId, unauthorized: refOf(operationOf(document, route).responses[401]) }).toEqual({ operationId: route.operationId, unauthorized: '#/components/responses/InvalidSignature' });
+      expect({ operationId: route.operationId, unauthorized: refOf(operationOf(document, route).responses[401]) }).toEqual({
+        operationId: route.operationId,
+        unauthorized: '#/components/responses/InvalidSignature',
+      });
     }
     expect(example('InvalidSignature')?.code).toBe('invalid_signature');
     expect(Object.keys(document.components.responses.InvalidSignature?.headers ?? {})).toEqual(['X-Request-Id']);
@@ -277,7 +288,11 @@ describe('buildOpenApiDocument: credentials, bodies and values the operations ch
     const cron = routes.filter((route) => route.auth === 'cron_secret');
     // Assess
     expect(cron.length).toBeGreaterThanOrEqual(6);
-    for (const route of cron) expect({ operationId: route.operationId, unauthorized: refOf(operationOf(document, route).responses[401]) }).toEqual({ operationId: route.operationId, unauthorized: '#/components/responses/InvalidCronSecret' });
+    for (const route of cron)
+      expect({ operationId: route.operationId, unauthorized: refOf(operationOf(document, route).responses[401]) }).toEqual({
+        operationId: route.operationId,
+        unauthorized: '#/components/responses/InvalidCronSecret',
+      });
     expect(example('InvalidCronSecret')?.code).toBe('invalid_api_key');
   });
 
@@ -288,7 +303,7 @@ describe('buildOpenApiDocument: credentials, bodies and values the operations ch
     expect(refOf(operation.responses[404])).toBe('#/components/responses/ResourceNotFound');
   });
 
-  it('documents each provider webhook\'s own body: its media types, its signature and a JSON schema where it is JSON', () => {
+  it("documents each provider webhook's own body: its media types, its signature and a JSON schema where it is JSON", () => {
     // Prepare
     const webhooks = signed.filter((route) => route.group === 'provider-webhooks');
     const descriptions = new Set(webhooks.map((route) => operationOf(document, route).requestBody?.description));
@@ -297,28 +312,50 @@ describe('buildOpenApiDocument: credentials, bodies and values the operations ch
     expect(descriptions.size).toBe(webhooks.length);
     for (const route of webhooks) {
       const body = operationOf(document, route).requestBody;
-      expect({ operationId: route.operationId, required: body?.required, types: Object.keys(body?.content ?? {}).length > 0 }).toEqual({ operationId: route.operationId, required: true, types: true });
+      expect({ operationId: route.operationId, required: body?.required, types: Object.keys(body?.content ?? {}).length > 0 }).toEqual({
+        operationId: route.operationId,
+        required: true,
+        types: true,
+      });
       for (const media of Object.values(body?.content ?? {})) expect(media.schema).toMatchObject({ type: expect.anything() });
     }
-    expect(Object.keys(operationOf(document, { method: 'POST', path: '/braintree/{merchant_id}' }).requestBody?.content ?? {})).toEqual(['application/x-www-form-urlencoded']);
-    expect(Object.keys(operationOf(document, { method: 'POST', path: '/mollie/{merchant_id}' }).requestBody?.content ?? {})).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(Object.keys(operationOf(document, { method: 'POST', path: '/braintree/{merchant_id}' }).requestBody?.content ?? {})).toEqual([
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(Object.keys(operationOf(document, { method: 'POST', path: '/mollie/{merchant_id}' }).requestBody?.content ?? {})).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
     expect(operationOf(document, { method: 'POST', path: '/stripe/{merchant_id}' }).requestBody?.description).toContain('Stripe-Signature');
     expect(operationOf(document, { method: 'POST', path: '/square/{merchant_id}/invoice' }).requestBody?.description).toContain('invoice subscription');
-    expect(schemaOf(document, { method: 'POST', path: '/stripe/{merchant_id}' })).toMatchObject({ type: 'object', required: expect.arrayContaining(['id', 'type', 'data']) });
+    expect(schemaOf(document, { method: 'POST', path: '/stripe/{merchant_id}' })).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['id', 'type', 'data']),
+    });
   });
 
-  it('documents the delivery callbacks\' bodies (form for SMS status, JSON for email events) and the cron route\'s body', () => {
+  it("documents the delivery callbacks' bodies (form for SMS status, JSON for email events) and the cron route's body", () => {
     // Assess
-    expect(schemaOf(document, { method: 'POST', path: '/api/v1/messaging/status' }, 'application/x-www-form-urlencoded')).toMatchObject({ required: expect.arrayContaining(['MessageSid', 'MessageStatus']) });
-    expect(schemaOf(document, { method: 'POST', path: '/api/v1/messaging/email/status' })).toMatchObject({ required: expect.arrayContaining(['signature', 'event-data']) });
+    expect(schemaOf(document, { method: 'POST', path: '/api/v1/messaging/status' }, 'application/x-www-form-urlencoded')).toMatchObject({
+      required: expect.arrayContaining(['MessageSid', 'MessageStatus']),
+    });
+    expect(schemaOf(document, { method: 'POST', path: '/api/v1/messaging/email/status' })).toMatchObject({
+      required: expect.arrayContaining(['signature', 'event-data']),
+    });
     expect(schemaOf(document, { method: 'POST', path: '/api/v1/mailer/webhook' })).toMatchObject({ required: expect.arrayContaining(['type', 'data']) });
     expect(operationOf(document, { method: 'POST', path: '/api/v1/mailer/webhook' }).requestBody?.description).toContain('webhook-signature');
-    expect(schemaOf(document, { method: 'POST', path: '/api/internal/scoring/update-lookup' })).toMatchObject({ required: ['entries'], properties: { entries: { type: 'array', minItems: 1 } } });
+    expect(schemaOf(document, { method: 'POST', path: '/api/internal/scoring/update-lookup' })).toMatchObject({
+      required: ['entries'],
+      properties: { entries: { type: 'array', minItems: 1 } },
+    });
   });
 
   it('requires amount or amount_cents (anyOf) and lists the 20 lowercase currencies on ingest and scoring bodies', () => {
     // Prepare
-    const bodies = [schemaOf(document, { method: 'POST', path: '/api/v1/ingest/payment-event' }), schemaOf(document, { method: 'POST', path: '/api/v1/scoring/retry' })];
+    const bodies = [
+      schemaOf(document, { method: 'POST', path: '/api/v1/ingest/payment-event' }),
+      schemaOf(document, { method: 'POST', path: '/api/v1/scoring/retry' }),
+    ];
     // Assess
     expect(CURRENCIES).toHaveLength(20);
     for (const body of bodies) {
@@ -329,11 +366,16 @@ describe('buildOpenApiDocument: credentials, bodies and values the operations ch
     expect(bodies[0]?.required).toEqual(expect.arrayContaining(['event_type', 'currency', 'customer_email']));
   });
 
-  it('gives the scoring body\'s defaulted fields their default keywords', () => {
+  it("gives the scoring body's defaulted fields their default keywords", () => {
     // Act
     const properties = schemaOf(document, { method: 'POST', path: '/api/v1/scoring/retry' }).properties as Record<string, { default?: unknown }>;
     // Assess
-    expect({ attempt_number: properties.attempt_number?.default, hour_of_day: properties.hour_of_day?.default, currency: properties.currency?.default, model: properties.model?.default }).toEqual({
+    expect({
+      attempt_number: properties.attempt_number?.default,
+      hour_of_day: properties.hour_of_day?.default,
+      currency: properties.currency?.default,
+      model: properties.model?.default,
+    }).toEqual({
       attempt_number: 1,
       hour_of_day: 12,
       currency: 'usd',
@@ -345,11 +387,12 @@ describe('buildOpenApiDocument: credentials, bodies and values the operations ch
 describe('withServerOrigins', () => {
   const document = buildOpenApiDocument(routes);
 
-  it('points each API\'s server at its given origin, on the document and on every path, and keeps the rest shared', () => {
+  it("points each API's server at its given origin, on the document and on every path, and keeps the rest shared", () => {
     // Act
     const served = withServerOrigins(document, { merchant: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod', webhook: 'https://hooks.example.com' });
     // Assess
-    const defaults = (servers: readonly { variables?: Record<string, { default: string }> }[] | undefined) => servers?.map((server) => Object.values(server.variables ?? {})[0]?.default);
+    const defaults = (servers: readonly { variables?: Record<string, { default: string }> }[] | undefined) =>
+      servers?.map((server) => Object.values(server.variables ?? {})[0]?.default);
     expect(defaults(served.servers)).toEqual(['https://abc.execute-api.eu-west-1.amazonaws.com/prod', 'http://localhost:3000', 'https://hooks.example.com']);
     expect(defaults(served.paths['/api/v1/payments']?.servers)).toEqual(['https://abc.execute-api.eu-west-1.amazonaws.com/prod']);
     expect(defaults(served.paths['/stripe/{merchant_id}']?.servers)).toEqual(['https://hooks.example.com']);
@@ -360,7 +403,7 @@ describe('withServerOrigins', () => {
   });
 });
 
-describe('buildOpenApiDocument with a row\'s zod schemas', () => {
+describe("buildOpenApiDocument with a row's zod schemas", () => {
   it('documents path, query and body from the schemas when given', () => {
     // Prepare
     const table = [
@@ -388,11 +431,17 @@ describe('buildOpenApiDocument with a row\'s zod schemas', () => {
     ]);
     expect(operation.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { type: 'object', properties: { text: { type: 'string', minLength: 1 }, pinned: { type: 'boolean', default: false } }, required: ['text'] } } },
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { text: { type: 'string', minLength: 1 }, pinned: { type: 'boolean', default: false } }, required: ['text'] },
+        },
+      },
     });
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['201']));
     expect(operation.responses[200]).toBeUndefined();
-    expect((operation.responses[201] as Response).content?.['application/json']?.schema).toMatchObject({ properties: { data: { properties: { id: { type: 'string' } } } } });
+    expect((operation.responses[201] as Response).content?.['application/json']?.schema).toMatchObject({
+      properties: { data: { properties: { id: { type: 'string' } } } },
+    });
   });
 
   it('marks a body that accepts nothing as optional', () => {
@@ -404,13 +453,19 @@ describe('buildOpenApiDocument with a row\'s zod schemas', () => {
     expect(operation.requestBody?.required).toBe(false);
   });
 
-  it('references the offset paging parameters and page envelope instead of the query\'s own when the query has page and per_page', () => {
+  it("references the offset paging parameters and page envelope instead of the query's own when the query has page and per_page", () => {
     // Prepare
     const table = [
       row({
         path: '/api/v1/things',
         operationId: 'listThings',
-        schemas: { query: z.object({ status: z.string().optional(), page: z.coerce.number().int().min(1).default(1), per_page: z.coerce.number().int().min(1).max(100).default(25) }) },
+        schemas: {
+          query: z.object({
+            status: z.string().optional(),
+            page: z.coerce.number().int().min(1).default(1),
+            per_page: z.coerce.number().int().min(1).max(100).default(25),
+          }),
+        },
       }),
     ];
     // Act
@@ -481,16 +536,30 @@ describe('buildOpenApiDocument with a row\'s zod schemas', () => {
 
   it('documents a body the operation reads itself, per row when given as a function, and the extra error statuses a row declares', () => {
     // Prepare
-    const documentedBody = (route: RouteDef) => ({ description: `Signed body of ${route.operationId}.`, content: { 'application/x-www-form-urlencoded': z.object({ token: z.string() }) } });
+    const documentedBody = (route: RouteDef) => ({
+      description: `Signed body of ${route.operationId}.`,
+      content: { 'application/x-www-form-urlencoded': z.object({ token: z.string() }) },
+    });
     const table = [
-      row({ method: 'POST', path: '/api/v1/hooks/a', operationId: 'receiveA', auth: 'provider_signature', scopes: [], schemas: { documentedBody, errorStatuses: [404] } }),
+      row({
+        method: 'POST',
+        path: '/api/v1/hooks/a',
+        operationId: 'receiveA',
+        auth: 'provider_signature',
+        scopes: [],
+        schemas: { documentedBody, errorStatuses: [404] },
+      }),
       row({ method: 'POST', path: '/api/v1/hooks/b', operationId: 'receiveB', auth: 'provider_signature', scopes: [], schemas: { documentedBody } }),
     ];
     // Act
     const document = buildOpenApiDocument(table);
     // Assess
     const [a, b] = table.map((route) => operationOf(document, route));
-    expect(a?.requestBody).toEqual({ description: 'Signed body of receiveA.', required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { token: { type: 'string' } }, required: ['token'] } } } });
+    expect(a?.requestBody).toEqual({
+      description: 'Signed body of receiveA.',
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { token: { type: 'string' } }, required: ['token'] } } },
+    });
     expect(b?.requestBody?.description).toBe('Signed body of receiveB.');
     expect(refOf(a?.responses[404])).toBe('#/components/responses/ResourceNotFound');
     expect(b?.responses[404]).toBeUndefined();

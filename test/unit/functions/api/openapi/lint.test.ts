@@ -13,7 +13,12 @@ const REDOCLY = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
 
 interface LintReport {
   readonly totals: { readonly errors: number; readonly warnings: number };
-  readonly problems: ReadonlyArray<{ readonly ruleId: string; readonly severity: string; readonly message: string; readonly location: ReadonlyArray<{ readonly pointer: string }> }>;
+  readonly problems: ReadonlyArray<{
+    readonly ruleId: string;
+    readonly severity: string;
+    readonly message: string;
+    readonly location: ReadonlyArray<{ readonly pointer: string }>;
+  }>;
 }
 
 /** Redocly CLI's own entry, offline: its built-in `recommended` ruleset, no telemetry, no update check. */
@@ -48,7 +53,9 @@ describe('the OpenAPI document under Redocly lint', () => {
     // Act
     const report = await lint(file);
     // Assess
-    const errors = report.problems.filter((problem) => problem.severity === 'error').map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`);
+    const errors = report.problems
+      .filter((problem) => problem.severity === 'error')
+      .map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`);
     expect(errors).toEqual([]);
     expect(report.totals.errors).toBe(0);
   }, 60_000);
@@ -56,22 +63,43 @@ describe('the OpenAPI document under Redocly lint', () => {
   it('reports zero errors and no unused components when rows carry schemas, shared ids and both kinds of paging', async () => {
     // Prepare: the table's rows gain schemas over time; these stand in for them.
     const Thing = z.object({ id: z.string(), name: z.string().min(1), created_at: z.iso.datetime() }).meta({ id: 'Thing', description: 'A thing.' });
-    const row = (route: Pick<RouteDef, 'operationId' | 'method' | 'path' | 'schemas'>): RouteDef => ({ group: 'things', api: 'merchant', auth: 'api_key', scopes: ['read'], summary: route.operationId, ...route });
+    const row = (route: Pick<RouteDef, 'operationId' | 'method' | 'path' | 'schemas'>): RouteDef => ({
+      group: 'things',
+      api: 'merchant',
+      auth: 'api_key',
+      scopes: ['read'],
+      summary: route.operationId,
+      ...route,
+    });
     const table = [
       ...routes,
       row({
         operationId: 'listThings',
         method: 'GET',
         path: '/api/v1/things',
-        schemas: { query: z.object({ status: z.enum(['active', 'archived']).optional(), page: z.coerce.number().int().min(1).default(1), per_page: z.coerce.number().int().min(1).max(100).default(25) }) },
+        schemas: {
+          query: z.object({
+            status: z.enum(['active', 'archived']).optional(),
+            page: z.coerce.number().int().min(1).default(1),
+            per_page: z.coerce.number().int().min(1).max(100).default(25),
+          }),
+        },
       }),
       row({
         operationId: 'listThingEvents',
         method: 'GET',
         path: '/api/v1/things/{id}/events',
-        schemas: { params: z.object({ id: z.string() }), query: z.object({ cursor: z.string().min(1).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }) },
+        schemas: {
+          params: z.object({ id: z.string() }),
+          query: z.object({ cursor: z.string().min(1).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }),
+        },
       }),
-      row({ operationId: 'createThing', method: 'POST', path: '/api/v1/things', schemas: { body: Thing.omit({ id: true, created_at: true }), responses: { 201: z.object({ data: Thing }) } } }),
+      row({
+        operationId: 'createThing',
+        method: 'POST',
+        path: '/api/v1/things',
+        schemas: { body: Thing.omit({ id: true, created_at: true }), responses: { 201: z.object({ data: Thing }) } },
+      }),
     ];
     const file = join(folder, 'with-schemas.json');
     writeFileSync(file, JSON.stringify(buildOpenApiDocument(table)));

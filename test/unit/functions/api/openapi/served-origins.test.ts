@@ -12,7 +12,7 @@ describe('requestOrigin', () => {
     expect(origin).toBe('http://127.0.0.1:40123');
   });
 
-  it('gives https and the stage path on API Gateway\'s own execute-api host', () => {
+  it("gives https and the stage path on API Gateway's own execute-api host", () => {
     // Act
     const origin = requestOrigin(eventWith({ Host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'X-Forwarded-Proto': 'https' }, { stage: 'prod' }));
     // Assess

@@ -20,12 +20,13 @@ function loadWith(variables: { CRON_SECRET?: string }): Verify {
   return verify as Verify;
 }
 
-const eventWith = (headers: Record<string, string>): APIGatewayProxyEvent => ({ headers, resource: '/api/internal/scoring/update-lookup' }) as unknown as APIGatewayProxyEvent;
+const eventWith = (headers: Record<string, string>): APIGatewayProxyEvent =>
+  ({ headers, resource: '/api/internal/scoring/update-lookup' }) as unknown as APIGatewayProxyEvent;
 
 const SECRET = 'unit-test-cron-secret-0123456789';
 
 describe('verifyCronSecret', () => {
-  it('admits the configured secret as a Bearer token, whatever the header name\'s case', async () => {
+  it("admits the configured secret as a Bearer token, whatever the header name's case", async () => {
     // Prepare
     const verify = loadWith({ CRON_SECRET: SECRET });
     // Act and assess

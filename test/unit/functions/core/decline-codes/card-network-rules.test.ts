@@ -34,9 +34,7 @@ describe('visaCategoryOf', () => {
 describe('VISA_RESPONSE_RULES', () => {
   it('makes category 1 terminal, 2 soft_retry and 3 hard_customer, with no reattempt for category 1 and 14, when read', () => {
     // Act
-    const wrongCategory = VISA_RESPONSE_RULES.filter(
-      (rule) => rule.category !== { 1: 'terminal', 2: 'soft_retry', 3: 'hard_customer' }[rule.visaCategory],
-    );
+    const wrongCategory = VISA_RESPONSE_RULES.filter((rule) => rule.category !== { 1: 'terminal', 2: 'soft_retry', 3: 'hard_customer' }[rule.visaCategory]);
     const noReattempt = VISA_RESPONSE_RULES.filter((rule) => !rule.reattemptPermitted).map((rule) => rule.code);
     // Assess
     expect(wrongCategory).toEqual([]);
@@ -64,9 +62,24 @@ describe('MASTERCARD_ADVICE_CODES', () => {
     expect(mac21).toMatchObject({ category: 'terminal', subcategory: 'revoked_authorization', retryAllowed: false });
     expect(mac01).toMatchObject({ category: 'hard_customer', retryAllowed: false });
     expect(mac02).toMatchObject({ category: 'soft_retry', retryAllowed: true });
-    expect(MASTERCARD_ADVICE_CODES.map((entry) => entry.code)).toEqual(
-      ['01', '02', '03', '04', '21', '22', '24', '25', '26', '27', '28', '29', '30', '40', '41', '43'],
-    );
+    expect(MASTERCARD_ADVICE_CODES.map((entry) => entry.code)).toEqual([
+      '01',
+      '02',
+      '03',
+      '04',
+      '21',
+      '22',
+      '24',
+      '25',
+      '26',
+      '27',
+      '28',
+      '29',
+      '30',
+      '40',
+      '41',
+      '43',
+    ]);
     expect(MASTERCARD_ADVICE_CODES.filter((entry) => !entry.isRetryAdvice).map((entry) => entry.code)).toEqual(['40', '41', '43']);
   });
 });
@@ -81,7 +94,7 @@ describe('resolveAdviceCode', () => {
     expect(unknown).toMatchObject({ scheme: 'mastercard', rule: { code: '02' } });
   });
 
-  it('reads 02 as Visa\'s stop-this-payment advice when the network is Visa', () => {
+  it("reads 02 as Visa's stop-this-payment advice when the network is Visa", () => {
     // Act
     const resolved = resolveAdviceCode('02', 'visa');
     const mac25OnVisa = resolveAdviceCode('25', 'visa');
@@ -90,7 +103,7 @@ describe('resolveAdviceCode', () => {
     expect(mac25OnVisa).toBeUndefined();
   });
 
-  it('ignores numeric advice when the network is another brand, but keeps Stripe\'s words', () => {
+  it("ignores numeric advice when the network is another brand, but keeps Stripe's words", () => {
     // Act
     const amex = resolveAdviceCode('03', 'other');
     const stripe = resolveAdviceCode('DO_NOT_TRY_AGAIN', 'other');
@@ -99,7 +112,7 @@ describe('resolveAdviceCode', () => {
     expect(stripe).toMatchObject({ scheme: 'stripe', rule: { code: 'do_not_try_again', category: 'terminal' } });
   });
 
-  it('maps PayPal\'s spelled-out advice codes to the network they name when given one', () => {
+  it("maps PayPal's spelled-out advice codes to the network they name when given one", () => {
     // Act
     const visaStop = resolveAdviceCode('02_STOP_SPECIFIC_PAYMENT', undefined);
     const mcLater = resolveAdviceCode('02_try_again_later', 'visa');

@@ -39,7 +39,7 @@ describe('findDoNotRetryConflicts', () => {
 });
 
 describe('hasDoNotRetryMeaning', () => {
-  it('recognises the catalogue\'s stop-payment, lost/stolen and do-not-retry entries when they are checked', () => {
+  it("recognises the catalogue's stop-payment, lost/stolen and do-not-retry entries when they are checked", () => {
     // Prepare
     const entries = [
       findDeclineCode('stripe', 'stop_payment_order'),

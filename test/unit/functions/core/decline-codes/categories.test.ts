@@ -3,7 +3,7 @@ import { DECLINE_CODE_CATALOGUE } from '#core/decline-codes/catalogue';
 import { DECLINE_SUBCATEGORIES } from '#core/decline-codes/types';
 
 describe('DECLINE_CATEGORY_RECORDS', () => {
-  it('lists the four spec categories in order with the spec\'s subcategories when read', () => {
+  it("lists the four spec categories in order with the spec's subcategories when read", () => {
     // Act
     const byCategory = new Map(DECLINE_CATEGORY_RECORDS.map((record) => [record.category, record]));
     // Assess
@@ -14,7 +14,7 @@ describe('DECLINE_CATEGORY_RECORDS', () => {
     expect(byCategory.get('unknown')?.subcategories).toContain('unmapped');
   });
 
-  it('covers the subcategory of every catalogue entry under that entry\'s own category when compared', () => {
+  it("covers the subcategory of every catalogue entry under that entry's own category when compared", () => {
     // Prepare
     const allowed = new Map(DECLINE_CATEGORY_RECORDS.map((record) => [record.category, new Set<string>(record.subcategories)]));
     // Act

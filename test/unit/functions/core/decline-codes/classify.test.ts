@@ -12,7 +12,7 @@ describe('classifyDecline', () => {
       expect(result.matched).toMatchObject({ psp: 'stripe', code: 'insufficient_funds', category: 'soft_retry' });
     });
 
-    it('lets Stripe\'s advice_code override the decline code when Stripe sends both', () => {
+    it("lets Stripe's advice_code override the decline code when Stripe sends both", () => {
       // Act
       const result = classifyDecline({ psp: 'stripe', declineCode: 'generic_decline', adviceCode: 'try_again_later' });
       // Assess
@@ -206,7 +206,7 @@ describe('classifyDecline', () => {
       expect(result).toMatchObject({ category: 'terminal', subcategory: 'not_permitted', retry: { allowed: false } });
     });
 
-    it('keeps the provider\'s own code first when it has one, whatever the vocabulary says', () => {
+    it("keeps the provider's own code first when it has one, whatever the vocabulary says", () => {
       // Prepare: recurly has restricted_card itself.
       const own = DECLINE_CODE_CATALOGUE.find((record) => record.psp === 'stripe' && record.code === 'restricted_card');
       // Act

@@ -1,16 +1,5 @@
-import {
-  DECLINE_PSPS,
-  getDeclineCode,
-  getDeclineCodeVariations,
-  listCategories,
-  listDeclineCodes,
-} from '#core/decline-codes/queries';
-import {
-  DECLINE_CATEGORIES,
-  DECLINE_SUBCATEGORIES,
-  isDeclineCategory,
-  isDeclineSubcategory,
-} from '#core/decline-codes/types';
+import { DECLINE_PSPS, getDeclineCode, getDeclineCodeVariations, listCategories, listDeclineCodes } from '#core/decline-codes/queries';
+import { DECLINE_CATEGORIES, DECLINE_SUBCATEGORIES, isDeclineCategory, isDeclineSubcategory } from '#core/decline-codes/types';
 
 describe('listDeclineCodes', () => {
   it('returns the whole catalogue in (psp, code) order when given no filter', () => {
@@ -48,7 +37,7 @@ describe('listDeclineCodes', () => {
 });
 
 describe('getDeclineCodeVariations', () => {
-  it('returns every provider\'s entry for insufficient_funds, ignoring case, when asked', () => {
+  it("returns every provider's entry for insufficient_funds, ignoring case, when asked", () => {
     // Act
     const variations = getDeclineCodeVariations('insufficient_funds');
     // Assess
@@ -75,7 +64,7 @@ describe('getDeclineCodeVariations', () => {
 });
 
 describe('getDeclineCode', () => {
-  it('returns one provider\'s entry when given its psp and code', () => {
+  it("returns one provider's entry when given its psp and code", () => {
     // Act
     const record = getDeclineCode('gocardless', 'refer_to_payer');
     // Assess

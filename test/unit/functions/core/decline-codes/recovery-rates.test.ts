@@ -28,7 +28,10 @@ describe('recoveryRate', () => {
   it('puts every terminal baseline below every hard_customer one, and the best soft one on top, when compared', () => {
     // Act
     const bestSoft = Math.max(...Object.values(SUBCATEGORY_BASELINE.soft_retry));
-    const [worstHard, bestHard] = [Math.min(...Object.values(SUBCATEGORY_BASELINE.hard_customer)), Math.max(...Object.values(SUBCATEGORY_BASELINE.hard_customer))];
+    const [worstHard, bestHard] = [
+      Math.min(...Object.values(SUBCATEGORY_BASELINE.hard_customer)),
+      Math.max(...Object.values(SUBCATEGORY_BASELINE.hard_customer)),
+    ];
     const bestTerminal = Math.max(...Object.values(SUBCATEGORY_BASELINE.terminal));
     // Assess
     expect(bestSoft).toBeGreaterThan(bestHard);

@@ -54,11 +54,15 @@ describe('amountBucketOf', () => {
 describe('lookupKeyOf', () => {
   it('joins the normalised code, the buckets and the lowercase currency with #', () => {
     // Act and assess
-    expect(lookupKeyOf({ declineCode: 'Insufficient Funds', attemptBucket: '2', amountBucket: '10_50', currency: 'USD' })).toBe('insufficient_funds#2#10_50#usd');
+    expect(lookupKeyOf({ declineCode: 'Insufficient Funds', attemptBucket: '2', amountBucket: '10_50', currency: 'USD' })).toBe(
+      'insufficient_funds#2#10_50#usd',
+    );
   });
 
   it('gives a scoring request the key of its code, attempt, amount and currency', () => {
     // Act and assess
-    expect(lookupKeyForInput({ declineCode: 'card_declined', amountCents: 25_000, currency: 'gbp', attemptNumber: 6, hourOfDay: 12 })).toBe('card_declined#4+#200_1000#gbp');
+    expect(lookupKeyForInput({ declineCode: 'card_declined', amountCents: 25_000, currency: 'gbp', attemptNumber: 6, hourOfDay: 12 })).toBe(
+      'card_declined#4+#200_1000#gbp',
+    );
   });
 });

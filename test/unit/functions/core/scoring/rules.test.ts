@@ -31,7 +31,9 @@ describe('scoreRetryByRules', () => {
       ['no_such_code_anywhere', undefined, 'unmapped', [24, 48, 72, 72, 72, 72]],
     ] as const)('waits the %s (%s, %s) ladder over attempts 1-6', (declineCode, psp, subcategory, delays) => {
       // Act
-      const waits = delays.map((_delay, index) => scoreRetryByRules(input({ declineCode, ...(psp ? { psp } : { psp: undefined }), attemptNumber: index + 1 })).delayHours);
+      const waits = delays.map(
+        (_delay, index) => scoreRetryByRules(input({ declineCode, ...(psp ? { psp } : { psp: undefined }), attemptNumber: index + 1 })).delayHours,
+      );
       // Assess
       expect(waits).toEqual(delays);
       expect(ladderOf(subcategory)).toEqual([...new Set(delays)]);
@@ -65,24 +67,30 @@ describe('scoreRetryByRules', () => {
       ['30', 240],
     ])('takes the wait a Mastercard advice code %s fixes (%i h) over the ladder', (adviceCode, hours) => {
       // Act
-      const waits = [1, 3].map((attemptNumber) => scoreRetryByRules(input({ adviceCode, network: 'mastercard', attemptNumber, paydayProximityDays: 9 })).delayHours);
+      const waits = [1, 3].map(
+        (attemptNumber) => scoreRetryByRules(input({ adviceCode, network: 'mastercard', attemptNumber, paydayProximityDays: 9 })).delayHours,
+      );
       // Assess
       expect(waits).toEqual([hours, hours]);
     });
   });
 
   describe('score', () => {
-    it.each(['processing_error', 'insufficient_funds', 'card_velocity_exceeded', 'do_not_honor', 'no_such_code_anywhere'])('decays strictly with every further attempt of %s', (declineCode) => {
-      // Act
-      const scores = [1, 2, 3, 4, 5, 6, 7, 8].map((attemptNumber) => scoreRetryByRules(input({ declineCode, attemptNumber })).score);
-      // Assess
-      for (let i = 1; i < scores.length; i += 1) expect(scores[i]).toBeLessThan(scores[i - 1] as number);
-      expect(scores[0]).toBeGreaterThan(0);
-    });
+    it.each(['processing_error', 'insufficient_funds', 'card_velocity_exceeded', 'do_not_honor', 'no_such_code_anywhere'])(
+      'decays strictly with every further attempt of %s',
+      (declineCode) => {
+        // Act
+        const scores = [1, 2, 3, 4, 5, 6, 7, 8].map((attemptNumber) => scoreRetryByRules(input({ declineCode, attemptNumber })).score);
+        // Assess
+        for (let i = 1; i < scores.length; i += 1) expect(scores[i]).toBeLessThan(scores[i - 1] as number);
+        expect(scores[0]).toBeGreaterThan(0);
+      },
+    );
 
     it('decays a balance decline less per attempt than a processing error', () => {
       // Act
-      const drop = (declineCode: string): number => scoreRetryByRules(input({ declineCode, attemptNumber: 1 })).score - scoreRetryByRules(input({ declineCode, attemptNumber: 3 })).score;
+      const drop = (declineCode: string): number =>
+        scoreRetryByRules(input({ declineCode, attemptNumber: 1 })).score - scoreRetryByRules(input({ declineCode, attemptNumber: 3 })).score;
       // Assess
       expect(drop('insufficient_funds')).toBeLessThan(drop('processing_error'));
     });
@@ -110,7 +118,15 @@ describe('scoreRetryByRules', () => {
 
     it('answers the same input with the same result', () => {
       // Prepare
-      const rich = input({ attemptNumber: 3, hourOfDay: 6, isDebit: true, subscriptionMonths: 14, successRate90d: 0.8, anomalyScore: 0.3, paydayProximityDays: 2 });
+      const rich = input({
+        attemptNumber: 3,
+        hourOfDay: 6,
+        isDebit: true,
+        subscriptionMonths: 14,
+        successRate90d: 0.8,
+        anomalyScore: 0.3,
+        paydayProximityDays: 2,
+      });
       // Act and assess
       expect(scoreRetryByRules(rich)).toEqual(scoreRetryByRules({ ...rich }));
     });
@@ -120,7 +136,10 @@ describe('scoreRetryByRules', () => {
       fc.assert(
         fc.property(
           fc.record({
-            declineCode: fc.oneof(fc.constantFrom('insufficient_funds', 'processing_error', 'expired_card', 'fraudulent', '51', '04', 'R1', 'do_not_honor'), fc.string({ maxLength: 20 })),
+            declineCode: fc.oneof(
+              fc.constantFrom('insufficient_funds', 'processing_error', 'expired_card', 'fraudulent', '51', '04', 'R1', 'do_not_honor'),
+              fc.string({ maxLength: 20 }),
+            ),
             psp: fc.option(fc.constantFrom('stripe', 'adyen', 'braintree', 'paypal'), { nil: undefined }),
             amountCents: fc.integer({ min: 0, max: 999_999_999_999 }),
             currency: fc.constantFrom(...CURRENCIES),
@@ -165,7 +184,9 @@ describe('scoreRetryByRules', () => {
       ['R1', undefined, 'terminal', 'never retried'],
     ] as const)('scores %s (%s) 0 with a positive delay: %s, "%s"', (declineCode, psp, category, verdict) => {
       // Act
-      const results = [1, 2, 5].map((attemptNumber) => scoreRetryByRules(input({ declineCode, ...(psp ? { psp } : { psp: undefined }), attemptNumber, successRate90d: 1, paydayProximityDays: 0 })));
+      const results = [1, 2, 5].map((attemptNumber) =>
+        scoreRetryByRules(input({ declineCode, ...(psp ? { psp } : { psp: undefined }), attemptNumber, successRate90d: 1, paydayProximityDays: 0 })),
+      );
       // Assess
       for (const result of results) {
         expect(result.score).toBe(0);
@@ -181,7 +202,7 @@ describe('scoreRetryByRules', () => {
       ['a Mastercard advice code 21', { adviceCode: '21', network: 'mastercard' }],
       ['a Visa category 1 network code', { networkCode: '41', network: 'visa' }],
       ['a terminal provider code', { declineCode: 'fraudulent' }],
-    ] as const)('scores 0 despite a caller\'s soft_retry category when %s forbids the retry', (_what, signals) => {
+    ] as const)("scores 0 despite a caller's soft_retry category when %s forbids the retry", (_what, signals) => {
       // Act
       const result = scoreRetryByRules(input({ ...signals, declineCategory: 'soft_retry' }));
       // Assess
@@ -200,7 +221,7 @@ describe('scoreRetryByRules', () => {
       expect(result.reasoning).toContain('soft_retry decline (issuer_hold)');
     });
 
-    it('keeps the caller\'s subcategory when it belongs to the caller\'s category', () => {
+    it("keeps the caller's subcategory when it belongs to the caller's category", () => {
       // Act
       const result = scoreRetryByRules(input({ declineCode: 'do_not_honor', declineCategory: 'soft_retry', declineSubcategory: 'processing_error' }));
       // Assess

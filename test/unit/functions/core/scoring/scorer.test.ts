@@ -6,7 +6,15 @@ import { createRetryScorer, DEFAULT_AI_TIMEOUT_MS, ENHANCED_MODEL_VERSION } from
 import { MAX_DELAY_HOURS, MIN_DELAY_HOURS, type PrecomputedScore, type RetryScoreInput, type ScoreLookup } from '#core/scoring/types';
 import { localModel, LOCAL_MODEL_NAME } from '#adapters/ai/local-model';
 
-const INPUT: RetryScoreInput = { declineCode: 'insufficient_funds', psp: 'stripe', amountCents: 4999, currency: 'usd', attemptNumber: 2, hourOfDay: 6, successRate90d: 0.7 };
+const INPUT: RetryScoreInput = {
+  declineCode: 'insufficient_funds',
+  psp: 'stripe',
+  amountCents: 4999,
+  currency: 'usd',
+  attemptNumber: 2,
+  hourOfDay: 6,
+  successRate90d: 0.7,
+};
 const RULES = scoreRetryByRules(INPUT);
 
 /** An AI port that answers with `text` (or runs `behaviour`) and records what it was asked. */
@@ -25,7 +33,10 @@ class FakeAi implements AiModel {
 /** A lookup table in memory that records the keys it was asked for. */
 class MemoryLookup implements ScoreLookup {
   readonly asked: string[] = [];
-  constructor(private readonly entries: readonly PrecomputedScore[] = [], private readonly failure?: Error) {}
+  constructor(
+    private readonly entries: readonly PrecomputedScore[] = [],
+    private readonly failure?: Error,
+  ) {}
   async get(key: string): Promise<PrecomputedScore | undefined> {
     this.asked.push(key);
     if (this.failure) throw this.failure;
@@ -34,7 +45,8 @@ class MemoryLookup implements ScoreLookup {
 }
 
 const answer = (fields: Record<string, unknown>): string => JSON.stringify(fields);
-const neverAnswers = (): FakeAi => new FakeAi((request) => new Promise((_resolve, reject) => request.signal?.addEventListener('abort', () => reject(new Error('aborted')))));
+const neverAnswers = (): FakeAi =>
+  new FakeAi((request) => new Promise((_resolve, reject) => request.signal?.addEventListener('abort', () => reject(new Error('aborted')))));
 
 describe('createRetryScorer', () => {
   describe('rules', () => {
@@ -72,11 +84,18 @@ describe('createRetryScorer', () => {
       expect(request?.system).toContain('JSON');
       const lines = request?.prompt.split('\n') ?? [];
       expect(lines[0]).toBe(RETRY_SCORING_TASK_LINE);
-      expect(JSON.parse(lines.find((line) => line.startsWith(PAYMENT_LABEL))?.slice(PAYMENT_LABEL.length) ?? '')).toMatchObject({ decline_code: 'insufficient_funds', attempt_number: 2, success_rate_90d: 0.7 });
-      expect(JSON.parse(lines.find((line) => line.startsWith(RULES_BASELINE_LABEL))?.slice(RULES_BASELINE_LABEL.length) ?? '')).toMatchObject({ score: RULES.score, delay_hours: RULES.delayHours });
+      expect(JSON.parse(lines.find((line) => line.startsWith(PAYMENT_LABEL))?.slice(PAYMENT_LABEL.length) ?? '')).toMatchObject({
+        decline_code: 'insufficient_funds',
+        attempt_number: 2,
+        success_rate_90d: 0.7,
+      });
+      expect(JSON.parse(lines.find((line) => line.startsWith(RULES_BASELINE_LABEL))?.slice(RULES_BASELINE_LABEL.length) ?? '')).toMatchObject({
+        score: RULES.score,
+        delay_hours: RULES.delayHours,
+      });
     });
 
-    it('adds the AI\'s move as an ai_adjustment factor beside the rules factors', async () => {
+    it("adds the AI's move as an ai_adjustment factor beside the rules factors", async () => {
       // Prepare
       const ai = FakeAi.answering(answer({ score: 0.9, delay_hours: 24, reasoning: 'Strong history.' }));
       // Act
@@ -132,7 +151,12 @@ describe('createRetryScorer', () => {
 
     it('falls back on a slow answer that arrives after the timeout', async () => {
       // Prepare
-      const ai = new FakeAi(() => new Promise((resolve) => setTimeout(() => resolve({ text: answer({ score: 0.9, delay_hours: 1, reasoning: 'late' }), model: 'slow', tokensUsed: 1 }), 200)));
+      const ai = new FakeAi(
+        () =>
+          new Promise((resolve) =>
+            setTimeout(() => resolve({ text: answer({ score: 0.9, delay_hours: 1, reasoning: 'late' }), model: 'slow', tokensUsed: 1 }), 200),
+          ),
+      );
       // Act
       const result = await createRetryScorer({ ai, lookup: new MemoryLookup(), timeoutMs: 30 }).score(INPUT, 'enhanced');
       // Assess
@@ -182,7 +206,13 @@ describe('createRetryScorer', () => {
       // Act
       const result = await createRetryScorer({ ai: localModel, lookup: new MemoryLookup() }).score(INPUT, 'enhanced');
       // Assess
-      expect(result).toMatchObject({ source: 'enhanced', score: RULES.score, delayHours: RULES.delayHours, confidence: RULES.confidence, modelVersion: `${ENHANCED_MODEL_VERSION}/${LOCAL_MODEL_NAME}` });
+      expect(result).toMatchObject({
+        source: 'enhanced',
+        score: RULES.score,
+        delayHours: RULES.delayHours,
+        confidence: RULES.confidence,
+        modelVersion: `${ENHANCED_MODEL_VERSION}/${LOCAL_MODEL_NAME}`,
+      });
       expect(result.reasoning).toMatch(/^Local deterministic model \(no LLM\) kept the rules baseline\./);
       expect(result.factors).toEqual(RULES.factors);
     });
@@ -190,9 +220,16 @@ describe('createRetryScorer', () => {
 
   describe('lgbm', () => {
     const KEY = lookupKeyForInput(INPUT);
-    const HIT: PrecomputedScore = { key: KEY, score: 0.41, delayHours: 36, confidence: 0.82, modelVersion: 'lgbm-2026-06', factors: [{ name: 'decline_code', impact: 'negative', weight: 0.3 }] };
+    const HIT: PrecomputedScore = {
+      key: KEY,
+      score: 0.41,
+      delayHours: 36,
+      confidence: 0.82,
+      modelVersion: 'lgbm-2026-06',
+      factors: [{ name: 'decline_code', impact: 'negative', weight: 0.3 }],
+    };
 
-    it('answers with the pre-computed score under the request\'s key', async () => {
+    it("answers with the pre-computed score under the request's key", async () => {
       // Prepare
       const ai = FakeAi.answering(answer({ score: 0.9, delay_hours: 2, reasoning: 'x' }));
       const lookup = new MemoryLookup([HIT]);

@@ -11,7 +11,7 @@ import { webhookModuleFor } from '#webhooks/registry';
 import { type InboundWebhook, type NormalisedWebhookEvent, WebhookBodyFormatError } from '#webhooks/types';
 import { defineOperation, type SignedPrincipal } from '#api/operation';
 import { lowercasedHeaders } from '#api/pipeline/headers';
-import { rawBody } from '#api/pipeline/parse-request';
+import { decodePathParameters, rawBody } from '#api/pipeline/parse-request';
 import { publicUrlOf } from '#api/pipeline/request-url';
 import { meta } from '#api/pipeline/responses';
 import type { RouteDef } from '#api/route-types';
@@ -25,7 +25,7 @@ export function providerOfRoute(route: RouteDef): { psp: Psp; variant: WebhookRo
 }
 
 // Same message for both, so a caller cannot tell which merchants exist or what they configured.
-const notFound = (): ResourceNotFoundError => new ResourceNotFoundError('No webhook endpoint is configured at this URL.');
+const notFound = (): ResourceNotFoundError => new ResourceNotFoundError('No webhook endpoint is configured at this URL.', { param: 'merchant_id' });
 
 /** A merchant id can only be this (`merch_` and base62; operator-made ids stay within it): anything else names no endpoint. */
 const MERCHANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -72,7 +72,8 @@ function eventIdentityOf(psp: Psp, request: InboundWebhook): string | undefined 
  */
 export async function verifyProviderWebhook(event: APIGatewayProxyEvent, route: RouteDef): Promise<ProviderWebhookPrincipal> {
   const { psp, variant } = providerOfRoute(route);
-  const merchantId = event.pathParameters?.merchant_id ?? '';
+  // The pipeline's own decoding and id rule (400 for broken percent-encoding, 404 for an impossible id), then a merchant id's shape.
+  const merchantId = decodePathParameters(event).merchant_id ?? '';
   if (!MERCHANT_ID.test(merchantId)) throw notFound();
   const merchant = await getMerchantCached(merchantId);
   if (merchant === undefined) throw notFound();

@@ -60,7 +60,12 @@ describe('a late provider re-delivery for an erased customer', () => {
     return items;
   }
 
-  /** Delivers the provider's failed payment, drains, erases its customer, delivers the same event again and drains. */
+  /**
+   * Delivers the provider's failed payment, drains, erases its customer, then delivers the same
+   * event again (the intake stores one payload per provider event, so the replay is answered with
+   * the first delivery's id and stores nothing) and a later event about the same failure (new
+   * event id: it reaches the consumer, which must refuse it), and drains.
+   */
   async function eraseThenRedeliver(c: ProviderCase, prepare: (tenant: Tenant) => Promise<void> = async () => undefined) {
     const tenant = await newTenant(['admin'], UNLIMITED);
     await setProviderSecret(tenant.merchant.id, c.psp, c.secret);
@@ -70,20 +75,22 @@ describe('a late provider re-delivery for an erased customer', () => {
     await stack.runtime.queues.drain();
     const recorded = (await paymentsOf(tenant)).find((payment) => payment.provider_payment_id === c.expected.providerPaymentId) as Payment;
     const erased = await call(`${stack.api_url}/customers/${recorded.customer_id}`, { method: 'DELETE', key: tenant.key });
-    const again = await post(path, c.failed(publicUrl(path)));
+    const replay = await post(path, c.failed(publicUrl(path)));
+    const again = await post(path, (c.laterEvent as NonNullable<ProviderCase['laterEvent']>)(publicUrl(path)));
     const drained = await stack.runtime.queues.drain();
-    return { tenant, recorded, erased, again, drained };
+    return { tenant, recorded, erased, replay, again, drained };
   }
 
-  it('refuses a Stripe event that carries the email: nothing recorded, no dead letter, the stored delivery deleted, the refusal counted', async () => {
+  it('refuses a later Stripe event that carries the email: nothing recorded, no dead letter, the stored delivery deleted, the refusal counted', async () => {
     // Prepare
     const stripe = providerCases.find((c) => c.psp === 'stripe') as ProviderCase;
     // Act
-    const { tenant, recorded, erased, again, drained } = await eraseThenRedeliver(stripe);
+    const { tenant, recorded, erased, replay, again, drained } = await eraseThenRedeliver(stripe);
     // Assess
     expect(recorded.customer_id).toMatch(/^cust_/);
     expect(erased.status).toBe(200);
-    expect(again.status).toBe(200);
+    expect([replay.status, again.status]).toEqual([200, 200]);
+    expect(await getWebhookLog(tenant.merchant.id, replay.body.data.id)).toBeUndefined();
     expect(drained).toMatchObject({ failed: 0 });
     expect(stack.runtime.queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(tenant.merchant.id))).toEqual([]);
     expect(await paymentsOf(tenant)).toEqual([]);
@@ -105,7 +112,7 @@ describe('a late provider re-delivery for an erased customer', () => {
     expect(tombstones.find((item) => item.kind === 'email')?.refused_count).toBe(1);
   });
 
-  it('refuses a Paddle event that names only the provider customer id, before any lookup: no dead letter, nothing recorded', async () => {
+  it('refuses a later Paddle event that names only the provider customer id, before any lookup: no dead letter, nothing recorded', async () => {
     // Prepare: Paddle sends no email; the customer is known from an earlier event with its provider customer id.
     const paddle = providerCases.find((c) => c.psp === 'paddle') as ProviderCase;
     const known = (tenant: Tenant) =>
@@ -117,9 +124,10 @@ describe('a late provider re-delivery for an erased customer', () => {
         }),
       ).then(() => undefined);
     // Act
-    const { tenant, erased, again, drained } = await eraseThenRedeliver(paddle, known);
+    const { tenant, erased, replay, again, drained } = await eraseThenRedeliver(paddle, known);
     // Assess
     expect(erased.status).toBe(200);
+    expect([replay.status, again.status]).toEqual([200, 200]);
     expect(drained).toMatchObject({ failed: 0 });
     expect(stack.runtime.queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(tenant.merchant.id))).toEqual([]);
     expect(await paymentsOf(tenant)).toEqual([]);

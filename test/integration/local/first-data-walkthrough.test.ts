@@ -64,7 +64,7 @@ describe('README "First data" walkthrough', () => {
     const types = (
       JSON.parse(timeline.slice(0, timeline.indexOf('\n') === -1 ? undefined : timeline.indexOf('\n'))) as { data: { events: { type: string }[] } }
     ).data.events.map((event) => event.type);
-    expect(types).toEqual(['payment_failed', 'retry_scheduled', 'retry_attempted', 'retry_succeeded']);
+    expect(types).toEqual(['payment_failed', 'retry_scheduled', 'retry', 'retry_succeeded']);
     expect(await getPaymentByAnyId(stack.merchant_id, pi)).toMatchObject({
       status: 'recovered',
       psp: 'stripe',

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { StateConflictError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
 import {
@@ -15,6 +15,7 @@ import {
 import type { PaymentRecord } from '#core/payments';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { findDueEntries } from './due-index';
 import type { TransactItem } from './customer-repository';
 import { ENTITY, MESSAGE_DUE_SHARDS, MESSAGE_ENTITY, messageDueKeys, messageKeys } from './keys';
 
@@ -397,35 +398,8 @@ export interface DueMessage {
  * at most `limit` in all, an even share from each shard: one Query per shard, never a Scan.
  */
 export async function findDueMessages(now: Date, limit: number): Promise<DueMessage[]> {
-  const upTo = messageDueKeys.dueUpTo(now.toISOString());
-  const perShard = Math.ceil(limit / MESSAGE_DUE_SHARDS);
-  const shards = await Promise.all(
-    Array.from({ length: MESSAGE_DUE_SHARDS }, async (_, shard) => {
-      const found: DueMessage[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await documentClient.send(
-          new QueryCommand({
-            TableName: env.TABLE_NAME,
-            IndexName: 'GSI4',
-            KeyConditionExpression: '#pk = :pk AND #sk <= :upTo',
-            ExpressionAttributeNames: { '#pk': 'GSI4PK', '#sk': 'GSI4SK' },
-            ExpressionAttributeValues: { ':pk': messageDueKeys.shardPk(shard), ':upTo': upTo },
-            ProjectionExpression: '#sk',
-            Limit: Math.min(perShard - found.length, 1000),
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const parsed = messageDueKeys.parse(item.GSI4SK as string);
-          if (parsed !== undefined) found.push({ merchantId: parsed.merchantId, messageId: messageIdFor(parsed.body), dueAt: parsed.dueAt });
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey !== undefined && found.length < perShard);
-      return found;
-    }),
-  );
-  return shards.flat().sort((a, b) => a.dueAt.localeCompare(b.dueAt));
+  const entries = await findDueEntries({ shards: MESSAGE_DUE_SHARDS, ...messageDueKeys }, now, limit);
+  return entries.map((entry) => ({ merchantId: entry.merchantId, messageId: messageIdFor(entry.body), dueAt: entry.dueAt }));
 }
 
 /**

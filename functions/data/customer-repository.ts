@@ -4,7 +4,7 @@ import { type CustomerRecord, customerBodyOf, customerIdFor, NO_MONEY, normalise
 import { timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { customerKeys, customerSearchKeys, ENTITY } from './keys';
+import { customerKeys, customerSearchKeys, customerTags, ENTITY } from './keys';
 
 type Item = Record<string, unknown>;
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -132,7 +132,7 @@ export function putCustomer(before: CustomerRecord | undefined, after: CustomerR
   const ref = (key: { PK: string; SK: string }): TransactItem => ({
     Put: {
       TableName: env.TABLE_NAME,
-      Item: { ...key, entity: ENTITY.customerRef, customer_id: after.id, GSI2PK: customerKeys.data(merchantId, after.id), GSI2SK: `REF#${key.SK}` },
+      Item: { ...key, entity: ENTITY.customerRef, customer_id: after.id, ...customerTags.reference(merchantId, after.id, key) },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   });

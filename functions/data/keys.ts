@@ -270,6 +270,13 @@ export const customerKeys = {
   byEmail: (merchantId: string, email: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUSTEMAIL#${email}` }),
   byProviderId: (merchantId: string, providerCustomerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUSTREF#${providerCustomerId}` }),
   counters: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#CUST' }),
+  /** The identity a customer reference's sort key stands for (byEmail, byProviderId), for the erasure tombstone. */
+  identityOfReference: (sortKey: string): { email: string } | { providerCustomerId: string } | undefined =>
+    sortKey.startsWith('CUSTEMAIL#')
+      ? { email: sortKey.slice('CUSTEMAIL#'.length) }
+      : sortKey.startsWith('CUSTREF#')
+        ? { providerCustomerId: sortKey.slice('CUSTREF#'.length) }
+        : undefined,
   customerPrefix: 'CUST#',
   emailIndexPk: (merchantId: string) => `${merchantPk(merchantId)}#CUSTEMAIL`,
   nameIndexPk: (merchantId: string) => `${merchantPk(merchantId)}#CUSTNAME`,
@@ -286,6 +293,20 @@ export const messageKeys = {
   customerData: (merchantId: string, customerId: string, sortKey: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: sortKey }),
   /** The global reference from a provider's message id to the merchant's message (not under M#: see above). */
   providerRef: (providerMessageId: string): ItemKey => ({ PK: `MSGREF#${providerMessageId}`, SK: 'MSGREF' }),
+  /** That reference filed among the customer's data (its own key is global, so it is tagged by the provider's id). */
+  providerRefTag: (merchantId: string, customerId: string, providerMessageId: string) => ({
+    GSI2PK: customerDataPk(merchantId, customerId),
+    GSI2SK: `MSGREF#${providerMessageId}`,
+  }),
+} as const;
+
+/**
+ * The erasure tag of an item about a customer (GSI2, the customer's data partition): a record is
+ * filed by its own sort key, a reference to one by `REF#` and its sort key, so that the two are told apart.
+ */
+export const customerTags = {
+  record: (merchantId: string, customerId: string, key: ItemKey) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: key.SK }),
+  reference: (merchantId: string, customerId: string, key: ItemKey) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `REF#${key.SK}` }),
 } as const;
 
 /** The merchant's email suppression list: one item per (lowercased) address. */
@@ -357,7 +378,7 @@ export const queries = {
 } as const;
 
 /**
- * Erasure (functions/data/customer-erasure.ts, erasure-tombstones.ts) and what it must find:
+ * Erasure (functions/services/erase-customer.ts, erasure-tombstones.ts) and what it must find:
  * | an erased customer's tombstone: SHA-256 of merchant id, kind (`email`, `provider_customer_id`) and value; never erased, no TTL | PK = M#<m>, SK = ERASED#<sha256> | table |
  * | a stored Idempotency-Key response's link to each further customer it names (the record itself carries the first one's GSI2 tag) | PK = M#<m>, SK = IDEMLINK#<key hash>#<customer> | table |
  * | a customer's Idempotency-Key records and links (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with IDEM# / IDEMLINK# | GSI2 |

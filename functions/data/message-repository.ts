@@ -17,7 +17,7 @@ import { env } from '#shared/env';
 import { documentClient } from './client';
 import { findDueEntries } from './due-index';
 import type { TransactItem } from './customer-repository';
-import { ENTITY, MESSAGE_DUE_SHARDS, MESSAGE_ENTITY, messageDueKeys, messageKeys } from './keys';
+import { customerTags, ENTITY, MESSAGE_DUE_SHARDS, MESSAGE_ENTITY, messageDueKeys, messageKeys } from './keys';
 
 type Item = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ function messageItem(message: MessageRecord): Item {
     ...messageKeys.message(message.merchant_id, body),
     entity: ENTITY.message,
     ...message,
-    ...messageKeys.customerData(message.merchant_id, message.customer_id, `MSG#${body}`),
+    ...customerTags.record(message.merchant_id, message.customer_id, messageKeys.message(message.merchant_id, body)),
     // Only a scheduled message sits in the due index (sparse).
     ...(message.status === 'scheduled' && message.scheduled_at ? messageDueKeys.entry(message.merchant_id, body, message.scheduled_at) : {}),
   };
@@ -203,7 +203,7 @@ function providerRefPut(message: MessageRecord, sent: { readonly provider: strin
         provider: sent.provider,
         provider_message_id: sent.providerMessageId,
         created_at: at,
-        ...messageKeys.customerData(message.merchant_id, message.customer_id, `MSGREF#${sent.providerMessageId}`),
+        ...messageKeys.providerRefTag(message.merchant_id, message.customer_id, sent.providerMessageId),
       },
     },
   };

@@ -22,7 +22,7 @@ import {
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type CustomerIdentity, type TransactItem, counterUpdate, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
-import { customerKeys, ENTITY, paymentKeys } from './keys';
+import { customerTags, ENTITY, paymentKeys } from './keys';
 import { periodCounterUpdates } from './recovery-period-counters';
 import { loadPlanningContext, needsRetryPlan, plannedRetryEvent } from './retry-planning';
 import { transactOptimistically } from './transact';
@@ -71,13 +71,8 @@ export function paymentItem(payment: PaymentRecord): Item {
 
 /** The unique reference from the provider's payment id to the payment (GET /payments/{provider charge id}). */
 export function providerRefItem(payment: PaymentRecord, providerPaymentId: string): Item {
-  return {
-    ...paymentKeys.providerRef(payment.merchant_id, providerPaymentId),
-    entity: ENTITY.paymentRef,
-    payment_id: payment.id,
-    GSI2PK: customerKeys.data(payment.merchant_id, payment.customer_id),
-    GSI2SK: `REF#PAYREF#${providerPaymentId}`,
-  };
+  const key = paymentKeys.providerRef(payment.merchant_id, providerPaymentId);
+  return { ...key, entity: ENTITY.paymentRef, payment_id: payment.id, ...customerTags.reference(payment.merchant_id, payment.customer_id, key) };
 }
 
 /**
@@ -136,8 +131,7 @@ export function timelineItem(payment: PaymentRecord, at: string, entry: Transiti
         timestamp: at,
         detail: entry.detail,
         details: entry.details,
-        GSI2PK: customerKeys.data(payment.merchant_id, payment.customer_id),
-        GSI2SK: `TL#${bodyOf(payment)}#${at}#${seq}`,
+        ...customerTags.record(payment.merchant_id, payment.customer_id, paymentKeys.timelineEntry(payment.merchant_id, bodyOf(payment), at, seq)),
       },
     },
   };
@@ -270,7 +264,6 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       updated_at: at,
       version: 1,
     };
-    const customerData = { GSI2PK: customerKeys.data(input.merchantId, customer.id) };
     // The policy's first decision is written with the payment, so no open payment is ever left unplanned.
     const firstTimeline: Transition['timeline'] = {
       type: 'payment_failed',
@@ -303,8 +296,7 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
             ...paymentKeys.invoiceRef(input.merchantId, payment.invoice_id),
             entity: ENTITY.invoiceRef,
             payment_id: payment.id,
-            ...customerData,
-            GSI2SK: `REF#INVREF#${payment.invoice_id}`,
+            ...customerTags.reference(input.merchantId, payment.customer_id, paymentKeys.invoiceRef(input.merchantId, payment.invoice_id)),
           },
           ...guard,
         },
@@ -315,7 +307,7 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       items.push({
         Put: {
           TableName: env.TABLE_NAME,
-          Item: { ...key, entity: ENTITY.subscriptionInvoice, payment_id: payment.id, ...customerData, GSI2SK: `REF#${key.SK}` },
+          Item: { ...key, entity: ENTITY.subscriptionInvoice, payment_id: payment.id, ...customerTags.reference(input.merchantId, payment.customer_id, key) },
         },
       });
     }

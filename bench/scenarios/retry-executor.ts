@@ -14,7 +14,7 @@ import { customerKeys, paymentKeys, retryKeys } from '#data/keys';
 import { outboundEventItem } from '#data/outbound-event-repository';
 import { counterDeltas, customerAfter, foldTransitions, paymentItem, recordFailedPayment, timelineItem } from '#data/payment-repository';
 import { periodCounterUpdates } from '#data/recovery-period-counters';
-import { attemptRetry, DEFAULT_LEASE_MS } from '#jobs/attempt-retry';
+import { attemptRetry, DEFAULT_LEASE_MS } from '#services/attempt-retry';
 import { executeDueRetries } from '#jobs/execute-due-retries';
 import { env } from '#shared/env';
 import { deleteTable, ensureTable } from '#lib/local/dynamo-table';

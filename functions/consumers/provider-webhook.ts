@@ -14,7 +14,7 @@ import {
 import { PSPS, type Psp } from '#core/providers';
 import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '#data/customer-repository';
 import { refuseIfErased } from '#data/erasure-tombstones';
-import { ingestPaymentEvent } from '#data/ingest-payment-event';
+import { ingestPaymentEvent } from '#services/ingest-payment-event';
 import { getPaymentByAnyId } from '#data/payment-repository';
 import { getProviderApiKey } from '#data/provider-secret-repository';
 import {

@@ -189,7 +189,7 @@ export async function tagWebhookLogWithCustomer(merchantId: string, id: string, 
  * of them removes it. The first customer's tag goes on the delivery itself
  * (tagWebhookLogWithCustomer); each further customer (a batch, such as Adyen's) gets a small link
  * item, ids only, tagged with that customer's data key: erasing that customer deletes the link and
- * the delivery it names (functions/data/customer-erasure.ts). Links expire with the delivery, and a
+ * the delivery it names (functions/services/erase-customer.ts). Links expire with the delivery, and a
  * redelivery writes the same items again.
  *
  * @example await fileWebhookLogUnderCustomers('merch_1', record, ['cust_01J…', 'cust_01K…']);

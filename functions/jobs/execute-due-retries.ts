@@ -1,6 +1,6 @@
 import { findDueRetries } from '#data/due-retries';
 import { logger } from '#shared/logger';
-import { type AttemptOptions, type AttemptResult, attemptRetry } from './attempt-retry';
+import { type AttemptOptions, type AttemptResult, attemptRetry } from '#services/attempt-retry';
 import type { JobTaskInput, JobTaskSummary } from './run-job';
 
 /** How many payments one run attempts at once (each attempt is a few DynamoDB calls and one gateway call). */
@@ -21,7 +21,7 @@ export interface ExecuteDueRetriesOptions extends Pick<AttemptOptions, 'leaseMs'
 
 /**
  * The every-minute task `execute-due-retries`: finds the retries due at the run's scheduled time
- * through the due index (no Scan) and runs each (attempt-retry.ts), several at once. Each
+ * through the due index (no Scan) and runs each (services/attempt-retry.ts), several at once. Each
  * payment is claimed with a conditional write, so overlapping runs attempt it once. A payment
  * whose attempt throws is counted as failed and left to the next run (its lease or schedule
  * brings it back); the others go on. Past the run's time budget no new attempt starts: the rest

@@ -1,5 +1,5 @@
 import { ResourceNotFoundError } from '#core/errors';
-import { eraseCustomer } from '#data/customer-erasure';
+import { eraseCustomer } from '#services/erase-customer';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { customerInPath } from './customer-lookup';

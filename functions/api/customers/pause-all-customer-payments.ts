@@ -2,7 +2,7 @@ import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { customerInPath } from './customer-lookup';
 import { pauseAllCustomerPaymentsSchemas } from './schemas';
-import { transitionAll } from './transition-all';
+import { transitionAll } from '#services/transition-all';
 
 /**
  * POST /api/v1/customers/{id}/pause-all (B): pauses every pending or retrying payment of the

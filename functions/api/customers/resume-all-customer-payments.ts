@@ -2,7 +2,7 @@ import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { customerInPath } from './customer-lookup';
 import { resumeAllCustomerPaymentsSchemas } from './schemas';
-import { transitionAll } from './transition-all';
+import { transitionAll } from '#services/transition-all';
 
 /**
  * POST /api/v1/customers/{id}/resume-all (B): resumes every paused payment of the customer, each

@@ -1,6 +1,6 @@
 import type { z } from 'zod/mini';
 import type { IngestEvent } from '#core/ingest/ingest-event';
-import { ingestPaymentEvent as ingest } from '#data/ingest-payment-event';
+import { ingestPaymentEvent as ingest } from '#services/ingest-payment-event';
 import { meta } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { type IngestPaymentEventBody, ingestPaymentEventSchemas } from './schemas';

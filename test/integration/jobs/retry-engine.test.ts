@@ -4,7 +4,7 @@ import { isQuietAt } from '#core/quiet-hours';
 import type { PaymentRecord } from '#core/payments';
 import { getCardLedger } from '#data/card-ledger-repository';
 import { documentClient } from '#data/client';
-import { ingestPaymentEvent } from '#data/ingest-payment-event';
+import { ingestPaymentEvent } from '#services/ingest-payment-event';
 import { dueRetryKeys, paymentKeys } from '#data/keys';
 import { listOutboundEvents } from '#data/outbound-event-repository';
 import { getPayment } from '#data/payment-repository';

@@ -14,7 +14,7 @@ import { createMerchant } from '#data/merchant-repository';
 import { listOutboundEvents } from '#data/outbound-event-repository';
 import { getPayment } from '#data/payment-repository';
 import { setProviderApiKey } from '#data/provider-secret-repository';
-import { attemptRetry } from '#jobs/attempt-retry';
+import { attemptRetry } from '#services/attempt-retry';
 import { requestRetry } from '#services/request-retry';
 import type { ReceivedRequest } from '#test/fakes/json-api-server';
 import { type FakeStripeApi, formOf, idempotencyKeyOf, STRIPE_TEST_SECRET_KEY, type StripeRoute, startFakeStripeApi } from '#test/fakes/stripe-api';

@@ -1,12 +1,12 @@
 /**
- * eraseCustomer (functions/data/customer-erasure.ts) against DynamoDB Local, racing the writes
+ * eraseCustomer (functions/services/erase-customer.ts) against DynamoDB Local, racing the writes
  * that can land while it runs: whatever the interleaving, no payment is left without its customer
  * and every counter agrees with the items that remain. A stored webhook delivery that concerns
  * several customers (an Adyen batch) goes with whichever of them is erased.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#data/client';
-import { eraseCustomer } from '#data/customer-erasure';
+import { eraseCustomer } from '#services/erase-customer';
 import { customerCounts, customerFromItem } from '#data/customer-repository';
 import { paymentCounterNames, paymentCounters, paymentFromItem } from '#data/payment-repository';
 import { fileWebhookLogUnderCustomers, getWebhookLog, putWebhookLog } from '#data/webhook-log-repository';

@@ -3,15 +3,15 @@ import { type CustomerRecord, customerBodyOf } from '#core/customers';
 import { StateConflictError } from '#core/errors';
 import { paymentBodyOf } from '#core/payments';
 import { env } from '#shared/env';
-import { documentClient } from './client';
-import { counterUpdate, getCustomer } from './customer-repository';
-import { type ErasedIdentity, writeTombstones } from './erasure-tombstones';
-import { linkedIdempotencyRecordKey } from './idempotency-repository';
-import { customerKeys, ENTITY, ERASURE_ENTITY, type ItemKey, paymentKeys } from './keys';
-import { getPayment, paymentCounterNames } from './payment-repository';
-import { sandboxChargeKeysOf } from './sandbox-charge-repository';
-import { linkedWebhookLogKey } from './webhook-log-repository';
-import { transactOptimistically } from './transact';
+import { documentClient } from '#data/client';
+import { counterUpdate, getCustomer } from '#data/customer-repository';
+import { type ErasedIdentity, writeTombstones } from '#data/erasure-tombstones';
+import { linkedIdempotencyRecordKey } from '#data/idempotency-repository';
+import { customerKeys, ENTITY, ERASURE_ENTITY, type ItemKey, paymentKeys } from '#data/keys';
+import { getPayment, paymentCounterNames } from '#data/payment-repository';
+import { sandboxChargeKeysOf } from '#data/sandbox-charge-repository';
+import { linkedWebhookLogKey } from '#data/webhook-log-repository';
+import { transactOptimistically } from '#data/transact';
 
 type Item = Record<string, unknown>;
 
@@ -83,13 +83,8 @@ async function erasePayment(merchantId: string, paymentId: string): Promise<bool
   });
 }
 
-/** The identity a customer reference item stands for (`CUSTEMAIL#<email>`, `CUSTREF#<provider id>`), for its tombstone. */
-function identityOfRef(item: Item): ErasedIdentity | undefined {
-  const sk = item.SK as string;
-  if (sk.startsWith('CUSTEMAIL#')) return { email: sk.slice('CUSTEMAIL#'.length) };
-  if (sk.startsWith('CUSTREF#')) return { providerCustomerId: sk.slice('CUSTREF#'.length) };
-  return undefined;
-}
+/** The identity a customer reference item stands for, for its tombstone. */
+const identityOfRef = (item: Item): ErasedIdentity | undefined => customerKeys.identityOfReference(item.SK as string);
 
 /** Further items an entry of the index brings along: the delivery or stored response a link names. */
 async function linkedKeyOf(merchantId: string, item: Item): Promise<ItemKey | undefined> {

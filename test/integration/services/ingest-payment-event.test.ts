@@ -9,7 +9,7 @@ import { dedupeKeyOf, type IngestEvent } from '#core/ingest/ingest-event';
 import { documentClient } from '#data/client';
 import { getCustomerByEmail } from '#data/customer-repository';
 import { claimIngestEvent, completeIngestEvent } from '#data/ingest-events';
-import { ingestPaymentEvent } from '#data/ingest-payment-event';
+import { ingestPaymentEvent } from '#services/ingest-payment-event';
 import { ingestKeys } from '#data/keys';
 import { getPayment } from '#data/payment-repository';
 

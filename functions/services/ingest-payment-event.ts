@@ -3,9 +3,9 @@ import { timeOrderedId } from '#core/ids';
 import { cardIdentityOf } from '#core/card-caps';
 import { classifyFailedPayment, dedupeKeyOf, type IngestEvent, type IngestResult, pspOf } from '#core/ingest/ingest-event';
 import { type AttemptDecline, OPEN_STATUSES, type PaymentEvent, type PaymentRecord, isOpen } from '#core/payments';
-import { getCustomerByEmail } from './customer-repository';
-import { refuseIfErased } from './erasure-tombstones';
-import { claimIngestEvent, completeIngestEvent, type IngestClaim, releaseIngestEvent } from './ingest-events';
+import { getCustomerByEmail } from '#data/customer-repository';
+import { refuseIfErased } from '#data/erasure-tombstones';
+import { claimIngestEvent, completeIngestEvent, type IngestClaim, releaseIngestEvent } from '#data/ingest-events';
 import {
   addProviderReference,
   applyPaymentEvent,
@@ -14,8 +14,8 @@ import {
   getPaymentByInvoice,
   recordFailedPayment,
   recordTimelineEvent,
-} from './payment-repository';
-import { listPayments } from './payment-queries';
+} from '#data/payment-repository';
+import { listPayments } from '#data/payment-queries';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */
 const WAIT_FOR_FIRST_DELIVERY_MS = 5_000;

@@ -3,6 +3,7 @@ import { PAYMENT_STATUS_FILTERS } from '#core/payments';
 import { offsetPagingQuery } from '#api/pipeline/paging-query';
 import { PaymentData } from '#api/payments/schemas';
 import { RECOVERY_STATUS_FILTERS, Recovery } from '#api/recoveries/schemas';
+import { AmountsByCurrency, OffsetPagination, ResponseMeta } from '#api/envelope-schemas';
 
 // ---- Request parts ----
 
@@ -77,19 +78,6 @@ const customerRecoveriesQuery = z.object({
 
 // ---- Responses ----
 
-const Meta = z.object({ timestamp: z.string(), request_id: z.string(), merchant_id: z.optional(z.string()) });
-const Pagination = z.object({
-  total: z.number().check(z.int()),
-  page: z.number().check(z.int()),
-  per_page: z.number().check(z.int()),
-  total_pages: z.number().check(z.int()),
-});
-/** A money total per currency (DESIGN §2c): smallest unit by lowercase currency, `{ "usd": 5800, "jpy": 3000 }`. */
-const AmountsByCurrency = z
-  .record(z.string(), z.number().check(z.int()))
-  .clone()
-  .register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
-
 export const Customer = z
   .object({
     id: z.string(),
@@ -129,8 +117,8 @@ export const RecoveryStats = z
   .clone()
   .register(z.globalRegistry, { id: 'CustomerRecoveryStats' });
 
-const paged = <T extends z.ZodMiniType>(item: T) => z.object({ data: z.array(item), pagination: Pagination, meta: Meta });
-const single = <T extends z.ZodMiniType>(data: T) => z.object({ data, meta: Meta });
+const paged = <T extends z.ZodMiniType>(item: T) => z.object({ data: z.array(item), pagination: OffsetPagination, meta: ResponseMeta });
+const single = <T extends z.ZodMiniType>(data: T) => z.object({ data, meta: ResponseMeta });
 
 const PausedAll = single(
   z.object({ customer_id: z.string(), status: z.literal('paused'), paused_count: z.number().check(z.int()), payment_ids: z.array(z.string()) }),

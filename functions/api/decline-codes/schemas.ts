@@ -2,14 +2,9 @@ import * as z from '#shared/zod';
 import { DECLINE_CATEGORIES, DECLINE_SUBCATEGORIES, type DeclineSubcategory } from '#core/decline-codes/types';
 import { PSPS } from '#core/providers';
 import { cursorPagingQuery } from '#api/pipeline/paging-query';
+import { ResponseMeta } from '#api/envelope-schemas';
 
 const SUBCATEGORIES = DECLINE_SUBCATEGORIES as unknown as [DeclineSubcategory, ...DeclineSubcategory[]];
-
-const Meta = z.object({
-  timestamp: z.string().clone().register(z.globalRegistry, { format: 'date-time' }),
-  request_id: z.string(),
-  merchant_id: z.optional(z.string()),
-});
 
 export const ListDeclineCodesQuery = z.object({
   psp: z.optional(z.enum(PSPS)).clone().register(z.globalRegistry, { description: "Only this provider's codes." }),
@@ -58,10 +53,10 @@ export const DeclineCategoryData = z
 export const ListDeclineCodesResponse = z.object({
   data: z.array(DeclineCodeData),
   cursor: z.object({ next: z.nullable(z.string()).clone().register(z.globalRegistry, { description: 'The cursor of the next page; null at the end.' }) }),
-  meta: Meta,
+  meta: ResponseMeta,
 });
 
-export const ListDeclineCategoriesResponse = z.object({ data: z.array(DeclineCategoryData), meta: Meta });
+export const ListDeclineCategoriesResponse = z.object({ data: z.array(DeclineCategoryData), meta: ResponseMeta });
 
 export const DeclineCodeResponse = z.object({
   data: z.object({
@@ -81,7 +76,7 @@ export const DeclineCodeResponse = z.object({
       .clone()
       .register(z.globalRegistry, { description: "Every provider's entry for the code, in (psp, code) order." }),
   }),
-  meta: Meta,
+  meta: ResponseMeta,
 });
 
 export const listDeclineCodesSchemas = { query: ListDeclineCodesQuery, responses: { 200: ListDeclineCodesResponse } } as const;

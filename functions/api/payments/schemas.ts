@@ -3,6 +3,7 @@ import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
 import { PAYMENT_STATUSES, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '#core/payments';
 import { PSPS } from '#core/providers';
 import { offsetPagingQuery } from '#api/pipeline/paging-query';
+import { ResponseMeta } from '#api/envelope-schemas';
 
 /**
  * The psp values a payment may carry: the 13 providers, and `ingest` for payments ingested from a
@@ -61,7 +62,6 @@ export const ListPaymentsQuery = z
 
 const Timestamp = z.string().clone().register(z.globalRegistry, { format: 'date-time' });
 const Status = z.enum(PAYMENT_STATUSES);
-const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });
 
 /** `paymentView` (functions/api/views.ts): A's fields and B's aliases. */
 export const PaymentData = z
@@ -103,10 +103,10 @@ export const ListPaymentsResponse = z.object({
     per_page: z.number().check(z.int()),
     total_pages: z.number().check(z.int()),
   }),
-  meta: Meta,
+  meta: ResponseMeta,
 });
 
-export const PaymentResponse = z.object({ data: PaymentData, meta: Meta });
+export const PaymentResponse = z.object({ data: PaymentData, meta: ResponseMeta });
 
 export const TimelineEventData = z
   .object({
@@ -123,7 +123,7 @@ export const TimelineEventData = z
 
 export const PaymentTimelineResponse = z.object({
   data: z.object({ payment_id: z.string(), events: z.array(TimelineEventData).clone().register(z.globalRegistry, { description: 'Oldest first.' }) }),
-  meta: Meta,
+  meta: ResponseMeta,
 });
 
 export const RetryPaymentResponse = z.object({
@@ -140,7 +140,7 @@ export const RetryPaymentResponse = z.object({
     retry_number: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'The number of the attempt queued (retry_count + 1).' }),
     scheduled_at: Timestamp.clone().register(z.globalRegistry, { description: 'B: the same value as next_retry_at.' }),
   }),
-  meta: Meta,
+  meta: ResponseMeta,
 });
 
 export const PausePaymentResponse = z.object({
@@ -152,7 +152,7 @@ export const PausePaymentResponse = z.object({
     paused_at: Timestamp,
     previous_status: z.enum(['pending', 'retrying']),
   }),
-  meta: Meta,
+  meta: ResponseMeta,
 });
 
 export const ResumePaymentResponse = z.object({
@@ -164,7 +164,7 @@ export const ResumePaymentResponse = z.object({
     resumed_at: Timestamp,
     next_retry_at: z.nullable(Timestamp),
   }),
-  meta: Meta,
+  meta: ResponseMeta,
 });
 
 export const listPaymentsSchemas = { query: ListPaymentsQuery, responses: { 200: ListPaymentsResponse } } as const;

@@ -2,19 +2,13 @@ import * as z from '#shared/zod';
 import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
 import { PAYMENT_STATUSES } from '#core/payments';
 import { offsetPagingQuery } from '#api/pipeline/paging-query';
+import { OffsetPagination, ResponseMeta } from '#api/envelope-schemas';
 
 /** A's statuses and B's `active` (pending or retrying), expanded through PAYMENT_STATUS_FILTERS. */
 export const RECOVERY_STATUS_FILTERS = [...PAYMENT_STATUSES, 'active'] as const;
 
 const Id = z.string().check(z.minLength(1), z.maxLength(255));
 const Timestamp = z.string();
-const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });
-const Pagination = z.object({
-  total: z.number().check(z.int()),
-  page: z.number().check(z.int()),
-  per_page: z.number().check(z.int()),
-  total_pages: z.number().check(z.int()),
-});
 
 export const Recovery = z.object({
   id: z.string(),
@@ -87,12 +81,12 @@ export const listRecoveriesSchemas = {
     campaign_id: z.optional(Id),
     ...offsetPagingQuery,
   }),
-  responses: { 200: z.object({ data: z.array(Recovery), pagination: Pagination, meta: Meta }) },
+  responses: { 200: z.object({ data: z.array(Recovery), pagination: OffsetPagination, meta: ResponseMeta }) },
 } as const;
 
 export const getRecoverySchemas = {
   params: RecoveryIdParams,
-  responses: { 200: z.object({ data: RecoveryDetail, meta: Meta }) },
+  responses: { 200: z.object({ data: RecoveryDetail, meta: ResponseMeta }) },
 } as const;
 
 /** The body is optional (A sends none): without one, the default email is sent. */
@@ -107,5 +101,5 @@ export const triggerDunningSchemas = {
       subject: z.optional(HeaderText),
     }),
   ),
-  responses: { 202: z.object({ data: DunningTriggered, meta: Meta }) },
+  responses: { 202: z.object({ data: DunningTriggered, meta: ResponseMeta }) },
 } as const;

@@ -1,9 +1,9 @@
 import * as z from '#shared/zod';
 import { isValidTimeZone, MAX_TIME_ZONE_LENGTH } from '#core/quiet-hours';
 import { DEFAULT_RECOVERY_GOAL_PERIOD, RECOVERY_GOAL_PERIODS } from '#core/recovery-goal';
+import { ResponseMeta } from '#api/envelope-schemas';
 
 const Timestamp = z.string().clone().register(z.globalRegistry, { format: 'date-time' });
-const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });
 const Hour = z.number().check(z.int(), z.gte(0), z.lte(23));
 const Period = z.enum(RECOVERY_GOAL_PERIODS);
 
@@ -38,7 +38,7 @@ export const QuietHoursData = z
     description: 'Quiet hours: no retries or dunning messages are sent from start_hour:00 to end_hour:00 local time.',
   });
 
-export const QuietHoursResponse = z.object({ data: QuietHoursData, meta: Meta });
+export const QuietHoursResponse = z.object({ data: QuietHoursData, meta: ResponseMeta });
 
 export const SetRecoveryGoalBody = z.object({
   target_rate: z.number().check(z.gte(0), z.lte(1)).clone().register(z.globalRegistry, { description: 'The recovery rate to reach, 0.0-1.0.' }),
@@ -87,7 +87,7 @@ export const RecoveryGoalData = z
     description: 'The recovery-rate goal and the progress of the current period, counted by the month each payment failed in.',
   });
 
-export const RecoveryGoalResponse = z.object({ data: RecoveryGoalData, meta: Meta });
+export const RecoveryGoalResponse = z.object({ data: RecoveryGoalData, meta: ResponseMeta });
 
 export const getQuietHoursSchemas = { responses: { 200: QuietHoursResponse } } as const;
 export const setQuietHoursSchemas = { body: SetQuietHoursBody, responses: { 200: QuietHoursResponse } } as const;

@@ -3,21 +3,10 @@ import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
 import { PAYMENT_STATUSES } from '#core/payments';
 import { SUBSCRIPTION_RECOVERY_STATUSES } from '#core/subscriptions';
 import { offsetPagingQuery } from '#api/pipeline/paging-query';
+import { AmountsByCurrency, OffsetPagination, ResponseMeta } from '#api/envelope-schemas';
 
 const Id = z.string().check(z.minLength(1), z.maxLength(255));
 const Timestamp = z.string();
-const Meta = z.object({ timestamp: Timestamp, request_id: z.string(), merchant_id: z.optional(z.string()) });
-const Pagination = z.object({
-  total: z.number().check(z.int()),
-  page: z.number().check(z.int()),
-  per_page: z.number().check(z.int()),
-  total_pages: z.number().check(z.int()),
-});
-/** A money total per currency (DESIGN §2c): smallest unit by lowercase currency, `{ "usd": 5800, "jpy": 3000 }`. */
-const AmountsByCurrency = z
-  .record(z.string(), z.number().check(z.int()))
-  .clone()
-  .register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
 
 export const SubscriptionRecoveryStatus = z.object({
   subscription_id: z.string(),
@@ -99,21 +88,21 @@ export const InvoiceTimeline = z.object({
 
 export const getSubscriptionRecoveryStatusSchemas = {
   params: z.object({ id: Id }),
-  responses: { 200: z.object({ data: SubscriptionRecoveryStatus, meta: Meta }) },
+  responses: { 200: z.object({ data: SubscriptionRecoveryStatus, meta: ResponseMeta }) },
 } as const;
 
 export const listFailedInvoicesSchemas = {
   params: z.object({ id: Id }),
   query: z.object(offsetPagingQuery),
-  responses: { 200: z.object({ data: z.array(FailedInvoice), pagination: Pagination, meta: Meta }) },
+  responses: { 200: z.object({ data: z.array(FailedInvoice), pagination: OffsetPagination, meta: ResponseMeta }) },
 } as const;
 
 export const getInvoiceRecoveryStatusSchemas = {
   params: z.object({ id: Id }),
-  responses: { 200: z.object({ data: InvoiceRecoveryStatus, meta: Meta }) },
+  responses: { 200: z.object({ data: InvoiceRecoveryStatus, meta: ResponseMeta }) },
 } as const;
 
 export const getInvoiceTimelineSchemas = {
   params: z.object({ id: Id }),
-  responses: { 200: z.object({ data: InvoiceTimeline, meta: Meta }) },
+  responses: { 200: z.object({ data: InvoiceTimeline, meta: ResponseMeta }) },
 } as const;

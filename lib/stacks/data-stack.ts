@@ -1,4 +1,4 @@
-import { ArnFormat, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -52,6 +52,11 @@ export class DataStack extends Stack {
     const queues = {} as Record<QueueName, QueueWithDlq>;
     for (const definition of queueDefinitions) {
       queues[definition.name] = new QueueWithDlq(this, `Queue-${definition.name}`, { definition, alarmTopic: topic });
+      // The operator CLI reads and redrives a DLQ by its URL (`npm run admin -- dlq list --dlq-url …`).
+      new CfnOutput(this, `DlqUrl-${definition.name}`, {
+        value: queues[definition.name].deadLetterQueue.queue.queueUrl,
+        description: `Dead-letter queue of ${definition.name}: npm run admin -- dlq list --dlq-url <this URL>`,
+      });
     }
     this.queues = queues;
 

@@ -33,6 +33,21 @@ describe('DataStack', () => {
     });
   });
 
+  it("outputs each dead-letter queue's URL, for the operator CLI's dlq list and redrive", () => {
+    // Prepare
+    const { service, template } = synthService('dev');
+
+    // Act
+    const outputs = template(service.data).findOutputs('*');
+
+    // Assess
+    for (const definition of queueDefinitions) {
+      const dlq = service.data.queues[definition.name].deadLetterQueue.queue.node.defaultChild as CfnElement;
+      const output = Object.entries(outputs).find(([id]) => id.startsWith(`DlqUrl${definition.name.replace(/-/g, '')}`));
+      expect(output?.[1]).toMatchObject({ Value: { Ref: service.data.getLogicalId(dlq) }, Description: expect.stringContaining('dlq list --dlq-url') });
+    }
+  });
+
   it.each(['staging', 'prod'] as const)('retains and protects the table and the stack when the stage is %s', (stage) => {
     // Prepare
     const { service, template } = synthService(stage);

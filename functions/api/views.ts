@@ -4,7 +4,6 @@
  * `payment_event_id` + `payment_id`). Every group renders records through these, once.
  */
 import type { CustomerRecord } from '#core/customers';
-import type { MessageRecord } from '#core/messages';
 import type { PaymentRecord } from '#core/payments';
 import type { SubscriptionRecoverySummary } from '#core/subscriptions';
 import type { TimelineEntry } from '#data/payment-queries';
@@ -132,16 +131,6 @@ export function timelineEventView(e: TimelineEntry, form: TimelineForm = 'paymen
   const type = timelineTypeOf(e, form);
   return { type, timestamp: e.timestamp, detail: e.detail, details: type === e.type ? e.details : { ...e.details, kind: e.type } };
 }
-
-/** POST /recoveries/{id}/dunning (202): A's acknowledgement and B's `sent` (queued) and message id, one body. */
-export const dunningTriggeredView = (p: PaymentRecord, m: MessageRecord) => ({
-  recovery_id: p.recovery_id,
-  payment_event_id: p.id,
-  payment_id: p.id,
-  status: 'dunning_triggered' as const,
-  sent: true,
-  message_id: m.id,
-});
 
 /** A subscription recovery status (A), plus the counts and currency that explain it. */
 export const subscriptionRecoveryView = (s: SubscriptionRecoverySummary) => ({

@@ -16,7 +16,6 @@
  * | rate-limit window of an IP (widget init)  | PK = RL#IP#<ip>, SK = <bucket>#<start>             | table |
  * | record of an Idempotency-Key              | PK = M#<merchant_id>, SK = IDEM#<sha256 of key>    | table |
  * | ingested event, by its dedupe key         | PK = M#<merchant_id>, SK = INGEST#<sha256 of key>  | table |
- * | Idempotency-Key records of a merchant (customer erasure only; filtered on the stored body) | PK = M#<merchant_id>, SK begins_with IDEM# | table |
  *
  * Payments and recoveries (one item: `pe_<body>` and `rec_<body>` share the body; bodies are
  * time-ordered, so SK order is creation order):
@@ -181,7 +180,6 @@ export const keys = {
   ipRateLimitWindow: (ip: string, bucket: string, windowStart: number): ItemKey => ({ PK: `${RATE_LIMIT_PREFIX}IP#${ip}`, SK: `${bucket}#${windowStart}` }),
 
   idempotencyRecord: (merchantId: string, keyHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `IDEM#${keyHash}` }),
-  idempotencyRecordPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'IDEM#' }),
 } as const;
 
 /** Payments, recoveries, their timelines and references (access patterns above). */

@@ -1,15 +1,15 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { type GatewayChargeRequest, type GatewayCredentials, GatewayError, type GatewayOutcome, type PaymentGateway } from '#core/payment-gateway';
 import { at, listAt, text } from '#webhooks/json-payload';
 import { PROVIDER_API_TIMEOUT_MS } from '#adapters/provider-api/http';
-import { stripeClientFor } from '#adapters/provider-api/stripe';
+import { StripeApiError, type StripeClient, StripeConnectionError, stripeClientFor } from '#adapters/provider-api/stripe-http';
 
 /**
- * The Stripe payment gateway: retries a failed Stripe payment through the official `stripe` SDK
- * with the merchant's secret or restricted key (`providers set-api-key`; write access to invoices
- * and PaymentIntents). The client is the one adapters/provider-api/stripe.ts builds: pointed at
- * STRIPE_API_BASE_URL (a loopback fake in tests), no SDK retries (`maxNetworkRetries: 0`: the
- * engine re-sends the attempt later, with the same key), PROVIDER_API_TIMEOUT_MS, no telemetry.
+ * The Stripe payment gateway: retries a failed Stripe payment through Stripe's REST API with the
+ * merchant's secret or restricted key (`providers set-api-key`; write access to invoices and
+ * PaymentIntents). The client is adapters/provider-api/stripe-http.ts (plain HTTP, the SDK's wire
+ * format and pinned API version): pointed at STRIPE_API_BASE_URL (a loopback fake in tests), no
+ * retries (the engine re-sends the attempt later, with the same key), PROVIDER_API_TIMEOUT_MS.
  *
  * What it calls, by what the payment holds:
  * 1. An open invoice (`invoice_id` `in_…`, a subscription's, most failed Stripe payments):
@@ -77,8 +77,8 @@ const AUTHENTICATION_CODES: ReadonlySet<string> = new Set([
 const idOf = (value: unknown): string | undefined => (typeof value === 'string' ? text(value) : text(value, 'id'));
 
 /**
- * A decline from a card error: the SDK's StripeCardError, or a PaymentIntent's
- * `last_payment_error`, read by Stripe's field names.
+ * A decline from a card error: the `error` object of a 402 `card_error` answer, or a
+ * PaymentIntent's `last_payment_error`, read by Stripe's field names.
  */
 function declinedBy(error: unknown, intent?: unknown): Declined {
   const code = text(error, 'decline_code') ?? text(error, 'code') ?? 'generic_decline';
@@ -106,22 +106,22 @@ const authenticationRequired = (intent: Stripe.PaymentIntent): Declined => ({
   providerChargeId: idOf(intent.latest_charge) ?? intent.id,
 });
 
+/** A 402 `card_error` answer: a decline (its `error` object is read by declinedBy). */
+const isCardError = (error: unknown): error is StripeApiError => error instanceof StripeApiError && error.type === 'card_error';
+
 /**
- * The GatewayError of an SDK error that is no answer about the card. Names the status, Stripe's
+ * The GatewayError of an error that is no answer about the card. Names the status, Stripe's
  * error type and code, and Stripe's message except for 401/403 (it masks but quotes the key).
  */
 function gatewayErrorOf(error: unknown, doing: string): GatewayError {
-  if (!(error instanceof Stripe.errors.StripeError))
-    return new GatewayError(NAME, `${doing}: ${error instanceof Error ? error.name : 'unknown error'}`, { cause: error });
-  const { statusCode: status, code, rawType } = error;
-  const named = `${status === undefined ? '' : `${status} `}${rawType ?? error.type}${code === undefined ? '' : ` ${code}`}`;
-  if (error instanceof Stripe.errors.StripeConnectionError)
+  if (error instanceof StripeConnectionError)
     return new GatewayError(NAME, `${doing}: no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the connection failed`, { cause: error });
-  if (error instanceof Stripe.errors.StripeAuthenticationError)
-    return new GatewayError(NAME, `${doing}: Stripe refused the merchant's API key (${named})`, { cause: error });
-  if (error instanceof Stripe.errors.StripePermissionError)
-    return new GatewayError(NAME, `${doing}: the merchant's API key may not do this (${named})`, { cause: error });
-  if (error instanceof Stripe.errors.StripeIdempotencyError)
+  if (!(error instanceof StripeApiError)) return new GatewayError(NAME, `${doing}: ${error instanceof Error ? error.name : 'unknown error'}`, { cause: error });
+  const { status, code, type } = error;
+  const named = `${status} ${type}${code === undefined ? '' : ` ${code}`}`;
+  if (status === 401) return new GatewayError(NAME, `${doing}: Stripe refused the merchant's API key (${named})`, { cause: error });
+  if (status === 403) return new GatewayError(NAME, `${doing}: the merchant's API key may not do this (${named})`, { cause: error });
+  if (type === 'idempotency_error')
     return new GatewayError(NAME, `${doing}: Stripe refused the idempotency key, already used with other parameters (${named})`, { cause: error });
   return new GatewayError(NAME, `${doing}: Stripe answered ${named}: ${error.message}`, { cause: error });
 }
@@ -139,10 +139,10 @@ function invoiceChargeId(invoice: Stripe.Invoice): string {
 }
 
 /** The invoice as it is now: paid → succeeded, else a GatewayError saying why pay did not settle it. */
-async function invoiceAsItIs(client: Stripe, invoiceId: string, why: string): Promise<GatewayOutcome> {
+async function invoiceAsItIs(client: StripeClient, invoiceId: string, why: string): Promise<GatewayOutcome> {
   let invoice: Stripe.Invoice;
   try {
-    invoice = await client.invoices.retrieve(invoiceId, { expand: ['payments'] });
+    invoice = await client.get<Stripe.Invoice>(`/v1/invoices/${encodeURIComponent(invoiceId)}`, PAY_PARAMS);
   } catch (error) {
     throw gatewayErrorOf(error, `retrieving invoice ${invoiceId} after ${why}`);
   }
@@ -151,17 +151,17 @@ async function invoiceAsItIs(client: Stripe, invoiceId: string, why: string): Pr
 }
 
 /** The pay parameters: fixed, so every send of an attempt sends the same ones. */
-const PAY_PARAMS: Stripe.InvoicePayParams = { expand: ['payments'] };
+const PAY_PARAMS = { expand: ['payments'] } as const;
 
-async function payInvoice(client: Stripe, invoiceId: string, idempotencyKey: string): Promise<GatewayOutcome> {
+async function payInvoice(client: StripeClient, invoiceId: string, idempotencyKey: string): Promise<GatewayOutcome> {
   let invoice: Stripe.Invoice;
   try {
-    invoice = await client.invoices.pay(invoiceId, PAY_PARAMS, { idempotencyKey });
+    invoice = await client.post<Stripe.Invoice>(`/v1/invoices/${encodeURIComponent(invoiceId)}/pay`, PAY_PARAMS, { idempotencyKey });
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeCardError) return declinedBy(error);
+    if (isCardError(error)) return declinedBy(error.raw);
     // An invoice already paid (a re-send after the key was pruned, or paid elsewhere) is 400.
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400) {
-      return invoiceAsItIs(client, invoiceId, `pay answered 400 ${error.code ?? error.rawType ?? ''} (${error.message})`);
+    if (error instanceof StripeApiError && error.type === 'invalid_request_error' && error.status === 400) {
+      return invoiceAsItIs(client, invoiceId, `pay answered 400 ${error.code ?? error.type} (${error.message})`);
     }
     throw gatewayErrorOf(error, `paying invoice ${invoiceId}`);
   }
@@ -169,9 +169,9 @@ async function payInvoice(client: Stripe, invoiceId: string, idempotencyKey: str
   return invoiceAsItIs(client, invoiceId, `pay answered it ${invoice.status ?? 'of no status'}`);
 }
 
-async function retrieveIntent(client: Stripe, intentId: string, doing: string): Promise<Stripe.PaymentIntent> {
+async function retrieveIntent(client: StripeClient, intentId: string, doing: string): Promise<Stripe.PaymentIntent> {
   try {
-    return await client.paymentIntents.retrieve(intentId);
+    return await client.get<Stripe.PaymentIntent>(`/v1/payment_intents/${encodeURIComponent(intentId)}`);
   } catch (error) {
     throw gatewayErrorOf(error, `retrieving PaymentIntent ${intentId} ${doing}`);
   }
@@ -194,14 +194,14 @@ function settledIntent(intent: Stripe.PaymentIntent): GatewayOutcome | undefined
 }
 
 /** The payment method to confirm with (see the module comment), or a GatewayError when there is none. */
-async function paymentMethodFor(client: Stripe, intent: Stripe.PaymentIntent): Promise<string> {
+async function paymentMethodFor(client: StripeClient, intent: Stripe.PaymentIntent): Promise<string> {
   const attached = idOf(intent.payment_method);
   if (attached !== undefined) return attached;
   const customerId = idOf(intent.customer);
   if (customerId !== undefined) {
     let customer: Stripe.Customer | Stripe.DeletedCustomer;
     try {
-      customer = await client.customers.retrieve(customerId);
+      customer = await client.get<Stripe.Customer | Stripe.DeletedCustomer>(`/v1/customers/${encodeURIComponent(customerId)}`);
     } catch (error) {
       throw gatewayErrorOf(error, `retrieving customer ${customerId} of PaymentIntent ${intent.id}`);
     }
@@ -221,18 +221,18 @@ function confirmedOutcome(intent: Stripe.PaymentIntent): GatewayOutcome {
   throw new GatewayError(NAME, `confirming PaymentIntent ${intent.id} left it ${intent.status}`);
 }
 
-async function confirmIntent(client: Stripe, intentId: string, idempotencyKey: string): Promise<GatewayOutcome> {
+async function confirmIntent(client: StripeClient, intentId: string, idempotencyKey: string): Promise<GatewayOutcome> {
   const intent = await retrieveIntent(client, intentId, 'before confirming it');
   const settled = settledIntent(intent);
   if (settled !== undefined) return settled;
-  const params: Stripe.PaymentIntentConfirmParams = { payment_method: await paymentMethodFor(client, intent), off_session: true };
+  const params = { payment_method: await paymentMethodFor(client, intent), off_session: true };
   let confirmed: Stripe.PaymentIntent;
   try {
-    confirmed = await client.paymentIntents.confirm(intentId, params, { idempotencyKey });
+    confirmed = await client.post<Stripe.PaymentIntent>(`/v1/payment_intents/${encodeURIComponent(intentId)}/confirm`, params, { idempotencyKey });
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeCardError) return declinedBy(error);
+    if (isCardError(error)) return declinedBy(error.raw);
     // Confirmed meanwhile (a re-send after the key was pruned, or paid by the customer): read it.
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'payment_intent_unexpected_state') {
+    if (error instanceof StripeApiError && error.code === 'payment_intent_unexpected_state') {
       const now = await retrieveIntent(client, intentId, 'after confirm answered payment_intent_unexpected_state');
       const outcome = settledIntent(now);
       if (outcome !== undefined) return outcome;

@@ -3,38 +3,22 @@ import { joinName, text } from '#webhooks/json-payload';
 import { baseUrlOf, PROVIDER_API_TIMEOUT_MS, providerApiErrorOfStatus } from './http';
 
 /**
- * Braintree's gateway API through the official `braintree` SDK
+ * Braintree's gateway API over plain HTTP, as the official `braintree` SDK calls it
  * (https://developer.paypal.com/braintree/docs/reference/request/customer/find/node):
- * `gateway.customer.find(id)` is `GET /merchants/{merchant_id}/customers/{id}` (XML, HTTP Basic
- * with the public and private keys) and resolves the customer's `email`, `firstName`, `lastName`,
- * `company`. Subscription notifications name the transaction's customer but may carry no email.
+ * `GET /merchants/{merchant_id}/customers/{id}` with HTTP Basic (public key : private key),
+ * `Accept: application/xml` and `X-ApiVersion: 6` (the SDK's), answered in XML with the
+ * customer's `email`, `first-name`, `last-name`, `company`. Subscription notifications name the
+ * transaction's customer but may carry no email. The SDK is not bundled (it is most of a
+ * function's bundle for this one GET); the tests drive the same loopback fake with it.
  *
  * The merchant's API key is stored as `<merchant_id>:<public_key>:<private_key>` (all three from
- * the Control Panel's API page; the webhook secret is `<public_key>:<private_key>`). The SDK is
- * pointed at BRAINTREE_API_BASE_URL (read at each call) through
- * `new braintree.Environment(server, port, authUrl, ssl)`, whose server, port and scheme are the
- * SDK's whole idea of where the gateway is. Its timeout (60 s by default) is set to
- * PROVIDER_API_TIMEOUT_MS; it does not retry. Only the customer lookup is implemented.
+ * the Control Panel's API page; the webhook secret is `<public_key>:<private_key>`). The origin is
+ * BRAINTREE_API_BASE_URL (read at each call). No retries; PROVIDER_API_TIMEOUT_MS per call. Only
+ * the customer lookup is implemented.
  */
 const PROVIDER = 'braintree';
-
-/** The part of the SDK used here (it ships no type declarations). */
-interface BraintreeCustomer {
-  readonly email?: string | null;
-  readonly firstName?: string | null;
-  readonly lastName?: string | null;
-  readonly company?: string | null;
-}
-interface BraintreeGateway {
-  readonly config: { timeout: number };
-  readonly customer: { find(customerId: string): Promise<BraintreeCustomer> };
-}
-interface BraintreeSdk {
-  readonly BraintreeGateway: new (config: { environment: unknown; merchantId: string; publicKey: string; privateKey: string }) => BraintreeGateway;
-  readonly Environment: new (server: string, port: string, authUrl: string, ssl: boolean) => unknown;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const braintree = require('braintree') as BraintreeSdk;
+/** The gateway API version the SDK sends (lib/braintree/config.js `apiVersion`). */
+const API_VERSION = '6';
 
 function keysOf(credentials: ProviderApiCredentials): { readonly merchantId: string; readonly publicKey: string; readonly privateKey: string } {
   const [merchantId = '', publicKey = '', privateKey = '', ...rest] = credentials.apiKey.split(':');
@@ -44,60 +28,71 @@ function keysOf(credentials: ProviderApiCredentials): { readonly merchantId: str
   return { merchantId, publicKey, privateKey };
 }
 
-function gatewayFor(credentials: ProviderApiCredentials): BraintreeGateway {
-  const origin = new URL(baseUrlOf('BRAINTREE_API_BASE_URL'));
-  const ssl = origin.protocol === 'https:';
-  const environment = new braintree.Environment(origin.hostname, origin.port === '' ? (ssl ? '443' : '80') : origin.port, origin.origin, ssl);
-  const gateway = new braintree.BraintreeGateway({ environment, ...keysOf(credentials) });
-  gateway.config.timeout = PROVIDER_API_TIMEOUT_MS;
-  return gateway;
-}
-
-/** The HTTP status each of the SDK's error types stands for (lib/braintree/http.js, checkHttpStatus). */
-const STATUS_OF_ERROR_TYPE: Readonly<Record<string, number>> = {
-  authenticationError: 401,
-  authorizationError: 403,
-  notFoundError: 404,
-  upgradeRequired: 426,
-  tooManyRequestsError: 429,
-  serverError: 500,
-  serviceUnavailableError: 503,
-  gatewayTimeoutError: 504,
-};
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const decodeXml = (value: string): string =>
+  value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name.startsWith('#x') || name.startsWith('#X')) return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
+    if (name.startsWith('#')) return String.fromCodePoint(Number.parseInt(name.slice(1), 10));
+    return XML_ENTITIES[name] ?? whole;
+  });
 
 /**
- * The SDK's error as a ProviderApiError. Its errors carry a `type`, not the status: a known type
- * is mapped by the status it stands for; `requestTimeoutError` (408), a timeout or a request that
- * failed before an answer (`unexpectedError`) is unavailable; an `unexpectedError` naming another
- * status, by that status; anything else (an answer that is not XML) is bad_response.
+ * The text of each direct child element of the document's root `<customer>` (nested elements,
+ * such as a card's billing address with its own `first-name`, are skipped; `nil="true"` children
+ * are absent). Undefined when the root is not `<customer>`. Enough XML for this one answer: no
+ * CDATA, no comments inside (Braintree sends neither).
  */
-function providerApiErrorOf(error: unknown): ProviderApiError {
-  const type = error instanceof Error ? (error as Error & { type?: unknown }).type : undefined;
-  const status = typeof type === 'string' ? STATUS_OF_ERROR_TYPE[type] : undefined;
-  if (status !== undefined) return providerApiErrorOfStatus(PROVIDER, status, { cause: error });
-  if (type === 'unexpectedError') {
-    const answered = /^Unexpected HTTP response: (\d{3})$/.exec((error as Error).message)?.[1];
-    if (answered !== undefined) return providerApiErrorOfStatus(PROVIDER, Number(answered), { cause: error });
+export function customerFieldsOf(xml: string): ReadonlyMap<string, string> | undefined {
+  const fields = new Map<string, string>();
+  const tag = /<(\/?)([A-Za-z][\w.-]*)([^>]*?)(\/?)>/g;
+  let depth = 0;
+  let root: string | undefined;
+  let open: { name: string; textStart: number } | undefined;
+  for (let match = tag.exec(xml); match !== null; match = tag.exec(xml)) {
+    const [whole, closing, name = '', , selfClosing] = match;
+    if (closing === '/') {
+      if (depth === 2 && open?.name === name) fields.set(name, decodeXml(xml.slice(open.textStart, match.index)));
+      depth -= 1;
+      open = undefined;
+    } else if (selfClosing === '/') {
+      if (depth === 0) root = name;
+    } else {
+      if (depth === 0) root = name;
+      depth += 1;
+      open = depth === 2 ? { name, textStart: match.index + whole.length } : undefined;
+    }
   }
-  if (type === 'requestTimeoutError' || type === 'unexpectedError') {
-    return new ProviderApiError(PROVIDER, 'unavailable', `no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the request failed before an answer`, {
-      cause: error,
-    });
-  }
-  return new ProviderApiError(PROVIDER, 'bad_response', 'answered with something that is not a customer', { cause: error });
+  return root === 'customer' ? fields : undefined;
 }
 
 async function fetchCustomer(credentials: ProviderApiCredentials, providerCustomerId: string): Promise<FetchedCustomer | undefined> {
-  const gateway = gatewayFor(credentials);
-  let customer: BraintreeCustomer;
+  const { merchantId, publicKey, privateKey } = keysOf(credentials);
+  const url = `${baseUrlOf('BRAINTREE_API_BASE_URL')}/merchants/${encodeURIComponent(merchantId)}/customers/${encodeURIComponent(providerCustomerId)}`;
+  let response: Response;
   try {
-    customer = await gateway.customer.find(providerCustomerId);
+    response = await fetch(url, {
+      headers: {
+        accept: 'application/xml',
+        'x-apiversion': API_VERSION,
+        authorization: `Basic ${Buffer.from(`${publicKey}:${privateKey}`, 'utf8').toString('base64')}`,
+      },
+      signal: AbortSignal.timeout(PROVIDER_API_TIMEOUT_MS),
+    });
   } catch (error) {
-    throw providerApiErrorOf(error);
+    throw new ProviderApiError(PROVIDER, 'unavailable', `no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the request failed before an answer`, {
+      cause: error,
+    });
   }
-  const email = text(customer, 'email');
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw providerApiErrorOfStatus(PROVIDER, response.status);
+  }
+  const fields = customerFieldsOf(await response.text());
+  if (fields === undefined) throw new ProviderApiError(PROVIDER, 'bad_response', 'answered with something that is not a customer', { status: response.status });
+  const field = (name: string): string | undefined => text(fields.get(name));
+  const email = field('email');
   if (email === undefined) return undefined;
-  return { email, name: joinName(text(customer, 'firstName'), text(customer, 'lastName')) ?? text(customer, 'company') };
+  return { email, name: joinName(field('first-name'), field('last-name')) ?? field('company') };
 }
 
 export const braintreeApi: ProviderCustomerFetcher = { fetchCustomer };

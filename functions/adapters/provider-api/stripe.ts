@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import {
   type FetchedCustomer,
   type FetchedResource,
@@ -10,10 +10,11 @@ import {
 } from '#core/provider-api';
 import { at, isObject, text } from '#webhooks/json-payload';
 import { INVOICE_PAYMENT_RESOURCE, invoicePaymentId } from '#webhooks/stripe';
-import { baseUrlOf, PROVIDER_API_TIMEOUT_MS, providerApiErrorOfStatus } from './http';
+import { PROVIDER_API_TIMEOUT_MS, providerApiErrorOfStatus } from './http';
+import { StripeApiError, StripeConnectionError, stripeClientFor } from './stripe-http';
 
 /**
- * Stripe's API through the official `stripe` SDK (https://docs.stripe.com/api/customers/retrieve),
+ * Stripe's API over plain HTTP (stripe-http.ts; https://docs.stripe.com/api/customers/retrieve),
  * with the merchant's secret or restricted key (`sk_…` / `rk_…`, customer read access). Stripe's
  * payment events name the customer (`cus_…`) but often carry no email (a PaymentIntent's
  * `receipt_email` and the card's billing email are optional): `GET /v1/customers/{id}` answers the
@@ -35,41 +36,21 @@ import { baseUrlOf, PROVIDER_API_TIMEOUT_MS, providerApiErrorOfStatus } from './
  * access to invoices (and PaymentIntents, for the decline code). An invoice with no such payment
  * is a `bad_response` (the message ends in the DLQ; nothing is recorded under a made-up id).
  *
- * The SDK is pointed at STRIPE_API_BASE_URL (read at each call; its `host`, `port` and `protocol`
- * options), so tests reach a loopback fake. Set deliberately: `maxNetworkRetries: 0` (the SDK
- * would retry 5xx, 429 and network errors twice, with waits, inside one Lambda run; the queue's
- * redelivery is the service's retry), `timeout` PROVIDER_API_TIMEOUT_MS (the SDK waits 80 s by
- * default) and `telemetry: false` (no timings of earlier requests in request headers).
+ * The client (stripe-http.ts) is pointed at STRIPE_API_BASE_URL (read at each call), so tests
+ * reach a loopback fake; it does not retry (the queue's redelivery is the service's retry) and
+ * gives up after PROVIDER_API_TIMEOUT_MS. The response types are the `stripe` SDK's (types only:
+ * nothing of the SDK is bundled).
  */
 const PROVIDER = 'stripe';
 
-/**
- * The `stripe` SDK client for a merchant's key, set up as described above (STRIPE_API_BASE_URL
- * read now, no SDK retries, PROVIDER_API_TIMEOUT_MS, no telemetry). The one place the client is
- * built: the Stripe payment gateway (adapters/payment-gateways/stripe.ts) uses it too.
- */
-export function stripeClientFor(credentials: ProviderApiCredentials): Stripe {
-  const origin = new URL(baseUrlOf('STRIPE_API_BASE_URL'));
-  const protocol = origin.protocol === 'http:' ? 'http' : 'https';
-  return new Stripe(credentials.apiKey, {
-    host: origin.hostname,
-    port: origin.port === '' ? (protocol === 'http' ? 80 : 443) : origin.port,
-    protocol,
-    maxNetworkRetries: 0,
-    timeout: PROVIDER_API_TIMEOUT_MS,
-    telemetry: false,
-  });
-}
-
-/** The SDK's error as a ProviderApiError: no answer (network, timeout) → unavailable; else by the answer's status. */
+/** The client's error as a ProviderApiError: no answer (network, timeout) → unavailable; else by the answer's status. */
 function providerApiErrorOf(error: unknown, what = 'a customer'): ProviderApiError {
-  if (error instanceof Stripe.errors.StripeConnectionError) {
+  if (error instanceof StripeConnectionError) {
     return new ProviderApiError(PROVIDER, 'unavailable', `no answer within ${PROVIDER_API_TIMEOUT_MS} ms or the request failed before an answer`, {
       cause: error,
     });
   }
-  if (error instanceof Stripe.errors.StripeError && typeof error.statusCode === 'number')
-    return providerApiErrorOfStatus(PROVIDER, error.statusCode, { cause: error });
+  if (error instanceof StripeApiError) return providerApiErrorOfStatus(PROVIDER, error.status, { cause: error });
   return new ProviderApiError(PROVIDER, 'bad_response', `answered with something that is not ${what}`, { cause: error });
 }
 
@@ -82,7 +63,9 @@ function providerApiErrorOf(error: unknown, what = 'a customer'): ProviderApiErr
 async function fetchInvoicePayment(credentials: ProviderApiCredentials, invoiceId: string): Promise<FetchedResource> {
   let invoice: Stripe.Invoice;
   try {
-    invoice = await stripeClientFor(credentials).invoices.retrieve(invoiceId, { expand: ['payments', 'payments.data.payment.payment_intent'] });
+    invoice = await stripeClientFor(credentials).get<Stripe.Invoice>(`/v1/invoices/${encodeURIComponent(invoiceId)}`, {
+      expand: ['payments', 'payments.data.payment.payment_intent'],
+    });
   } catch (error) {
     throw providerApiErrorOf(error, 'an invoice');
   }
@@ -117,7 +100,7 @@ async function fetchInvoicePayment(credentials: ProviderApiCredentials, invoiceI
 async function fetchCustomer(credentials: ProviderApiCredentials, providerCustomerId: string): Promise<FetchedCustomer | undefined> {
   let customer: Stripe.Customer | Stripe.DeletedCustomer;
   try {
-    customer = await stripeClientFor(credentials).customers.retrieve(providerCustomerId);
+    customer = await stripeClientFor(credentials).get<Stripe.Customer | Stripe.DeletedCustomer>(`/v1/customers/${encodeURIComponent(providerCustomerId)}`);
   } catch (error) {
     throw providerApiErrorOf(error);
   }

@@ -1,9 +1,10 @@
 /**
- * The Braintree provider API adapter (customer lookup through the `braintree` SDK) against a
- * loopback fake of the gateway (test/fakes/braintree-api.ts): the SDK is pointed at
- * BRAINTREE_API_BASE_URL, read at call time, through a `braintree.Environment` of its own.
+ * The Braintree provider API adapter (customer lookup over plain HTTP, as the `braintree` SDK
+ * sends it) against a loopback fake of the gateway (test/fakes/braintree-api.ts), pointed at it
+ * through BRAINTREE_API_BASE_URL, read at call time. The official SDK, driven against the same
+ * fake, must read the same customer: the fake is Braintree's protocol, not ours.
  */
-import { braintreeApi } from '#adapters/provider-api/braintree';
+import { braintreeApi, customerFieldsOf } from '#adapters/provider-api/braintree';
 import { ProviderApiError } from '#core/provider-api';
 import {
   BRAINTREE_TEST_API_KEY,
@@ -44,6 +45,51 @@ describe('braintreeApi.fetchCustomer', () => {
     expect(Buffer.from((request?.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8')).toBe(
       `${BRAINTREE_TEST_PUBLIC_KEY}:${BRAINTREE_TEST_PRIVATE_KEY}`,
     );
+  });
+
+  it('reads the same customer as the official `braintree` SDK sends and reads it against the same fake', async () => {
+    // Prepare
+    fake.seedCustomer({ id: 'cust_sdk', firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
+    const origin = new URL(fake.url);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const braintree = require('braintree') as {
+      BraintreeGateway: new (config: Record<string, unknown>) => { customer: { find(id: string): Promise<Record<string, unknown>> } };
+      Environment: new (server: string, port: string, authUrl: string, ssl: boolean) => unknown;
+    };
+    const gateway = new braintree.BraintreeGateway({
+      environment: new braintree.Environment(origin.hostname, origin.port, origin.origin, false),
+      merchantId: BRAINTREE_TEST_MERCHANT_ID,
+      publicKey: BRAINTREE_TEST_PUBLIC_KEY,
+      privateKey: BRAINTREE_TEST_PRIVATE_KEY,
+    });
+    const requestsBefore = fake.requests.length;
+    // Act
+    const bySdk = await gateway.customer.find('cust_sdk');
+    const ours = await braintreeApi.fetchCustomer(credentials, 'cust_sdk');
+    // Assess
+    expect(ours).toEqual({ email: bySdk.email, name: `${bySdk.firstName} ${bySdk.lastName}` });
+    const [sdkRequest, ourRequest] = fake.requests.slice(requestsBefore);
+    expect([ourRequest?.method, ourRequest?.path, ourRequest?.headers.authorization, ourRequest?.headers['x-apiversion']]).toEqual([
+      sdkRequest?.method,
+      sdkRequest?.path,
+      sdkRequest?.headers.authorization,
+      sdkRequest?.headers['x-apiversion'],
+    ]);
+  });
+
+  it("reads only the customer's own fields, not those of a nested card's billing address, and decodes XML entities", () => {
+    // Act
+    const fields = customerFieldsOf(`<?xml version="1.0" encoding="UTF-8"?>
+<customer>
+  <id>c1</id>
+  <credit-cards type="array"><credit-card><billing-address><first-name>Billing</first-name><email>card@example.com</email></billing-address></credit-card></credit-cards>
+  <first-name>Tom &amp; Jerry</first-name>
+  <last-name nil="true"/>
+  <email>tom&#64;example.com</email>
+</customer>`);
+    // Assess
+    expect(Object.fromEntries(fields ?? [])).toEqual({ id: 'c1', 'first-name': 'Tom & Jerry', email: 'tom@example.com' });
+    expect(customerFieldsOf('<transaction><email>x@example.com</email></transaction>')).toBeUndefined();
   });
 
   it('names a customer by its company without first and last names, and answers undefined without an email', async () => {

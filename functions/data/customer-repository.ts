@@ -1,9 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerBodyOf, customerIdFor, NO_MONEY, normaliseEmail, searchTermsOf, withMoneyDefaults } from '#core/customers';
+import { type CustomerRecord, customerBodyOf, customerIdFor, NO_MONEY, normaliseEmail, searchTermsOf } from '#core/customers';
 import { timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { customerEntity } from './entities/customer';
 import { customerKeys, customerSearchKeys, customerTags, ENTITY } from './keys';
 
 type Item = Record<string, unknown>;
@@ -12,28 +13,8 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 const get = async (key: { PK: string; SK: string }): Promise<Item | undefined> =>
   (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: key, ConsistentRead: true }))).Item;
 
-const bodyOf = (customer: CustomerRecord): string => customerBodyOf(customer.id) as string;
-
-export function customerFromItem(item: Item): CustomerRecord {
-  const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, GSI4PK: _7, GSI4SK: _8, ...record } = item;
-  return withMoneyDefaults(record as unknown as CustomerRecord);
-}
-
-/** The customer item with the index attributes its access patterns need (keys.ts). */
-function customerItem(customer: CustomerRecord): Item {
-  const body = bodyOf(customer);
-  return {
-    ...customerKeys.customer(customer.merchant_id, body),
-    entity: ENTITY.customer,
-    ...customer,
-    GSI1PK: customerKeys.emailIndexPk(customer.merchant_id),
-    GSI1SK: `${customer.email}#${body}`,
-    GSI2PK: customerKeys.data(customer.merchant_id, customer.id),
-    GSI2SK: 'CUST',
-    ...(customer.name ? { GSI3PK: customerKeys.nameIndexPk(customer.merchant_id), GSI3SK: `${customer.name.toLowerCase()}#${body}` } : {}),
-    ...(customer.open_payments > 0 ? { GSI4PK: customerKeys.openIndexPk(customer.merchant_id), GSI4SK: `${customer.created_at}#${body}` } : {}),
-  };
-}
+export const customerFromItem = (item: Item): CustomerRecord => customerEntity.fromItem(item);
+const customerItem = (customer: CustomerRecord): Item => customerEntity.toItem(customer);
 
 export async function getCustomer(merchantId: string, customerId: string): Promise<CustomerRecord | undefined> {
   const body = customerBodyOf(customerId);

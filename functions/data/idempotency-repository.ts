@@ -144,7 +144,10 @@ export async function customersNamedIn(merchantId: string, body: string): Promis
   const lookups = new Map<string, ItemKey>();
   for (const [, prefix, idBody] of body.matchAll(ISSUED_ID)) {
     if (prefix === 'cust') customers.add(`cust_${idBody}`);
-    else lookups.set(`PAY#${idBody}`, paymentKeys.payment(merchantId, idBody as string));
+    else {
+      const key = paymentKeys.payment(merchantId, idBody as string);
+      lookups.set(key.SK, key);
+    }
   }
   for (const [email] of body.matchAll(EMAIL)) {
     const key = customerKeys.byEmail(merchantId, normaliseEmail(email));

@@ -280,6 +280,22 @@ export const customerKeys = {
   nameIndexPk: (merchantId: string) => `${merchantPk(merchantId)}#CUSTNAME`,
   openIndexPk: (merchantId: string) => `${merchantPk(merchantId)}#CUSTOPEN`,
   data: (merchantId: string, customerId: string) => customerDataPk(merchantId, customerId),
+  /**
+   * GSI attributes of a customer item: email and name search (GSI1, GSI3, name only when there is
+   * one), its own data partition (GSI2, under which erasure finds everything about it), and the
+   * sparse open-payments index (GSI4, only while it has an open payment).
+   */
+  indexes: (
+    merchantId: string,
+    c: { id: string; email: string; name: string | null | undefined; created_at: string; open_payments: number; body: string },
+  ) => ({
+    GSI1PK: `${merchantPk(merchantId)}#CUSTEMAIL`,
+    GSI1SK: `${c.email}#${c.body}`,
+    GSI2PK: customerDataPk(merchantId, c.id),
+    GSI2SK: 'CUST',
+    ...(c.name ? { GSI3PK: `${merchantPk(merchantId)}#CUSTNAME`, GSI3SK: `${c.name.toLowerCase()}#${c.body}` } : {}),
+    ...(c.open_payments > 0 ? { GSI4PK: `${merchantPk(merchantId)}#CUSTOPEN`, GSI4SK: `${c.created_at}#${c.body}` } : {}),
+  }),
 } as const;
 
 /** Messages of the communication log and emails of the local outbox (access patterns above). */

@@ -17,7 +17,8 @@ import { env } from '#shared/env';
 import { documentClient } from './client';
 import { findDueEntries } from './due-index';
 import type { TransactItem } from './customer-repository';
-import { customerTags, ENTITY, MESSAGE_DUE_SHARDS, MESSAGE_ENTITY, messageDueKeys, messageKeys } from './keys';
+import { messageEntity } from './entities/message';
+import { ENTITY, MESSAGE_DUE_SHARDS, MESSAGE_ENTITY, messageDueKeys, messageKeys } from './keys';
 
 type Item = Record<string, unknown>;
 
@@ -28,22 +29,8 @@ type Item = Record<string, unknown>;
  */
 const bodyOf = (message: MessageRecord): string => messageBodyOf(message.id) as string;
 
-function messageFromItem(item: Item): MessageRecord {
-  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, GSI4PK: _3, GSI4SK: _4, delivery_event_ids: _ids, delivery_rank: _rank, ...record } = item;
-  return record as unknown as MessageRecord;
-}
-
-function messageItem(message: MessageRecord): Item {
-  const body = bodyOf(message);
-  return {
-    ...messageKeys.message(message.merchant_id, body),
-    entity: ENTITY.message,
-    ...message,
-    ...customerTags.record(message.merchant_id, message.customer_id, messageKeys.message(message.merchant_id, body)),
-    // Only a scheduled message sits in the due index (sparse).
-    ...(message.status === 'scheduled' && message.scheduled_at ? messageDueKeys.entry(message.merchant_id, body, message.scheduled_at) : {}),
-  };
-}
+const messageFromItem = (item: Item): MessageRecord => messageEntity.fromItem(item);
+const messageItem = (message: MessageRecord): Item => messageEntity.toItem(message);
 
 export async function getMessage(merchantId: string, messageId: string): Promise<MessageRecord | undefined> {
   const body = messageBodyOf(messageId);

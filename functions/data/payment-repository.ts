@@ -22,6 +22,7 @@ import {
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type CustomerIdentity, type TransactItem, counterUpdate, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
+import { paymentEntity } from './entities/payment';
 import { customerTags, ENTITY, paymentKeys } from './keys';
 import { periodCounterUpdates } from './recovery-period-counters';
 import { loadPlanningContext, needsRetryPlan, plannedRetryEvent } from './retry-planning';
@@ -34,40 +35,10 @@ const get = async (key: { PK: string; SK: string }): Promise<Item | undefined> =
 
 const bodyOf = (payment: PaymentRecord): string => paymentBodyOf(payment.id) as string;
 
-/** Fields added by the retry engine, for items written before it. */
-const RETRY_ENGINE_DEFAULTS = {
-  network_code: null,
-  advice_code: null,
-  card_network: null,
-  attempt: null,
-  gateway_errors: 0,
-  last_attempt_at: null,
-  retry_requested_at: null,
-} as const;
+export const paymentFromItem = (item: Item): PaymentRecord => paymentEntity.fromItem(item);
 
-export function paymentFromItem(item: Item): PaymentRecord {
-  const { PK: _pk, SK: _sk, entity: _entity, GSI1PK: _1, GSI1SK: _2, GSI2PK: _3, GSI2SK: _4, GSI3PK: _5, GSI3SK: _6, GSI4PK: _7, GSI4SK: _8, ...record } = item;
-  const payment = { ...RETRY_ENGINE_DEFAULTS, ...record } as unknown as PaymentRecord;
-  return payment.card_identity === undefined ? { ...payment, card_identity: cardIdentityOf({ psp: payment.psp, customerId: payment.customer_id }) } : payment;
-}
-
-/** The stored item of a payment, with the index attributes its list patterns need (keys.ts). */
-export function paymentItem(payment: PaymentRecord): Item {
-  const body = bodyOf(payment);
-  return {
-    ...paymentKeys.payment(payment.merchant_id, body),
-    entity: ENTITY.payment,
-    ...payment,
-    ...paymentKeys.indexes(payment.merchant_id, {
-      status: payment.status,
-      decline_category: payment.decline_category,
-      customer_id: payment.customer_id,
-      created_at: payment.created_at,
-      body,
-      next_retry_at: payment.next_retry_at,
-    }),
-  };
-}
+/** The stored item of a payment, with the index attributes its list patterns need (entities/payment.ts). */
+export const paymentItem = (payment: PaymentRecord): Item => paymentEntity.toItem(payment);
 
 /** The unique reference from the provider's payment id to the payment (GET /payments/{provider charge id}). */
 export function providerRefItem(payment: PaymentRecord, providerPaymentId: string): Item {

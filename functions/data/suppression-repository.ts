@@ -2,9 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { ENTITY, customerKeys, suppressionKeys } from './keys';
-
-type Item = Record<string, unknown>;
+import { suppressionEntity } from './entities/suppression';
+import { suppressionKeys } from './keys';
 
 /** Why an address is suppressed: the provider reported a permanent bounce, or the recipient marked the email as spam. */
 export type SuppressionReason = 'hard_bounce' | 'complaint';
@@ -31,13 +30,12 @@ export const normaliseEmail = (email: string): string => email.trim().toLowerCas
  */
 export async function suppressEmail(input: Omit<SuppressionRecord, 'created_at'>, now: Date = new Date()): Promise<boolean> {
   const email = normaliseEmail(input.email);
-  const key = suppressionKeys.entry(input.merchant_id, email);
   const record: SuppressionRecord = { ...input, email, created_at: now.toISOString() };
   try {
     await documentClient.send(
       new PutCommand({
         TableName: env.TABLE_NAME,
-        Item: { ...key, entity: ENTITY.suppression, ...record, GSI2PK: customerKeys.data(input.merchant_id, input.customer_id), GSI2SK: key.SK },
+        Item: suppressionEntity.toItem(record),
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -54,6 +52,5 @@ export async function getSuppression(merchantId: string, email: string): Promise
     new GetCommand({ TableName: env.TABLE_NAME, Key: suppressionKeys.entry(merchantId, normaliseEmail(email)), ConsistentRead: true }),
   );
   if (Item === undefined) return undefined;
-  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, ...record } = Item as Item;
-  return record as unknown as SuppressionRecord;
+  return suppressionEntity.fromItem(Item);
 }

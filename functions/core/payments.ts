@@ -90,6 +90,10 @@ export interface PaymentRecord {
   readonly version: number;
 }
 
+/** A payment that names the invoice it failed to pay (the invoice routes' records). */
+export type InvoicedPayment = PaymentRecord & { readonly invoice_id: string };
+export const isInvoiced = (payment: PaymentRecord): payment is InvoicedPayment => payment.invoice_id !== null;
+
 /**
  * An attempt in flight. Its number and idempotency key are fixed here, before the gateway call,
  * so a re-send after a crash (the lease ran out with no outcome recorded) reuses the key and the

@@ -7,6 +7,8 @@ import { timeOrderedId } from '#core/ids';
 import { cardIdentityOf } from '#core/card-caps';
 import {
   DEFAULT_MAX_RETRIES,
+  type InvoicedPayment,
+  isInvoiced,
   type PaymentEvent,
   type PaymentRecord,
   type PaymentStatus,
@@ -136,9 +138,10 @@ export async function getPaymentByAnyId(merchantId: string, id: string): Promise
   return ref === undefined ? undefined : getPayment(merchantId, ref.payment_id as string);
 }
 
-export async function getPaymentByInvoice(merchantId: string, invoiceId: string): Promise<PaymentRecord | undefined> {
+export async function getPaymentByInvoice(merchantId: string, invoiceId: string): Promise<InvoicedPayment | undefined> {
   const ref = await get(paymentKeys.invoiceRef(merchantId, invoiceId));
-  return ref === undefined ? undefined : getPayment(merchantId, ref.payment_id as string);
+  const payment = ref === undefined ? undefined : await getPayment(merchantId, ref.payment_id as string);
+  return payment !== undefined && isInvoiced(payment) ? payment : undefined;
 }
 
 export interface NewFailedPayment {

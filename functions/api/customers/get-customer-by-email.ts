@@ -2,7 +2,7 @@ import { ResourceNotFoundError } from '#core/errors';
 import { getCustomerByEmail as findByEmail } from '#data/customer-repository';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { customerView, recoveryStatsView } from '#api/views';
+import { customerView, recoveryStatsView } from './views';
 import { getCustomerByEmailSchemas } from './schemas';
 
 /**

@@ -1,6 +1,6 @@
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { customerView } from '#api/views';
+import { customerView } from './views';
 import { customerInPath } from './customer-lookup';
 import { getCustomerSchemas } from './schemas';
 

@@ -2,7 +2,7 @@ import { PAYMENT_STATUS_FILTERS } from '#core/payments';
 import { listPayments } from '#data/payment-queries';
 import { pagedEnvelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { paymentView } from '#api/views';
+import { paymentView } from '#api/payments/views';
 import { customerInPath } from './customer-lookup';
 import { listCustomerPaymentsSchemas } from './schemas';
 

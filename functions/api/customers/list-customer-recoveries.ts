@@ -2,7 +2,7 @@ import { PAYMENT_STATUS_FILTERS } from '#core/payments';
 import { listPayments } from '#data/payment-queries';
 import { pagedEnvelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { recoveryView } from '#api/views';
+import { recoveryView } from '#api/recoveries/views';
 import { customerInPath } from './customer-lookup';
 import { listCustomerRecoveriesSchemas } from './schemas';
 

@@ -1,7 +1,7 @@
 import { listCustomers as listCustomerRecords } from '#data/customer-queries';
 import { pagedEnvelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { customerView } from '#api/views';
+import { customerView } from './views';
 import { listCustomersSchemas } from './schemas';
 
 /**

@@ -1,7 +1,7 @@
 import { paymentTimeline } from '#data/payment-queries';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { timelineEventView } from '#api/views';
+import { timelineEventView } from './views';
 import { findPayment } from './find-payment';
 import { getPaymentTimelineSchemas } from './schemas';
 

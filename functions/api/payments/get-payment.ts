@@ -1,6 +1,6 @@
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { paymentView } from '#api/views';
+import { paymentView } from './views';
 import { findPayment } from './find-payment';
 import { getPaymentSchemas } from './schemas';
 

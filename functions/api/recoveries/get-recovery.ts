@@ -2,7 +2,7 @@ import { ResourceNotFoundError } from '#core/errors';
 import { getPayment } from '#data/payment-repository';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { recoveryDetailView } from '#api/views';
+import { recoveryDetailView } from './views';
 import { getRecoverySchemas } from './schemas';
 
 /**

@@ -2,7 +2,7 @@ import { ResourceNotFoundError } from '#core/errors';
 import { getPaymentByInvoice } from '#data/payment-repository';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { invoiceView } from '#api/views';
+import { invoiceView } from './views';
 import { getInvoiceRecoveryStatusSchemas } from './schemas';
 
 /**

@@ -3,7 +3,7 @@ import { paymentTimeline } from '#data/payment-queries';
 import { getPaymentByInvoice } from '#data/payment-repository';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { invoiceTimelineView } from '#api/views';
+import { invoiceTimelineView } from './views';
 import { getInvoiceTimelineSchemas } from './schemas';
 
 /**

@@ -2,7 +2,7 @@ import { summariseSubscription } from '#core/subscriptions';
 import { subscriptionPayments } from '#data/payment-queries';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { subscriptionRecoveryView } from '#api/views';
+import { subscriptionRecoveryView } from './views';
 import { getSubscriptionRecoveryStatusSchemas } from './schemas';
 
 /**

@@ -1,7 +1,8 @@
+import { isInvoiced } from '#core/payments';
 import { subscriptionPayments } from '#data/payment-queries';
 import { pagedEnvelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { failedInvoiceView } from '#api/views';
+import { failedInvoiceView } from './views';
 import { listFailedInvoicesSchemas } from './schemas';
 
 /**
@@ -12,7 +13,7 @@ import { listFailedInvoicesSchemas } from './schemas';
  */
 export const listFailedInvoices = defineOperation({ auth: 'api_key', schemas: listFailedInvoicesSchemas }, async ({ params, query, principal, requestId }) => {
   const merchantId = principal.merchantId;
-  const invoiced = (await subscriptionPayments(merchantId, params.id)).filter((payment) => payment.invoice_id !== null);
+  const invoiced = (await subscriptionPayments(merchantId, params.id)).filter(isInvoiced);
   const start = (query.page - 1) * query.per_page;
   const pagination = { total: invoiced.length, page: query.page, per_page: query.per_page, total_pages: Math.ceil(invoiced.length / query.per_page) };
   return { body: pagedEnvelope(invoiced.slice(start, start + query.per_page).map(failedInvoiceView), pagination, requestId, merchantId) };

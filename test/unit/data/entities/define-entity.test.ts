@@ -25,7 +25,17 @@ describe('defineEntity', () => {
     const pinned = noteEntity.toItem({ merchant_id: 'm1', id: 'n1', text: 'hi', pinned: true });
     const plain = noteEntity.toItem({ merchant_id: 'm1', id: 'n2', text: 'yo', pinned: false });
     // Assess
-    expect(pinned).toEqual({ PK: 'M#m1', SK: 'NOTE#n1', entity: 'note', merchant_id: 'm1', id: 'n1', text: 'hi', pinned: true, GSI1PK: 'M#m1#PINNED', GSI1SK: 'n1' });
+    expect(pinned).toEqual({
+      PK: 'M#m1',
+      SK: 'NOTE#n1',
+      entity: 'note',
+      merchant_id: 'm1',
+      id: 'n1',
+      text: 'hi',
+      pinned: true,
+      GSI1PK: 'M#m1#PINNED',
+      GSI1SK: 'n1',
+    });
     expect(Object.keys(plain)).not.toContain('GSI1PK');
   });
 

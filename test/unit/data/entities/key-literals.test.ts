@@ -18,7 +18,9 @@ function sourceFiles(dir: string): string[] {
 }
 
 const keysSource = readFileSync(KEYS_FILE, 'utf8');
-const prefixes = [...new Set([...keysSource.matchAll(/[`'"]([A-Z][A-Z0-9_]*)#/g), ...keysSource.matchAll(/\}#([A-Z][A-Z0-9_]*)#/g)].map((m) => m[1] as string))];
+const prefixes = [
+  ...new Set([...keysSource.matchAll(/[`'"]([A-Z][A-Z0-9_]*)#/g), ...keysSource.matchAll(/\}#([A-Z][A-Z0-9_]*)#/g)].map((m) => m[1] as string)),
+];
 const literal = new RegExp(`[\`'"](${prefixes.sort((a, b) => b.length - a.length).join('|')})#`);
 const isComment = (line: string): boolean => /^\s*(\*|\/\/|\/\*)/.test(line);
 

@@ -1,4 +1,4 @@
-import { type TimelineForm, timelineEventView } from '#api/views';
+import { type TimelineForm, timelineEventView } from '#api/payments/views';
 import type { TimelineEntry } from '#data/payment-queries';
 
 const entry = (type: string, details: Record<string, unknown> = {}): TimelineEntry => ({

@@ -3,7 +3,9 @@
  * alone (DESIGN §2: at most 1.6x its size, and at most 1.3x its module load), measured side by
  * side in one run. Bundles are built as GroupFunction builds them (lib/function-bundles.ts); a
  * module load is a fresh `node` process requiring the bundle, timed inside that process, in
- * alternating rounds with the bare bundle so that machine noise falls on both alike.
+ * alternating rounds with the bare bundle; the load ratio is the median of the rounds' paired
+ * ratios (each function load over the bare load next to it in time), so that machine noise, which
+ * comes and goes over seconds, falls on both sides of each ratio alike.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -65,20 +67,25 @@ export async function benchBundles(): Promise<{ bare: { bytes: number; load_ms: 
     const { code } = await bundleFunction(entry);
     const file = write(`${entry.kind}-${entry.name}`, code);
     const loads: number[] = [];
+    const pairedRatios: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       // Alternate which goes first, so that a trend on the machine favours neither.
+      let bareLoad: number;
+      let load: number;
       if (round % 2 === 0) {
-        bareLoads.push(loadMs(bare));
-        loads.push(loadMs(file));
+        bareLoad = loadMs(bare);
+        load = loadMs(file);
       } else {
-        loads.push(loadMs(file));
-        bareLoads.push(loadMs(bare));
+        load = loadMs(file);
+        bareLoad = loadMs(bare);
       }
+      bareLoads.push(bareLoad);
+      loads.push(load);
+      pairedRatios.push(load / bareLoad);
     }
     const bytes = Buffer.byteLength(code);
     const sizeRatio = bytes / bareBytes;
-    // Against the bare bundle's loads of the same rounds: noise on the machine falls on both alike.
-    const loadRatio = median(loads) / median(bareLoads.slice(-ROUNDS));
+    const loadRatio = median(pairedRatios);
     rows.push({
       function: `${entry.kind}:${entry.name}`,
       bytes,

@@ -33,14 +33,18 @@ const BY_PROVIDER: Readonly<Record<Psp, readonly DeclineCodeRecord[]>> = {
   gocardless: GOCARDLESS_DECLINE_CODES,
 };
 
-const codeCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
+// Built on first use, not at load: creating a collator loads ICU data, which every function that
+// imports the catalogue would otherwise pay at cold start whether it sorts codes or not.
+let codeCollator: Intl.Collator | undefined;
 
 /**
  * The catalogue's one order (psp, then code), for lists and cursors alike: psp ids and codes
  * compare with a numeric-aware collation, so Adyen's "2" comes before "10".
  */
-export const compareDeclineCodes = (a: Pick<DeclineCodeRecord, 'psp' | 'code'>, b: Pick<DeclineCodeRecord, 'psp' | 'code'>): number =>
-  codeCollator.compare(a.psp, b.psp) || codeCollator.compare(a.code, b.code);
+export const compareDeclineCodes = (a: Pick<DeclineCodeRecord, 'psp' | 'code'>, b: Pick<DeclineCodeRecord, 'psp' | 'code'>): number => {
+  codeCollator ??= new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
+  return codeCollator.compare(a.psp, b.psp) || codeCollator.compare(a.code, b.code);
+};
 
 /** Problems that make the catalogue unusable; an empty list when it is sound. */
 export const catalogueProblems = (records: readonly DeclineCodeRecord[]): string[] => {
@@ -60,32 +64,46 @@ export const catalogueProblems = (records: readonly DeclineCodeRecord[]): string
   return problems;
 };
 
-const assembled = PSPS.flatMap((psp) => BY_PROVIDER[psp]).sort(compareDeclineCodes);
-
-// Like the route table, the catalogue is checked when it loads: a bad entry fails every test at once.
-const problems = catalogueProblems(assembled);
-if (problems.length > 0) throw new Error(`Invalid decline-code catalogue:\n${problems.join('\n')}`);
-
-/** Every catalogue entry, in (psp, code) order. */
-export const DECLINE_CODE_CATALOGUE: readonly DeclineCodeRecord[] = Object.freeze(assembled);
+interface Catalogue {
+  readonly records: readonly DeclineCodeRecord[];
+  readonly byKey: ReadonlyMap<string, DeclineCodeRecord>;
+  readonly byFoldedCode: ReadonlyMap<string, readonly DeclineCodeRecord[]>;
+}
 
 const keyOf = (psp: string, code: string): string => `${psp}\u0000${code}`;
 
-const BY_KEY = new Map(DECLINE_CODE_CATALOGUE.map((record) => [keyOf(record.psp, record.code), record]));
-
-const BY_FOLDED_CODE = new Map<string, DeclineCodeRecord[]>();
-for (const record of DECLINE_CODE_CATALOGUE) {
-  const folded = record.code.toLowerCase();
-  BY_FOLDED_CODE.set(folded, [...(BY_FOLDED_CODE.get(folded) ?? []), record]);
+/**
+ * The catalogue assembled, checked and indexed, once, on first use: a function that loads the
+ * catalogue but serves a request that needs no decline code (most payments routes) does not pay
+ * for it at cold start. Like the route table, it is checked when it is built: a bad entry fails
+ * every test that touches it (test/unit/functions/core/decline-codes/catalogue.test.ts first).
+ */
+let built: Catalogue | undefined;
+function catalogue(): Catalogue {
+  if (built !== undefined) return built;
+  const records = PSPS.flatMap((psp) => BY_PROVIDER[psp]).sort(compareDeclineCodes);
+  const problems = catalogueProblems(records);
+  if (problems.length > 0) throw new Error(`Invalid decline-code catalogue:\n${problems.join('\n')}`);
+  const byFoldedCode = new Map<string, DeclineCodeRecord[]>();
+  for (const record of records) {
+    const folded = record.code.toLowerCase();
+    byFoldedCode.set(folded, [...(byFoldedCode.get(folded) ?? []), record]);
+  }
+  built = { records: Object.freeze(records), byKey: new Map(records.map((record) => [keyOf(record.psp, record.code), record])), byFoldedCode };
+  return built;
 }
+
+/** Every catalogue entry, in (psp, code) order. */
+export const declineCodeCatalogue = (): readonly DeclineCodeRecord[] => catalogue().records;
 
 /** The entry for exactly this psp and code, else the one whose code matches ignoring case. */
 export const findDeclineCode = (psp: string, code: string): DeclineCodeRecord | undefined => {
   const trimmed = code.trim();
-  return BY_KEY.get(keyOf(psp, trimmed)) ?? (BY_FOLDED_CODE.get(trimmed.toLowerCase()) ?? []).find((record) => record.psp === psp);
+  const { byKey, byFoldedCode } = catalogue();
+  return byKey.get(keyOf(psp, trimmed)) ?? (byFoldedCode.get(trimmed.toLowerCase()) ?? []).find((record) => record.psp === psp);
 };
 
 /** Every provider's entry for a code, ignoring case, in (psp, code) order. */
-export const findDeclineCodeAcrossProviders = (code: string): readonly DeclineCodeRecord[] => BY_FOLDED_CODE.get(code.trim().toLowerCase()) ?? [];
+export const findDeclineCodeAcrossProviders = (code: string): readonly DeclineCodeRecord[] => catalogue().byFoldedCode.get(code.trim().toLowerCase()) ?? [];
 
-export const declineCodesOf = (psp: Psp): readonly DeclineCodeRecord[] => DECLINE_CODE_CATALOGUE.filter((record) => record.psp === psp);
+export const declineCodesOf = (psp: Psp): readonly DeclineCodeRecord[] => declineCodeCatalogue().filter((record) => record.psp === psp);

@@ -13,7 +13,7 @@ export { RECOVERY_ADJUSTMENTS, type RecoveryAdjustment, recoveryRate, SUBCATEGOR
 export {
   compareDeclineCodes,
   DECLINE_CATALOGUE_SIZE,
-  DECLINE_CODE_CATALOGUE,
+  declineCodeCatalogue,
   catalogueProblems,
   declineCodesOf,
 } from './catalogue';

@@ -1,6 +1,6 @@
 import { PSPS, type Psp } from '#core/providers';
 import { DECLINE_CATEGORY_RECORDS, type DeclineCategoryRecord } from './categories';
-import { compareDeclineCodes, DECLINE_CODE_CATALOGUE, findDeclineCode, findDeclineCodeAcrossProviders } from './catalogue';
+import { compareDeclineCodes, declineCodeCatalogue, findDeclineCode, findDeclineCodeAcrossProviders } from './catalogue';
 import type { DeclineCategory, DeclineCodeRecord, DeclineSubcategory } from './types';
 
 /**
@@ -19,7 +19,7 @@ export interface DeclineCodeFilter {
 
 /** Catalogue entries matching every given filter, in (psp, code) order. */
 export const listDeclineCodes = (filter: DeclineCodeFilter = {}): readonly DeclineCodeRecord[] =>
-  DECLINE_CODE_CATALOGUE.filter(
+  declineCodeCatalogue().filter(
     (record) =>
       (filter.psp === undefined || record.psp === filter.psp) &&
       (filter.category === undefined || record.category === filter.category) &&

@@ -4,7 +4,7 @@
  * unknown codes, and scopes.
  */
 import { DeclineCodeResponse, ListDeclineCategoriesResponse } from '#api/decline-codes/schemas';
-import { DECLINE_CODE_CATALOGUE, getDeclineCodeVariations } from '#core/decline-codes/index';
+import { declineCodeCatalogue, getDeclineCodeVariations } from '#core/decline-codes/index';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -54,7 +54,7 @@ describe('GET /api/v1/decline-codes/categories', () => {
     const hard = response.body.data.find((record) => record.category === 'hard_customer');
     expect(hard?.subcategories).toEqual(expect.arrayContaining(['expired', 'stolen', 'closed']));
     const pairs = new Set(response.body.data.flatMap((record) => record.subcategories.map((subcategory) => `${record.category}/${subcategory}`)));
-    for (const record of DECLINE_CODE_CATALOGUE) expect(pairs).toContain(`${record.category}/${record.subcategory}`);
+    for (const record of declineCodeCatalogue()) expect(pairs).toContain(`${record.category}/${record.subcategory}`);
     for (const record of response.body.data) {
       expect(record.expected_recovery_rate).toBeGreaterThanOrEqual(0);
       expect(record.expected_recovery_rate).toBeLessThanOrEqual(1);

@@ -1,4 +1,4 @@
-import { DECLINE_CODE_CATALOGUE, findDeclineCode } from '#core/decline-codes/catalogue';
+import { declineCodeCatalogue, findDeclineCode } from '#core/decline-codes/catalogue';
 import { findDoNotRetryConflicts, hasDoNotRetryMeaning } from '#core/decline-codes/catalogue-checks';
 import type { DeclineCodeRecord } from '#core/decline-codes/types';
 
@@ -16,7 +16,7 @@ const softRecord = (code: string, description: string, network_code?: string): D
 describe('findDoNotRetryConflicts', () => {
   it('finds no soft_retry entry with a do-not-retry meaning when run over the catalogue', () => {
     // Act
-    const conflicts = findDoNotRetryConflicts(DECLINE_CODE_CATALOGUE);
+    const conflicts = findDoNotRetryConflicts(declineCodeCatalogue());
     // Assess
     expect(conflicts).toEqual([]);
   });
@@ -53,6 +53,6 @@ describe('hasDoNotRetryMeaning', () => {
     // Assess
     expect(meanings).toEqual([true, true, true, true, true]);
     expect(entries.map((entry) => entry.category)).not.toContain('soft_retry');
-    expect(DECLINE_CODE_CATALOGUE.filter(hasDoNotRetryMeaning).length).toBeGreaterThan(30);
+    expect(declineCodeCatalogue().filter(hasDoNotRetryMeaning).length).toBeGreaterThan(30);
   });
 });

@@ -2,7 +2,7 @@ import {
   catalogueProblems,
   compareDeclineCodes,
   DECLINE_CATALOGUE_SIZE,
-  DECLINE_CODE_CATALOGUE,
+  declineCodeCatalogue,
   declineCodesOf,
   findDeclineCode,
   findDeclineCodeAcrossProviders,
@@ -23,10 +23,10 @@ const sample = (overrides: Partial<DeclineCodeRecord> = {}): DeclineCodeRecord =
     ...overrides,
   }) as DeclineCodeRecord;
 
-describe('DECLINE_CODE_CATALOGUE', () => {
+describe('declineCodeCatalogue()', () => {
   it('holds exactly the 268 codes the spec announces when loaded', () => {
     // Act
-    const size = DECLINE_CODE_CATALOGUE.length;
+    const size = declineCodeCatalogue().length;
     // Assess
     expect(size).toBe(268);
     expect(DECLINE_CATALOGUE_SIZE).toBe(268);
@@ -36,7 +36,7 @@ describe('DECLINE_CODE_CATALOGUE', () => {
     // Prepare
     const counts = new Map<string, number>();
     // Act
-    for (const record of DECLINE_CODE_CATALOGUE) counts.set(record.psp, (counts.get(record.psp) ?? 0) + 1);
+    for (const record of declineCodeCatalogue()) counts.set(record.psp, (counts.get(record.psp) ?? 0) + 1);
     // Assess
     expect([...counts.keys()].sort()).toEqual([...PSPS].sort());
     for (const psp of PSPS) expect(counts.get(psp)).toBeGreaterThanOrEqual(10);
@@ -45,14 +45,14 @@ describe('DECLINE_CODE_CATALOGUE', () => {
 
   it('has no two entries with the same (psp, code) when keyed', () => {
     // Act
-    const keys = DECLINE_CODE_CATALOGUE.map((record) => `${record.psp}/${record.code}`);
+    const keys = declineCodeCatalogue().map((record) => `${record.psp}/${record.code}`);
     // Assess
     expect(new Set(keys).size).toBe(keys.length);
   });
 
   it('keeps every entry well formed when inspected one by one', () => {
     // Act
-    const malformed = DECLINE_CODE_CATALOGUE.filter(
+    const malformed = declineCodeCatalogue().filter(
       (record) =>
         !(DECLINE_CATEGORIES as readonly string[]).includes(record.category) ||
         !isSubcategoryOf(record.category, record.subcategory) ||
@@ -64,14 +64,14 @@ describe('DECLINE_CODE_CATALOGUE', () => {
     );
     // Assess
     expect(malformed).toEqual([]);
-    expect(catalogueProblems(DECLINE_CODE_CATALOGUE)).toEqual([]);
+    expect(catalogueProblems(declineCodeCatalogue())).toEqual([]);
   });
 
   it('derives every recovery rate from its subcategory baseline within the named adjustments when compared', () => {
     // Prepare
     const widest = Math.max(...Object.values(RECOVERY_ADJUSTMENTS).map(Math.abs));
     // Act
-    const outliers = DECLINE_CODE_CATALOGUE.filter(
+    const outliers = declineCodeCatalogue().filter(
       (record) => Math.abs(record.recovery_rate - baselineRecoveryRate(record.category, record.subcategory)) > widest + 1e-9,
     );
     // Assess
@@ -84,11 +84,11 @@ describe('DECLINE_CODE_CATALOGUE', () => {
     // Act
     const adyenCodes = declineCodesOf('adyen').map((record) => record.code);
     // Assess
-    for (let i = 1; i < DECLINE_CODE_CATALOGUE.length; i += 1) {
-      expect(compareDeclineCodes(DECLINE_CODE_CATALOGUE[i - 1] as DeclineCodeRecord, DECLINE_CODE_CATALOGUE[i] as DeclineCodeRecord)).toBeLessThan(0);
+    for (let i = 1; i < declineCodeCatalogue().length; i += 1) {
+      expect(compareDeclineCodes(declineCodeCatalogue()[i - 1] as DeclineCodeRecord, declineCodeCatalogue()[i] as DeclineCodeRecord)).toBeLessThan(0);
     }
     expect(adyenCodes.indexOf('2')).toBeLessThan(adyenCodes.indexOf('10'));
-    expect(DECLINE_CODE_CATALOGUE[0]?.psp).toBe('adyen');
+    expect(declineCodeCatalogue()[0]?.psp).toBe('adyen');
   });
 });
 

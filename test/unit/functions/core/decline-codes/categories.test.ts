@@ -1,5 +1,5 @@
 import { DECLINE_CATEGORY_RECORDS, SUBCATEGORY_INFO, subcategoryInfo } from '#core/decline-codes/categories';
-import { DECLINE_CODE_CATALOGUE } from '#core/decline-codes/catalogue';
+import { declineCodeCatalogue } from '#core/decline-codes/catalogue';
 import { DECLINE_SUBCATEGORIES } from '#core/decline-codes/types';
 
 describe('DECLINE_CATEGORY_RECORDS', () => {
@@ -18,7 +18,7 @@ describe('DECLINE_CATEGORY_RECORDS', () => {
     // Prepare
     const allowed = new Map(DECLINE_CATEGORY_RECORDS.map((record) => [record.category, new Set<string>(record.subcategories)]));
     // Act
-    const uncovered = DECLINE_CODE_CATALOGUE.filter((record) => !allowed.get(record.category)?.has(record.subcategory));
+    const uncovered = declineCodeCatalogue().filter((record) => !allowed.get(record.category)?.has(record.subcategory));
     // Assess
     expect(uncovered).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { DECLINE_CODE_CATALOGUE } from '#core/decline-codes/catalogue';
+import { declineCodeCatalogue } from '#core/decline-codes/catalogue';
 import { classifyDecline } from '#core/decline-codes/classify';
 import { VISA_RESPONSE_RULES } from '#core/decline-codes/card-network-rules';
 
@@ -149,9 +149,9 @@ describe('classifyDecline', () => {
 
     it('never allows a retry for a catalogue entry classed terminal or hard_customer when classified alone', () => {
       // Act
-      const wrong = DECLINE_CODE_CATALOGUE.filter((record) => record.category === 'terminal' || record.category === 'hard_customer').filter(
-        (record) => classifyDecline({ psp: record.psp, declineCode: record.code }).retry.allowed,
-      );
+      const wrong = declineCodeCatalogue()
+        .filter((record) => record.category === 'terminal' || record.category === 'hard_customer')
+        .filter((record) => classifyDecline({ psp: record.psp, declineCode: record.code }).retry.allowed);
       // Assess
       expect(wrong).toEqual([]);
     });
@@ -208,7 +208,7 @@ describe('classifyDecline', () => {
 
     it("keeps the provider's own code first when it has one, whatever the vocabulary says", () => {
       // Prepare: recurly has restricted_card itself.
-      const own = DECLINE_CODE_CATALOGUE.find((record) => record.psp === 'stripe' && record.code === 'restricted_card');
+      const own = declineCodeCatalogue().find((record) => record.psp === 'stripe' && record.code === 'restricted_card');
       // Act
       const result = classifyDecline({ psp: 'stripe', declineCode: 'restricted_card' });
       // Assess

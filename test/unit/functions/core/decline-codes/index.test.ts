@@ -7,7 +7,7 @@ describe('decline-codes module', () => {
     // Assess
     expect(result).toMatchObject({ category: 'soft_retry', subcategory: 'balance', source: 'advice_code', retry: { allowed: true, fixedDelayHours: 24 } });
     expect(result.matched).toMatchObject({ psp: 'stripe', code: 'insufficient_funds' });
-    expect(declineCodes.listDeclineCodes()).toEqual(declineCodes.DECLINE_CODE_CATALOGUE);
+    expect(declineCodes.listDeclineCodes()).toEqual(declineCodes.declineCodeCatalogue());
     expect(declineCodes.listCategories()).toHaveLength(4);
     expect(declineCodes.DECLINE_PSPS).toHaveLength(13);
   });

@@ -386,26 +386,4 @@ describe('DELETE /api/v1/customers/{id}', () => {
     expect(response.status).toBe(404);
     expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
   });
-
-  it.each([
-    [['admin:customers'], 200],
-    [['admin'], 200],
-    [['write'], 403],
-    [['write:customers'], 403],
-    [['read:customers'], 403],
-  ] as const)('answers a key with scopes %j with %i', async (scopes, status) => {
-    // Prepare
-    const tenant = await newTenant([...scopes]);
-    const payment = await seedCustomerPayment(tenant.merchant.id, { email: 'scoped@example.com' });
-    // Act
-    const response = await erase(tenant, payment.customer_id);
-    // Assess
-    expect(response.status).toBe(status);
-    const left = await getCustomer(tenant.merchant.id, payment.customer_id);
-    if (status === 200) expect(left).toBeUndefined();
-    else {
-      expect(response.body.error?.code).toBe('insufficient_scope');
-      expect(left?.id).toBe(payment.customer_id);
-    }
-  });
 });

@@ -116,21 +116,4 @@ describe('GET /api/v1/customers/by-email/{email}', () => {
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'invalid_request', param: 'email' });
   });
-
-  it.each([
-    [['read:customers'], 200],
-    [['read'], 200],
-    [['read:payments'], 403],
-    [['analytics'], 403],
-  ] as const)('answers a key with scopes %j with %i', async (scopes, status) => {
-    // Prepare
-    const other = await newTenant([...scopes]);
-    const own = await seedCustomerPayment(other.merchant.id, { email: EMAIL });
-    // Act
-    const response = await byEmail(encodeURIComponent(EMAIL), other.key);
-    // Assess
-    expect(response.status).toBe(status);
-    if (status === 200) expect(response.body.data.id).toBe(own.customer_id);
-    else expect(response.body.error?.code).toBe('insufficient_scope');
-  });
 });

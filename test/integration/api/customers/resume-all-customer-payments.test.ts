@@ -165,25 +165,4 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     expect(response.status).toBe(404);
     expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
   });
-
-  it.each([
-    [['write:customers'], 200],
-    [['write'], 200],
-    [['read'], 403],
-    [['write:payments'], 403],
-  ] as const)('answers a key with scopes %j with %i', async (scopes, status) => {
-    // Prepare
-    const other = await newTenant([...scopes]);
-    const own = await moveThrough(other.merchant.id, await seedCustomerPayment(other.merchant.id, { email: 'scoped@example.com' }), ['pause']);
-    // Act
-    const response = await resumeAll(own.customer_id, other.key);
-    // Assess
-    expect(response.status).toBe(status);
-    const after = await fresh(own, other.merchant.id);
-    if (status === 200) expect(after.status).toBe('retrying');
-    else {
-      expect(response.body.error?.code).toBe('insufficient_scope');
-      expect(after.status).toBe('paused');
-    }
-  });
 });

@@ -117,19 +117,6 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
       expect(response.status).toBe(404);
       expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'id' });
     });
-
-    it.each([
-      [['read:payments'], 200],
-      [['write:payments'], 403],
-      [['read:customers'], 403],
-    ] as const)('answers a key of the merchant with scopes %j with %i', async (scopes, status) => {
-      // Prepare
-      const { key } = await createApiKey({ merchantId: tenant.merchant.id, scopes: [...scopes], mode: 'test' });
-      // Act
-      const response = await call(url(payment.id), { key });
-      // Assess
-      expect(response.status).toBe(status);
-    });
   });
 
   describe("GET /payments/{id} by the provider's charge id of a payment recorded under its PaymentIntent (Stripe's latest_charge)", () => {

@@ -203,22 +203,6 @@ describe('GET /api/v1/payments', () => {
     expect(response.body).not.toHaveProperty('data');
   });
 
-  it.each([
-    [['read:payments'], 200],
-    [['read'], 200],
-    [['write'], 200],
-    [['write:payments'], 403],
-    [['read:customers'], 403],
-  ] as const)('answers a key with scopes %j with %i', async (scopes, status) => {
-    // Prepare
-    const { key } = await newTenant([...scopes]);
-    // Act
-    const response = await list('', key);
-    // Assess
-    expect(response.status).toBe(status);
-    if (status === 403) expect(response.body.error?.code).toBe('insufficient_scope');
-  });
-
   it('filters psp=ingest, the psp of payments ingested from a platform that is none of the 13 providers', async () => {
     // Prepare: a merchant of its own, with one payment ingested without a psp and one from stripe.
     const ingesting = await newTenant(['admin'], UNLIMITED);

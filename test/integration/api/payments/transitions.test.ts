@@ -13,7 +13,6 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PausePaymentResponse, ResumePaymentResponse, RetryPaymentResponse } from '#api/payments/schemas';
 import { attemptIdempotencyKey } from '#core/payment-gateway';
 import { type PaymentRecord, paymentBodyOf } from '#core/payments';
-import { createApiKey } from '#data/api-key-repository';
 import { documentClient } from '#data/client';
 import { paymentKeys } from '#data/keys';
 import { applyPaymentEvent, getPayment } from '#data/payment-repository';
@@ -422,27 +421,6 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       await expectOtherMerchantGets404(url(payment.id, action), { method: 'POST' });
       await expectOtherMerchantGets404(url(`ch_other_${action}`, action), { method: 'POST' });
       expect(await stored(payment)).toEqual(before);
-    });
-
-    it.each([
-      [['read'], 'retry', 403],
-      [['read:payments'], 'pause', 403],
-      [['write:customers'], 'pause', 403],
-      [['write:payments'], 'pause', 200],
-      [['write:payments'], 'retry', 202],
-      [['write'], 'retry', 202],
-    ] as const)('answers a key with scopes %j on %s with %i', async (scopes, action, status) => {
-      // Prepare
-      const payment = await seedPayment(tenant.merchant.id);
-      const { key } = await createApiKey({ merchantId: tenant.merchant.id, scopes: [...scopes], mode: 'test' });
-      // Act
-      const response = await post(payment.id, action, { key });
-      // Assess
-      expect(response.status).toBe(status);
-      if (status === 403) {
-        expect(response.body.error?.code).toBe('insufficient_scope');
-        expect((await stored(payment)).version).toBe(payment.version);
-      }
     });
   });
 

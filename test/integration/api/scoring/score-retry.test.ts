@@ -15,7 +15,6 @@ import { amountBucketOf, lookupKeyOf } from '#core/scoring/lookup-key';
 import { scoreRetryByRules } from '#core/scoring/rules';
 import type { RetryScore, RetryScoreInput } from '#core/scoring/types';
 import { ENHANCED_MODEL_VERSION } from '#core/scoring/scorer';
-import { createApiKey } from '#data/api-key-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
@@ -335,21 +334,6 @@ describe('POST /api/v1/scoring/retry', () => {
   });
 
   describe('scopes', () => {
-    it.each([
-      [['write'], 200],
-      [['admin'], 200],
-      [['write:payments'], 403],
-      [['read'], 403],
-    ] as const)('answers a key with scopes %p with %i', async (scopes, status) => {
-      // Prepare
-      const { key } = await createApiKey({ merchantId: tenant.merchant.id, scopes: [...scopes], mode: 'test' });
-      // Act
-      const response = await post({ decline_code: 'insufficient_funds', amount_cents: 4999, model: 'rules' }, key);
-      // Assess
-      expect(response.status).toBe(status);
-      if (status === 403) expect(response.body.error?.code).toBe('insufficient_scope');
-    });
-
     it('answers 401 without a key', async () => {
       // Act
       const response = await call<Body>(url(), { method: 'POST', body: { decline_code: 'insufficient_funds', amount_cents: 4999 } });

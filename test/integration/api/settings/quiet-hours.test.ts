@@ -4,7 +4,6 @@
  * isolation and Idempotency-Key replays.
  */
 import { QuietHoursResponse } from '#api/settings/schemas';
-import { createApiKey } from '#data/api-key-repository';
 import { getQuietHours } from '#data/settings-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
@@ -160,28 +159,6 @@ describe('/api/v1/settings/quiet-hours', () => {
   });
 
   describe('scopes', () => {
-    it.each([
-      [['read'], 'GET', 200],
-      [['write'], 'GET', 200],
-      [['read'], 'POST', 403],
-      [['read:payments'], 'GET', 403],
-      [['write:payments'], 'POST', 403],
-      [['write'], 'POST', 200],
-      [['admin'], 'POST', 200],
-    ] as const)('answers a key with scopes %j on %s with %i', async (scopes, method, status) => {
-      // Prepare
-      const tenant = await newTenant(['admin']);
-      const { key } = await createApiKey({ merchantId: tenant.merchant.id, scopes: [...scopes], mode: 'test' });
-      // Act
-      const response = method === 'GET' ? await read(key) : await write(key, { start_hour: 20, end_hour: 8, timezone: 'UTC' });
-      // Assess
-      expect(response.status).toBe(status);
-      if (status === 403) {
-        expect(response.body.error?.code).toBe('insufficient_scope');
-        expect((await read(tenant)).body.data.updated_at).toBeNull();
-      }
-    });
-
     it('answers a request without a key with 401', async () => {
       // Act
       const response = await call<Body>(url());

@@ -1,4 +1,5 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { timeOrderedId } from '#core/ids';
 import type { Psp } from '#core/providers';
 import { env } from '#shared/env';
@@ -29,7 +30,17 @@ export interface DeadLetteredEvent {
   /** Why the last attempt failed: a code from the error's class (`provider_api_key_missing`, `unknown_webhook_customer`, …), never its message. */
   readonly reason: string;
   readonly dead_lettered_at: string;
+  /** When an operator redrove it (`dlq redrive`); absent until then. */
+  readonly redriven_at?: string;
+  /**
+   * What the redrive did with it: `succeeded` (processed now), `dead_lettered` (failed again: a
+   * new record names the new failure), `moved` (SQS's move task took it back to its queue; its
+   * fate shows as no new record, or a new one).
+   */
+  readonly redrive_outcome?: DeadLetterRedriveOutcome;
 }
+
+export type DeadLetterRedriveOutcome = 'succeeded' | 'dead_lettered' | 'moved';
 
 export interface NewDeadLetteredEvent {
   readonly merchantId: string;
@@ -86,4 +97,43 @@ export async function listDeadLetteredEvents(merchantId: string, limit = 50): Pr
     }),
   );
   return (Items ?? []).map(({ PK: _pk, SK: _sk, entity: _entity, expires_at: _expires, ...record }) => record as DeadLetteredEvent);
+}
+
+/**
+ * Marks the dead-lettered events of a redriven queue message (its body names the merchant and the
+ * stored delivery) with the redrive's time and outcome. Only records not marked before change (a
+ * conditional update): a second redrive of the same delivery leaves the first mark. One Query of
+ * the merchant's records (30 days at most, by their expiry) and one UpdateItem per record; an
+ * operator action, never on the request path. Answers how many records it marked.
+ */
+export async function markDeadLetteredEventsRedriven(messageBody: unknown, outcome: DeadLetterRedriveOutcome, now: Date = new Date()): Promise<number> {
+  const named = messageBody as { merchant_id?: unknown; webhook_log_id?: unknown } | null;
+  if (typeof named?.merchant_id !== 'string' || typeof named.webhook_log_id !== 'string') return 0;
+  const prefix = queries.partitionPrefix(deadLetterKeys.inboundEventPrefix(named.merchant_id));
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
+      TableName: env.TABLE_NAME,
+      ...prefix,
+      FilterExpression: 'webhook_log_id = :delivery AND attribute_not_exists(redriven_at)',
+      ExpressionAttributeValues: { ...prefix.ExpressionAttributeValues, ':delivery': named.webhook_log_id },
+    }),
+  );
+  let marked = 0;
+  for (const item of Items) {
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: env.TABLE_NAME,
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET redriven_at = :at, redrive_outcome = :outcome',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(redriven_at)',
+          ExpressionAttributeValues: { ':at': now.toISOString(), ':outcome': outcome },
+        }),
+      );
+      marked += 1;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+  return marked;
 }

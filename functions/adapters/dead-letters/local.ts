@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { QueueName } from '#contracts/queues';
+import { markDeadLetteredEventsRedriven } from '#data/dead-letter-repository';
 import { documentClient } from '#data/client';
 import { deadLetterKeys, queries } from '#data/keys';
 import { env } from '#shared/env';
@@ -114,6 +115,7 @@ export function localDeadLetterQueues(redeliver: LocalRedeliver): DeadLetterQueu
         if (outcome === 'pending') continue;
         if (outcome === 'succeeded') succeeded += 1;
         else deadLettered += 1;
+        if (queue === 'inbound-webhooks') await markDeadLetteredEventsRedriven(parsedBody(item.body), outcome);
         await documentClient.send(new DeleteCommand({ TableName: env.TABLE_NAME, Key: { PK: item.PK, SK: item.SK } }));
       }
       return { queue, adapter: 'local', moved: items.length, succeeded, dead_lettered_again: deadLettered };

@@ -419,6 +419,13 @@ describe('admin CLI: dead-lettered inbound events on the local stack', () => {
     expect(JSON.parse(redrive.stdout)).toEqual({ queue: 'inbound-webhooks', adapter: 'local', moved: 1, succeeded: 1, dead_lettered_again: 0 });
     expect(JSON.parse(after.stdout)).toEqual([]);
     expect(await getPaymentByAnyId(merchantId, providerPaymentId)).toMatchObject({ amount: 4999, currency: 'usd', customer_email: 'dlq-customer@example.com' });
+    // The merchant's record of the dropped delivery now says it was redriven, and with what outcome.
+    const marked = JSON.parse((await admin(['dlq', 'events', '--merchant', merchantId])).stdout) as Array<Record<string, unknown>>;
+    expect(marked).toEqual([expect.objectContaining({ provider: 'stripe', redriven_at: expect.any(String), redrive_outcome: 'succeeded' })]);
+    // A second redrive finds nothing to move and leaves the first mark as it was.
+    const again = await admin(['dlq', 'redrive', '--queue', 'inbound-webhooks']);
+    expect(JSON.parse(again.stdout)).toEqual({ queue: 'inbound-webhooks', adapter: 'local', moved: 0, succeeded: 0, dead_lettered_again: 0 });
+    expect(JSON.parse((await admin(['dlq', 'events', '--merchant', merchantId])).stdout)).toEqual(marked);
   });
 
   it('keeps a message that fails every receive again in the DLQ on redrive', async () => {

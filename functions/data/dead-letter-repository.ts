@@ -33,14 +33,14 @@ export interface DeadLetteredEvent {
   /** When an operator redrove it (`dlq redrive`); absent until then. */
   readonly redriven_at?: string;
   /**
-   * What the redrive did with it: `succeeded` (processed now), `dead_lettered` (failed again: a
-   * new record names the new failure), `moved` (SQS's move task took it back to its queue; its
-   * fate shows as no new record, or a new one).
+   * What the redrive did with it: `succeeded` (processed now) or `dead_lettered` (failed again: a
+   * new record names the new failure). Marked by the local redrive, which runs the consumer; on
+   * AWS a redrive is SQS's move task, which reports no message's fate, so records stay unmarked.
    */
   readonly redrive_outcome?: DeadLetterRedriveOutcome;
 }
 
-export type DeadLetterRedriveOutcome = 'succeeded' | 'dead_lettered' | 'moved';
+export type DeadLetterRedriveOutcome = 'succeeded' | 'dead_lettered';
 
 export interface NewDeadLetteredEvent {
   readonly merchantId: string;

@@ -401,9 +401,12 @@ export async function paymentCounters(merchantId: string): Promise<Readonly<Reco
 }
 
 /**
- * Adds one entry to a payment's timeline without changing the payment (an event that is history,
+ * Adds one entry to a payment's timeline without changing its state (an event that is history,
  * not a transition: a refund of the charge, for instance). The entry is tagged for the payment's
- * customer like every other timeline item, so erasure removes it. 404 when there is no payment.
+ * customer like every other timeline item, so erasure removes it. Like a transition's entries, it
+ * is stamped at commit (commitInstant) under the payment's version, which it bumps, so that a
+ * concurrent transition cannot be stamped after it yet committed before it. 404 when there is no
+ * payment.
  *
  * @example await recordTimelineEvent(merchantId, 'pe_01J…', { type: 'charge_refunded', detail: 'Refunded 500 usd', details: { amount: 500 } });
  */
@@ -413,10 +416,23 @@ export async function recordTimelineEvent(
   entry: Transition['timeline'],
   now: Date = new Date(),
 ): Promise<PaymentRecord> {
-  const payment = await getPayment(merchantId, paymentId);
-  if (payment === undefined) throw new ResourceNotFoundError(`No payment ${paymentId}.`);
-  const { Put } = timelineItem(payment, now.toISOString(), entry);
-  if (Put === undefined) throw new Error('A timeline item is a Put');
-  await documentClient.send(new PutCommand(Put));
-  return payment;
+  return transactOptimistically(async () => {
+    const before = await getPayment(merchantId, paymentId);
+    if (before === undefined) throw new ResourceNotFoundError(`No payment ${paymentId}.`);
+    const at = commitInstant(before, now).toISOString();
+    const after: PaymentRecord = { ...before, updated_at: at, version: before.version + 1 };
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: env.TABLE_NAME,
+          Key: paymentKeys.payment(merchantId, bodyOf(before)),
+          UpdateExpression: 'SET updated_at = :at, version = :next',
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':at': at, ':next': after.version, ':version': before.version },
+        },
+      },
+      timelineItem(after, at, entry),
+    ];
+    return { items, result: after };
+  });
 }

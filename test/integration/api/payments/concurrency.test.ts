@@ -14,7 +14,7 @@ import { isOpen, type PaymentRecord, type PaymentStatus, paymentBodyOf, type Sta
 import { documentClient } from '#data/client';
 import { getCustomer } from '#data/customer-repository';
 import { paymentKeys } from '#data/keys';
-import { getPayment, paymentCounters } from '#data/payment-repository';
+import { getPayment, paymentCounters, recordTimelineEvent } from '#data/payment-repository';
 import { paymentTimeline } from '#data/payment-queries';
 import { sandboxChargesOf } from '#data/sandbox-charge-repository';
 import { executeDueRetries } from '#jobs/execute-due-retries';
@@ -218,5 +218,30 @@ describe('concurrent POST /payments/{id}/pause, /resume and /retry on one paymen
       if (i > 0) expect({ i, from: change.from }).toEqual({ i, from: changes[i - 1]?.to });
     });
     expect(final.updated_at).toBe(final.state_history.at(-1)?.at);
+  }, 120_000);
+
+  it('stamps a refund entry at commit too: refunds racing pauses and resumes keep the order by time the order of the writes', async () => {
+    // Prepare
+    const tenant = await newTenant(['write:payments', 'read:payments'], { read_per_minute: 1_000_000, write_per_minute: 1_000_000 });
+    const m = tenant.merchant.id;
+    const payment = await seedPayment(m);
+    // Act: 4 waves of 3 refund entries (as ingest records a charge refund) and 4 pauses/resumes at once.
+    for (let wave = 0; wave < 4; wave += 1) {
+      await Promise.all([
+        ...Array.from({ length: 3 }, (_, i) =>
+          recordTimelineEvent(m, payment.id, { type: 'charge_refunded', detail: `Refunded ${wave}-${i}`, details: { amount: 100 } }),
+        ),
+        ...Array.from({ length: 4 }, (_, i) =>
+          call(`${stack.api_url}/payments/${payment.id}/${i % 2 === 0 ? 'pause' : 'resume'}`, { method: 'POST', key: tenant.key }),
+        ),
+      ]);
+    }
+    // Assess
+    const final = (await getPayment(m, payment.id)) as PaymentRecord;
+    const timeline = await storedTimeline(m, payment);
+    expect(timeline.filter((entry) => entry.type === 'charge_refunded')).toHaveLength(12);
+    expectTimeOrderIsWriteOrder(final.state_history, timeline);
+    // Every refund entry is a write of its own: 12 versions beyond the transitions'.
+    expect(new Set(timeline.filter((entry) => entry.type === 'charge_refunded').map((entry) => entry.version)).size).toBe(12);
   }, 120_000);
 });

@@ -3,7 +3,9 @@ import { dunningRefusal, renderDunningEmail } from '#core/dunning';
 import { InternalError } from '#core/errors';
 import { getCustomer } from '#data/customer-repository';
 import { getMerchantCached } from '#data/merchant-repository';
-import { claimMessage, closeMessage, markMessageSent } from '#data/message-repository';
+import { claimMessage, closeMessage, deferMessage, markMessageSent } from '#data/message-repository';
+import { getQuietHours } from '#data/settings-repository';
+import { isQuietAt, nextAllowedAt } from '#core/quiet-hours';
 import { getPayment, timelineItem } from '#data/payment-repository';
 import { getSuppression } from '#data/suppression-repository';
 import { logger } from '#shared/logger';
@@ -58,6 +60,16 @@ export const sendDunningEmail: MessageProcessor = async (raw) => {
   if (suppression !== undefined) {
     await closeMessage(message, 'suppressed', `Not sent: the recipient is on the suppression list (${suppression.reason})`, new Date());
     log.info('dunning message suppressed', { reason: suppression.reason });
+    return;
+  }
+  // Quiet hours are checked again at send time: the message may have waited on the queue into
+  // them, or the merchant may have changed them since it was queued.
+  const sendingAt = new Date();
+  const quietHours = await getQuietHours(merchantId, sendingAt.getTime());
+  if (isQuietAt(quietHours, sendingAt)) {
+    const until = nextAllowedAt(quietHours, sendingAt);
+    await deferMessage(message, until, sendingAt);
+    log.info('dunning message deferred to the end of quiet hours', { scheduled_at: until.toISOString() });
     return;
   }
   const [merchant, customer] = await Promise.all([getMerchantCached(merchantId), getCustomer(merchantId, payment.customer_id)]);

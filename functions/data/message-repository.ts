@@ -272,6 +272,41 @@ export async function closeMessage(
   }
 }
 
+/**
+ * Puts a claimed message back to `scheduled` for `scheduledAt` (into the due index, which the
+ * every-minute job releases to the queue when due): the consumer found the merchant inside its
+ * quiet hours at send time. Guarded by this consumer's own claim; false when it no longer holds.
+ */
+export async function deferMessage(message: MessageRecord, scheduledAt: Date, now: Date): Promise<boolean> {
+  const at = scheduledAt.toISOString();
+  const due = messageDueKeys.entry(message.merchant_id, bodyOf(message), at);
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: messageKeys.message(message.merchant_id, bodyOf(message)),
+        UpdateExpression: 'SET #status = :scheduled, scheduled_at = :at, updated_at = :now, sending_at = :none, GSI4PK = :duePk, GSI4SK = :dueSk',
+        ConditionExpression: '#status = :sending AND sending_at = :claimed',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':scheduled': 'scheduled',
+          ':sending': 'sending',
+          ':claimed': message.sending_at,
+          ':at': at,
+          ':now': now.toISOString(),
+          ':duePk': due.GSI4PK,
+          ':dueSk': due.GSI4SK,
+          ':none': null,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
 /** Where a provider's message id points: the merchant and our message id. */
 export interface MessageRef {
   readonly merchant_id: string;

@@ -6,6 +6,8 @@ import { customerKeys, messageKeys } from '#data/keys';
 import { claimMessage, createDunningMessage, getMessage, getMessageByProviderId } from '#data/message-repository';
 import { paymentTimeline } from '#data/payment-queries';
 import { suppressEmail } from '#data/suppression-repository';
+import { clearQuietHoursCache, putQuietHours } from '#data/settings-repository';
+import { findDueMessages } from '#data/message-repository';
 import { createMerchant } from '#data/merchant-repository';
 import { seedPaymentThrough } from '#test/fixtures/payments';
 import { sqsEventOf } from '#test/fixtures/recoveries';
@@ -94,6 +96,29 @@ describe('the dunning_email processor of the notifications consumer', () => {
     });
     expect(await listOutboxEmails(merchant.id)).toEqual([]);
     expect((await paymentTimeline(merchant.id, payment)).filter((entry) => entry.type === 'dunning_sent')).toHaveLength(0);
+  });
+
+  it('defers a message that reaches the consumer inside quiet hours set after it was queued to their end, and sends nothing now', async () => {
+    // Prepare: queued outside quiet hours; the merchant then makes every hour but the next one quiet.
+    const merchant = await createMerchant({ name: 'Night Owl Co' });
+    const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'owl@example.com', name: 'Owl' } });
+    const message = await createDunningMessage(payment, { templateId: null, subject: null });
+    expect(message.status).toBe('queued');
+    const now = new Date();
+    const nextHour = (now.getUTCHours() + 1) % 24;
+    await putQuietHours(merchant.id, { startHour: (now.getUTCHours() + 2) % 24, endHour: nextHour, timezone: 'UTC', enabled: true });
+    clearQuietHoursCache();
+    // Act
+    const result = await handler(sqsEventOf(recordOf(merchant.id, message.id)));
+    // Assess
+    expect(result.batchItemFailures).toEqual([]);
+    const deferred = await getMessage(merchant.id, message.id);
+    expect(deferred).toMatchObject({ status: 'scheduled', sending_at: null });
+    expect(new Date(deferred?.scheduled_at as string).getUTCHours()).toBe(nextHour);
+    expect(await listOutboxEmails(merchant.id)).toEqual([]);
+    // It is back in the due index, for the every-minute job to release at the end of the quiet hours.
+    const due = await findDueMessages(new Date(Date.parse(deferred?.scheduled_at as string) + 1000), 1000);
+    expect(due.map((entry) => entry.messageId)).toContain(message.id);
   });
 
   it("writes the provider message id's global reference to the message when it sends", async () => {

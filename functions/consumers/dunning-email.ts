@@ -63,8 +63,11 @@ export const sendDunningEmail: MessageProcessor = async (raw) => {
     return;
   }
   // Quiet hours are checked again at send time: the message may have waited on the queue into
-  // them, or the merchant may have changed them since it was queued.
-  const sendingAt = new Date();
+  // them, or the merchant may have changed them since it was queued. The send time is never
+  // earlier than the time the message was scheduled for: the every-minute job releases a message
+  // only once its scheduled time has come, so a consumer that sees it earlier runs on a clock
+  // behind the scheduler's (skew; or a test that runs the job at a later simulated time).
+  const sendingAt = new Date(Math.max(Date.now(), message.scheduled_at == null ? 0 : Date.parse(message.scheduled_at)));
   const quietHours = await getQuietHours(merchantId, sendingAt.getTime());
   if (isQuietAt(quietHours, sendingAt)) {
     const until = nextAllowedAt(quietHours, sendingAt);

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { StateConflictError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
 import {
@@ -236,33 +236,57 @@ export async function markMessageSent(
 }
 
 /**
- * Ends a message without sending it: `cancelled` or `suppressed` (from this consumer's `sending`
- * claim) or `failed` (from `queued`, when it could not be enqueued). False when it was no longer
- * in the expected state.
+ * Ends a message without sending it: `cancelled` or `suppressed`, from this consumer's `sending`
+ * claim. False when the claim no longer holds.
  */
 export async function closeMessage(
   message: MessageRecord,
-  status: Extract<MessageStatus, 'cancelled' | 'failed' | 'suppressed'>,
+  status: Extract<MessageStatus, 'cancelled' | 'suppressed'>,
   reason: string,
   now: Date,
 ): Promise<boolean> {
-  const at = now.toISOString();
-  const fromClaim = status !== 'failed';
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: env.TABLE_NAME,
         Key: messageKeys.message(message.merchant_id, bodyOf(message)),
         UpdateExpression: 'SET #status = :to, status_reason = :reason, updated_at = :now',
-        ConditionExpression: fromClaim ? '#status = :from AND sending_at = :claimed' : '#status = :from',
+        ConditionExpression: '#status = :sending AND sending_at = :claimed',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':to': status,
-          ':reason': reason,
-          ':now': at,
-          ':from': fromClaim ? 'sending' : 'queued',
-          ...(fromClaim ? { ':claimed': message.sending_at } : {}),
-        },
+        ExpressionAttributeValues: { ':to': status, ':reason': reason, ':now': now.toISOString(), ':sending': 'sending', ':claimed': message.sending_at },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * A `queued` message that could not be put on the queue: `failed`; then the customer's
+ * manual-dunning cooldown is lifted if this message started it (nothing was sent, so a retry of
+ * the request must not be refused; a cooldown another message holds stays). False when the
+ * message was no longer `queued` (nothing written).
+ */
+export async function failUnqueuedMessage(message: MessageRecord, reason: string, now: Date): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: messageKeys.message(message.merchant_id, bodyOf(message)),
+        UpdateExpression: 'SET #status = :failed, status_reason = :reason, updated_at = :now',
+        ConditionExpression: '#status = :queued',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':failed': 'failed', ':queued': 'queued', ':reason': reason, ':now': now.toISOString() },
+      }),
+    );
+    await documentClient.send(
+      new DeleteCommand({
+        TableName: env.TABLE_NAME,
+        Key: messageDueKeys.cooldown(message.merchant_id, message.customer_id),
+        ConditionExpression: 'message_id = :id',
+        ExpressionAttributeValues: { ':id': message.id },
       }),
     );
     return true;

@@ -4,7 +4,7 @@ import { ResourceNotFoundError, StateConflictError } from '#core/errors';
 import type { MessageRecord } from '#core/messages';
 import type { PaymentRecord } from '#core/payments';
 import { isQuietAt, nextAllowedAt } from '#core/quiet-hours';
-import { closeMessage, createDunningMessage } from '#data/message-repository';
+import { createDunningMessage, failUnqueuedMessage } from '#data/message-repository';
 import { getPayment } from '#data/payment-repository';
 import { quietHoursOf, readQuietHours } from '#data/settings-repository';
 import type { DunningEmailMessage } from '#contracts/notifications';
@@ -38,9 +38,8 @@ const dunningView = (p: PaymentRecord, m: MessageRecord) => ({
  * email within the cooldown (core/dunning.ts MANUAL_DUNNING_COOLDOWN_MS, one hour), whichever of
  * their recoveries it was for: a business rule, so state_conflict as Stripe answers a request the
  * object's state forbids, not 429, which is the API key's rate limit. If the enqueue fails, the
- * message is marked `failed` and the request answers 500, which is not kept under an
- * Idempotency-Key, so the client can retry (the cooldown then still runs: the retry is refused
- * until it ends, as no email was sent only in that rare case).
+ * message is marked `failed`, the cooldown it started is lifted, and the request answers 500,
+ * which is not kept under an Idempotency-Key, so the client can retry at once.
  */
 export const triggerDunning = defineOperation({ auth: 'api_key', schemas: triggerDunningSchemas }, async ({ params, body, principal, requestId }) => {
   const merchantId = principal.merchantId;
@@ -61,7 +60,7 @@ export const triggerDunning = defineOperation({ auth: 'api_key', schemas: trigge
     try {
       await queueSender.send('notifications', queued);
     } catch (error) {
-      await closeMessage(message, 'failed', 'Could not be queued for sending', new Date()).catch(() => undefined);
+      await failUnqueuedMessage(message, 'Could not be queued for sending', new Date()).catch(() => undefined);
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import { buildOpenApiDocument } from '#api/openapi/build-document';
 import { triggerDunningSchemas } from '#api/recoveries/schemas';
 import { routes } from '#api/routes';
 import { listOutboxEmails } from '#adapters/email/outbox';
+import { localQueueTransport, registerLocalQueueTransport } from '#adapters/queue-sender';
 import { handler as notificationsHandler } from '#consumers/notifications';
 import { MANUAL_DUNNING_COOLDOWN_MS } from '#core/dunning';
 import type { PaymentRecord } from '#core/payments';
@@ -372,6 +373,31 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
       expect(statuses.filter((status) => status === 409)).toHaveLength(19);
       expect(await dunningEntries(payment)).toHaveLength(1);
       expect((await listOutboxEmails(tenant.merchant.id)).filter((email) => email.customer_id === payment.customer_id)).toHaveLength(1);
+    });
+
+    it('lifts the cooldown when the email could not be queued: the 500 is retried at once and sends one email', async () => {
+      // Prepare: the queue refuses the first send (SQS down), then works again.
+      const payment = await seed(['retry']);
+      const queues = localQueueTransport();
+      registerLocalQueueTransport({
+        send: () => {
+          throw new Error('SQS is unavailable');
+        },
+      });
+      // Act
+      const failed = await call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key }).finally(() =>
+        registerLocalQueueTransport(queues),
+      );
+      const retried = await call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key });
+      await stack.runtime.queues.drain();
+      // Assess
+      expect(failed.status).toBe(500);
+      expect(retried.status).toBe(202);
+      expect(await dunningEntries(payment)).toHaveLength(1);
+      expect((await listOutboxEmails(tenant.merchant.id)).filter((email) => email.customer_id === payment.customer_id)).toHaveLength(1);
+      // The cooldown now belongs to the retried request's message.
+      const again = await call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key });
+      expect(again.status).toBe(409);
     });
   });
 

@@ -15,6 +15,7 @@
  *   npm run --silent admin -- dlq list [--queue inbound-webhooks] [--limit 50] [--dlq-url <SQS URL>]
  *   npm run --silent admin -- dlq redrive [--queue inbound-webhooks] [--dlq-url <SQS URL>]
  *   npm run --silent admin -- dlq events --merchant <id> [--limit 50]
+ *   npm run --silent admin -- erasure lift --merchant <id> [--email <email>] [--provider-customer-id <id>]
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -42,6 +43,7 @@ type Repositories = typeof import('#data/merchant-repository') &
   typeof import('#data/provider-secret-repository') &
   typeof import('#data/gateway-config-repository') &
   typeof import('#data/dead-letter-repository') &
+  Pick<typeof import('#data/erasure-tombstones'), 'liftTombstones'> &
   Pick<typeof import('#adapters/email/outbox'), 'listRecentOutboxEmails'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
@@ -54,7 +56,7 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | dlq list | dlq redrive | dlq events';
+  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | dlq list | dlq redrive | dlq events | erasure lift';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
@@ -69,6 +71,7 @@ const USAGE = [
   `dlq list [--queue <${QUEUE_NAMES.join('|')}>] [--limit <n, default 50>] [--dlq-url <SQS URL of the DLQ, on AWS>]`,
   `dlq redrive [--queue <${QUEUE_NAMES.join('|')}>] [--dlq-url <SQS URL of the DLQ, on AWS>]`,
   'dlq events --merchant <id> [--limit <n, default 50>]',
+  'erasure lift --merchant <id> [--email <email>] [--provider-customer-id <id>] (at least one of the two)',
 ];
 
 function limitOf(values: Values, fallback: number, max: number): number {
@@ -285,6 +288,26 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  /**
+   * Lifts an erased customer's tombstones, by email and/or provider customer id: events for them
+   * are accepted again from now on (nothing erased comes back).
+   */
+  'erasure lift': {
+    options: { merchant: { type: 'string' }, email: { type: 'string' }, 'provider-customer-id': { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const email = values.email;
+      const providerCustomerId = values['provider-customer-id'];
+      if (email === undefined && providerCustomerId === undefined) throw new UsageError('give --email, --provider-customer-id or both');
+      if (email !== undefined && !email.includes('@')) throw new UsageError('--email must be an email address');
+      if (providerCustomerId !== undefined && providerCustomerId.trim() === '') throw new UsageError('missing --provider-customer-id value');
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        return { merchant_id: merchantId, tombstones: await repos.liftTombstones(merchantId, { email, providerCustomerId }) };
+      };
+    },
+  },
 };
 
 function prepare(argv: string[]): Work {
@@ -339,12 +362,13 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, outbox, client] = await Promise.all([
+    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, client] = await Promise.all([
       import('#data/merchant-repository'),
       import('#data/api-key-repository'),
       import('#data/provider-secret-repository'),
       import('#data/gateway-config-repository'),
       import('#data/dead-letter-repository'),
+      import('#data/erasure-tombstones'),
       import('#adapters/email/outbox'),
       import('#data/client'),
     ]);
@@ -355,6 +379,7 @@ async function main(argv: string[]): Promise<number> {
         ...providerSecrets,
         ...gateways,
         ...deadLetters,
+        liftTombstones: tombstones.liftTombstones,
         listRecentOutboxEmails: outbox.listRecentOutboxEmails,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { normaliseEmail } from '#core/customers';
 import { env } from '#shared/env';
 import { logger } from '#shared/logger';
@@ -100,4 +100,37 @@ export async function refuseIfErased(merchantId: string, identity: ErasedIdentit
   );
   logger.warn('event refused: customer erased', { merchant_id: merchantId, event_type: eventType, matched: kind });
   return true;
+}
+
+export interface LiftedTombstone {
+  readonly kind: TombstoneKind;
+  /** Whether a tombstone for this identity existed (and is now gone). */
+  readonly lifted: boolean;
+  readonly erased_at: string | null;
+  readonly refused_count: number;
+  readonly last_refused_at: string | null;
+}
+
+/**
+ * Lifts the tombstones of an identity (the operator's `admin erasure lift`, for a customer who
+ * asked to come back, or an erasure made by mistake): deletes each one the identity matches, so
+ * that events for it are accepted again. Erased data does not come back; only what arrives from
+ * now on is recorded. Says, per kind of identity given, whether a tombstone was there and what it
+ * had refused. Logged without the identity.
+ */
+export async function liftTombstones(merchantId: string, identity: ErasedIdentity): Promise<LiftedTombstone[]> {
+  const lifted = await Promise.all(
+    tombstonesOf(merchantId, identity).map(async ({ kind, key }): Promise<LiftedTombstone> => {
+      const { Attributes } = await documentClient.send(new DeleteCommand({ TableName: env.TABLE_NAME, Key: key, ReturnValues: 'ALL_OLD' }));
+      return {
+        kind,
+        lifted: Attributes !== undefined,
+        erased_at: typeof Attributes?.erased_at === 'string' ? Attributes.erased_at : null,
+        refused_count: typeof Attributes?.refused_count === 'number' ? Attributes.refused_count : 0,
+        last_refused_at: typeof Attributes?.last_refused_at === 'string' ? Attributes.last_refused_at : null,
+      };
+    }),
+  );
+  logger.warn('erasure tombstones lifted', { merchant_id: merchantId, lifted: lifted.filter((stone) => stone.lifted).map((stone) => stone.kind) });
+  return lifted;
 }

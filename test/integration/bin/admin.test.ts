@@ -14,6 +14,7 @@ import { registerLocalQueueTransport } from '#adapters/queue-sender';
 import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
 import { timeOrderedId } from '#core/ids';
 import { listDeadLetteredEvents } from '#data/dead-letter-repository';
+import { erasedIdentityKind, refuseIfErased, writeTombstones } from '#data/erasure-tombstones';
 import { getPaymentByAnyId, recordFailedPayment } from '#data/payment-repository';
 import { setProviderSecret } from '#data/provider-secret-repository';
 import type { LocalStack } from '#lib/local/local-stack';
@@ -181,6 +182,9 @@ describe('admin CLI', () => {
       /unknown --psp "venmo"/,
     ],
     ['an unknown merchant for gateways set', () => ['gateways', 'set', '--merchant', 'merch_nope', '--psp', 'stripe', '--gateway', 'sandbox'], /merch_nope/],
+    ['erasure lift without an identity', () => ['erasure', 'lift', '--merchant', merchant.id], /--email, --provider-customer-id or both/],
+    ['erasure lift with a malformed email', () => ['erasure', 'lift', '--merchant', merchant.id, '--email', 'nobody'], /--email must be an email address/],
+    ['an unknown merchant for erasure lift', () => ['erasure', 'lift', '--merchant', 'merch_nope', '--email', 'a@b.example'], /merch_nope/],
     [
       'an unknown merchant for set-secret',
       () => ['providers', 'set-secret', '--merchant', 'merch_nope', '--psp', 'stripe', '--secret', 'whsec_x'],
@@ -195,6 +199,26 @@ describe('admin CLI', () => {
     expect(lines(run.stderr)).toHaveLength(1);
     expect(run.stderr).toMatch(/^admin: /);
     expect(run.stderr).toMatch(message);
+  });
+
+  it("lifts an erased customer's tombstones with erasure lift, so that events for them are accepted again, and says what each had refused", async () => {
+    // Prepare: erased by email and provider id; one late event was refused.
+    await writeTombstones(merchant.id, [{ email: 'Lifted@Example.com', providerCustomerId: 'cus_lifted' }]);
+    await refuseIfErased(merchant.id, { email: 'lifted@example.com' }, 'payment_failed');
+    // Act
+    const run = await admin(['erasure', 'lift', '--merchant', merchant.id, '--email', ' LIFTED@example.com', '--provider-customer-id', 'cus_lifted']);
+    const again = await admin(['erasure', 'lift', '--merchant', merchant.id, '--email', 'lifted@example.com']);
+    // Assess
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const output = JSON.parse(run.stdout) as { merchant_id: string; tombstones: Array<Record<string, unknown>> };
+    expect(output.merchant_id).toBe(merchant.id);
+    expect(output.tombstones).toEqual([
+      { kind: 'email', lifted: true, erased_at: expect.any(String), refused_count: 1, last_refused_at: expect.any(String) },
+      { kind: 'provider_customer_id', lifted: true, erased_at: expect.any(String), refused_count: 0, last_refused_at: null },
+    ]);
+    expect(run.stdout).not.toContain('lifted@example.com');
+    expect(await erasedIdentityKind(merchant.id, { email: 'lifted@example.com', providerCustomerId: 'cus_lifted' })).toBeUndefined();
+    expect(JSON.parse(again.stdout).tombstones).toEqual([{ kind: 'email', lifted: false, erased_at: null, refused_count: 0, last_refused_at: null }]);
   });
 
   it('exits 1 with a one-line error when DynamoDB cannot be reached', async () => {

@@ -4,8 +4,11 @@
  * that keeps groups' bundles apart and by `npm run bench -- bundles`, which weighs them.
  */
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { apiGroups } from '#api/groups';
+import { buildOpenApiDocument } from '#api/openapi/build-document';
+import { routes } from '#api/routes';
 import { queueDefinitions } from '#contracts/queues';
 import { scheduleDefinitions } from '#contracts/schedules';
 
@@ -34,6 +37,20 @@ export interface FunctionBundle {
   readonly inputs: readonly string[];
 }
 
+const OPENAPI_ENTRY = 'functions/api/openapi/handler.ts';
+
+/**
+ * Values fixed when a function is bundled (esbuild `define`, identifier → JSON text): the openapi
+ * function gets the route table's document, built here and gzipped (about 40 KB of base64 for 340
+ * KB of JSON), which it serves instead of bundling every group's schemas and converting them at
+ * cold start (functions/api/openapi/get-open-api-document.ts). Other functions get none.
+ */
+export function bundleDefinesFor(entry: string, version?: string): Record<string, string> {
+  if (entry !== OPENAPI_ENTRY) return {};
+  const document = JSON.stringify(buildOpenApiDocument(routes, { version }));
+  return { __OPENAPI_DOCUMENT_GZIP__: JSON.stringify(gzipSync(document, { level: 9 }).toString('base64')) };
+}
+
 /** Bundles an entry (relative to the root, or a file's contents given as `stdin`) as GroupFunction does. */
 export async function bundleFunction(source: { readonly entry: string } | { readonly stdin: string }): Promise<FunctionBundle> {
   const result = await build({
@@ -41,6 +58,7 @@ export async function bundleFunction(source: { readonly entry: string } | { read
       ? { entryPoints: [path.join(PROJECT_ROOT, source.entry)] }
       : { stdin: { contents: source.stdin, resolveDir: PROJECT_ROOT, loader: 'ts' } }),
     absWorkingDir: PROJECT_ROOT,
+    define: 'entry' in source ? bundleDefinesFor(source.entry) : {},
     bundle: true,
     platform: 'node',
     format: 'cjs',

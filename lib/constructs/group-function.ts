@@ -12,6 +12,7 @@ import { RATE_LIMIT_PREFIX } from '#data/keys';
 import type { QueueDefinition } from '#contracts/queues';
 import { tableDefinition } from '#data/table-definition';
 import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '#lib/config/stages';
+import { bundleDefinesFor } from '#lib/function-bundles';
 
 /** The repository root: esbuild resolves every entry and `package-lock.json` from here. */
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
@@ -109,6 +110,7 @@ export class GroupFunction extends Construct {
         // Bundle the SDK v3 clients we use instead of the runtime's copy: the versions we tested,
         // tree-shaken to what we call.
         externalModules: [],
+        define: bundleDefinesFor(props.entry, SERVICE_VERSION),
       },
     });
     this.logGroup.grantWrite(role);

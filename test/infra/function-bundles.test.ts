@@ -1,5 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildOpenApiDocument } from '#api/openapi/build-document';
+import { servedOrigins } from '#api/openapi/served-origins';
+import { withServerOrigins } from '#api/openapi/servers';
+import { routes } from '#api/routes';
+import { toApiGatewayEvent } from '#lib/local/api-gateway-event';
+import { createLambdaContext } from '#lib/local/lambda-context';
+import { RouteMatcher } from '#lib/local/route-matcher';
 import { bundleFunction, type FunctionEntry, functionEntries, PROJECT_ROOT } from '#lib/function-bundles';
 
 const GROUP_FILE = /^functions\/api\/([a-z-]+)\/[^/]+\.ts$/;
@@ -30,9 +38,7 @@ describe('function bundles', () => {
       const files = inputs.get(group) ?? [];
       const foreign = files.filter((input) => {
         const owner = operationGroupOf(input);
-        // The OpenAPI document is built from the whole table: every group's rows, no operation.
-        const documented = group === 'openapi' && input.endsWith('/routes.ts');
-        return owner !== undefined && owner !== group && !documented;
+        return owner !== undefined && owner !== group;
       });
 
       const asynchronous = files.filter((input) => input.startsWith('functions/jobs/') || input.startsWith('functions/consumers/'));
@@ -42,9 +48,45 @@ describe('function bundles', () => {
       expect(foreign).toEqual([]);
       // Jobs and consumers are other functions: an API group reaches them through services and queues.
       expect(asynchronous).toEqual([]);
-      expect(files.includes('functions/api/routes.ts')).toBe(group === 'openapi');
+      // The whole table is bundled by no function: the openapi function serves a document built at bundle time.
+      expect(files).not.toContain('functions/api/routes.ts');
     },
   );
+
+  it('serves from the openapi bundle the document the route table builds, with the servers of the origin it is requested at', async () => {
+    // Prepare: the bundle as GroupFunction builds it, loaded as Lambda loads it.
+    const { code } = await bundleFunction({ entry: 'functions/api/openapi/handler.ts' });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'openapi-bundle-')), 'index.cjs');
+    writeFileSync(file, code);
+    const saved = { ...process.env };
+    Object.assign(process.env, { TABLE_NAME: 'bundle-test', AWS_REGION: 'us-east-1' });
+    const match = new RouteMatcher(routes).match('GET', '/api/v1/openapi.json');
+    if (match === undefined || 'allowed' in match) throw new Error('no row for the document');
+    const event = toApiGatewayEvent(
+      {
+        method: 'GET',
+        url: '/api/v1/openapi.json',
+        rawHeaders: ['Host', 'api.example.com', 'X-Forwarded-Proto', 'https'],
+        body: Buffer.alloc(0),
+        sourceIp: '127.0.0.1',
+      },
+      match,
+      'req-bundle-1',
+    );
+    // Act
+    let response: { statusCode: number; body: string };
+    try {
+      const bundled = require(file) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };
+      response = await bundled.handler(event, createLambdaContext('recovery-openapi'));
+    } finally {
+      process.env = saved;
+    }
+    // Assess
+    expect(response.statusCode).toBe(200);
+    const expected = withServerOrigins(buildOpenApiDocument(routes), servedOrigins(event));
+    expect(expected.servers[0]?.variables?.base_url?.default).toBe('https://api.example.com');
+    expect(JSON.parse(response.body)).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
 
   it('bundles payment gateways only where attempts are made (the every-minute job)', () => {
     // Act

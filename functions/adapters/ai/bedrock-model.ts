@@ -1,15 +1,21 @@
-import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import type { AiModel, AiRequest, AiResponse } from '#core/ai';
 
 /**
  * The AI adapter on AWS: one Converse call to an Amazon Bedrock model (any model Converse
  * supports; BEDROCK_MODEL_ID picks it). Kept this small on purpose: it cannot be exercised
  * without an AWS account with model access, so no test covers it, and every caller treats its
- * errors and timeouts as a reason to fall back (core/scoring/scorer.ts).
+ * errors and timeouts as a reason to fall back (core/scoring/scorer.ts). The SDK is loaded on the
+ * first call, not at cold start: the rules and lookup tiers of scoring never need it.
  */
-export function createBedrockModel(modelId: string, client: BedrockRuntimeClient = new BedrockRuntimeClient({})): AiModel {
+export function createBedrockModel(modelId: string, given?: BedrockRuntimeClient): AiModel {
+  let sdk: Promise<typeof import('@aws-sdk/client-bedrock-runtime')> | undefined;
+  let client: BedrockRuntimeClient | undefined = given;
   return {
     async generate(request: AiRequest): Promise<AiResponse> {
+      sdk ??= import('@aws-sdk/client-bedrock-runtime');
+      const { BedrockRuntimeClient, ConverseCommand } = await sdk;
+      client ??= new BedrockRuntimeClient({});
       const output = await client.send(
         new ConverseCommand({
           modelId,

@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini';
-import { API_NAMES, type ApiName, type AuthKind, type HttpMethod, type RouteDef } from '#api/route-types';
+import { API_NAMES, type AuthKind, type HttpMethod, type RouteDef } from '#api/route-types';
 import {
   COMPONENTS,
   ERROR_RESPONSE_BY_STATUS,
@@ -9,7 +9,6 @@ import {
   REQUEST_ID_HEADER,
   ref,
   SERVERS,
-  serverOf,
 } from './components';
 import type {
   Header,
@@ -313,26 +312,6 @@ function build(routes: readonly RouteDef[], version: string): OpenApiDocument {
     paths: Object.fromEntries(Object.entries(paths).map(([path, { api: _api, ...item }]) => [path, item as PathItem])),
     components: { ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...converted } },
     'x-nonstandard-security': NONSTANDARD_SECURITY,
-  };
-}
-
-/**
- * The document with each API's server defaulting to the origin it is served at (the merchant
- * API's own URL when the document is fetched from it); APIs without a known origin keep the local
- * stack's default. Everything else is the shared, frozen document.
- *
- * @example
- * const served = withServerOrigins(buildOpenApiDocument(routes), { merchant: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod' });
- */
-export function withServerOrigins(document: OpenApiDocument, origins: Readonly<Partial<Record<ApiName, string>>>): OpenApiDocument {
-  const replaced = new Map<Server, Server>(API_NAMES.map((api) => [SERVERS[api], origins[api] === undefined ? SERVERS[api] : serverOf(api, origins[api])]));
-  const servers = (list: readonly Server[]): Server[] => list.map((server) => replaced.get(server) ?? server);
-  return {
-    ...document,
-    servers: servers(document.servers),
-    paths: Object.fromEntries(
-      Object.entries(document.paths).map(([path, item]) => [path, item.servers === undefined ? item : { ...item, servers: servers(item.servers) }]),
-    ),
   };
 }
 

@@ -11,8 +11,9 @@ import {
   StateConflictError,
   ValidationError,
 } from '#core/errors';
-import type { ApiName } from '#api/route-types';
-import type { Components, Header, JsonSchema, NonStandardSecurity, Reference, Response, SecurityScheme, Server } from './types';
+import type { Components, Header, JsonSchema, NonStandardSecurity, Reference, Response, SecurityScheme } from './types';
+
+export { LOCAL_ORIGIN, SERVERS, serverOf } from './servers';
 
 /**
  * The fixed parts of the document (DESIGN §1): envelopes, paging, error responses, headers and
@@ -20,40 +21,6 @@ import type { Components, Header, JsonSchema, NonStandardSecurity, Reference, Re
  */
 
 export const ref = (section: keyof Components, name: string): Reference => ({ $ref: `#/components/${section}/${name}` });
-
-/** The local stack's default origin (PORT 3000): each server's default when the document is not served from a known origin. */
-export const LOCAL_ORIGIN = 'http://localhost:3000';
-
-const SERVER_TEXT: Readonly<Record<ApiName, { readonly variable: string; readonly description: string }>> = {
-  merchant: { variable: 'base_url', description: 'merchant API' },
-  edge: { variable: 'edge_url', description: 'edge API (cancel sessions, widget, white label, email domains)' },
-  webhook: { variable: 'webhook_url', description: 'webhook API (provider webhooks, delivery callbacks)' },
-};
-
-/**
- * The server of one REST API: a `{variable}` URL whose default is `origin` (scheme, host and any
- * base path, no trailing slash), so a client can still point it elsewhere.
- */
-export function serverOf(api: ApiName, origin: string = LOCAL_ORIGIN): Server {
-  const { variable, description } = SERVER_TEXT[api];
-  return {
-    url: `{${variable}}`,
-    description,
-    variables: {
-      [variable]: {
-        default: origin,
-        description: `Origin of the ${description} (scheme and host, and the stage path on an execute-api host; no trailing slash). The local stack serves all three hosts on one port (PORT, default 3000).`,
-      },
-    },
-  };
-}
-
-/** One server per REST API, at the local stack's default origin; a path is served by the server(s) of its row's `api`. */
-export const SERVERS: Readonly<Record<ApiName, Server>> = {
-  merchant: serverOf('merchant'),
-  edge: serverOf('edge'),
-  webhook: serverOf('webhook'),
-};
 
 interface ErrorResponseDef {
   readonly sample: AppError;

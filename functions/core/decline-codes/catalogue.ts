@@ -17,7 +17,7 @@ import { type DeclineCodeRecord, isSubcategoryOf } from './types';
 /** The spec's reference catalogue size: 268 codes across the 13 providers. */
 export const DECLINE_CATALOGUE_SIZE = 268;
 
-const BY_PROVIDER: Readonly<Record<Psp, readonly DeclineCodeRecord[]>> = {
+const BY_PROVIDER: Readonly<Record<Psp, () => readonly DeclineCodeRecord[]>> = {
   stripe: STRIPE_DECLINE_CODES,
   braintree: BRAINTREE_DECLINE_CODES,
   adyen: ADYEN_DECLINE_CODES,
@@ -81,7 +81,7 @@ const keyOf = (psp: string, code: string): string => `${psp}\u0000${code}`;
 let built: Catalogue | undefined;
 function catalogue(): Catalogue {
   if (built !== undefined) return built;
-  const records = PSPS.flatMap((psp) => BY_PROVIDER[psp]).sort(compareDeclineCodes);
+  const records = PSPS.flatMap((psp) => BY_PROVIDER[psp]()).sort(compareDeclineCodes);
   const problems = catalogueProblems(records);
   if (problems.length > 0) throw new Error(`Invalid decline-code catalogue:\n${problems.join('\n')}`);
   const byFoldedCode = new Map<string, DeclineCodeRecord[]>();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { buildOpenApiDocument, DEFAULT_SERVICE_VERSION, withServerOrigins } from '#api/openapi/build-document';
+import { buildOpenApiDocument, DEFAULT_SERVICE_VERSION } from '#api/openapi/build-document';
+import { withServerOrigins } from '#api/openapi/servers';
 import { PSPS } from '#core/providers';
 import { CURRENCIES } from '#core/money';
 import type { OpenApiDocument, OperationObject, Parameter, PathMethod, Reference, Response } from '#api/openapi/types';

@@ -14,25 +14,12 @@ import { InvalidExpiryError, MerchantNotFoundError } from '#core/merchants';
 import { parseScopes } from '#core/scopes';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { conditions, ENTITY, type ItemKey, keys, queries } from './keys';
+import { apiKeyEntity, apiKeyHashEntity, apiKeyIdEntity } from './entities/api-key';
+import { conditions, type ItemKey, keys, queries } from './keys';
 
 export { isUsable } from '#core/api-keys';
 
-type Item = Record<string, unknown>;
-
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-const toRecord = (item: Item): ApiKeyRecord => ({
-  id: item.id as string,
-  merchant_id: item.merchant_id as string,
-  scopes: item.scopes as ApiKeyRecord['scopes'],
-  mode: item.mode as ApiKeyRecord['mode'],
-  prefix: item.prefix as string,
-  ...(typeof item.last4 === 'string' ? { last4: item.last4 } : {}),
-  created_at: item.created_at as string,
-  expires_at: (item.expires_at as string | null | undefined) ?? null,
-  revoked_at: (item.revoked_at as string | null | undefined) ?? null,
-});
 
 function expiryFrom(createdAt: Date, expiresInSeconds: number | undefined): string | null {
   if (expiresInSeconds === undefined) return null;
@@ -84,21 +71,21 @@ export async function createApiKey(input: NewApiKey): Promise<{ record: ApiKeyRe
           {
             Put: {
               TableName: env.TABLE_NAME,
-              Item: { ...keys.apiKey(record.merchant_id, record.id), entity: ENTITY.apiKey, ...record },
+              Item: apiKeyEntity.toItem(record),
               ConditionExpression: conditions.absent,
             },
           },
           {
             Put: {
               TableName: env.TABLE_NAME,
-              Item: { ...keys.apiKeyByHash(hash), entity: ENTITY.apiKeyHash, ...record },
+              Item: apiKeyHashEntity.toItem(record, { key_hash: hash }),
               ConditionExpression: conditions.absent,
             },
           },
           {
             Put: {
               TableName: env.TABLE_NAME,
-              Item: { ...keys.apiKeyById(record.id), entity: ENTITY.apiKeyId, id: record.id, merchant_id: record.merchant_id, key_hash: hash },
+              Item: apiKeyIdEntity.toItem({ id: record.id, merchant_id: record.merchant_id, key_hash: hash }),
               ConditionExpression: conditions.absent,
             },
           },
@@ -119,7 +106,7 @@ export async function createApiKey(input: NewApiKey): Promise<{ record: ApiKeyRe
 export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
   if (!SHA256_HEX.test(hash)) return undefined;
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyByHash(hash), ConsistentRead: true }));
-  return Item === undefined ? undefined : toRecord(Item);
+  return Item === undefined ? undefined : apiKeyHashEntity.fromItem(Item);
 }
 
 /**
@@ -127,9 +114,10 @@ export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | und
  * `revoked_at`. Throws ApiKeyNotFoundError for an unknown id.
  */
 export async function revokeApiKey(keyId: string): Promise<ApiKeyRecord> {
-  const { Item: lookup } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyById(keyId), ConsistentRead: true }));
-  if (lookup === undefined) throw new ApiKeyNotFoundError(keyId);
-  const merchantId = lookup.merchant_id as string;
+  const { Item: lookupItem } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKeyById(keyId), ConsistentRead: true }));
+  if (lookupItem === undefined) throw new ApiKeyNotFoundError(keyId);
+  const lookup = apiKeyIdEntity.fromItem(lookupItem);
+  const merchantId = lookup.merchant_id;
   const now = new Date().toISOString();
   const revoke = (key: ItemKey) => ({
     Update: {
@@ -142,7 +130,7 @@ export async function revokeApiKey(keyId: string): Promise<ApiKeyRecord> {
   });
   try {
     await documentClient.send(
-      new TransactWriteCommand({ TransactItems: [revoke(keys.apiKey(merchantId, keyId)), revoke(keys.apiKeyByHash(lookup.key_hash as string))] }),
+      new TransactWriteCommand({ TransactItems: [revoke(keys.apiKey(merchantId, keyId)), revoke(keys.apiKeyByHash(lookup.key_hash))] }),
     );
   } catch (error) {
     // Both items are only ever revoked together, so a failed condition means already revoked:
@@ -151,7 +139,7 @@ export async function revokeApiKey(keyId: string): Promise<ApiKeyRecord> {
   }
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.apiKey(merchantId, keyId), ConsistentRead: true }));
   if (Item === undefined) throw new ApiKeyNotFoundError(keyId);
-  return toRecord(Item);
+  return apiKeyEntity.fromItem(Item);
 }
 
 /** Every key of a merchant (revoked and expired ones included), oldest first. */
@@ -159,7 +147,7 @@ export async function listApiKeys(merchantId: string): Promise<ApiKeyRecord[]> {
   const records: ApiKeyRecord[] = [];
   const input = { TableName: env.TABLE_NAME, ConsistentRead: true, ...queries.partitionPrefix(keys.apiKeyPrefix(merchantId)) };
   for await (const page of paginateQuery({ client: documentClient }, input)) {
-    for (const item of page.Items ?? []) records.push(toRecord(item));
+    for (const item of page.Items ?? []) records.push(apiKeyEntity.fromItem(item));
   }
   return records.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }

@@ -3,7 +3,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { callbackTokenKeys, conditions, ENTITY } from './keys';
+import { callbackTokenEntity } from './entities/callback-token';
+import { conditions } from './keys';
 
 /**
  * Single-use tokens of signed delivery callbacks. Mailgun-style webhooks sign only
@@ -57,13 +58,14 @@ export async function claimCallbackToken(claim: CallbackTokenClaim, now: Date = 
     await documentClient.send(
       new PutCommand({
         TableName: env.TABLE_NAME,
-        Item: {
-          ...callbackTokenKeys.token(claim.source, callbackTokenHash(claim.token)),
-          entity: ENTITY.callbackToken,
-          source: claim.source,
-          created_at: now.toISOString(),
-          expires_at: Math.max(claim.acceptableUntil, nowSeconds) + CALLBACK_TOKEN_RETENTION_MARGIN_SECONDS,
-        },
+        Item: callbackTokenEntity.toItem(
+          {
+            source: claim.source,
+            created_at: now.toISOString(),
+            expires_at: Math.max(claim.acceptableUntil, nowSeconds) + CALLBACK_TOKEN_RETENTION_MARGIN_SECONDS,
+          },
+          { token_hash: callbackTokenHash(claim.token) },
+        ),
         ConditionExpression: conditions.absent,
       }),
     );

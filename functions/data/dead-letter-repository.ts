@@ -4,7 +4,11 @@ import { timeOrderedId } from '#core/ids';
 import type { Psp } from '#core/providers';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { deadLetteredEventEntity, deadLetteredEventIdFor } from './entities/dead-lettered-event';
 import { deadLetterKeys, queries } from './keys';
+
+/** As long as the DLQ keeps the message and the stored delivery it names (30 days, the longer). */
+export const DEAD_LETTERED_EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 
 /**
  * Inbound provider events the service dropped: their queue message failed `maxReceiveCount` times
@@ -13,11 +17,6 @@ import { deadLetterKeys, queries } from './keys';
  * Ids, the provider, a reason code and a time only: no payload, no personal data (the payload
  * stays in the stored delivery, which erasure and its own 30-day expiry govern).
  */
-export const DEAD_LETTERED_EVENT_ENTITY = 'dead_lettered_event';
-
-/** As long as the DLQ keeps the message and the stored delivery it names (30 days, the longer). */
-export const DEAD_LETTERED_EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
-
 export interface DeadLetteredEvent {
   /** `dle_<time-ordered body>`. */
   readonly id: string;
@@ -64,7 +63,7 @@ export function deadLetterReasonOf(error: unknown): string {
 export async function recordDeadLetteredEvent(input: NewDeadLetteredEvent, now: Date = new Date()): Promise<DeadLetteredEvent> {
   const body = timeOrderedId(now);
   const record: DeadLetteredEvent = {
-    id: `dle_${body}`,
+    id: deadLetteredEventIdFor(body),
     merchant_id: input.merchantId,
     provider: input.provider,
     event_ids: [...input.eventIds],
@@ -75,12 +74,7 @@ export async function recordDeadLetteredEvent(input: NewDeadLetteredEvent, now: 
   await documentClient.send(
     new PutCommand({
       TableName: env.TABLE_NAME,
-      Item: {
-        ...deadLetterKeys.inboundEvent(input.merchantId, body),
-        entity: DEAD_LETTERED_EVENT_ENTITY,
-        ...record,
-        expires_at: Math.floor(now.getTime() / 1000) + DEAD_LETTERED_EVENT_RETENTION_SECONDS,
-      },
+      Item: deadLetteredEventEntity.toItem({ ...record, expires_at: Math.floor(now.getTime() / 1000) + DEAD_LETTERED_EVENT_RETENTION_SECONDS }),
     }),
   );
   return record;
@@ -96,7 +90,7 @@ export async function listDeadLetteredEvents(merchantId: string, limit = 50): Pr
       Limit: limit,
     }),
   );
-  return (Items ?? []).map(({ PK: _pk, SK: _sk, entity: _entity, expires_at: _expires, ...record }) => record as DeadLetteredEvent);
+  return (Items ?? []).map((item) => deadLetteredEventEntity.fromItem(item));
 }
 
 /**

@@ -147,6 +147,7 @@ export const ENTITY = {
   gatewayConfig: 'gateway_config',
   sandboxCharge: 'sandbox_charge',
   outboundEvent: 'outbound_event',
+  deadLetteredEvent: 'dead_lettered_event',
 } as const;
 
 export interface ItemKey {

@@ -2,18 +2,8 @@ import { GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { InvalidMerchantError, type Merchant, type MerchantRepository, type NewMerchant, NewMerchantSchema, newMerchantId } from '#core/merchants';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { conditions, ENTITY, keys, queries } from './keys';
-
-type Item = Record<string, unknown>;
-
-const toMerchant = (item: Item): Merchant => ({
-  id: item.id as string,
-  name: item.name as string,
-  plan_tier: item.plan_tier as Merchant['plan_tier'],
-  rate_limits: item.rate_limits as Merchant['rate_limits'],
-  created_at: item.created_at as string,
-  updated_at: item.updated_at as string,
-});
+import { merchantEntity } from './entities/merchant';
+import { conditions, keys, queries } from './keys';
 
 /**
  * Creates a merchant with the defaults of DESIGN §1 (plan `engine`, 100/100 requests a minute).
@@ -29,24 +19,13 @@ export async function createMerchant(input: NewMerchant): Promise<Merchant> {
   }
   const now = new Date().toISOString();
   const merchant: Merchant = { id: newMerchantId(), ...parsed.data, created_at: now, updated_at: now };
-  await documentClient.send(
-    new PutCommand({
-      TableName: env.TABLE_NAME,
-      Item: {
-        ...keys.merchant(merchant.id),
-        ...keys.merchantListing(merchant.created_at, merchant.id),
-        entity: ENTITY.merchant,
-        ...merchant,
-      },
-      ConditionExpression: conditions.absent,
-    }),
-  );
+  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: merchantEntity.toItem(merchant), ConditionExpression: conditions.absent }));
   return merchant;
 }
 
 export async function getMerchant(merchantId: string): Promise<Merchant | undefined> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: keys.merchant(merchantId), ConsistentRead: true }));
-  return Item === undefined ? undefined : toMerchant(Item);
+  return Item === undefined ? undefined : merchantEntity.fromItem(Item);
 }
 
 /** Merchant settings change rarely; a warm Lambda re-reads them at most this often. */
@@ -69,7 +48,7 @@ export async function getMerchantCached(merchantId: string, now: number = Date.n
 export async function listMerchants(): Promise<Merchant[]> {
   const merchants: Merchant[] = [];
   for await (const page of paginateQuery({ client: documentClient }, { TableName: env.TABLE_NAME, ...queries.merchantListing() })) {
-    for (const item of page.Items ?? []) merchants.push(toMerchant(item));
+    for (const item of page.Items ?? []) merchants.push(merchantEntity.fromItem(item));
   }
   return merchants;
 }

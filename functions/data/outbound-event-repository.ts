@@ -2,7 +2,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { customerKeys, ENTITY, queries, retryKeys } from './keys';
+import { outboundEventEntity, outboundEventIdFor } from './entities/outbound-event';
+import { queries, retryKeys } from './keys';
 import type { TransactItem } from './customer-repository';
 
 /**
@@ -30,21 +31,9 @@ export function outboundEventItem(
   now: Date,
 ): TransactItem {
   const body = timeOrderedId(now);
-  const event: OutboundEvent = { id: `evt_${body}`, types, created_at: now.toISOString(), merchant_id: merchantId, data: { object } };
-  const key = retryKeys.outboundEvent(merchantId, body);
-  return {
-    Put: {
-      TableName: env.TABLE_NAME,
-      Item: {
-        ...key,
-        entity: ENTITY.outboundEvent,
-        ...event,
-        GSI2PK: customerKeys.data(merchantId, customerId),
-        GSI2SK: key.SK,
-        expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS,
-      },
-    },
-  };
+  const event: OutboundEvent = { id: outboundEventIdFor(body), types, created_at: now.toISOString(), merchant_id: merchantId, data: { object } };
+  const expiresAt = Math.floor(now.getTime() / 1000) + RETENTION_SECONDS;
+  return { Put: { TableName: env.TABLE_NAME, Item: outboundEventEntity.toItem({ ...event, expires_at: expiresAt }, { customer_id: customerId }) } };
 }
 
 /** The merchant's outbound events, oldest first (one page of up to `limit`). */
@@ -52,5 +41,5 @@ export async function listOutboundEvents(merchantId: string, limit = 100): Promi
   const { Items } = await documentClient.send(
     new QueryCommand({ TableName: env.TABLE_NAME, Limit: limit, ...queries.partitionPrefix(retryKeys.outboundEventPrefix(merchantId)) }),
   );
-  return (Items ?? []).map(({ id, types, created_at, merchant_id, data }) => ({ id, types, created_at, merchant_id, data }) as OutboundEvent);
+  return (Items ?? []).map((item) => outboundEventEntity.fromItem(item));
 }

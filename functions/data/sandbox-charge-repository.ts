@@ -3,7 +3,8 @@ import { GetCommand, paginateQuery, PutCommand, QueryCommand, UpdateCommand } fr
 import { attemptIdempotencyKeyPrefix, type GatewayOutcome } from '#core/payment-gateway';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { ENTITY, type ItemKey, queries, retryKeys } from './keys';
+import { sandboxChargeEntity } from './entities/sandbox-charge';
+import { type ItemKey, queries, retryKeys } from './keys';
 
 /**
  * The sandbox gateway's own record of what it was asked, kept as a provider keeps its
@@ -28,7 +29,7 @@ export async function getSandboxCharge(merchantId: string, idempotencyKey: strin
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.sandboxCharge(merchantId, idempotencyKey), ConsistentRead: true }),
   );
-  return Item as SandboxCharge | undefined;
+  return Item === undefined ? undefined : sandboxChargeEntity.fromItem(Item);
 }
 
 /** Counts one more call with a key already answered. */
@@ -59,12 +60,7 @@ export async function storeSandboxAnswer(
     await documentClient.send(
       new PutCommand({
         TableName: env.TABLE_NAME,
-        Item: {
-          ...retryKeys.sandboxCharge(merchantId, charge.idempotency_key),
-          entity: ENTITY.sandboxCharge,
-          ...item,
-          expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS,
-        },
+        Item: sandboxChargeEntity.toItem({ ...item, expires_at: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS }, { merchant_id: merchantId }),
         ...(previous === undefined
           ? { ConditionExpression: 'attribute_not_exists(PK)' }
           : {
@@ -93,7 +89,7 @@ export async function sandboxChargesOf(merchantId: string, paymentId: string): P
       ...queries.partitionPrefix(retryKeys.sandboxChargePrefix(merchantId, attemptIdempotencyKeyPrefix(paymentId))),
     }),
   );
-  return (Items ?? []) as SandboxCharge[];
+  return (Items ?? []).map((item) => sandboxChargeEntity.fromItem(item));
 }
 
 /**

@@ -2,9 +2,8 @@ import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PrecomputedScore, ScoreFactor, ScoreLookup } from '#core/scoring/types';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { ENTITY, scoreLookupKeys } from './keys';
-
-type Item = Record<string, unknown>;
+import { type ScoreLookupEntry, scoreLookupEntity } from './entities/score-lookup';
+import { scoreLookupKeys } from './keys';
 
 /** BatchWriteItem's own limit. */
 const BATCH_SIZE = 25;
@@ -13,10 +12,8 @@ const MAX_ROUNDS = 8;
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
-function itemOf(score: PrecomputedScore, now: string): Item {
+function entryOf(score: PrecomputedScore, now: string): ScoreLookupEntry {
   return {
-    ...scoreLookupKeys.entry(score.key),
-    entity: ENTITY.scoreLookup,
     lookup_key: score.key,
     score: score.score,
     delay_hours: score.delayHours,
@@ -28,22 +25,22 @@ function itemOf(score: PrecomputedScore, now: string): Item {
   };
 }
 
-function scoreOf(item: Item): PrecomputedScore {
+function scoreOf(entry: ScoreLookupEntry): PrecomputedScore {
   return {
-    key: item.lookup_key as string,
-    score: item.score as number,
-    delayHours: item.delay_hours as number,
-    confidence: item.confidence as number,
-    modelVersion: item.model_version as string,
-    ...(typeof item.reasoning === 'string' ? { reasoning: item.reasoning } : {}),
-    ...(Array.isArray(item.factors) ? { factors: item.factors as ScoreFactor[] } : {}),
+    key: entry.lookup_key,
+    score: entry.score,
+    delayHours: entry.delay_hours,
+    confidence: entry.confidence,
+    modelVersion: entry.model_version,
+    ...(typeof entry.reasoning === 'string' ? { reasoning: entry.reasoning } : {}),
+    ...(Array.isArray(entry.factors) ? { factors: entry.factors as ScoreFactor[] } : {}),
   };
 }
 
 /** The pre-computed score of one lookup key (one GetItem), or undefined. */
 export async function getPrecomputedScore(key: string): Promise<PrecomputedScore | undefined> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: scoreLookupKeys.entry(key) }));
-  return Item === undefined ? undefined : scoreOf(Item);
+  return Item === undefined ? undefined : scoreOf(scoreLookupEntity.fromItem(Item));
 }
 
 /**
@@ -56,7 +53,7 @@ export async function getPrecomputedScore(key: string): Promise<PrecomputedScore
 export async function putPrecomputedScores(scores: readonly PrecomputedScore[], now: Date = new Date()): Promise<number> {
   const at = now.toISOString();
   const byKey = new Map(scores.map((score) => [score.key, score]));
-  const items = [...byKey.values()].map((score) => itemOf(score, at));
+  const items = [...byKey.values()].map((score) => scoreLookupEntity.toItem(entryOf(score, at)));
   for (let start = 0; start < items.length; start += BATCH_SIZE) {
     let requests = items.slice(start, start + BATCH_SIZE).map((Item) => ({ PutRequest: { Item } }));
     for (let round = 0; requests.length > 0; round += 1) {

@@ -1,10 +1,13 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { idBody, timeOrderedId } from '#core/ids';
+import { timeOrderedId } from '#core/ids';
 import type { Psp } from '#core/providers';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { conditions, ENTITY, type ItemKey, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from './keys';
+import { webhookEventEntity, webhookLogBodyOf, webhookLogEntity, webhookLogIdFor, webhookLogLinkEntity } from './entities/webhook-log';
+import { conditions, type ItemKey, webhookEventKeys, webhookLogKeys } from './keys';
+
+export { webhookLogBodyOf, webhookLogIdFor } from './entities/webhook-log';
 
 /**
  * Raw provider webhook deliveries, stored by the intake once verified and read by the
@@ -49,9 +52,6 @@ export interface NewWebhookLog {
   readonly url: string;
 }
 
-export const webhookLogIdFor = (body: string): string => `whk_${body}`;
-export const webhookLogBodyOf = (id: string): string | undefined => idBody(id, 'whk');
-
 /** Whether the bytes are valid UTF-8 (a round trip keeps them). */
 const isUtf8 = (bytes: Buffer): boolean => Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
 
@@ -84,7 +84,7 @@ function newWebhookLogItem(input: NewWebhookLog, now: Date): { item: Record<stri
     received_at: now.toISOString(),
     expires_at: Math.floor(now.getTime() / 1000) + WEBHOOK_LOG_RETENTION_SECONDS,
   };
-  return { item: { ...webhookLogKeys.delivery(input.merchantId, body), entity: ENTITY.webhookLog, ...record }, record };
+  return { item: webhookLogEntity.toItem(record), record };
 }
 
 /** What putWebhookLogOnce did: stored the delivery now, or found the event's first delivery. */
@@ -107,7 +107,7 @@ export interface WebhookLogOnce {
  */
 export async function putWebhookLogOnce(input: NewWebhookLog & { readonly eventIdentity: string }, now: Date = new Date()): Promise<WebhookLogOnce> {
   const { item, record } = newWebhookLogItem(input, now);
-  const marker = webhookEventKeys.event(input.merchantId, input.psp, input.eventIdentity);
+  const event = { merchant_id: input.merchantId, psp: input.psp, identity: input.eventIdentity };
   try {
     await documentClient.send(
       new TransactWriteCommand({
@@ -115,7 +115,7 @@ export async function putWebhookLogOnce(input: NewWebhookLog & { readonly eventI
           {
             Put: {
               TableName: env.TABLE_NAME,
-              Item: { ...marker, entity: WEBHOOK_EVENT_ENTITY, webhook_log_id: record.id, enqueued: false, expires_at: record.expires_at },
+              Item: webhookEventEntity.toItem({ webhook_log_id: record.id, enqueued: false, expires_at: record.expires_at }, event),
               ConditionExpression: conditions.absent,
             },
           },
@@ -127,9 +127,12 @@ export async function putWebhookLogOnce(input: NewWebhookLog & { readonly eventI
   } catch (error) {
     if (!(error instanceof TransactionCanceledException) || error.CancellationReasons?.[0]?.Code !== 'ConditionalCheckFailed') throw error;
   }
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: marker, ConsistentRead: true }));
-  if (Item === undefined || typeof Item.webhook_log_id !== 'string') throw new Error('webhook event marker vanished while it was read');
-  return { id: Item.webhook_log_id, created: false, enqueued: Item.enqueued === true };
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: webhookEventKeys.event(event.merchant_id, event.psp, event.identity), ConsistentRead: true }),
+  );
+  if (Item === undefined) throw new Error('webhook event marker vanished while it was read');
+  const marker = webhookEventEntity.fromItem(Item);
+  return { id: marker.webhook_log_id, created: false, enqueued: marker.enqueued === true };
 }
 
 /** Records that the event's stored delivery is on the inbound-webhooks queue (after the send). */
@@ -156,9 +159,7 @@ export async function getWebhookLog(merchantId: string, id: string): Promise<Web
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: env.TABLE_NAME, Key: webhookLogKeys.delivery(merchantId, body), ConsistentRead: true }),
   );
-  if (Item === undefined) return undefined;
-  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _gsi2pk, GSI2SK: _gsi2sk, ...record } = Item;
-  return record as WebhookLogRecord;
+  return Item === undefined ? undefined : webhookLogEntity.fromItem(Item);
 }
 
 /**
@@ -203,14 +204,7 @@ export async function fileWebhookLogUnderCustomers(merchantId: string, record: W
       documentClient.send(
         new PutCommand({
           TableName: env.TABLE_NAME,
-          Item: {
-            ...webhookLogKeys.customerLink(merchantId, body, customerId),
-            ...webhookLogKeys.customerLinkTag(merchantId, customerId, body),
-            entity: ENTITY.webhookLogLink,
-            webhook_log_id: record.id,
-            customer_id: customerId,
-            expires_at: record.expires_at,
-          },
+          Item: webhookLogLinkEntity.toItem({ webhook_log_id: record.id, customer_id: customerId, expires_at: record.expires_at }, { merchant_id: merchantId }),
         }),
       ),
     ),

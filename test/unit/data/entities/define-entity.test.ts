@@ -53,6 +53,19 @@ describe('defineEntity', () => {
     expect(() => noteEntity.fromItem({ PK: 'M#m1', SK: 'NOTE#n1' })).toThrow('found an item without entity');
   });
 
+  it('builds the key from the place given beside the record, and stores the place nowhere', () => {
+    // Prepare
+    const tagEntity = defineEntity<{ readonly label: string }, { readonly merchant_id: string }>({
+      name: 'tag',
+      key: (tag, { merchant_id }) => ({ PK: `M#${merchant_id}`, SK: `TAG#${tag.label}` }),
+    });
+    // Act
+    const item = tagEntity.toItem({ label: 'vip' }, { merchant_id: 'm1' });
+    // Assess
+    expect(item).toEqual({ PK: 'M#m1', SK: 'TAG#vip', entity: 'tag', label: 'vip' });
+    expect(tagEntity.fromItem(item)).toEqual({ label: 'vip' });
+  });
+
   it("gives each of the table's main records a distinct entity name", () => {
     expect(new Set([paymentEntity.name, customerEntity.name, messageEntity.name]).size).toBe(3);
   });

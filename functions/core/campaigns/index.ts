@@ -10,3 +10,4 @@ export * from './templates';
 export * from './triggers';
 export * from './types';
 export * from './validation';
+export * from './simulation';

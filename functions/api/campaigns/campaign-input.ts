@@ -22,15 +22,20 @@ export function triggerOfBody(body: {
 }
 
 /**
- * The filters of a body: B's `filters_json` text, or `filters` as an object (B's update body names
- * it so); both must then be the same filters (422 `param: filters`). Undefined when neither.
+ * The filters of a body: B's `filters_json` text, or `filters` as an object or text (B's update
+ * body names it so); both must then be the same filters (422 `param: filters`). Undefined when neither.
  */
 export function filtersOfBody(body: {
   readonly filters_json?: string | undefined;
-  readonly filters?: Readonly<Record<string, unknown>> | undefined;
+  readonly filters?: string | Readonly<Record<string, unknown>> | undefined;
 }): CampaignFilters | undefined {
   const fromJson = body.filters_json === undefined ? undefined : parseCampaignFilters(body.filters_json, 'filters_json');
-  const fromObject = body.filters === undefined ? undefined : normaliseCampaignFilters(body.filters, 'filters');
+  const fromObject =
+    body.filters === undefined
+      ? undefined
+      : typeof body.filters === 'string'
+        ? parseCampaignFilters(body.filters, 'filters')
+        : normaliseCampaignFilters(body.filters, 'filters');
   if (fromJson !== undefined && fromObject !== undefined && JSON.stringify(fromJson) !== JSON.stringify(fromObject)) {
     throw new ValidationError('filters and filters_json name different filters; send one, or both the same.', { param: 'filters' });
   }

@@ -74,7 +74,10 @@ const FiltersJson = described(
   z.string().check(z.maxLength(10_000)),
   'JSON text of an object: amount_min, amount_max, currency, psp, decline_category, decline_code, customer_segment.',
 );
-const FiltersObject = described(z.record(z.string(), z.unknown()), 'B (update): the filters as an object, the same fields as filters_json.');
+const FiltersObject = described(
+  z.union([z.string().check(z.maxLength(10_000)), z.record(z.string(), z.unknown())]),
+  'B (update): the filters as an object, or as JSON text; the same fields as filters_json.',
+);
 
 /** Fields of a create and an update; `trigger_type` (A) and `trigger` (B) name the same trigger. */
 const campaignFields = {

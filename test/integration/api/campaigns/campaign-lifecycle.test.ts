@@ -98,6 +98,17 @@ describe('campaign detail, update and status actions', () => {
       });
     });
 
+    it("takes B's filters as JSON text too, and refuses text that is not JSON naming filters", async () => {
+      // Prepare
+      const id = await create();
+      // Act
+      const updated = await call<Answer>(url(`/${id}`), { method: 'PUT', key: tenant.key, body: { filters: '{"decline_code":"expired_card"}' } });
+      const refused = await call<Answer>(url(`/${id}`), { method: 'PUT', key: tenant.key, body: { filters: 'expired_card' } });
+      // Assess
+      expect([updated.status, updated.body.data.filters]).toEqual([200, { decline_code: ['expired_card'] }]);
+      expect([refused.status, refused.body.error?.code, refused.body.error?.param]).toEqual([422, 'validation_error', 'filters']);
+    });
+
     it("updates a paused campaign with A's fields and keeps it paused", async () => {
       // Prepare
       const id = await inStatus('paused');

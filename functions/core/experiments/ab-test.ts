@@ -1,4 +1,5 @@
 import type { CampaignRecord, CampaignStatus } from '#core/campaigns/types';
+import { ResourceNotFoundError, StateConflictError, ValidationError } from '#core/errors';
 import { idBody, timeOrderedId } from '#core/ids';
 import { type AbArm, AB_ARMS } from './assign';
 import {
@@ -268,4 +269,24 @@ export function promoteVariant(campaign: CampaignRecord, index: number, variant:
     updated_at: now.toISOString(),
     version: campaign.version + 1,
   };
+}
+
+/**
+ * Whether a new test may start on the campaign: the merchant's (404 naming campaign_id
+ * otherwise, another merchant's included), still sending (409 for archived or completed), with an
+ * email step to test (422), and no running test on it (409). A completed test may be replaced.
+ */
+export function refuseNewAbTest(
+  campaignId: string,
+  campaign: Pick<CampaignRecord, 'status' | 'steps'> | undefined,
+  existing: Pick<AbTestRecord, 'id' | 'status'> | undefined,
+): void {
+  if (campaign === undefined) throw new ResourceNotFoundError(`No campaign ${campaignId}.`, { param: 'campaign_id' });
+  if (!TESTABLE_CAMPAIGN_STATUSES.includes(campaign.status)) {
+    throw new StateConflictError(`Campaign ${campaignId} is ${campaign.status}: an A/B test needs a draft, active or paused campaign.`);
+  }
+  if (firstEmailStepIndex(campaign) === undefined) {
+    throw new ValidationError(`Campaign ${campaignId} has no email step: an A/B test applies to the first email step.`, { param: 'campaign_id' });
+  }
+  if (existing?.status === 'running') throw new StateConflictError(`Campaign ${campaignId} already has a running A/B test (${existing.id}).`);
 }

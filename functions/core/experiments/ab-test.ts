@@ -1,7 +1,7 @@
 import type { CampaignRecord, CampaignStatus } from '#core/campaigns/types';
 import { ResourceNotFoundError, StateConflictError, ValidationError } from '#core/errors';
 import { idBody, timeOrderedId } from '#core/ids';
-import { type AbArm, AB_ARMS } from './assign';
+import { type AbArm, AB_ARMS, assignArm } from './assign';
 import {
   type ArmCounts,
   BETA_PRIOR,
@@ -247,6 +247,18 @@ export function methodOf(test: Pick<AbTestRecord, 'metric' | 'minimum_sample_per
 
 /** The variant of an arm: A is the first. */
 export const variantOf = (test: Pick<AbTestRecord, 'variants'>, arm: AbArm): AbTestVariant => test.variants[AB_ARMS.indexOf(arm)] as AbTestVariant;
+
+/**
+ * For the engine, when a payment reaches the campaign's first email step: the arm and variant
+ * (subject and template) it sends while the test runs, the same on every call for that payment;
+ * undefined once the test is completed (the campaign's step then holds the winner). Report the
+ * assignment with recordAbTestEvent(…, arm, 'assigned', test.id).
+ */
+export function abTestVariantFor(test: AbTestRecord, paymentId: string): { arm: AbArm; variant: AbTestVariant } | undefined {
+  if (test.status !== 'running') return undefined;
+  const arm = assignArm(test.id, paymentId, test.traffic_split);
+  return { arm, variant: variantOf(test, arm) };
+}
 
 /**
  * Whether the campaign can take the winner, and where: the first email step of a draft, active or

@@ -1,6 +1,7 @@
 import { newCampaign } from '#core/campaigns/lifecycle';
 import type { CampaignRecord, CampaignStatus } from '#core/campaigns/types';
-import { type AbTestRecord, computeStatistics, methodOf, newAbTest, promoteVariant, promotionTarget } from '#core/experiments/ab-test';
+import { type AbTestRecord, abTestVariantFor, computeStatistics, methodOf, newAbTest, promoteVariant, promotionTarget } from '#core/experiments/ab-test';
+import { assignArm } from '#core/experiments/assign';
 
 const now = new Date('2026-11-25T10:00:00.000Z');
 const variants = [
@@ -163,5 +164,27 @@ describe('promotionTarget and promoteVariant', () => {
       before.steps[2],
     ]);
     expect(after).toMatchObject({ version: before.version + 1, updated_at: '2026-11-26T00:00:00.000Z', status: 'active' });
+  });
+});
+
+describe('abTestVariantFor', () => {
+  it("gives a payment its hashed arm's variant while the test runs, the same on every call", () => {
+    // Prepare
+    const test = testWith(counts(0, 0), counts(0, 0), { traffic_split: 0.5 });
+    const ids = Array.from({ length: 50 }, (_, i) => `pe_${i}`);
+    // Act
+    const chosen = ids.map((id) => abTestVariantFor(test, id));
+    // Assess
+    expect(chosen).toEqual(ids.map((id) => abTestVariantFor(test, id)));
+    for (const [i, id] of ids.entries()) {
+      const arm = assignArm(test.id, id, 0.5);
+      expect(chosen[i]).toEqual({ arm, variant: arm === 'A' ? variants[0] : variants[1] });
+    }
+    expect(new Set(chosen.map((choice) => choice?.arm))).toEqual(new Set(['A', 'B']));
+  });
+
+  it('gives nothing once the test is completed', () => {
+    // Act and assess
+    expect(abTestVariantFor(testWith(counts(0, 0), counts(0, 0), { status: 'completed' }), 'pe_1')).toBeUndefined();
   });
 });

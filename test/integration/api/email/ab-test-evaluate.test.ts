@@ -213,6 +213,34 @@ describe('POST /api/v1/email/ab-test/{campaign_id}/evaluate', () => {
     expect(await campaignOf(campaignId)).toMatchObject({ status: 'paused', steps: [expect.anything(), { template_id: 'tmpl_friendly' }, expect.anything()] });
   });
 
+  it('promotes once when two evaluations race: one completes the test, the other is refused with 409', async () => {
+    // Prepare
+    const { campaignId } = await runningTest(armCounts(1000, 100), armCounts(1000, 130));
+    const before = await campaignOf(campaignId);
+    // Act
+    const answers = await Promise.all([evaluate(campaignId), evaluate(campaignId)]);
+    // Assess
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 200)?.body.data.promoted).toBe(true);
+    const after = await call<CampaignBody & { data: { updated_at: string } }>(`${stack.api_url}/campaigns/${campaignId}`, { key: tenant.key });
+    expect(after.body.data.steps[1]).toMatchObject({ template_id: 'tmpl_friendly' });
+    expect(after.body.data.steps.length).toBe(before.steps.length);
+  });
+
+  it('creates one test when two creations on one campaign race: the other is refused with 409', async () => {
+    // Prepare
+    const campaignId = await createCampaignWithEmail(stack.api_url, tenant.key);
+    const body = { campaign_id: campaignId, variants };
+    // Act
+    const answers = await Promise.all(
+      [1, 2].map(() => call<{ data: { id: string } }>(`${stack.api_url}/email/ab-test`, { method: 'POST', key: tenant.key, body })),
+    );
+    // Assess
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const stored = await call<AbTestBody>(`${stack.api_url}/email/ab-test/${campaignId}`, { key: tenant.key });
+    expect(stored.body.data.id).toBe(answers.find((answer) => answer.status === 201)?.body.data.id);
+  });
+
   it('answers 404 naming campaign_id for a campaign without a test', async () => {
     // Prepare
     const campaignId = await createCampaignWithEmail(stack.api_url, tenant.key);

@@ -1,17 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { campaignBodyOf } from '#core/campaigns/types';
-import {
-  type AbTestEvaluation,
-  type AbTestEvent,
-  type AbTestRecord,
-  computeStatistics,
-  promoteVariant,
-  promotionTarget,
-  refuseNewAbTest,
-  TESTABLE_CAMPAIGN_STATUSES,
-  variantOf,
-} from '#core/experiments/ab-test';
+import { type AbTestEvaluation, type AbTestEvent, type AbTestRecord, refuseNewAbTest, TESTABLE_CAMPAIGN_STATUSES, variantOf } from '#core/experiments/ab-test';
+import { computeStatistics } from '#core/experiments/decision';
+import { promoteVariant, promotionTarget } from '#core/experiments/promotion';
 import type { AbArm } from '#core/experiments/assign';
 import { ResourceNotFoundError, StateConflictError } from '#core/errors';
 import { env } from '#shared/env';

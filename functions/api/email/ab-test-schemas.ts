@@ -1,13 +1,8 @@
 import * as z from '#shared/zod';
 import { TEMPLATE_ID_PATTERN } from '#core/campaigns/validation';
-import {
-  AB_TEST_METRICS,
-  AB_TEST_STATUSES,
-  DECISION_REASONS,
-  MINIMUM_SAMPLE_RANGE,
-  NOT_PROMOTED_REASONS,
-  TRAFFIC_SPLIT_RANGE,
-} from '#core/experiments/ab-test';
+import { AB_TEST_METRICS, AB_TEST_STATUSES, MINIMUM_SAMPLE_RANGE, TRAFFIC_SPLIT_RANGE } from '#core/experiments/ab-test';
+import { DECISION_REASONS } from '#core/experiments/decision';
+import { NOT_PROMOTED_REASONS } from '#core/experiments/promotion';
 import { AB_ARMS } from '#core/experiments/assign';
 import { DateTime, ResponseMeta } from '#api/envelope-schemas';
 

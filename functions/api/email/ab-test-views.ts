@@ -1,6 +1,7 @@
 /** How email A/B tests leave the API, typed against ab-test-schemas.ts. */
 import type * as z from '#shared/zod';
-import { type AbTestEvaluation as Evaluation, type AbTestRecord, computeStatistics, methodOf, variantOf } from '#core/experiments/ab-test';
+import { type AbTestEvaluation as Evaluation, type AbTestRecord, variantOf } from '#core/experiments/ab-test';
+import { computeStatistics, methodOf } from '#core/experiments/decision';
 import { AB_ARMS } from '#core/experiments/assign';
 import type { AbTest, AbTestEvaluation } from './ab-test-schemas';
 

@@ -1,4 +1,4 @@
-import { methodOf } from '#core/experiments/ab-test';
+import { methodOf } from '#core/experiments/decision';
 import { evaluateAbTest } from '#data/ab-test-repository';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';

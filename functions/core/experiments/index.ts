@@ -4,4 +4,6 @@
  */
 export * from './ab-test';
 export * from './assign';
+export * from './decision';
+export * from './promotion';
 export * from './stats';

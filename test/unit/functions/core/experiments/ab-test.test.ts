@@ -1,7 +1,6 @@
-import { newCampaign } from '#core/campaigns/lifecycle';
-import type { CampaignRecord, CampaignStatus } from '#core/campaigns/types';
-import { type AbTestRecord, abTestVariantFor, computeStatistics, methodOf, newAbTest, promoteVariant, promotionTarget } from '#core/experiments/ab-test';
-import { assignArm } from '#core/experiments/assign';
+import type { CampaignStep } from '#core/campaigns/types';
+import { newAbTest, refuseNewAbTest } from '#core/experiments/ab-test';
+import { ResourceNotFoundError, StateConflictError, ValidationError } from '#core/errors';
 
 const now = new Date('2026-11-25T10:00:00.000Z');
 const variants = [
@@ -9,11 +8,6 @@ const variants = [
   { name: 'Urgent', subject: 'Action needed today', template_id: 'tmpl_urgent' },
 ] as const;
 const counts = (assigned: number, recovered: number, sent = assigned, clicked = 0) => ({ assigned, sent, clicked, recovered });
-const testWith = (a: ReturnType<typeof counts>, b: ReturnType<typeof counts>, overrides: Partial<AbTestRecord> = {}): AbTestRecord => ({
-  ...newAbTest('m_1', 'camp_1', { variants }, now),
-  counters: { A: a, B: b },
-  ...overrides,
-});
 
 describe('newAbTest', () => {
   it('starts a running test with the defaults: split 0.5, metric recovery, 100 per arm, zero counters', () => {
@@ -36,155 +30,36 @@ describe('newAbTest', () => {
   });
 });
 
-describe('computeStatistics (the decision rule)', () => {
-  it('names no winner before each arm has the minimum sample, however large the difference', () => {
-    // Act
-    const statistics = computeStatistics(testWith(counts(99, 5), counts(99, 60)));
-    // Assess
-    expect(statistics).toMatchObject({ sample_reached: false, winner_arm: null, reason: 'insufficient_sample' });
-  });
+describe('refuseNewAbTest', () => {
+  const email: CampaignStep = { action: 'email', delay_hours: 0, template_id: 'tmpl_a' };
+  const retry: CampaignStep = { action: 'retry', delay_hours: 24, template_id: null };
 
-  it('names B when p < 0.05 and P(B beats A) >= 0.95 with the sample reached and no SRM', () => {
-    // Act
-    const statistics = computeStatistics(testWith(counts(1000, 100), counts(1000, 130)));
-    // Assess
-    expect(statistics).toMatchObject({ winner_arm: 'B', reason: 'significant', sample_reached: true, difference: expect.closeTo(0.03, 12) });
-    expect(statistics.z_test.p_value).toBeCloseTo(0.03548845046647471, 12);
-    expect(statistics.probability_b_beats_a).toBeCloseTo(0.9821650661163506, 10);
-    expect(statistics.srm).toMatchObject({ detected: false, expected_split: 0.5, observed_split: 0.5 });
-  });
-
-  it('names A when A is the clear winner', () => {
-    // Act
-    const statistics = computeStatistics(testWith(counts(500, 150), counts(500, 90)));
-    // Assess
-    expect(statistics).toMatchObject({ winner_arm: 'A', reason: 'significant' });
-    expect(statistics.probability_a_beats_b).toBeGreaterThan(0.95);
-  });
-
-  it('names no winner when the difference is not significant', () => {
-    // Act
-    const statistics = computeStatistics(testWith(counts(300, 60), counts(300, 66)));
-    // Assess
-    expect(statistics).toMatchObject({ winner_arm: null, reason: 'not_significant' });
-  });
-
-  it('names no winner on a sample ratio mismatch, even with a significant difference', () => {
-    // Act
-    const statistics = computeStatistics(testWith(counts(600, 60), counts(400, 80)));
-    // Assess
-    expect(statistics).toMatchObject({ winner_arm: null, reason: 'srm', srm: { detected: true, observed_split: 0.6 } });
-    expect(statistics.z_test.p_value).toBeLessThan(0.05);
-  });
-
-  it('tests the split the test was configured with, not 50/50', () => {
-    // Act
-    const statistics = computeStatistics(testWith(counts(300, 60), counts(700, 210), { traffic_split: 0.3 }));
-    // Assess
-    expect(statistics.srm.detected).toBe(false);
-    expect(statistics.srm.chi_square).toBe(0);
-  });
-
-  it('compares clicked over sent when the metric is click', () => {
-    // Act
-    const statistics = computeStatistics(testWith(counts(400, 0, 300, 30), counts(400, 0, 300, 60), { metric: 'click' }));
-    // Assess
-    expect(statistics.arms).toEqual({ A: { n: 300, successes: 30, rate: 0.1 }, B: { n: 300, successes: 60, rate: 0.2 } });
-    expect(statistics.winner_arm).toBe('B');
-  });
-});
-
-describe('methodOf', () => {
-  it('states the tests, alpha, prior, minimum sample and what it detects at 80% power', () => {
-    // Prepare
-    const test = testWith(counts(0, 0), counts(0, 0));
-    // Act
-    const method = methodOf(test, computeStatistics(test));
-    // Assess
-    expect(method).toMatchObject({
-      metric: 'recovery',
-      alpha: 0.05,
-      prior: 'Beta(1, 1) on each arm',
-      probability_threshold: 0.95,
-      srm_alpha: 0.001,
-      minimum_sample_per_arm: 100,
-      power_at_minimum_sample: { baseline_rate: 0.4, detectable_rate: expect.closeTo(0.597, 3), power: 0.8 },
-    });
-    expect(method.frequentist_test).toContain('z-test');
-    expect(method.bayesian_test).toContain('Beta-Binomial');
-  });
-});
-
-describe('promotionTarget and promoteVariant', () => {
-  const campaign = (status: CampaignStatus): CampaignRecord => ({
-    ...newCampaign(
-      'm_1',
-      {
-        name: 'Soft',
-        trigger: 'soft_decline',
-        filters: {},
-        steps: [
-          { action: 'retry', delay_hours: 24, template_id: null },
-          { action: 'email', delay_hours: 0, template_id: 'tmpl_old', subject: 'Old' },
-          { action: 'email', delay_hours: 48, template_id: 'tmpl_later' },
-        ],
-      },
-      now,
-    ),
-    status,
-  });
-
-  it.each(['draft', 'active', 'paused'] as const)('targets the first email step of a %s campaign', (status) => {
+  it.each(['draft', 'active', 'paused'] as const)('accepts a %s campaign with an email step and no test', (status) => {
     // Act and assess
-    expect(promotionTarget(campaign(status))).toEqual({ step_index: 1 });
+    expect(() => refuseNewAbTest('camp_1', { status, steps: [retry, email] }, undefined)).not.toThrow();
+  });
+
+  it('accepts a campaign whose test is completed (the new test replaces it)', () => {
+    // Act and assess
+    expect(() => refuseNewAbTest('camp_1', { status: 'active', steps: [email] }, { id: 'abt_1', status: 'completed' })).not.toThrow();
   });
 
   it.each([
-    ['archived', 'campaign_archived'],
-    ['completed', 'campaign_completed'],
-  ] as const)('refuses a %s campaign', (status, reason) => {
-    // Act and assess
-    expect(promotionTarget(campaign(status))).toEqual({ refused: reason });
-  });
-
-  it('refuses a campaign without an email step', () => {
-    // Act and assess
-    expect(promotionTarget({ status: 'active', steps: [{ action: 'retry', delay_hours: 0, template_id: null }] })).toEqual({ refused: 'no_email_step' });
-  });
-
-  it("writes the variant's template and subject into that step only and bumps the version", () => {
-    // Prepare
-    const before = campaign('active');
+    ['an unknown campaign', undefined, undefined, ResourceNotFoundError, 'campaign_id'],
+    ['an archived campaign', { status: 'archived', steps: [email] }, undefined, StateConflictError, undefined],
+    ['a completed campaign', { status: 'completed', steps: [email] }, undefined, StateConflictError, undefined],
+    ['a campaign without an email step', { status: 'draft', steps: [retry] }, undefined, ValidationError, 'campaign_id'],
+    ['a campaign with a running test', { status: 'active', steps: [email] }, { id: 'abt_1', status: 'running' }, StateConflictError, undefined],
+  ] as const)('refuses %s', (_case, campaign, existing, errorClass, param) => {
     // Act
-    const after = promoteVariant(before, 1, variants[1], new Date('2026-11-26T00:00:00.000Z'));
-    // Assess
-    expect(after.steps).toEqual([
-      before.steps[0],
-      { action: 'email', delay_hours: 0, template_id: 'tmpl_urgent', subject: 'Action needed today' },
-      before.steps[2],
-    ]);
-    expect(after).toMatchObject({ version: before.version + 1, updated_at: '2026-11-26T00:00:00.000Z', status: 'active' });
-  });
-});
-
-describe('abTestVariantFor', () => {
-  it("gives a payment its hashed arm's variant while the test runs, the same on every call", () => {
-    // Prepare
-    const test = testWith(counts(0, 0), counts(0, 0), { traffic_split: 0.5 });
-    const ids = Array.from({ length: 50 }, (_, i) => `pe_${i}`);
-    // Act
-    const chosen = ids.map((id) => abTestVariantFor(test, id));
-    // Assess
-    expect(chosen).toEqual(ids.map((id) => abTestVariantFor(test, id)));
-    for (const [i, id] of ids.entries()) {
-      const arm = assignArm(test.id, id, 0.5);
-      expect(chosen[i]).toEqual({ arm, variant: arm === 'A' ? variants[0] : variants[1] });
+    let thrown: unknown;
+    try {
+      refuseNewAbTest('camp_1', campaign, existing);
+    } catch (error) {
+      thrown = error;
     }
-    expect(new Set(chosen.map((choice) => choice?.arm))).toEqual(new Set(['A', 'B']));
-  });
-
-  it('gives nothing once the test is completed', () => {
-    // Act and assess
-    expect(abTestVariantFor(testWith(counts(0, 0), counts(0, 0), { status: 'completed' }), 'pe_1')).toBeUndefined();
+    // Assess
+    expect(thrown).toBeInstanceOf(errorClass);
+    expect((thrown as { param?: string }).param).toBe(param);
   });
 });

@@ -19,14 +19,14 @@ export const Z_975 = 1.959963984540054;
 const SQRT_PI = Math.sqrt(Math.PI);
 
 /**
- * The complementary error function, to about 1e-15: the Maclaurin series of erf below 2.5
- * (its terms stay below e^6.25, so the cancellation costs under 4 digits) and the continued
+ * The complementary error function, to a relative 1e-13: the Maclaurin series of erf below 2
+ * (its terms stay below e^4, so the cancellation costs under 2 digits) and the continued
  * fraction of erfc above (Lentz's method), where the series would cancel badly.
  */
 export function erfc(x: number): number {
   if (Number.isNaN(x)) return Number.NaN;
   if (x < 0) return 2 - erfc(-x);
-  if (x < 2.5) {
+  if (x < 2) {
     let term = x;
     let sum = x;
     for (let n = 1; n < 200; n += 1) {

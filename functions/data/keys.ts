@@ -515,3 +515,18 @@ export const CAMPAIGN_ENTITY = {
   campaign: 'campaign',
   activeIndex: 'campaign_active_index',
 } as const;
+
+/**
+ * Email A/B tests (functions/data/ab-test-repository.ts), one per campaign:
+ * | POST /email/ab-test, GET /email/ab-test/{campaign_id}, evaluate; the engine's counters (ADD) | PK = M#<m>, SK = ABTEST#<campaign body> (the test's own id `abt_<body>` is an attribute) | table |
+ * Keyed by the campaign, not the test, because every access names the campaign (the spec's paths
+ * take campaign_id) and one campaign has at most one test: a completed test is replaced by the next
+ * one created. Not about a customer: no GSI2 tag.
+ */
+export const abTestKeys = {
+  test: (merchantId: string, campaignBody: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `ABTEST#${campaignBody}` }),
+} as const;
+
+export const AB_TEST_ENTITY = {
+  abTest: 'email_ab_test',
+} as const;

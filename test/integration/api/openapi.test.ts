@@ -7,6 +7,7 @@
  * imported first (before the runtime reads its environment).
  */
 import { mailerPayload, mailgunData, mailgunEvent, standardWebhook, twilioStatus } from '#test/fixtures/delivery-callbacks';
+import { createCampaignWithEmail } from '#test/fixtures/ab-tests';
 import { cronAuth } from '#test/fixtures/cron-secret';
 import { z } from 'zod';
 import { routes } from '#api/routes';
@@ -272,6 +273,15 @@ describe('GET /api/v1/openapi.json', () => {
       });
       await record('checkCampaignOverlap', 'soft decline', `${api}/campaigns/overlap`, { method: 'POST', key, body: { trigger: 'soft_decline' } });
       await record('simulateCampaign', 'soft decline', `${api}/campaigns/simulate`, { method: 'POST', key, body: { trigger: 'soft_decline' } });
+
+      const abCampaign = await createCampaignWithEmail(api, key);
+      const abVariants = [
+        { name: 'Control', subject: 'Your payment failed', template_id: 'tmpl_ab_control' },
+        { name: 'Friendly', subject: 'A quick fix', template_id: 'tmpl_ab_friendly' },
+      ];
+      await record('createEmailAbTest', 'defaults', `${api}/email/ab-test`, { method: 'POST', key, body: { campaign_id: abCampaign, variants: abVariants } });
+      await record('getEmailAbTest', 'get', `${api}/email/ab-test/${abCampaign}`, { key });
+      await record('evaluateEmailAbTest', 'no sample yet', `${api}/email/ab-test/${abCampaign}/evaluate`, { method: 'POST', key });
 
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
     }

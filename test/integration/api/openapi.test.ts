@@ -7,8 +7,8 @@
  * imported first (before the runtime reads its environment).
  */
 import { mailerPayload, mailgunData, mailgunEvent, standardWebhook, twilioStatus } from '#test/fixtures/delivery-callbacks';
-import { createCampaignWithEmail } from '#test/fixtures/ab-tests';
 import { cronAuth } from '#test/fixtures/cron-secret';
+import { createCampaignWithEmail } from '#test/fixtures/ab-tests';
 import { z } from 'zod';
 import { routes } from '#api/routes';
 import type { RouteDef } from '#api/route-types';

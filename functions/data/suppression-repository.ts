@@ -1,5 +1,6 @@
 import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type Pagination, queryOffsetPage } from '#api/pipeline/paging';
+import { SUPPRESSION_REASONS, type SuppressionReason } from '#core/suppressions';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { counterUpdate } from './customer-repository';
@@ -10,12 +11,7 @@ import { transactOptimistically } from './transact';
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
 
-/**
- * Why an address is suppressed: the provider reported a permanent bounce, the recipient marked
- * an email as spam, the recipient unsubscribed, or the merchant or an operator added it.
- */
-export const SUPPRESSION_REASONS = ['hard_bounce', 'complaint', 'unsubscribe', 'manual'] as const;
-export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+export { SUPPRESSION_REASONS, type SuppressionReason } from '#core/suppressions';
 
 /** One address on a merchant's email suppression list. */
 export interface SuppressionRecord {

@@ -250,3 +250,32 @@ async function addedOn(merchantId: string, days: readonly string[]): Promise<num
   }
   return added;
 }
+
+/**
+ * Deletes an address's suppression entry (in force or lifted) and takes it out of the counters in
+ * the same transaction: customer erasure's way to remove it, so that the statistics stay true.
+ * False when there was no entry.
+ */
+export async function eraseSuppression(merchantId: string, email: string): Promise<boolean> {
+  return transactOptimistically(async () => {
+    const current = await readSuppression(merchantId, email);
+    if (current === undefined) return { items: [], result: false };
+    const deltas: Record<string, number> = isActiveSuppression(current)
+      ? { total: -1, active: -1, [activeReasonCounter(current.reason)]: -1 }
+      : { total: -1, lifted: -1 };
+    return {
+      result: true,
+      items: [
+        {
+          Delete: {
+            TableName: env.TABLE_NAME,
+            Key: suppressionKeys.entry(merchantId, current.email),
+            ConditionExpression: 'created_at = :created',
+            ExpressionAttributeValues: { ':created': current.created_at },
+          },
+        },
+        counterUpdate(suppressionListKeys.counters(merchantId), deltas) as TransactItem,
+      ],
+    };
+  });
+}

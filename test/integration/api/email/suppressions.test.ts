@@ -3,6 +3,7 @@ import { getSuppression, type SuppressionReason, suppressEmail } from '#data/sup
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
+import { seedPayment } from '#test/fixtures/payments';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 import { merchantItems } from './items';
 
@@ -201,6 +202,23 @@ describe('email suppressions: /api/v1/email/suppressions', () => {
         by_reason: { hard_bounce: 1, complaint: 0, unsubscribe: 1, manual: 1 },
         added_last_30_days: 4,
       });
+    });
+
+    it("takes an erased customer's suppressions out of the list and the counts", async () => {
+      // Prepare
+      const own = await newTenant(['admin'], UNLIMITED);
+      const payment = await seedPayment(own.merchant.id, { customer: { email: 'ivy@example.com', name: 'Ivy' } });
+      const other = { merchant_id: own.merchant.id, customer_id: 'cust_other', source_message_id: null };
+      await suppressEmail({ ...other, email: 'ivy@example.com', customer_id: payment.customer_id, reason: 'complaint' });
+      await suppressEmail({ ...other, email: 'jon@example.com', reason: 'hard_bounce' });
+      // Act
+      const erased = await call(`${stack.api_url}/customers/${payment.customer_id}`, { method: 'DELETE', key: own.key });
+      const stats = await call<Body<Record<string, unknown>>>(url('/stats'), { key: own.key });
+      const listed = await list('?active_only=false', own.key);
+      // Assess
+      expect(erased.status).toBe(200);
+      expect(stats.body.data).toMatchObject({ total: 1, active: 1, lifted: 0, by_reason: { hard_bounce: 1, complaint: 0, unsubscribe: 0, manual: 0 } });
+      expect(listed.body.data.map((s) => s.email)).toEqual(['jon@example.com']);
     });
 
     it('answers zeros for a merchant without suppressions', async () => {

@@ -91,7 +91,7 @@ export async function suppressEmail(input: Omit<SuppressionRecord, 'created_at' 
     const deltas = { ...(current === undefined ? { total: 1 } : { lifted: -1 }), active: 1, [activeReasonCounter(record.reason)]: 1 };
     return {
       result: true,
-      items: [put, counterUpdate(suppressionListKeys.counters(input.merchant_id), deltas) as TransactItem, dayCounterUpdate(input.merchant_id, now)],
+      items: [put, counterUpdate(suppressionListKeys.counters(input.merchant_id), deltas), dayCounterUpdate(input.merchant_id, now)],
     };
   });
 }
@@ -123,7 +123,7 @@ export async function liftSuppression(merchantId: string, email: string, now: Da
             ExpressionAttributeValues: { ':created': current.created_at },
           },
         },
-        counterUpdate(suppressionListKeys.counters(merchantId), { active: -1, lifted: 1, [activeReasonCounter(current.reason)]: -1 }) as TransactItem,
+        counterUpdate(suppressionListKeys.counters(merchantId), { active: -1, lifted: 1, [activeReasonCounter(current.reason)]: -1 }),
       ],
     };
   });
@@ -274,7 +274,7 @@ export async function eraseSuppression(merchantId: string, email: string): Promi
             ExpressionAttributeValues: { ':created': current.created_at },
           },
         },
-        counterUpdate(suppressionListKeys.counters(merchantId), deltas) as TransactItem,
+        counterUpdate(suppressionListKeys.counters(merchantId), deltas),
       ],
     };
   });

@@ -1,5 +1,4 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BUILT_IN_TEMPLATES, builtInTemplate } from '#core/templates/built-in';
 import type { TemplateRecord } from '#core/templates/template';
 import type { Pagination } from '#api/pipeline/paging';
@@ -9,8 +8,6 @@ import { counterUpdate } from './customer-repository';
 import { templateBodyOf, templateEntity } from './entities/template';
 import { conditions, queries, templateKeys } from './keys';
 import { transactOptimistically } from './transact';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 interface Stored {
   readonly template: TemplateRecord;
@@ -46,7 +43,7 @@ export async function createTemplate(template: TemplateRecord): Promise<Template
     result: undefined,
     items: [
       { Put: { TableName: env.TABLE_NAME, Item: templateEntity.toItem({ ...template, version: 1 }), ConditionExpression: conditions.absent } },
-      counterUpdate(templateKeys.counters(merchantId), { templates: 1 }) as TransactItem,
+      counterUpdate(templateKeys.counters(merchantId), { templates: 1 }),
     ],
   }));
   return template;
@@ -98,7 +95,7 @@ export async function deleteTemplate(merchantId: string, id: string): Promise<bo
             ExpressionAttributeValues: { ':version': stored.version },
           },
         },
-        counterUpdate(templateKeys.counters(merchantId), { templates: -1 }) as TransactItem,
+        counterUpdate(templateKeys.counters(merchantId), { templates: -1 }),
       ],
     };
   });

@@ -75,3 +75,15 @@ export function renderTemplate(template: RenderableTemplate, values: Placeholder
     text,
   };
 }
+
+/**
+ * The email with a visible unsubscribe link added (RFC 8058's headers are the sender's; this is
+ * the link a reader sees): a last paragraph in the html part (before `</body>` when there is one;
+ * the URL escaped) and in the text part.
+ */
+export function withUnsubscribeLink(email: RenderedEmailParts, unsubscribeUrl: string): RenderedEmailParts {
+  const paragraph = `<p style="font-size:12px;color:#6b7280">Don't want these emails? <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a>.</p>\n`;
+  const closing = email.html.lastIndexOf('</body>');
+  const html = closing < 0 ? `${email.html}\n${paragraph}` : `${email.html.slice(0, closing)}${paragraph}${email.html.slice(closing)}`;
+  return { ...email, html, text: `${email.text.trimEnd()}\n\nUnsubscribe: ${unsubscribeUrl}\n` };
+}

@@ -1,4 +1,4 @@
-import { escapeHtml, headerSafe, renderTemplate } from '#core/templates/render';
+import { escapeHtml, headerSafe, renderTemplate, withUnsubscribeLink } from '#core/templates/render';
 
 describe('renderTemplate', () => {
   it('substitutes placeholders, with or without spaces inside the braces', () => {
@@ -80,5 +80,22 @@ describe('escapeHtml and headerSafe', () => {
   it('keeps one line of words', () => {
     // Act and assess
     expect(headerSafe('  a\tb\r\n\r\nc  ')).toBe('a b c');
+  });
+});
+
+describe('withUnsubscribeLink', () => {
+  it('adds the link before </body> in html (escaped) and as a last paragraph in text', () => {
+    // Act
+    const email = withUnsubscribeLink({ subject: 's', html: '<html><body><p>x</p></body></html>', text: 'x\n' }, 'https://e.x/u?a=1&b="2"');
+    // Assess
+    expect(email.html).toBe(
+      '<html><body><p>x</p><p style="font-size:12px;color:#6b7280">Don\'t want these emails? <a href="https://e.x/u?a=1&amp;b=&quot;2&quot;">Unsubscribe</a>.</p>\n</body></html>',
+    );
+    expect(email.text).toBe('x\n\nUnsubscribe: https://e.x/u?a=1&b="2"\n');
+  });
+
+  it('appends to html without a body element', () => {
+    // Act and assess
+    expect(withUnsubscribeLink({ subject: 's', html: '<p>x</p>', text: 'x' }, 'https://e.x/u').html).toMatch(/^<p>x<\/p>\n<p .*Unsubscribe<\/a>\.<\/p>\n$/);
   });
 });

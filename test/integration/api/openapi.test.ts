@@ -264,6 +264,33 @@ describe('GET /api/v1/openapi.json', () => {
         await deliver(route.operationId, 'failed payment', path, c.failed(publicUrl(path)));
       }
 
+      const campaignBody = {
+        name: 'Contract',
+        trigger_type: 'payment_failed_soft',
+        steps: [{ action: 'email', delay_hours: 0, template_id: 'tmpl_soft_decline_1' }],
+      };
+      const campaign = await record('createCampaign', 'form A', `${api}/campaigns`, { method: 'POST', key, body: campaignBody });
+      const campaignId = data(campaign).id as string;
+      await record('createCampaign', 'form B', `${api}/campaigns`, {
+        method: 'POST',
+        key,
+        body: { name: 'Contract B', trigger: 'card_expired', steps: campaignBody.steps, filters_json: '{"currency":"usd"}' },
+      });
+      await record('listCampaigns', 'list', `${api}/campaigns`, { key });
+      await record('getCampaign', 'by id', `${api}/campaigns/${campaignId}`, { key });
+      await record('updateCampaign', 'rename', `${api}/campaigns/${campaignId}`, { method: 'PUT', key, body: { name: 'Contract renamed' } });
+      await record('activateCampaign', 'activate', `${api}/campaigns/${campaignId}/activate`, { method: 'POST', key });
+      await record('pauseCampaign', 'pause', `${api}/campaigns/${campaignId}/pause`, { method: 'POST', key });
+      await record('archiveCampaign', 'archive', `${api}/campaigns/${campaignId}/archive`, { method: 'POST', key });
+      await record('listCampaignTemplates', 'templates', `${api}/campaigns/templates`, { key });
+      await record('createCampaignFromTemplate', 'soft decline', `${api}/campaigns/from-template`, {
+        method: 'POST',
+        key,
+        body: { template_id: 'soft_decline' },
+      });
+      await record('checkCampaignOverlap', 'soft decline', `${api}/campaigns/overlap`, { method: 'POST', key, body: { trigger: 'soft_decline' } });
+      await record('simulateCampaign', 'soft decline', `${api}/campaigns/simulate`, { method: 'POST', key, body: { trigger: 'soft_decline' } });
+
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
     }
 

@@ -1,3 +1,4 @@
+import { CAMPAIGN_TEMPLATES } from '#core/campaigns/templates';
 import { BUILT_IN_TEMPLATES, builtInTemplate } from '#core/templates/built-in';
 import { renderTemplate } from '#core/templates/render';
 import { checkTemplateContent } from '#core/templates/template';
@@ -88,4 +89,16 @@ describe('built-in templates', () => {
     expect(builtInTemplate('__proto__')).toBeUndefined();
     expect(builtInTemplate('constructor')).toBeUndefined();
   });
+});
+
+describe('the built-in templates the campaign templates name', () => {
+  it.each(CAMPAIGN_TEMPLATES.flatMap((campaign) => campaign.steps.filter((step) => step.template_id !== null).map((step) => [campaign.id, step] as const)))(
+    '%s: its %o step names a built-in of the step channel',
+    (_campaign, step) => {
+      // Act
+      const template = builtInTemplate(step.template_id ?? '');
+      // Assess
+      expect(template?.channel).toBe(step.action);
+    },
+  );
 });

@@ -92,13 +92,14 @@ describe('built-in templates', () => {
 });
 
 describe('the built-in templates the campaign templates name', () => {
-  it.each(CAMPAIGN_TEMPLATES.flatMap((campaign) => campaign.steps.filter((step) => step.template_id !== null).map((step) => [campaign.id, step] as const)))(
-    '%s: its %o step names a built-in of the step channel',
-    (_campaign, step) => {
-      // Act
-      const template = builtInTemplate(step.template_id ?? '');
-      // Assess
-      expect(template?.channel).toBe(step.action);
-    },
-  );
+  it.each(
+    CAMPAIGN_TEMPLATES.flatMap((campaign) =>
+      campaign.steps.filter((step) => step.template_id !== null).map((step) => [campaign.id, step.template_id, step] as const),
+    ),
+  )('%s: %s is a built-in of its step channel', (_campaign, _id, step) => {
+    // Act
+    const template = builtInTemplate(step.template_id ?? '');
+    // Assess
+    expect(template?.channel).toBe(step.action);
+  });
 });

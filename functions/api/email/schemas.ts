@@ -149,7 +149,16 @@ export const SuppressionStats = z.object({
 
 export const listEmailSuppressionsSchemas = {
   query: z.object({
-    search: z.optional(described(z.string().check(z.trim(), z.minLength(1), z.maxLength(320)), 'Start of the address, any case.')),
+    search: z.optional(
+      described(
+        z.string().check(
+          z.trim(),
+          z.minLength(1),
+          z.refine((value) => Buffer.byteLength(value, 'utf8') <= 320, 'must be at most 320 bytes'),
+        ),
+        'Start of the address, any case.',
+      ),
+    ),
     reason: z.optional(Reason),
     active_only: z._default(described(z.enum(['true', 'false']), '`true` (the default): suppressions in force only; `false`: lifted ones too.'), 'true'),
     ...offsetPagingQuery,

@@ -99,6 +99,7 @@ describe('email suppressions: /api/v1/email/suppressions', () => {
       ['?active_only=yes', 400, 'active_only'],
       ['?per_page=101', 422, 'per_page'],
       ['?sort=email', 400, 'sort'],
+      [`?search=${encodeURIComponent('\u{1F600}'.repeat(100))}`, 422, 'search'],
     ])('refuses %s with %i and param', async (query, status, param) => {
       // Act
       const response = await list(query);

@@ -530,3 +530,34 @@ export const abTestKeys = {
 export const AB_TEST_ENTITY = {
   abTest: 'email_ab_test',
 } as const;
+
+/**
+ * Message templates, and the email suppression list's listing and statistics
+ * (functions/data/template-repository.ts, functions/data/suppression-repository.ts):
+ * | a merchant's template by id (GET/PUT/DELETE /templates/{id}; built-ins are code, not items) | PK = M#<m>, SK = TMPL#<body> (`tmpl_<body>`, time-ordered) | table |
+ * | a merchant's templates, newest first (GET /templates)    | PK = M#<m>, SK begins_with TMPL#, descending      | table |
+ * | how many templates a merchant has (pagination.total)     | PK = M#<m>, SK = COUNT#TMPL                       | table |
+ * | suppressions by address, alphabetical (GET /email/suppressions; ?search= narrows the key range) | PK = M#<m>, SK begins_with SUPP#<lowercased email prefix> | table |
+ * | suppression counters: total, active, lifted, active by reason (GET /email/suppressions/stats) | PK = M#<m>, SK = COUNT#SUPP | table |
+ * | suppressions made on one UTC day (stats' last 30 days: BatchGet of 30 keys; TTL after 40 days) | PK = M#<m>, SK = COUNT#SUPPDAY#<YYYY-MM-DD> | table |
+ * The counters are updated in the transaction that suppresses or lifts an address, so no read of
+ * the statistics grows with the list. Templates hold nothing about a customer (no GSI2 tag);
+ * suppressions carry theirs (suppressionKeys above, entities/suppression.ts).
+ */
+export const templateKeys = {
+  template: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `TMPL#${body}` }),
+  templatePrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'TMPL#' }),
+  counters: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#TMPL' }),
+} as const;
+
+export const suppressionListKeys = {
+  /** The merchant's suppressions whose (lowercased) address starts with `emailPrefix` ('' for all). */
+  prefix: (merchantId: string, emailPrefix: string) => ({ PK: merchantPk(merchantId), SKPrefix: `SUPP#${emailPrefix}` }),
+  counters: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#SUPP' }),
+  day: (merchantId: string, day: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `COUNT#SUPPDAY#${day}` }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const TEMPLATE_ENTITY = {
+  template: 'template',
+} as const;

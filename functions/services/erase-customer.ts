@@ -10,6 +10,7 @@ import { linkedIdempotencyRecordKey } from '#data/idempotency-repository';
 import { customerKeys, ENTITY, ERASURE_ENTITY, type ItemKey, paymentKeys } from '#data/keys';
 import { getPayment, paymentCounterNames } from '#data/payment-repository';
 import { sandboxChargeKeysOf } from '#data/sandbox-charge-repository';
+import { eraseSuppression } from '#data/suppression-repository';
 import { linkedWebhookLogKey } from '#data/webhook-log-repository';
 import { transactOptimistically } from '#data/transact';
 
@@ -126,6 +127,12 @@ async function sweepOnce(merchantId: string, customerId: string, deleted: Delete
         }
         // The sandbox gateway's records of the payment's attempts (payment id, amount) go with it.
         for (const charge of await sandboxChargeKeysOf(merchantId, item.id as string)) take(charge);
+      } else if (item.entity === ENTITY.suppression) {
+        // With the suppression counters (GET /email/suppressions/stats), in one transaction.
+        if (await eraseSuppression(merchantId, item.email as string)) {
+          deleted.add(key);
+          fresh += 1;
+        }
       } else {
         if (item.entity === ENTITY.customerRef) {
           const identity = identityOfRef(item);

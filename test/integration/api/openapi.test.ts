@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { routes } from '#api/routes';
 import type { RouteDef } from '#api/route-types';
 import { setProviderSecret } from '#data/provider-secret-repository';
+import { suppressEmail } from '#data/suppression-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call, type JsonResponse } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
@@ -223,6 +224,23 @@ describe('GET /api/v1/openapi.json', () => {
         headers: cronAuth(),
         body: { entries: [entry] },
       });
+
+      const template = await record('createTemplate', 'email template', `${api}/templates`, {
+        method: 'POST',
+        key,
+        body: { name: 'Contract', subject: 'Pay {{amount}}', html: '<p>{{update_payment_url}}</p>', text: '{{update_payment_url}}' },
+      });
+      const templateId = data(template).id as string;
+      await record('listTemplates', 'list', `${api}/templates`, { key });
+      await record('getTemplate', 'by id', `${api}/templates/${templateId}`, { key });
+      await record('updateTemplate', 'rename', `${api}/templates/${templateId}`, { method: 'PUT', key, body: { name: 'Contract 2' } });
+      await record('previewTemplate', 'built-in', `${api}/templates/preview/tmpl_dunning_default`, { key });
+      await record('deleteTemplate', 'delete', `${api}/templates/${templateId}`, { method: 'DELETE', key });
+      const bounced = { email: 'bounced.contract@example.com', customer_id: 'cust_contract', source_message_id: null };
+      await suppressEmail({ merchant_id: tenant.merchant.id, reason: 'hard_bounce', ...bounced });
+      await record('listEmailSuppressions', 'list', `${api}/email/suppressions`, { key });
+      await record('getEmailSuppressionStats', 'stats', `${api}/email/suppressions/stats`, { key });
+      await record('deleteEmailSuppression', 'lift', `${api}/email/suppressions/${encodeURIComponent(bounced.email)}`, { method: 'DELETE', key });
 
       const messaging = '/api/v1/messaging/status';
       await deliver(

@@ -491,3 +491,27 @@ export const WEBHOOK_EVENT_ENTITY = 'webhook_event';
 export const webhookEventKeys = {
   event: (merchantId: string, psp: string, identity: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WHKEVT#${psp}#${identity}` }),
 } as const;
+
+/**
+ * Campaigns (functions/data/campaign-repository.ts):
+ * | GET /campaigns/{id}                                   | PK = M#<m>, SK = CAMP#<body> (`camp_<body>`, time-ordered) | table |
+ * | GET /campaigns, newest first                          | PK = M#<m>, SK begins_with CAMP#, descending         | table |
+ * | GET /campaigns?status=…, newest first                  | GSI1PK = M#<m>#CAMPS#<status>, GSI1SK = <body>, descending | GSI1 |
+ * | ?trigger=… with either of the above                   | the query above + filter on trigger (documented: a merchant has few campaigns) | |
+ * | the merchant's active campaigns, for enrollment (1 GetItem) | PK = M#<m>, SK = CAMPACTIVE (compact: id, trigger, filters, activated_at, steps_count) | table |
+ * `CAMPACTIVE` does not begin with `CAMP#`, so the list's prefix never reads it. The active index is
+ * rewritten, under a version condition, in the same transaction as every status change of a
+ * campaign that enters or leaves `active`. Campaigns are not about a customer: no GSI2 tag.
+ */
+export const campaignKeys = {
+  campaign: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CAMP#${body}` }),
+  campaignPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'CAMP#' }),
+  statusIndex: (merchantId: string, status: string, body: string) => ({ GSI1PK: `${merchantPk(merchantId)}#CAMPS#${status}`, GSI1SK: body }),
+  statusIndexPk: (merchantId: string, status: string): string => `${merchantPk(merchantId)}#CAMPS#${status}`,
+  activeIndex: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'CAMPACTIVE' }),
+} as const;
+
+export const CAMPAIGN_ENTITY = {
+  campaign: 'campaign',
+  activeIndex: 'campaign_active_index',
+} as const;

@@ -1,16 +1,36 @@
 import { type RouteDef, v1 } from '#api/route-rows';
+import {
+  activateCampaignSchemas,
+  archiveCampaignSchemas,
+  checkCampaignOverlapSchemas,
+  createCampaignFromTemplateSchemas,
+  createCampaignSchemas,
+  getCampaignSchemas,
+  listCampaignsSchemas,
+  listCampaignTemplatesSchemas,
+  pauseCampaignSchemas,
+  simulateCampaignSchemas,
+  updateCampaignSchemas,
+} from './schemas';
+
+const READ = ['read', 'read:campaigns'] as const;
+const WRITE = ['write', 'write:campaigns'] as const;
 
 /** The `campaigns` group's rows of the route table: its Lambda serves exactly these. */
 export const campaignsRoutes: readonly RouteDef[] = [
-  v1('campaigns', 'GET', '/campaigns', 'listCampaigns', ['read', 'read:campaigns'], 'List campaigns'),
-  v1('campaigns', 'GET', '/campaigns/templates', 'listCampaignTemplates', ['read', 'read:campaigns'], 'Pre-built campaign templates'),
-  v1('campaigns', 'POST', '/campaigns/from-template', 'createCampaignFromTemplate', ['write', 'write:campaigns'], 'Create a campaign from a template'),
-  v1('campaigns', 'POST', '/campaigns/overlap', 'checkCampaignOverlap', ['read', 'read:campaigns'], 'Check overlap with active campaigns'),
-  v1('campaigns', 'POST', '/campaigns/simulate', 'simulateCampaign', ['read', 'read:campaigns'], 'Simulate a campaign over past payments'),
-  v1('campaigns', 'GET', '/campaigns/{id}', 'getCampaign', ['read', 'read:campaigns'], 'One campaign with its steps'),
-  v1('campaigns', 'POST', '/campaigns', 'createCampaign', ['write', 'write:campaigns'], 'Create a campaign (draft)'),
-  v1('campaigns', 'PUT', '/campaigns/{id}', 'updateCampaign', ['write', 'write:campaigns'], 'Update a draft or paused campaign'),
-  v1('campaigns', 'POST', '/campaigns/{id}/activate', 'activateCampaign', ['write', 'write:campaigns'], 'Activate a campaign'),
-  v1('campaigns', 'POST', '/campaigns/{id}/pause', 'pauseCampaign', ['write', 'write:campaigns'], 'Pause a campaign'),
-  v1('campaigns', 'POST', '/campaigns/{id}/archive', 'archiveCampaign', ['write', 'write:campaigns'], 'Archive a campaign (permanent)'),
+  v1('campaigns', 'GET', '/campaigns', 'listCampaigns', [...READ], 'List campaigns', { schemas: listCampaignsSchemas }),
+  v1('campaigns', 'GET', '/campaigns/templates', 'listCampaignTemplates', [...READ], 'Pre-built campaign templates', { schemas: listCampaignTemplatesSchemas }),
+  v1('campaigns', 'POST', '/campaigns/from-template', 'createCampaignFromTemplate', [...WRITE], 'Create a campaign from a template', {
+    schemas: createCampaignFromTemplateSchemas,
+  }),
+  v1('campaigns', 'POST', '/campaigns/overlap', 'checkCampaignOverlap', [...READ], 'Check overlap with active campaigns', {
+    schemas: checkCampaignOverlapSchemas,
+  }),
+  v1('campaigns', 'POST', '/campaigns/simulate', 'simulateCampaign', [...READ], 'Simulate a campaign over past payments', { schemas: simulateCampaignSchemas }),
+  v1('campaigns', 'GET', '/campaigns/{id}', 'getCampaign', [...READ], 'One campaign with its steps', { schemas: getCampaignSchemas }),
+  v1('campaigns', 'POST', '/campaigns', 'createCampaign', [...WRITE], 'Create a campaign (draft)', { schemas: createCampaignSchemas }),
+  v1('campaigns', 'PUT', '/campaigns/{id}', 'updateCampaign', [...WRITE], 'Update a draft or paused campaign', { schemas: updateCampaignSchemas }),
+  v1('campaigns', 'POST', '/campaigns/{id}/activate', 'activateCampaign', [...WRITE], 'Activate a campaign', { schemas: activateCampaignSchemas }),
+  v1('campaigns', 'POST', '/campaigns/{id}/pause', 'pauseCampaign', [...WRITE], 'Pause a campaign', { schemas: pauseCampaignSchemas }),
+  v1('campaigns', 'POST', '/campaigns/{id}/archive', 'archiveCampaign', [...WRITE], 'Archive a campaign (permanent)', { schemas: archiveCampaignSchemas }),
 ];

@@ -1,0 +1,40 @@
+import { newCampaign } from '#core/campaigns/lifecycle';
+import { campaignTemplateById } from '#core/campaigns/templates';
+import { ResourceNotFoundError } from '#core/errors';
+import { createCampaign } from '#data/campaign-repository';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { createCampaignFromTemplateSchemas } from './schemas';
+import { campaignView } from './views';
+
+/**
+ * POST /api/v1/campaigns/from-template: a draft campaign with a template's trigger, filters, steps
+ * and rules, named `name` or the template's name; `source_template_id` records the template.
+ * An unknown template_id: 404 `param: template_id`. 201.
+ */
+export const createCampaignFromTemplate = defineOperation(
+  { auth: 'api_key', schemas: createCampaignFromTemplateSchemas },
+  async ({ body, principal, requestId }) => {
+    const template = campaignTemplateById(body.template_id);
+    if (template === undefined) throw new ResourceNotFoundError(`No campaign template ${body.template_id}.`, { param: 'template_id' });
+    const campaign = newCampaign(
+      principal.merchantId,
+      {
+        name: body.name ?? template.name,
+        trigger: template.trigger,
+        filters: template.filters,
+        steps: template.steps,
+        delay_hours: template.delay_hours,
+        max_attempts: template.max_attempts,
+        stop_on_recovery: template.stop_on_recovery,
+        stop_on_card_update: template.stop_on_card_update,
+        start_hour: template.start_hour,
+        end_hour: template.end_hour,
+        source_template_id: template.id,
+      },
+      new Date(),
+    );
+    await createCampaign(campaign);
+    return { statusCode: 201, body: envelope(campaignView(campaign), requestId, principal.merchantId) };
+  },
+);

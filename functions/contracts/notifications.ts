@@ -23,4 +23,8 @@ export const NotificationMessageSchema = z.union([SendMessageSchema, DunningEmai
 export type NotificationMessage = z.infer<typeof NotificationMessageSchema>;
 
 /** The queue message that sends `messageId`. */
-export const sendMessageOf = (merchantId: string, messageId: string): SendMessage => ({ kind: SEND_MESSAGE_KIND, merchant_id: merchantId, message_id: messageId });
+export const sendMessageOf = (merchantId: string, messageId: string): SendMessage => ({
+  kind: SEND_MESSAGE_KIND,
+  merchant_id: merchantId,
+  message_id: messageId,
+});

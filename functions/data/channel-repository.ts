@@ -29,7 +29,13 @@ export async function getSentMarker(merchantId: string, messageBody: string): Pr
 }
 
 /** Records a send; the first one wins (a concurrent second send gets the first's marker back). */
-export async function putSentMarker(merchantId: string, customerId: string, messageBody: string, sent: SentMarker, now: Date = new Date()): Promise<SentMarker> {
+export async function putSentMarker(
+  merchantId: string,
+  customerId: string,
+  messageBody: string,
+  sent: SentMarker,
+  now: Date = new Date(),
+): Promise<SentMarker> {
   const key = channelKeys.sentMarker(merchantId, messageBody);
   try {
     await documentClient.send(

@@ -515,3 +515,31 @@ export const CAMPAIGN_ENTITY = {
   campaign: 'campaign',
   activeIndex: 'campaign_active_index',
 } as const;
+
+/**
+ * Sending channels (functions/adapters/email, functions/adapters/messaging, unsubscribes and the
+ * merchant's automatic sending pause; functions/data/channel-repository.ts):
+ * | what an email/SMS/WhatsApp adapter sent for a message (resend dedupe: ids only) | PK = M#<m>, SK = SENT#<message body> | table |
+ * | SMS/WhatsApp of the local messaging sender, oldest first (operator CLI `messages list`) | PK = M#<m>, SK begins_with LOCALMSG# | table |
+ * | a customer's unsubscribe (consumer: nothing is sent to them on any channel) | PK = M#<m>, SK = UNSUB#<customer> | table |
+ * | a merchant's sending counters of one UTC day (sent, bounced, complained) | PK = M#<m>, SK = SENDSTATS#<YYYY-MM-DD>; BatchGet of the last 30 days | table |
+ * | a merchant's sending pause (consumer, campaign detail) | PK = M#<m>, SK = SENDPAUSE | table |
+ * | a customer's sent markers, local messages and unsubscribe (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK = the item's SK | GSI2 |
+ */
+export const channelKeys = {
+  sentMarker: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SENT#${body}` }),
+  localMessage: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `LOCALMSG#${body}` }),
+  localMessagePrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'LOCALMSG#' }),
+  unsubscribe: (merchantId: string, customerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `UNSUB#${customerId}` }),
+  sendingStatsDay: (merchantId: string, day: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SENDSTATS#${day}` }),
+  sendingPause: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'SENDPAUSE' }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const CHANNEL_ENTITY = {
+  sentMarker: 'sent_marker',
+  localMessage: 'local_message',
+  unsubscribe: 'unsubscribe',
+  sendingStats: 'sending_stats',
+  sendingPause: 'sending_pause',
+} as const;

@@ -543,3 +543,43 @@ export const CHANNEL_ENTITY = {
   sendingStats: 'sending_stats',
   sendingPause: 'sending_pause',
 } as const;
+
+/** Shards of the campaign-step due index: steps due at the same instant (a window's start hour) spread over this many partitions. */
+export const CAMPAIGN_DUE_SHARDS = 8;
+
+/**
+ * Campaign enrollments (functions/data/enrollment-repository.ts): one item per payment, so a
+ * payment is in at most one campaign (the enrollment's conditional put on its key).
+ * | a payment's enrollment (recovery detail, the job's claim) | PK = M#<m>, SK = ENROLL#<payment body> | table |
+ * | enrollments of a page of recoveries                  | BatchGet of the page's ENROLL#<payment body> keys   | table |
+ * | steps due now, every merchant (hourly job `advance-campaign-steps`) | GSI4PK = CAMPDUE#<shard 0-7>, GSI4SK <= <now>#~ (sparse: only `active` enrollments) | GSI4 |
+ * | a campaign's enrollments, newest first (GET /recoveries?campaign_id=) | GSI1PK = M#<m>#CAMPENR#<campaign body>, GSI1SK = <payment body>, descending | GSI1 |
+ * | a campaign's active enrollments (does one remain? completing a paused campaign) | GSI3PK = M#<m>#CAMPLIVE#<campaign body>, GSI3SK = <payment body> (sparse: only `active`) | GSI3 |
+ * | a customer's enrollments (card update; erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with ENROLL# | GSI2 |
+ * The due index shares GSI4 with due retries (`DUE#`), scheduled messages (`MSGDUE#`) and open
+ * customers; GSI1 and GSI3 with the payment and campaign indexes: the partition prefixes differ.
+ */
+export const enrollmentKeys = {
+  enrollment: (merchantId: string, paymentBody: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `ENROLL#${paymentBody}` }),
+  customerPrefix: 'ENROLL#',
+  shardPk: (shard: number): string => `CAMPDUE#${shard}`,
+  due: (merchantId: string, paymentBody: string, dueAt: string) => {
+    let hash = 0;
+    for (let i = 0; i < paymentBody.length; i += 1) hash = (hash * 31 + paymentBody.charCodeAt(i)) >>> 0;
+    return { GSI4PK: `CAMPDUE#${hash % CAMPAIGN_DUE_SHARDS}`, GSI4SK: `${dueAt}#${merchantId}#${paymentBody}` };
+  },
+  /** The merchant and payment body of a due entry's sort key. */
+  parse: (sortKey: string): { dueAt: string; merchantId: string; body: string } | undefined => {
+    const [dueAt, merchantId, body] = sortKey.split('#');
+    return dueAt && merchantId && body ? { dueAt, merchantId, body } : undefined;
+  },
+  dueUpTo: (at: string): string => `${at}#~`,
+  byCampaign: (merchantId: string, campaignBody: string, paymentBody: string) => ({ GSI1PK: `${merchantPk(merchantId)}#CAMPENR#${campaignBody}`, GSI1SK: paymentBody }),
+  byCampaignPk: (merchantId: string, campaignBody: string): string => `${merchantPk(merchantId)}#CAMPENR#${campaignBody}`,
+  live: (merchantId: string, campaignBody: string, paymentBody: string) => ({ GSI3PK: `${merchantPk(merchantId)}#CAMPLIVE#${campaignBody}`, GSI3SK: paymentBody }),
+  livePk: (merchantId: string, campaignBody: string): string => `${merchantPk(merchantId)}#CAMPLIVE#${campaignBody}`,
+} as const;
+
+export const ENROLLMENT_ENTITY = {
+  enrollment: 'campaign_enrollment',
+} as const;

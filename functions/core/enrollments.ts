@@ -93,7 +93,13 @@ export function stepTimeFor(earliest: Date, window: SendWindow, timezone: string
 const HOUR_MS = 3_600_000;
 
 /** When step `index` of the campaign is due, counted from `from` (enrollment for the first step, the previous step's run after). */
-export function stepDueAt(campaign: Pick<CampaignRecord, 'delay_hours' | 'steps' | 'start_hour' | 'end_hour'>, index: number, from: Date, timezone: string, quiet: QuietHours): Date {
+export function stepDueAt(
+  campaign: Pick<CampaignRecord, 'delay_hours' | 'steps' | 'start_hour' | 'end_hour'>,
+  index: number,
+  from: Date,
+  timezone: string,
+  quiet: QuietHours,
+): Date {
   const step = campaign.steps[index] as CampaignStep;
   const hours = (index === 0 ? campaign.delay_hours : 0) + step.delay_hours;
   return stepTimeFor(new Date(from.getTime() + hours * HOUR_MS), campaign, timezone, quiet);
@@ -168,4 +174,6 @@ export function stepProgressOf(enrollment: EnrollmentRecord, steps: readonly Cam
 
 /** The recovery's 1-based current step (B): the next step to run, or the last one run once the enrollment ended. */
 export const currentStepOf = (enrollment: EnrollmentRecord): number =>
-  enrollment.status === 'active' ? Math.min(enrollment.step_index + 1, enrollment.total_steps) : Math.max(1, Math.min(enrollment.step_index, enrollment.total_steps));
+  enrollment.status === 'active'
+    ? Math.min(enrollment.step_index + 1, enrollment.total_steps)
+    : Math.max(1, Math.min(enrollment.step_index, enrollment.total_steps));

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, paginateQuery, QueryCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { campaignBodyOf } from '#core/campaigns/types';
 import type { EnrollmentRecord } from '#core/enrollments';
 import { paymentBodyOf, paymentIdFor } from '#core/payments';
@@ -54,7 +54,9 @@ export async function putEnrollment(enrollment: EnrollmentRecord): Promise<boole
 export async function getEnrollment(merchantId: string, paymentId: string): Promise<EnrollmentRecord | undefined> {
   const body = paymentBodyOf(paymentId);
   if (body === undefined) return undefined;
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: enrollmentKeys.enrollment(merchantId, body), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: enrollmentKeys.enrollment(merchantId, body), ConsistentRead: true }),
+  );
   return Item === undefined ? undefined : fromItem(Item);
 }
 
@@ -82,12 +84,18 @@ export interface DueEnrollment {
   readonly merchantId: string;
   readonly paymentId: string;
   readonly dueAt: string;
+  readonly stepIndex: number;
 }
 
 /** Enrollments whose next step is due at `now`, every merchant: one bounded Query per shard of GSI4, never a Scan. */
 export async function findDueEnrollments(now: Date, limit: number): Promise<DueEnrollment[]> {
-  const entries = await findDueEntries({ shards: CAMPAIGN_DUE_SHARDS, ...enrollmentKeys }, now, limit);
-  return entries.map((entry) => ({ merchantId: entry.merchantId, paymentId: paymentIdFor(entry.body), dueAt: entry.dueAt }));
+  const entries = await findDueEntries({ shards: CAMPAIGN_DUE_SHARDS, ...enrollmentKeys }, now, limit, ['step_index']);
+  return entries.map((entry) => ({
+    merchantId: entry.merchantId,
+    paymentId: paymentIdFor(entry.body),
+    dueAt: entry.dueAt,
+    stepIndex: entry.attributes.step_index as number,
+  }));
 }
 
 /**
@@ -112,7 +120,15 @@ export async function claimEnrollment(
         UpdateExpression: 'SET next_step_at = :lease, GSI4PK = :pk, GSI4SK = :sk, version = version + :one',
         ConditionExpression: '#status = :active AND step_index = :index AND next_step_at = :due',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':lease': lease, ':pk': due.GSI4PK, ':sk': due.GSI4SK, ':one': 1, ':active': 'active', ':index': expected.stepIndex, ':due': expected.dueAt },
+        ExpressionAttributeValues: {
+          ':lease': lease,
+          ':pk': due.GSI4PK,
+          ':sk': due.GSI4SK,
+          ':one': 1,
+          ':active': 'active',
+          ':index': expected.stepIndex,
+          ':due': expected.dueAt,
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -156,21 +172,6 @@ export function campaignStatsWrite(merchantId: string, campaignId: string, delta
       ExpressionAttributeValues: values,
     },
   };
-}
-
-/** Whether any enrollment of the campaign is still active (one Query of its sparse live set, Limit 1). */
-export async function hasActiveEnrollments(merchantId: string, campaignId: string): Promise<boolean> {
-  const { Items } = await documentClient.send(
-    new QueryCommand({
-      TableName: env.TABLE_NAME,
-      IndexName: 'GSI3',
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': 'GSI3PK' },
-      ExpressionAttributeValues: { ':pk': enrollmentKeys.livePk(merchantId, campaignBodyOf(campaignId) as string) },
-      Limit: 1,
-    }),
-  );
-  return (Items ?? []).length > 0;
 }
 
 /** The customer's active enrollments, from the customer's data partition (GSI2, `ENROLL#` range). */

@@ -554,10 +554,11 @@ export const CAMPAIGN_DUE_SHARDS = 8;
  * | enrollments of a page of recoveries                  | BatchGet of the page's ENROLL#<payment body> keys   | table |
  * | steps due now, every merchant (hourly job `advance-campaign-steps`) | GSI4PK = CAMPDUE#<shard 0-7>, GSI4SK <= <now>#~ (sparse: only `active` enrollments) | GSI4 |
  * | a campaign's enrollments, newest first (GET /recoveries?campaign_id=) | GSI1PK = M#<m>#CAMPENR#<campaign body>, GSI1SK = <payment body>, descending | GSI1 |
- * | a campaign's active enrollments (does one remain? completing a paused campaign) | GSI3PK = M#<m>#CAMPLIVE#<campaign body>, GSI3SK = <payment body> (sparse: only `active`) | GSI3 |
  * | a customer's enrollments (card update; erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with ENROLL# | GSI2 |
  * The due index shares GSI4 with due retries (`DUE#`), scheduled messages (`MSGDUE#`) and open
- * customers; GSI1 and GSI3 with the payment and campaign indexes: the partition prefixes differ.
+ * customers; GSI1 with the payment and campaign status indexes: the partition prefixes differ.
+ * Whether a campaign still has active enrollments is its `stats.active` (kept in the same
+ * transactions as the enrollments' status), read consistently: no index needed.
  */
 export const enrollmentKeys = {
   enrollment: (merchantId: string, paymentBody: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `ENROLL#${paymentBody}` }),
@@ -574,10 +575,11 @@ export const enrollmentKeys = {
     return dueAt && merchantId && body ? { dueAt, merchantId, body } : undefined;
   },
   dueUpTo: (at: string): string => `${at}#~`,
-  byCampaign: (merchantId: string, campaignBody: string, paymentBody: string) => ({ GSI1PK: `${merchantPk(merchantId)}#CAMPENR#${campaignBody}`, GSI1SK: paymentBody }),
+  byCampaign: (merchantId: string, campaignBody: string, paymentBody: string) => ({
+    GSI1PK: `${merchantPk(merchantId)}#CAMPENR#${campaignBody}`,
+    GSI1SK: paymentBody,
+  }),
   byCampaignPk: (merchantId: string, campaignBody: string): string => `${merchantPk(merchantId)}#CAMPENR#${campaignBody}`,
-  live: (merchantId: string, campaignBody: string, paymentBody: string) => ({ GSI3PK: `${merchantPk(merchantId)}#CAMPLIVE#${campaignBody}`, GSI3SK: paymentBody }),
-  livePk: (merchantId: string, campaignBody: string): string => `${merchantPk(merchantId)}#CAMPLIVE#${campaignBody}`,
 } as const;
 
 export const ENROLLMENT_ENTITY = {

@@ -9,7 +9,7 @@ const campaignBody = (enrollment: EnrollmentRecord): string => campaignBodyOf(en
 
 /**
  * A payment's campaign enrollment: among its customer's data (GSI2, erasure), listed by campaign
- * (GSI1), and, only while active, in the campaign's live set (GSI3) and the step due index (GSI4).
+ * (GSI1), and, only while active, in the step due index (GSI4).
  */
 export const enrollmentEntity = defineEntity<EnrollmentRecord>({
   name: ENROLLMENT_ENTITY.enrollment,
@@ -17,8 +17,6 @@ export const enrollmentEntity = defineEntity<EnrollmentRecord>({
   indexes: (e) => ({
     ...customerTags.record(e.merchant_id, e.customer_id, enrollmentKeys.enrollment(e.merchant_id, paymentBody(e))),
     ...enrollmentKeys.byCampaign(e.merchant_id, campaignBody(e), paymentBody(e)),
-    ...(e.status === 'active' && e.next_step_at !== null
-      ? { ...enrollmentKeys.live(e.merchant_id, campaignBody(e), paymentBody(e)), ...enrollmentKeys.due(e.merchant_id, paymentBody(e), e.next_step_at) }
-      : {}),
+    ...(e.status === 'active' && e.next_step_at !== null ? enrollmentKeys.due(e.merchant_id, paymentBody(e), e.next_step_at) : {}),
   }),
 });

@@ -190,33 +190,23 @@ export async function activeEnrollmentsOfCustomer(merchantId: string, customerId
 }
 
 /**
- * One page of a campaign's enrollments, newest payment first (GSI1), with their total: the
- * payment ids to render as recoveries. The total counts the campaign's partition of GSI1 (keys
- * only), a read that grows with the campaign, not with the merchant.
+ * The payment ids of a campaign's enrollments, newest payment first (GSI1, the campaign's own
+ * partition: a read that grows with the campaign's enrollments, not with the merchant's payments).
  */
-export async function listCampaignEnrollments(
-  merchantId: string,
-  campaignId: string,
-  page: number,
-  perPage: number,
-): Promise<{ enrollments: EnrollmentRecord[]; total: number }> {
+export async function campaignEnrollmentPaymentIds(merchantId: string, campaignId: string): Promise<string[]> {
   const body = campaignBodyOf(campaignId);
-  if (body === undefined) return { enrollments: [], total: 0 };
-  const base = {
+  if (body === undefined) return [];
+  const ids: string[] = [];
+  const input: QueryCommandInput = {
     TableName: env.TABLE_NAME,
     IndexName: 'GSI1',
     KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': 'GSI1PK' },
+    ExpressionAttributeNames: { '#pk': 'GSI1PK', '#payment': 'payment_id' },
     ExpressionAttributeValues: { ':pk': enrollmentKeys.byCampaignPk(merchantId, body) },
+    ProjectionExpression: '#payment',
     ScanIndexForward: false,
   };
-  let total = 0;
-  for await (const answer of paginateQuery({ client: documentClient, pageSize: 1000 }, { ...base, Select: 'COUNT' })) total += answer.Count ?? 0;
-  const wanted = page * perPage;
-  const items: Item[] = [];
-  for await (const answer of paginateQuery({ client: documentClient, pageSize: Math.min(1000, wanted) }, base)) {
-    items.push(...(answer.Items ?? []));
-    if (items.length >= wanted) break;
-  }
-  return { enrollments: items.slice((page - 1) * perPage, wanted).map(fromItem), total };
+  for await (const page of paginateQuery({ client: documentClient, pageSize: 1000 }, input))
+    for (const item of page.Items ?? []) ids.push(item.payment_id as string);
+  return ids;
 }

@@ -1,14 +1,6 @@
 import type { CampaignRecord } from '#core/campaigns/types';
 import { newCampaign } from '#core/campaigns/lifecycle';
-import {
-  currentStepOf,
-  decideStep,
-  type EnrollmentRecord,
-  isInWindow,
-  stepDueAt,
-  stepProgressOf,
-  stepTimeFor,
-} from '#core/enrollments';
+import { currentStepOf, decideStep, type EnrollmentRecord, isInWindow, stepDueAt, stepProgressOf, stepTimeFor } from '#core/enrollments';
 import type { PaymentRecord } from '#core/payments';
 import { DEFAULT_QUIET_HOURS, type QuietHours } from '#core/quiet-hours';
 

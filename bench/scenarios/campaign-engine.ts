@@ -191,7 +191,9 @@ async function measure(merchantId: string): Promise<string[]> {
   lines.push(
     `INGEST payment_failed, no active campaign (1 GetItem of the empty index): ${plain.line}`,
     `INGEST payment_failed, an active campaign that matches: ${enrolled.line}`,
-    `enrolling adds ${extraReads.toFixed(2)} read and ${extraWrites.toFixed(2)} write requests per ingest (target ≤ 1 / ≤ 1: ${extraReads <= 1 && extraWrites <= 1 ? 'PASS' : 'ABOVE TARGET'}); RCU +${(enrolled.rcu - plain.rcu).toFixed(2)}, WCU +${(enrolled.wcu - plain.wcu).toFixed(2)} (the enrollment's conditional put and the campaign's stats in one TransactWriteItems, billed as transactional writes)`,
+    // Both read the active-campaign index (1 GetItem): that read is the engine's whole cost on a
+    // merchant without campaigns, so against ingest before the engine "with" adds it + the difference.
+    `enrolling adds ${(extraReads + 1).toFixed(2)} read (the index GetItem, paid with or without a campaign) and ${extraWrites.toFixed(2)} write requests per ingest to ingest before the engine (target ≤ 1 / ≤ 1: ${extraReads + 1 <= 1 && extraWrites <= 1 ? 'PASS' : 'ABOVE TARGET'}); with vs without a campaign: RCU +${(enrolled.rcu - plain.rcu).toFixed(2)}, WCU +${(enrolled.wcu - plain.wcu).toFixed(2)} (one TransactWriteItems: the enrollment's conditional put and the campaign's stats ADD, billed as transactional writes of the items and their index entries)`,
   );
   // 2. The hourly job at two sizes.
   const mutableEnv = env as { TABLE_NAME: string };
@@ -294,8 +296,6 @@ export const scenario: Scenario = {
         await get(campaignKeys.campaign(m, campaignBodyOf(seed.campaign.id) as string));
         const payment = (await get(paymentKeys.payment(m, body))) as unknown as PaymentRecord;
         await get(customerKeys.customer(m, customerBodyOf(e.customer_id) as string));
-        // The advance transaction reads the payment again (commitInstant) as the handler does.
-        await get(paymentKeys.payment(m, body));
         const at = runAt.toISOString();
         const message = newMessageRecord(
           {

@@ -135,15 +135,18 @@ async function commit(
     readonly timeline?: { readonly type: string; readonly detail: string; readonly details: Record<string, unknown> };
     readonly message?: MessageRecord | null;
     readonly stats?: Record<string, number>;
+    /** The payment as the caller read it (the first attempt uses it; a retry reads it again). */
+    readonly payment?: PaymentRecord | undefined;
   },
   now: Date,
 ): Promise<'written' | 'lost'> {
   let first = true;
   return transactOptimistically(async () => {
     if (!first && (await getEnrollment(claimed.merchant_id, claimed.payment_id))?.version !== claimed.version) return { items: [], result: 'lost' as const };
+    const known = first ? parts.payment : undefined;
     first = false;
     const items: TransactItem[] = [enrollmentWrite(claimed, after)];
-    const payment = parts.timeline === undefined ? undefined : await getPayment(claimed.merchant_id, claimed.payment_id);
+    const payment = parts.timeline === undefined ? undefined : (known ?? (await getPayment(claimed.merchant_id, claimed.payment_id)));
     if (payment !== undefined && parts.timeline !== undefined) {
       const at = commitInstant(payment, now).toISOString();
       items.push(paymentTouch(payment, at), timelineItem({ ...payment, version: payment.version + 1 }, at, parts.timeline));
@@ -192,6 +195,7 @@ async function end(
   reason: string,
   paymentExists: boolean,
   now: Date,
+  payment?: PaymentRecord,
 ): Promise<AdvanceOutcome> {
   const change = ended(claimed, status, reason, now);
   const timeline = paymentExists
@@ -201,7 +205,7 @@ async function end(
         details: { campaign_id: claimed.campaign_id, status, reason },
       }
     : undefined;
-  if ((await commit(claimed, change.after, { ...(timeline ? { timeline } : {}), stats: change.stats }, now)) === 'lost') return { kind: 'lost' };
+  if ((await commit(claimed, change.after, { ...(timeline ? { timeline } : {}), stats: change.stats, payment }, now)) === 'lost') return { kind: 'lost' };
   await completeIfDone(claimed.merchant_id, claimed.campaign_id, now);
   return { kind: 'ended', status, reason };
 }
@@ -224,7 +228,7 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
   if (claimed === undefined) return { kind: 'not_claimed' };
   const [campaign, payment] = await Promise.all([getCampaign(claimed.merchant_id, claimed.campaign_id), getPayment(claimed.merchant_id, claimed.payment_id)]);
   const decision = decideStep(claimed, campaign, payment, now);
-  if (decision.kind === 'end') return end(claimed, decision.status, decision.reason, payment !== undefined, now);
+  if (decision.kind === 'end') return end(claimed, decision.status, decision.reason, payment !== undefined, now, payment);
   if (decision.kind === 'postpone') return postpone(claimed, decision.until, decision.reason, now);
   const run = campaign as CampaignRecord;
   const [customer, quiet] = await Promise.all([getCustomer(claimed.merchant_id, claimed.customer_id), getQuietHours(claimed.merchant_id, now.getTime())]);
@@ -261,7 +265,14 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
       message_id: executed.message_id,
     },
   };
-  const written = await commit(claimed, change.after, { timeline, message: result.message, ...(change.stats ? { stats: change.stats } : {}) }, now);
+  // A retry step changed the payment (requestRetry): the commit reads it again.
+  const known = decision.step.action === 'retry' ? undefined : payment;
+  const written = await commit(
+    claimed,
+    change.after,
+    { timeline, message: result.message, payment: known, ...(change.stats ? { stats: change.stats } : {}) },
+    now,
+  );
   if (written === 'lost') return { kind: 'lost' };
   if (result.message) await enqueue(result.message, now);
   if (last) await completeIfDone(claimed.merchant_id, run.id, now);

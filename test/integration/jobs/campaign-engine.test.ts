@@ -7,7 +7,8 @@
 import { listOutboxEmails } from '#adapters/email/outbox';
 import { type CampaignFields, newCampaign } from '#core/campaigns/lifecycle';
 import type { CampaignRecord } from '#core/campaigns/types';
-import { changeCampaignStatus, createCampaign, getCampaign } from '#data/campaign-repository';
+import { changeCampaignStatus, createCampaign, getCampaign, updateCampaignFields } from '#data/campaign-repository';
+import { putQuietHours } from '#data/settings-repository';
 import { getEnrollment } from '#data/enrollment-repository';
 import { getMessage } from '#data/message-repository';
 import { paymentTimeline } from '#data/payment-queries';
@@ -288,6 +289,39 @@ describe('campaign engine: enrollment and the hourly advance-campaign-steps job'
     expect(afterRetry?.retries_run).toBe(0);
     expect(done?.steps[1]).toMatchObject({ action: 'sms', outcome: 'skipped: no phone number for sms', message_id: null });
     expect(done).toMatchObject({ status: 'completed', end_reason: 'steps_done' });
+  }, 60_000);
+
+  it('schedules the first step inside the campaign hours in the merchant time zone, and postpones a due step that falls outside them', async () => {
+    // Prepare: quiet hours in New York (enabled, 20:00-08:00), a campaign sending 10:00-16:00 local
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    await putQuietHours(tenant.merchant.id, { startHour: 20, endHour: 8, timezone: 'America/New_York', enabled: true });
+    const draft = await createCampaign(newCampaign(tenant.merchant.id, { ...EMAIL_THEN_EMAIL, start_hour: 10, end_hour: 16, delay_hours: 1 }, new Date()));
+    const campaign = await changeCampaignStatus(tenant.merchant.id, draft.id, 'activate');
+    const { paymentId } = await failed(tenant);
+    const enrolled = await getEnrollment(tenant.merchant.id, paymentId);
+    const due = new Date(enrolled?.next_step_at as string);
+    const localHour = (at: Date): number =>
+      Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' }).format(at));
+    // Prepare: the window narrowed after enrollment (pause, update, the enrollment goes on), so the due step is outside it
+    await changeCampaignStatus(tenant.merchant.id, campaign.id, 'pause');
+    const dueHour = localHour(due);
+    await updateCampaignFields(tenant.merchant.id, campaign.id, { start_hour: (dueHour + 2) % 24, end_hour: (dueHour + 3) % 24 });
+
+    // Act
+    const run = await runHourlyAt(due);
+    const postponed = await getEnrollment(tenant.merchant.id, paymentId);
+
+    // Assess: at least an hour after enrollment, at 10:00-16:59 New York time
+    expect(due.getTime()).toBeGreaterThanOrEqual(Date.parse(enrolled?.enrolled_at as string) + 3_600_000);
+    expect(localHour(due)).toBeGreaterThanOrEqual(10);
+    expect(localHour(due)).toBeLessThanOrEqual(16);
+    // Assess: not run, moved to the start of the new window, two local hours later
+    expect(run.postponed).toBeGreaterThanOrEqual(1);
+    expect(postponed).toMatchObject({ status: 'active', step_index: 0, steps: [] });
+    const moved = new Date(postponed?.next_step_at as string);
+    expect(localHour(moved)).toBe((dueHour + 2) % 24);
+    expect(moved.getTime()).toBeGreaterThan(due.getTime());
+    expect(moved.getTime() - due.getTime()).toBeLessThanOrEqual(2 * 3_600_000);
   }, 60_000);
 
   it('removes the enrollments of an erased customer', async () => {

@@ -172,8 +172,6 @@ export function stepProgressOf(enrollment: EnrollmentRecord, steps: readonly Cam
   });
 }
 
-/** The recovery's 1-based current step (B): the next step to run, or the last one run once the enrollment ended. */
+/** The recovery's 1-based current step (B): the next step to run, or the last one run once the enrollment ended (0: it ended before its first step). */
 export const currentStepOf = (enrollment: EnrollmentRecord): number =>
-  enrollment.status === 'active'
-    ? Math.min(enrollment.step_index + 1, enrollment.total_steps)
-    : Math.max(1, Math.min(enrollment.step_index, enrollment.total_steps));
+  enrollment.status === 'active' ? Math.min(enrollment.step_index + 1, enrollment.total_steps) : Math.min(enrollment.step_index, enrollment.total_steps);

@@ -33,7 +33,8 @@ export const Recovery = z.object({
   subscription_id: z.nullable(z.string()),
   campaign_id: z.nullable(z.string()),
   current_step: z.nullable(z.number().check(z.int())).clone().register(z.globalRegistry, {
-    description: "B: the recovery's step in its campaign (1-based): the next step to run, or the last one run once the enrollment ended; null until enrolled.",
+    description:
+      "B: the recovery's step in its campaign (1-based): the next step to run, or the last one run once the enrollment ended (0 when it ended before its first step); null until enrolled.",
   }),
   total_steps: z
     .nullable(z.number().check(z.int()))

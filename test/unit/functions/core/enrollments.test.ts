@@ -234,5 +234,6 @@ describe('stepProgressOf and currentStepOf', () => {
     // Assess
     expect(progress.map((step) => step.status)).toEqual(['done', 'skipped', 'skipped']);
     expect(currentStepOf(e)).toBe(1);
+    expect(currentStepOf({ ...e, step_index: 0, steps: [] })).toBe(0);
   });
 });

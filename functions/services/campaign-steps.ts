@@ -246,6 +246,8 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
   const advanced: EnrollmentRecord = {
     ...claimed,
     step_index: decision.index + 1,
+    // A paused campaign's steps may have been edited: the enrollment follows the campaign as it is now.
+    total_steps: run.steps.length,
     retries_run: claimed.retries_run + (result.retried ? 1 : 0),
     steps: [...claimed.steps, executed],
   };

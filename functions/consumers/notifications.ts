@@ -1,7 +1,6 @@
+import { DUNNING_EMAIL_KIND, SEND_MESSAGE_KIND } from '#contracts/notifications';
 import { createQueueConsumer } from './consume';
-import { DUNNING_EMAIL_KIND } from '#contracts/notifications';
-import { sendDunningEmail } from './dunning-email';
+import { sendMessage } from './send-message';
 
-// One processor per message kind; the issues that produce other kinds (SMS, WhatsApp,
-// pre-dunning) add theirs.
-export const handler = createQueueConsumer('notifications', { [DUNNING_EMAIL_KIND]: sendDunningEmail });
+// One processor sends every message, whatever its channel; `dunning_email` is the older kind.
+export const handler = createQueueConsumer('notifications', { [SEND_MESSAGE_KIND]: sendMessage, [DUNNING_EMAIL_KIND]: sendMessage });

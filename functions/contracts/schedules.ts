@@ -38,7 +38,8 @@ export const scheduleDefinitions: readonly ScheduleDefinition[] = [
     tasks: ['advance-campaign-steps', 'analytics-rollup'],
     memoryMb: 1024,
     timeoutSeconds: 5 * 60,
-    sendsTo: [],
+    // advance-campaign-steps enqueues its messages' send_message.
+    sendsTo: ['notifications'],
   },
   {
     name: 'daily',

@@ -10,9 +10,28 @@ import { idBody } from './ids';
  * suppression list (a hard bounce or a complaint): nothing is sent.
  * A message asked for during the merchant's quiet hours starts `scheduled` (with `scheduled_at`,
  * the end of the quiet period) and is released to the queue by the every-minute job when due.
+ * Held: while the merchant's sending is paused (bounce or complaint rate past its threshold, see
+ * core/sending-pause.ts), a message reaching the consumer goes back to `scheduled` an hour later
+ * with the pause in `status_reason`; nothing is lost, and once the pause is lifted
+ * (`admin sending resume`) the next release sends it.
+ * A message's body is never stored: it is rendered at send time (services/render-message.ts).
  */
 export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'sent', 'cancelled', 'failed', 'suppressed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/**
+ * Channels a message goes out on. `to` is an email address for `email`, an E.164 phone number
+ * (`+14155550123`) for `sms` and `whatsapp`.
+ */
+export const MESSAGE_CHANNELS = ['email', 'sms', 'whatsapp'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
+/** What a message is for: a manual or automatic dunning message, or a step of a campaign. */
+export const MESSAGE_PURPOSES = ['dunning', 'campaign'] as const;
+export type MessagePurpose = (typeof MESSAGE_PURPOSES)[number];
+
+/** An E.164 phone number: `+`, then 8 to 15 digits, the first not 0. */
+export const isE164 = (value: string): boolean => /^\+[1-9]\d{7,14}$/.test(value);
 
 export interface MessageRecord {
   readonly id: string;
@@ -20,11 +39,16 @@ export interface MessageRecord {
   readonly customer_id: string;
   readonly payment_id: string;
   readonly recovery_id: string;
-  readonly channel: 'email';
-  /** What the message is for: `dunning` (POST /recoveries/{id}/dunning). */
-  readonly purpose: 'dunning';
+  readonly channel: MessageChannel;
+  /** What the message is for: `dunning` (POST /recoveries/{id}/dunning) or `campaign` (a campaign step). */
+  readonly purpose: MessagePurpose;
+  /** The campaign and step that queued it (`purpose: campaign`). */
+  readonly campaign_id?: string | null;
+  readonly step_index?: number | null;
+  /** The A/B test arm it belongs to (`A`, `B`, …), when the step is under test. */
+  readonly variant?: string | null;
   readonly status: MessageStatus;
-  /** Recipient address (the payment's customer email at the time it was queued). */
+  /** Recipient: an email address (`email`) or an E.164 phone number (`sms`, `whatsapp`), as it was when queued. */
   readonly to: string;
   /** Asked for by the caller (B); templates are rendered once templates exist. */
   readonly template_id: string | null;
@@ -35,6 +59,8 @@ export interface MessageRecord {
   /** When a consumer claimed it (`sending`); a claim older than the queue's visibility timeout may be taken over. */
   readonly sending_at: string | null;
   readonly sent_at: string | null;
+  /** A WhatsApp step's approved template (Twilio Content SID `HX…`), needed outside the 24 h session window. */
+  readonly content_sid?: string | null;
   /** Which EmailSender adapter sent it and the id that adapter gave the email. */
   readonly provider: string | null;
   readonly provider_message_id: string | null;

@@ -22,6 +22,11 @@ type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
 export interface ActiveCampaignEntry extends MatchableCampaign {
   readonly activated_at: string;
   readonly steps_count: number;
+  /** When its first step is due and the hours its steps run in (enrollment schedules the first step without reading the campaign); absent on entries written before. */
+  readonly delay_hours?: number;
+  readonly first_step_delay_hours?: number;
+  readonly start_hour?: number;
+  readonly end_hour?: number;
 }
 
 /**
@@ -92,6 +97,10 @@ const entryOf = (campaign: CampaignRecord): ActiveCampaignEntry => ({
   filters: campaign.filters,
   activated_at: campaign.activated_at ?? campaign.updated_at,
   steps_count: campaign.steps.length,
+  delay_hours: campaign.delay_hours,
+  first_step_delay_hours: campaign.steps[0]?.delay_hours ?? 0,
+  start_hour: campaign.start_hour,
+  end_hour: campaign.end_hour,
 });
 
 /** The active index's rewrite, guarded by the version read (absent item: version 0). */

@@ -561,3 +561,73 @@ export const suppressionListKeys = {
 export const TEMPLATE_ENTITY = {
   template: 'template',
 } as const;
+
+/**
+ * Sending channels (functions/adapters/email, functions/adapters/messaging, unsubscribes and the
+ * merchant's automatic sending pause; functions/data/channel-repository.ts):
+ * | what an email/SMS/WhatsApp adapter sent for a message (resend dedupe: ids only) | PK = M#<m>, SK = SENT#<message body> | table |
+ * | SMS/WhatsApp of the local messaging sender, oldest first (operator CLI `messages list`) | PK = M#<m>, SK begins_with LOCALMSG# | table |
+ * | a customer's unsubscribe (consumer: nothing is sent to them on any channel) | PK = M#<m>, SK = UNSUB#<customer> | table |
+ * | a merchant's sending counters of one UTC day (sent, bounced, complained) | PK = M#<m>, SK = SENDSTATS#<YYYY-MM-DD>; BatchGet of the last 30 days | table |
+ * | a merchant's sending pause (consumer, campaign detail) | PK = M#<m>, SK = SENDPAUSE | table |
+ * | a customer's sent markers, local messages and unsubscribe (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK = the item's SK | GSI2 |
+ */
+export const channelKeys = {
+  sentMarker: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SENT#${body}` }),
+  localMessage: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `LOCALMSG#${body}` }),
+  localMessagePrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'LOCALMSG#' }),
+  unsubscribe: (merchantId: string, customerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `UNSUB#${customerId}` }),
+  sendingStatsDay: (merchantId: string, day: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SENDSTATS#${day}` }),
+  sendingPause: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'SENDPAUSE' }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const CHANNEL_ENTITY = {
+  sentMarker: 'sent_marker',
+  localMessage: 'local_message',
+  unsubscribe: 'unsubscribe',
+  sendingStats: 'sending_stats',
+  sendingPause: 'sending_pause',
+} as const;
+
+/** Shards of the campaign-step due index: steps due at the same instant (a window's start hour) spread over this many partitions. */
+export const CAMPAIGN_DUE_SHARDS = 8;
+
+/**
+ * Campaign enrollments (functions/data/enrollment-repository.ts): one item per payment, so a
+ * payment is in at most one campaign (the enrollment's conditional put on its key).
+ * | a payment's enrollment (recovery detail, the job's claim) | PK = M#<m>, SK = ENROLL#<payment body> | table |
+ * | enrollments of a page of recoveries                  | BatchGet of the page's ENROLL#<payment body> keys   | table |
+ * | steps due now, every merchant (hourly job `advance-campaign-steps`) | GSI4PK = CAMPDUE#<shard 0-7>, GSI4SK <= <now>#~ (sparse: only `active` enrollments) | GSI4 |
+ * | a campaign's enrollments, newest first (GET /recoveries?campaign_id=) | GSI1PK = M#<m>#CAMPENR#<campaign body>, GSI1SK = <payment body>, descending | GSI1 |
+ * | a customer's enrollments (card update; erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with ENROLL# | GSI2 |
+ * The due index shares GSI4 with due retries (`DUE#`), scheduled messages (`MSGDUE#`) and open
+ * customers; GSI1 with the payment and campaign status indexes: the partition prefixes differ.
+ * Whether a campaign still has active enrollments is its `stats.active` (kept in the same
+ * transactions as the enrollments' status), read consistently: no index needed.
+ */
+export const enrollmentKeys = {
+  enrollment: (merchantId: string, paymentBody: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `ENROLL#${paymentBody}` }),
+  customerPrefix: 'ENROLL#',
+  shardPk: (shard: number): string => `CAMPDUE#${shard}`,
+  due: (merchantId: string, paymentBody: string, dueAt: string) => {
+    let hash = 0;
+    for (let i = 0; i < paymentBody.length; i += 1) hash = (hash * 31 + paymentBody.charCodeAt(i)) >>> 0;
+    return { GSI4PK: `CAMPDUE#${hash % CAMPAIGN_DUE_SHARDS}`, GSI4SK: `${dueAt}#${merchantId}#${paymentBody}` };
+  },
+  /** The merchant and payment body of a due entry's sort key. */
+  parse: (sortKey: string): { dueAt: string; merchantId: string; body: string } | undefined => {
+    const [dueAt, merchantId, body] = sortKey.split('#');
+    return dueAt && merchantId && body ? { dueAt, merchantId, body } : undefined;
+  },
+  dueUpTo: (at: string): string => `${at}#~`,
+  byCampaign: (merchantId: string, campaignBody: string, paymentBody: string) => ({
+    GSI1PK: `${merchantPk(merchantId)}#CAMPENR#${campaignBody}`,
+    GSI1SK: paymentBody,
+  }),
+  byCampaignPk: (merchantId: string, campaignBody: string): string => `${merchantPk(merchantId)}#CAMPENR#${campaignBody}`,
+} as const;
+
+export const ENROLLMENT_ENTITY = {
+  enrollment: 'campaign_enrollment',
+} as const;

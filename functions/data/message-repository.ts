@@ -6,6 +6,8 @@ import {
   type DeliveryEvent,
   type DeliveryStatus,
   deliveryRank,
+  type MessageChannel,
+  type MessagePurpose,
   MAX_DELIVERY_EVENTS,
   type MessageRecord,
   type MessageStatus,
@@ -62,27 +64,21 @@ export interface NewDunningMessage {
  */
 export async function createDunningMessage(payment: PaymentRecord, request: NewDunningMessage, now: Date = new Date()): Promise<MessageRecord> {
   const at = now.toISOString();
-  const message: MessageRecord = {
-    id: messageIdFor(timeOrderedId(now)),
-    merchant_id: payment.merchant_id,
-    customer_id: payment.customer_id,
-    payment_id: payment.id,
-    recovery_id: payment.recovery_id,
-    channel: 'email',
-    purpose: 'dunning',
-    status: request.scheduledAt ? 'scheduled' : 'queued',
-    to: payment.customer_email,
-    template_id: request.templateId,
-    subject: request.subject,
-    scheduled_at: request.scheduledAt?.toISOString() ?? null,
-    sending_at: null,
-    sent_at: null,
-    provider: null,
-    provider_message_id: null,
-    status_reason: null,
-    created_at: at,
-    updated_at: at,
-  };
+  const message = newMessageRecord(
+    {
+      merchantId: payment.merchant_id,
+      customerId: payment.customer_id,
+      paymentId: payment.id,
+      recoveryId: payment.recovery_id,
+      channel: 'email',
+      purpose: 'dunning',
+      to: payment.customer_email,
+      templateId: request.templateId,
+      subject: request.subject,
+      scheduledAt: request.scheduledAt ?? null,
+    },
+    now,
+  );
   if (request.cooldownUntil === undefined) {
     await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: messageItem(message), ConditionExpression: 'attribute_not_exists(PK)' }));
     return message;
@@ -124,6 +120,73 @@ export async function createDunningMessage(payment: PaymentRecord, request: NewD
     const same = standing?.recovery_id === payment.recovery_id ? 'this recovery' : `recovery ${String(standing?.recovery_id ?? '')} of the same customer`;
     throw new DunningCooldownError(`A dunning email was already sent or scheduled for ${same}; the customer can get the next manual one at ${next}.`);
   }
+  return message;
+}
+
+/** Any message, of any channel and purpose (campaign steps, SMS, WhatsApp, dunning). */
+export interface NewMessage {
+  readonly merchantId: string;
+  readonly customerId: string;
+  readonly paymentId: string;
+  readonly recoveryId: string;
+  readonly channel: MessageChannel;
+  readonly purpose: MessagePurpose;
+  /** An email address for `email`, an E.164 number for `sms` and `whatsapp`. */
+  readonly to: string;
+  readonly templateId?: string | null;
+  readonly subject?: string | null;
+  readonly campaignId?: string | null;
+  readonly stepIndex?: number | null;
+  readonly variant?: string | null;
+  /** A WhatsApp template's Content SID (needed outside the 24 h session window). */
+  readonly contentSid?: string | null;
+  /** When to send it: null or absent for now (`queued`), else later (`scheduled`, in the due index). */
+  readonly scheduledAt?: Date | null;
+}
+
+/** The record createMessage writes (exported for callers that write it inside their own transaction). */
+export function newMessageRecord(input: NewMessage, now: Date = new Date()): MessageRecord {
+  const at = now.toISOString();
+  return {
+    id: messageIdFor(timeOrderedId(now)),
+    merchant_id: input.merchantId,
+    customer_id: input.customerId,
+    payment_id: input.paymentId,
+    recovery_id: input.recoveryId,
+    channel: input.channel,
+    purpose: input.purpose,
+    campaign_id: input.campaignId ?? null,
+    step_index: input.stepIndex ?? null,
+    variant: input.variant ?? null,
+    status: input.scheduledAt ? 'scheduled' : 'queued',
+    to: input.to,
+    template_id: input.templateId ?? null,
+    subject: input.subject ?? null,
+    content_sid: input.contentSid ?? null,
+    scheduled_at: input.scheduledAt?.toISOString() ?? null,
+    sending_at: null,
+    sent_at: null,
+    provider: null,
+    provider_message_id: null,
+    status_reason: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** The item of a new message, for a caller's own TransactWriteItems (a Put, on condition that it does not exist). */
+export function messagePut(message: MessageRecord): TransactItem {
+  return { Put: { TableName: env.TABLE_NAME, Item: messageItem(message), ConditionExpression: 'attribute_not_exists(PK)' } };
+}
+
+/**
+ * Records a message of any channel and purpose: `queued` (the caller then puts
+ * `{ kind: 'send_message', merchant_id, message_id }` on `notifications`) or `scheduled` for
+ * `scheduledAt` (the every-minute job releases it). The campaign engine queues its steps with it.
+ */
+export async function createMessage(input: NewMessage, now: Date = new Date()): Promise<MessageRecord> {
+  const message = newMessageRecord(input, now);
+  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: messageItem(message), ConditionExpression: 'attribute_not_exists(PK)' }));
   return message;
 }
 
@@ -236,12 +299,13 @@ export async function markMessageSent(
 }
 
 /**
- * Ends a message without sending it: `cancelled` or `suppressed`, from this consumer's `sending`
- * claim. False when the claim no longer holds.
+ * Ends a message without sending it: `cancelled`, `suppressed` (suppressed address or
+ * unsubscribed customer) or `failed` (the channel refused it, e.g. a free-form WhatsApp outside
+ * the session window), from this consumer's `sending` claim. False when the claim no longer holds.
  */
 export async function closeMessage(
   message: MessageRecord,
-  status: Extract<MessageStatus, 'cancelled' | 'suppressed'>,
+  status: Extract<MessageStatus, 'cancelled' | 'suppressed' | 'failed'>,
   reason: string,
   now: Date,
 ): Promise<boolean> {
@@ -301,7 +365,7 @@ export async function failUnqueuedMessage(message: MessageRecord, reason: string
  * every-minute job releases to the queue when due): the consumer found the merchant inside its
  * quiet hours at send time. Guarded by this consumer's own claim; false when it no longer holds.
  */
-export async function deferMessage(message: MessageRecord, scheduledAt: Date, now: Date): Promise<boolean> {
+export async function deferMessage(message: MessageRecord, scheduledAt: Date, now: Date, reason: string | null = null): Promise<boolean> {
   const at = scheduledAt.toISOString();
   const due = messageDueKeys.entry(message.merchant_id, bodyOf(message), at);
   try {
@@ -309,7 +373,8 @@ export async function deferMessage(message: MessageRecord, scheduledAt: Date, no
       new UpdateCommand({
         TableName: env.TABLE_NAME,
         Key: messageKeys.message(message.merchant_id, bodyOf(message)),
-        UpdateExpression: 'SET #status = :scheduled, scheduled_at = :at, updated_at = :now, sending_at = :none, GSI4PK = :duePk, GSI4SK = :dueSk',
+        UpdateExpression:
+          'SET #status = :scheduled, scheduled_at = :at, updated_at = :now, sending_at = :none, status_reason = :reason, GSI4PK = :duePk, GSI4SK = :dueSk',
         ConditionExpression: '#status = :sending AND sending_at = :claimed',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -321,6 +386,7 @@ export async function deferMessage(message: MessageRecord, scheduledAt: Date, no
           ':duePk': due.GSI4PK,
           ':dueSk': due.GSI4SK,
           ':none': null,
+          ':reason': reason,
         },
       }),
     );

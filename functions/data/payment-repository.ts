@@ -174,8 +174,11 @@ export interface NewFailedPayment {
  * event changes nothing, however many arrive at once; so does an invoice whose recovery is still
  * open (the provider retried it under a new transaction id).
  */
-export async function recordFailedPayment(input: NewFailedPayment, now: Date = new Date()): Promise<{ payment: PaymentRecord; created: boolean }> {
-  return transactOptimistically<{ payment: PaymentRecord; created: boolean }>(async () => {
+export async function recordFailedPayment(
+  input: NewFailedPayment,
+  now: Date = new Date(),
+): Promise<{ payment: PaymentRecord; created: boolean; customer?: CustomerRecord }> {
+  return transactOptimistically<{ payment: PaymentRecord; created: boolean; customer?: CustomerRecord }>(async () => {
     if (input.providerPaymentId !== null) {
       const existing = await getPaymentByAnyId(input.merchantId, input.providerPaymentId);
       if (existing !== undefined) return { items: [], result: { payment: existing, created: false } };
@@ -245,11 +248,12 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
       details: { decline_code: input.declineCode, decline_category: input.declineCategory, amount: input.amount, currency: input.currency },
     };
     const { after: planned, timelines } = needsRetryPlan(payment) ? await withRetryPlan(input.merchantId, payment, [], now) : { after: payment, timelines: [] };
+    const customerNow = customerAfter(customer, undefined, planned);
     const items: TransactItem[] = [
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...[firstTimeline, ...timelines].map((entry, order) => timelineItem(planned, at, entry, order)),
       counterUpdate(paymentKeys.counters(input.merchantId), counterDeltas(undefined, planned)),
-      ...putCustomer(isNew ? undefined : customer, customerAfter(customer, undefined, planned), now),
+      ...putCustomer(isNew ? undefined : customer, customerNow, now),
       ...periodCounterUpdates(undefined, planned),
     ];
     if (input.providerPaymentId !== null) {
@@ -285,7 +289,8 @@ export async function recordFailedPayment(input: NewFailedPayment, now: Date = n
         },
       });
     }
-    return { items, result: { payment: planned, created: true } };
+    // The customer as written (this payment counted): campaign enrollment matches on it without reading it again.
+    return { items, result: { payment: planned, created: true, customer: customerNow } };
   });
 }
 

@@ -1,5 +1,5 @@
 import { queueSender } from '#adapters/queue-sender';
-import type { DunningEmailMessage } from '#contracts/notifications';
+import { sendMessageOf } from '#contracts/notifications';
 import { findDueMessages, markScheduledMessageQueued } from '#data/message-repository';
 import { logger } from '#shared/logger';
 import type { JobTaskInput, JobTaskSummary } from './run-job';
@@ -18,9 +18,8 @@ export async function dispatchScheduledMessages(input: JobTaskInput, limit = MAX
   const due = await findDueMessages(input.now, limit);
   const counts = { due: due.length, dispatched: 0, failed: 0 };
   for (const message of due) {
-    const queued: DunningEmailMessage = { kind: 'dunning_email', merchant_id: message.merchantId, message_id: message.messageId };
     try {
-      await queueSender.send('notifications', queued);
+      await queueSender.send('notifications', sendMessageOf(message.merchantId, message.messageId));
       await markScheduledMessageQueued(message.merchantId, message.messageId, input.now);
       counts.dispatched += 1;
     } catch (error) {

@@ -16,6 +16,10 @@ import {
   recordTimelineEvent,
 } from '#data/payment-repository';
 import { listPayments } from '#data/payment-queries';
+import type { CustomerRecord } from '#core/customers';
+import { logger } from '#shared/logger';
+import { enrollOnFailure } from './campaign-enrollment';
+import { stopEnrollmentsOnCardUpdate } from './campaign-steps';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */
 const WAIT_FOR_FIRST_DELIVERY_MS = 5_000;
@@ -91,22 +95,31 @@ function applyEvent(merchantId: string, event: IngestEvent, eventId: string, now
         reason: `Subscription cancelled (event ${eventId})`,
       });
     case 'payment_method_updated':
-      // A new card: a card identity of its own (fresh network caps), and the policy plans its retry.
-      return onOpenPayments(
-        merchantId,
-        event,
-        eventId,
-        now,
-        (p) => p.awaiting_card_update,
-        (p) => ({
-          type: 'card_updated',
-          reason: `Payment method updated (event ${eventId})`,
-          cardIdentity: cardIdentityOf({ psp: p.psp, customerId: p.customer_id, cardGeneration: now.toISOString() }),
-        }),
-      );
+      return paymentMethodUpdated(merchantId, event, eventId, now);
     case 'charge_refunded':
       return chargeRefunded(merchantId, event, eventId, now);
   }
+}
+
+/**
+ * A new card: a card identity of its own (fresh network caps), and the policy plans its retry; then
+ * the customer's campaign enrollments whose campaign stops on a card update end (`card_updated`).
+ */
+async function paymentMethodUpdated(merchantId: string, event: IngestEvent, eventId: string, now: Date): Promise<Outcome> {
+  const outcome = await onOpenPayments(
+    merchantId,
+    event,
+    eventId,
+    now,
+    (p) => p.awaiting_card_update,
+    (p) => ({
+      type: 'card_updated',
+      reason: `Payment method updated (event ${eventId})`,
+      cardIdentity: cardIdentityOf({ psp: p.psp, customerId: p.customer_id, cardGeneration: now.toISOString() }),
+    }),
+  );
+  if (outcome.customerId !== undefined) await stopEnrollmentsOnCardUpdate(merchantId, outcome.customerId, now);
+  return outcome;
 }
 
 const resultOf = (event: IngestEvent, eventId: string, payment?: PaymentRecord, affected: readonly string[] = []): IngestResult => ({
@@ -121,7 +134,7 @@ const resultOf = (event: IngestEvent, eventId: string, payment?: PaymentRecord, 
 
 async function paymentFailed(merchantId: string, event: IngestEvent, eventId: string, now: Date): Promise<Outcome> {
   const decline = classifyFailedPayment(event);
-  const { payment, created } = await recordFailedPayment(
+  const { payment, created, customer } = await recordFailedPayment(
     {
       merchantId,
       customer: { email: event.customerEmail, name: event.customerName ?? null, provider_customer_id: event.providerCustomerId ?? null },
@@ -171,12 +184,31 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
       };
     }
   }
+  if (created) await enrollQuietly(payment, customer, now);
   const result: IngestResult = {
     ...resultOf(event, eventId, payment, created ? [payment.id] : []),
     status: created ? 'processed' : 'duplicate',
     recovery_initiated: created && isOpen(payment.status),
   };
   return { result, customerId: payment.customer_id };
+}
+
+/**
+ * Enrolls a newly recorded failure in the merchant's matching campaign (services/campaign-enrollment.ts).
+ * A failure to enroll is logged and does not fail the ingest: the payment and its retry plan are
+ * recorded already, and a redelivery would find the payment recorded and enroll nothing either.
+ */
+async function enrollQuietly(payment: PaymentRecord, customer: CustomerRecord | undefined, now: Date): Promise<void> {
+  try {
+    await enrollOnFailure(payment, customer, now);
+  } catch (error) {
+    logger.error('campaign enrollment failed', {
+      merchant_id: payment.merchant_id,
+      payment_id: payment.id,
+      error_name: error instanceof Error ? error.name : 'Error',
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
 }
 
 /** The decline an event carries, as a payment records it. */

@@ -80,6 +80,41 @@ const EnvSchema = z.object({
   AI_PROVIDER: z._default(z.enum(['local', 'bedrock']), 'local'),
   /** The Bedrock model the `bedrock` adapter converses with. */
   BEDROCK_MODEL_ID: z._default(z.string().check(z.minLength(1)), 'anthropic.claude-3-haiku-20240307-v1:0'),
+  /**
+   * Email adapter (functions/adapters/email): `outbox` keeps each email as a table item only (tests),
+   * `smtp` composes real MIME and delivers it to SMTP_URL (the local stack's mail catcher; the
+   * outbox item stays the local record), `ses` sends through SES v2 (set by CDK on AWS). Read
+   * again at send time, like the provider API origins.
+   */
+  EMAIL_DRIVER: z._default(z.enum(['outbox', 'smtp', 'ses']), 'outbox'),
+  /** Where the `smtp` driver delivers, e.g. `smtp://127.0.0.1:1025` (the local stack sets it to its mail catcher). */
+  SMTP_URL: z.optional(z.string().check(z.url())),
+  /** The sender address of every email; the merchant's name is its display name. */
+  EMAIL_FROM: z._default(z.string().check(z.minLength(3)), 'no-reply@recovery.local'),
+  /** The SES configuration set every email is sent with (its event destination feeds delivery status; set by CDK). */
+  SES_CONFIGURATION_SET: z.optional(z.string().check(z.minLength(1))),
+  /** SES v2's endpoint, only to point the adapter at a test double; unset on AWS. */
+  SES_ENDPOINT: z.optional(z.string().check(z.url())),
+  /** SMS/WhatsApp adapter (functions/adapters/messaging): `local` keeps each message as a table item (`admin messages list`), `twilio` sends. */
+  MESSAGING_DRIVER: z._default(z.enum(['local', 'twilio']), 'local'),
+  /** Twilio's REST origin (a test double's in tests). */
+  TWILIO_API_BASE_URL: z._default(z.string().check(z.url()), 'https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: z.optional(z.string().check(z.minLength(1))),
+  /** The API credential; MESSAGING_AUTH_TOKEN (which verifies status callbacks) when unset. */
+  TWILIO_AUTH_TOKEN: z.optional(z.string().check(z.minLength(1))),
+  /** The sender of SMS (`+1…`) and of WhatsApp (`+1…`, sent as `whatsapp:+1…`). */
+  TWILIO_SMS_FROM: z.optional(z.string().check(z.minLength(1))),
+  TWILIO_WHATSAPP_FROM: z.optional(z.string().check(z.minLength(1))),
+  /**
+   * Public origin of the edge API (`https://edge.example.com`): unsubscribe links and
+   * `List-Unsubscribe` headers point there. The local stack sets it to its own origin.
+   */
+  EDGE_PUBLIC_BASE_URL: z.optional(z.string().check(z.url())),
+  /** Where the update-payment link of a message points; the recovery id is appended. Default: `<edge>/update-payment`. */
+  UPDATE_PAYMENT_BASE_URL: z.optional(z.string().check(z.url())),
+  /** Key of the unsubscribe tokens (HMAC-SHA256), or the Secrets Manager secret holding it (AWS); unset locally, where each process makes its own. */
+  UNSUBSCRIBE_SIGNING_SECRET: z.optional(z.string().check(z.minLength(32))),
+  UNSUBSCRIBE_SIGNING_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
 });
 

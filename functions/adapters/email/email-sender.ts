@@ -9,6 +9,12 @@ export interface OutgoingEmail {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** The HTML part; with it the email is multipart/alternative (text, then html). */
+  readonly html?: string;
+  /** Extra headers (`List-Unsubscribe`, `List-Unsubscribe-Post`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The display name of the sender (the merchant's name); the address is the service's (EMAIL_FROM). */
+  readonly fromName?: string;
   /**
    * The communication-log message this email is (`msg_…`). Sending again with the same id sends
    * nothing new and returns the first send's result, so a redelivered queue message is harmless.
@@ -17,9 +23,9 @@ export interface OutgoingEmail {
 }
 
 export interface SentEmail {
-  /** The adapter's name, kept on the message (`outbox`, later `ses`). */
+  /** The adapter's name, kept on the message (`outbox`, `smtp`, `ses`). */
   readonly provider: string;
-  /** The id the adapter gave the email (the outbox item's id). */
+  /** The id the adapter gave the email (the outbox item's id; SES's MessageId). */
   readonly providerMessageId: string;
 }
 

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { paginateQuery, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#data/client';
 import { ENTITY, messageKeys, queries } from '#data/keys';
 import { InternalError } from '#core/errors';
@@ -16,6 +16,9 @@ export interface OutboxEmail {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** The HTML part and extra headers, when the email had them. */
+  readonly html?: string;
+  readonly headers?: Readonly<Record<string, string>>;
   readonly created_at: string;
 }
 
@@ -40,6 +43,8 @@ export const outboxEmailSender: EmailSender = {
       to: email.to,
       subject: email.subject,
       text: email.text,
+      ...(email.html === undefined ? {} : { html: email.html }),
+      ...(email.headers === undefined ? {} : { headers: email.headers }),
       created_at: new Date().toISOString(),
     };
     try {
@@ -57,6 +62,18 @@ export const outboxEmailSender: EmailSender = {
     return { provider: 'outbox', providerMessageId: stored.id };
   },
 };
+
+/** The outbox email of one message, if it was sent. */
+export async function getOutboxEmail(merchantId: string, messageId: string): Promise<OutboxEmail | undefined> {
+  const body = messageBodyOf(messageId);
+  if (body === undefined) return undefined;
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: messageKeys.outboxEmail(merchantId, body), ConsistentRead: true }),
+  );
+  if (Item === undefined) return undefined;
+  const { PK: _pk, SK: _sk, entity: _entity, GSI2PK: _1, GSI2SK: _2, ...email } = Item;
+  return email as OutboxEmail;
+}
 
 /** The merchant's outbox, oldest message first (local inspection and tests). */
 export async function listOutboxEmails(merchantId: string): Promise<OutboxEmail[]> {

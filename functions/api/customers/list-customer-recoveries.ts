@@ -2,7 +2,8 @@ import { PAYMENT_STATUS_FILTERS } from '#core/payments';
 import { listPayments } from '#data/payment-queries';
 import { pagedEnvelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
-import { recoveryView } from '#api/recoveries/views';
+import { recoveryViews } from '#api/recoveries/views';
+import { enrollmentsOf } from '#data/enrollment-repository';
 import { customerInPath } from './customer-lookup';
 import { listCustomerRecoveriesSchemas } from './schemas';
 
@@ -22,6 +23,10 @@ export const listCustomerRecoveries = defineOperation(
       query.page,
       query.per_page,
     );
-    return { body: pagedEnvelope(payments.map(recoveryView), pagination, requestId, merchantId) };
+    const enrollments = await enrollmentsOf(
+      merchantId,
+      payments.map((p) => p.id),
+    );
+    return { body: pagedEnvelope(recoveryViews(payments, enrollments), pagination, requestId, merchantId) };
   },
 );

@@ -1,6 +1,8 @@
 import * as z from '#shared/zod';
 import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
 import { PAYMENT_STATUSES } from '#core/payments';
+import { CAMPAIGN_STEP_ACTIONS } from '#core/campaigns/types';
+import { ENROLLMENT_STATUSES } from '#core/enrollments';
 import { offsetPagingQuery } from '#api/pipeline/paging-query';
 import { OffsetPagination, ResponseMeta } from '#api/envelope-schemas';
 
@@ -30,20 +32,47 @@ export const Recovery = z.object({
   customer_id: z.string(),
   subscription_id: z.nullable(z.string()),
   campaign_id: z.nullable(z.string()),
-  current_step: z
-    .nullable(z.number().check(z.int()))
-    .clone()
-    .register(z.globalRegistry, { description: "B: the recovery's step in its campaign (1-based); null until campaigns run steps." }),
+  current_step: z.nullable(z.number().check(z.int())).clone().register(z.globalRegistry, {
+    description:
+      "B: the recovery's step in its campaign (1-based): the next step to run, or the last one run once the enrollment ended (0 when it ended before its first step); null until enrolled.",
+  }),
   total_steps: z
     .nullable(z.number().check(z.int()))
     .clone()
-    .register(z.globalRegistry, { description: "B: the number of steps of the recovery's campaign; null until campaigns run steps." }),
+    .register(z.globalRegistry, { description: "B: the number of steps of the recovery's campaign; null until enrolled." }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 
+/** One step of the recovery's campaign and what became of it (B detail). */
+export const CampaignStepProgress = z.object({
+  index: z.number().check(z.int()),
+  action: z.enum(CAMPAIGN_STEP_ACTIONS),
+  template_id: z.nullable(z.string()),
+  delay_hours: z.number(),
+  status: z.enum(['done', 'pending', 'skipped']).clone().register(z.globalRegistry, {
+    description:
+      '`done`: it ran; `skipped`: it ran without effect (no address for the channel, a retry the retry engine refused, max_attempts reached) or the enrollment ended before it; `pending`: still to run.',
+  }),
+  at: z
+    .nullable(Timestamp)
+    .clone()
+    .register(z.globalRegistry, { description: 'When it ran, or when it is due (the next step of an active enrollment); null for later steps.' }),
+  outcome: z.nullable(z.string()),
+  message_id: z.nullable(z.string()),
+});
+
 export const RecoveryDetail = z.extend(Recovery, {
   state_history: z.array(z.object({ status: z.enum(PAYMENT_STATUSES), at: Timestamp, reason: z.string() })),
+  campaign_status: z.nullable(z.enum(ENROLLMENT_STATUSES)).clone().register(z.globalRegistry, {
+    description:
+      "B: the recovery's enrollment in its campaign: active, completed (every step ran), recovered, stopped (see campaign_end_reason); null when not enrolled.",
+  }),
+  campaign_end_reason: z.nullable(z.string()),
+  campaign_steps: z
+    .nullable(z.array(CampaignStepProgress))
+    .clone()
+    .register(z.globalRegistry, { description: "B: the campaign's steps with each one's status; null when not enrolled." }),
 });
 
 export const DunningTriggered = z.object({

@@ -17,4 +17,16 @@ export const messageEntity = defineEntity<MessageRecord>({
     ...(message.status === 'scheduled' && message.scheduled_at ? messageDueKeys.entry(message.merchant_id, bodyOf(message), message.scheduled_at) : {}),
   }),
   internal: ['delivery_event_ids', 'delivery_rank'],
+  // Messages written before campaigns and SMS/WhatsApp were all dunning emails.
+  parse: (attributes) => {
+    const message = attributes as unknown as MessageRecord;
+    return {
+      ...message,
+      channel: message.channel ?? 'email',
+      purpose: message.purpose ?? 'dunning',
+      campaign_id: message.campaign_id ?? null,
+      step_index: message.step_index ?? null,
+      variant: message.variant ?? null,
+    };
+  },
 });

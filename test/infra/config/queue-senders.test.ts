@@ -56,7 +56,15 @@ describe('queueSenders', () => {
         .filter((entry) => entry.queues.length > 0)
         .map((entry) => entry.sender)
         .sort(),
-    ).toEqual(['api:ingest', 'api:provider-webhooks', 'api:recoveries', 'api:webhook-endpoints', 'consumers:inbound-webhooks', 'jobs:every-minute']);
+    ).toEqual([
+      'api:ingest',
+      'api:provider-webhooks',
+      'api:recoveries',
+      'api:webhook-endpoints',
+      'consumers:inbound-webhooks',
+      'jobs:every-minute',
+      'jobs:hourly',
+    ]);
   });
 
   it('grants sqs:SendMessage to no API function outside the map', () => {

@@ -4,7 +4,8 @@ import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { HARD_DECLINE, seedPaymentThrough } from '#test/fixtures/payments';
-import { enrollInCampaign, keyWithScopes } from '#test/fixtures/recoveries';
+import { activeCampaign, enrollInCampaign, keyWithScopes } from '#test/fixtures/recoveries';
+import type { CampaignRecord } from '#core/campaigns/types';
 import { newTenant, type Tenant } from '#test/fixtures/tenants';
 
 interface ListBody {
@@ -18,6 +19,7 @@ describe('GET /api/v1/recoveries', () => {
   let stack: LocalStack;
   let tenant: Tenant;
   let seeded: Record<'pending' | 'retrying' | 'recovered' | 'terminal' | 'paused', PaymentRecord>;
+  let winter: CampaignRecord;
   const url = (query = ''): string => `${stack.api_url}/recoveries${query}`;
 
   beforeAll(async () => {
@@ -38,9 +40,11 @@ describe('GET /api/v1/recoveries', () => {
     });
     const paused = await seedPaymentThrough(m, ['pause'], { amount: 5000 });
     seeded = { pending, retrying, recovered, terminal, paused };
-    await enrollInCampaign(pending, 'cmp_winter');
-    await enrollInCampaign(recovered, 'cmp_winter');
-    await enrollInCampaign(paused, 'cmp_spring');
+    winter = await activeCampaign(m, 'Winter');
+    const spring = await activeCampaign(m, 'Spring');
+    await enrollInCampaign(pending, winter);
+    await enrollInCampaign(recovered, winter);
+    await enrollInCampaign(paused, spring);
   }, 60_000);
 
   afterAll(async () => {
@@ -67,11 +71,12 @@ describe('GET /api/v1/recoveries', () => {
       psp_payment_id: recovered.provider_payment_id,
       decline_category: 'soft_retry',
       recovered_at: recovered.recovered_at,
-      campaign_id: 'cmp_winter',
+      campaign_id: winter.id,
       customer_id: recovered.customer_id,
-      current_step: null,
-      total_steps: null,
+      current_step: 1,
+      total_steps: 2,
     });
+    expect(response.body.data[1]).toMatchObject({ id: terminal.recovery_id, campaign_id: null, current_step: null, total_steps: null });
     expect(response.body.pagination).toEqual({ total: 5, page: 1, per_page: 25, total_pages: 1 });
     expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);
   });
@@ -97,12 +102,13 @@ describe('GET /api/v1/recoveries', () => {
 
   it('filters by campaign_id, alone and with a status, when campaign_id is given', async () => {
     // Act
-    const winter = await call<ListBody>(url('?campaign_id=cmp_winter'), { key: tenant.key });
-    const winterActive = await call<ListBody>(url('?campaign_id=cmp_winter&status=active'), { key: tenant.key });
-    const none = await call<ListBody>(url('?campaign_id=cmp_none'), { key: tenant.key });
+    const all = await call<ListBody>(url(`?campaign_id=${winter.id}`), { key: tenant.key });
+    const winterActive = await call<ListBody>(url(`?campaign_id=${winter.id}&status=active`), { key: tenant.key });
+    const none = await call<ListBody>(url('?campaign_id=camp_none'), { key: tenant.key });
     // Assess
-    expect(winter.body.data.map((item) => item.id)).toEqual([seeded.recovered.recovery_id, seeded.pending.recovery_id]);
-    expect(winter.body.pagination.total).toBe(2);
+    expect(all.body.data.map((item) => item.id)).toEqual([seeded.recovered.recovery_id, seeded.pending.recovery_id]);
+    expect(all.body.data[0]).toMatchObject({ campaign_id: winter.id, current_step: 1, total_steps: 2 });
+    expect(all.body.pagination.total).toBe(2);
     expect(winterActive.body.data.map((item) => item.id)).toEqual([seeded.pending.recovery_id]);
     expect(winterActive.body.pagination.total).toBe(1);
     expect(none.body).toMatchObject({ data: [], pagination: { total: 0, total_pages: 0 } });

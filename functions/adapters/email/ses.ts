@@ -1,0 +1,65 @@
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { InternalError } from '#core/errors';
+import { messageBodyOf } from '#core/messages';
+import { getSentMarker, putSentMarker } from '#data/channel-repository';
+import { env } from '#shared/env';
+import type { EmailSender, OutgoingEmail } from './email-sender';
+import { mailOptionsOf } from './mime';
+
+let client: Promise<{ client: SESv2Client; SendEmailCommand: typeof import('@aws-sdk/client-sesv2').SendEmailCommand }> | undefined;
+
+/** The SES v2 client, loaded on first send (SES_ENDPOINT points it at a test double). */
+function ses() {
+  client ??= import('@aws-sdk/client-sesv2').then((sdk) => {
+    const endpoint = process.env.SES_ENDPOINT ?? env.SES_ENDPOINT;
+    return { client: new sdk.SESv2Client(endpoint === undefined ? {} : { endpoint }), SendEmailCommand: sdk.SendEmailCommand };
+  });
+  return client;
+}
+
+/** Forgets the client (tests that move SES_ENDPOINT). */
+export const resetSesClient = (): void => {
+  client = undefined;
+};
+
+/** The raw MIME message nodemailer composes for an email (the same bytes the SMTP driver delivers). */
+export function composeRaw(email: OutgoingEmail, from: string): Promise<Buffer> {
+  return new MailComposer(mailOptionsOf(email, from)).compile().build();
+}
+
+/**
+ * The EmailSender on AWS: SES v2 `SendEmail` with Raw content (our MIME: multipart/alternative,
+ * our Message-ID, RFC 8058 List-Unsubscribe headers), from EMAIL_FROM, in the configuration set
+ * SES_CONFIGURATION_SET (its event destination feeds the delivery-status path). SES's MessageId
+ * is the provider message id the delivery events name. We keep unsubscribes ourselves, so no
+ * `ListManagementOptions`. Resend dedupe: a marker per message (ids only) written after the send;
+ * a message with a marker returns the first result without calling SES.
+ */
+export const sesEmailSender: EmailSender = {
+  name: 'ses',
+  async send(email: OutgoingEmail) {
+    const body = messageBodyOf(email.messageId);
+    if (body === undefined) throw new InternalError(`Emails are keyed by a message id, not "${email.messageId}"`);
+    const already = await getSentMarker(email.merchantId, body);
+    if (already !== undefined) return already;
+    const from = process.env.EMAIL_FROM ?? env.EMAIL_FROM;
+    const raw = await composeRaw(email, from);
+    const { client: sesClient, SendEmailCommand } = await ses();
+    const configurationSet = process.env.SES_CONFIGURATION_SET ?? env.SES_CONFIGURATION_SET;
+    const result = await sesClient.send(
+      new SendEmailCommand({
+        FromEmailAddress: from,
+        Destination: { ToAddresses: [email.to] },
+        Content: { Raw: { Data: raw } },
+        ...(configurationSet === undefined ? {} : { ConfigurationSetName: configurationSet }),
+        EmailTags: [
+          { Name: 'merchant_id', Value: email.merchantId.replace(/[^A-Za-z0-9_-]/g, '_') },
+          { Name: 'message_id', Value: email.messageId.replace(/[^A-Za-z0-9_-]/g, '_') },
+        ],
+      }),
+    );
+    if (result.MessageId === undefined) throw new InternalError('SES accepted the email without a MessageId');
+    return putSentMarker(email.merchantId, email.customerId, body, { provider: 'ses', providerMessageId: result.MessageId });
+  },
+};

@@ -1,0 +1,177 @@
+import type { CampaignRecord, CampaignStep, CampaignStepAction } from '#core/campaigns/types';
+import type { PaymentRecord } from '#core/payments';
+import { isQuietAt, localClock, type QuietHours } from '#core/quiet-hours';
+
+/**
+ * A payment's enrollment in a campaign (issue 11, the engine). One per payment: a payment is in at
+ * most one campaign. `step_index` is the next step to run, due at `next_step_at` while `active`.
+ *
+ *   active → completed (its last step ran) | recovered (the payment was recovered) |
+ *            stopped (payment terminal or erased, card updated, campaign archived or gone)
+ */
+export const ENROLLMENT_STATUSES = ['active', 'completed', 'stopped', 'recovered'] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+/** One step the engine ran (or skipped), in the order it ran. */
+export interface ExecutedStep {
+  readonly index: number;
+  readonly action: CampaignStepAction;
+  readonly at: string;
+  /** `message_queued`, `retry_queued`, `retry_deferred`, `retry_refused: …`, `skipped: …`. */
+  readonly outcome: string;
+  readonly message_id: string | null;
+}
+
+export interface EnrollmentRecord {
+  readonly merchant_id: string;
+  readonly campaign_id: string;
+  readonly payment_id: string;
+  readonly recovery_id: string;
+  readonly customer_id: string;
+  readonly status: EnrollmentStatus;
+  /** The next step to run (0-based). */
+  readonly step_index: number;
+  /** When it is due (only while active), else null. */
+  readonly next_step_at: string | null;
+  readonly total_steps: number;
+  /** Retry steps that handed over to the retry engine (capped by the campaign's max_attempts). */
+  readonly retries_run: number;
+  readonly enrolled_at: string;
+  readonly ended_at: string | null;
+  readonly end_reason: string | null;
+  readonly steps: readonly ExecutedStep[];
+  /** Bumped by every write; the claim and the advance are conditional on it. */
+  readonly version: number;
+}
+
+/** The hours a campaign's steps run in (start_hour and end_hour both allowed), crossing midnight when start > end. */
+export interface SendWindow {
+  readonly start_hour: number;
+  readonly end_hour: number;
+}
+
+/** Whether a local hour lies in the window [start_hour, end_hour], both ends included. */
+export function isInWindow(window: SendWindow, hour: number): boolean {
+  return window.start_hour <= window.end_hour ? hour >= window.start_hour && hour <= window.end_hour : hour >= window.start_hour || hour <= window.end_hour;
+}
+
+/** Steps from one boundary to the next: a week of hours, more than any window and quiet period need. */
+const MAX_STEPS = 24 * 7 * 2;
+
+/** The next instant after `at` at which `timezone`'s local minute is 0 or 30 (offsets change on such boundaries). */
+function nextBoundary(timezone: string, at: Date): Date {
+  const clock = localClock(timezone, at);
+  const toNext = (((clock.minute < 30 ? 30 : 60) - clock.minute) * 60 - clock.second) * 1000 - at.getUTCMilliseconds();
+  return new Date(at.getTime() + toNext);
+}
+
+/**
+ * The first instant at or after `earliest` when a campaign step may run: inside the campaign's
+ * window in `timezone` (the customer's when known, else the merchant's quiet-hours zone, else
+ * UTC) and outside the merchant's quiet hours (in their own zone). Walks half-hour boundaries of
+ * the local clock, so DST changes and zones off by 30 minutes are the zones' own. When the two
+ * never overlap (a window entirely inside the quiet hours), the first instant in the window: the
+ * notifications consumer still holds a message until the quiet hours end.
+ *
+ * @example stepTimeFor(new Date('2026-03-01T03:00:00Z'), { start_hour: 9, end_hour: 21 }, 'UTC', quiet) // 2026-03-01T09:00:00.000Z
+ */
+export function stepTimeFor(earliest: Date, window: SendWindow, timezone: string, quiet: QuietHours): Date {
+  let firstInWindow: Date | undefined;
+  let at = earliest;
+  for (let step = 0; step < MAX_STEPS; step += 1) {
+    if (isInWindow(window, localClock(timezone, at).hour)) {
+      firstInWindow ??= at;
+      if (!isQuietAt(quiet, at)) return at;
+    }
+    const mine = nextBoundary(timezone, at);
+    const theirs = nextBoundary(quiet.timezone, at);
+    at = mine.getTime() <= theirs.getTime() ? mine : theirs;
+  }
+  return firstInWindow ?? earliest;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** When step `index` of the campaign is due, counted from `from` (enrollment for the first step, the previous step's run after). */
+export function stepDueAt(
+  campaign: Pick<CampaignRecord, 'delay_hours' | 'steps' | 'start_hour' | 'end_hour'>,
+  index: number,
+  from: Date,
+  timezone: string,
+  quiet: QuietHours,
+): Date {
+  const step = campaign.steps[index] as CampaignStep;
+  const hours = (index === 0 ? campaign.delay_hours : 0) + step.delay_hours;
+  return stepTimeFor(new Date(from.getTime() + hours * HOUR_MS), campaign, timezone, quiet);
+}
+
+/** What the engine does with a due enrollment, decided from fresh state (decideStep). */
+export type StepDecision =
+  | { readonly kind: 'end'; readonly status: Exclude<EnrollmentStatus, 'active'>; readonly reason: string }
+  | { readonly kind: 'postpone'; readonly until: Date; readonly reason: string }
+  | { readonly kind: 'run'; readonly step: CampaignStep; readonly index: number };
+
+/** A paused payment's step waits at least this long before it is looked at again. */
+export const PAUSED_WAIT_HOURS = 1;
+
+/**
+ * The step state machine: from the enrollment, its campaign (undefined: deleted) and payment
+ * (undefined: erased) as read now.
+ * - payment recovered → end `recovered`; terminal or gone → end `stopped`;
+ * - campaign gone or archived → end `stopped` (a paused campaign goes on: A's pause);
+ * - payment paused → the step waits its own delay (at least an hour) and is looked at again;
+ * - no step left → end `completed`; else run step `step_index`.
+ */
+export function decideStep(enrollment: EnrollmentRecord, campaign: CampaignRecord | undefined, payment: PaymentRecord | undefined, now: Date): StepDecision {
+  if (payment === undefined) return { kind: 'end', status: 'stopped', reason: 'payment_erased' };
+  if (payment.status === 'recovered') return { kind: 'end', status: 'recovered', reason: 'payment_recovered' };
+  if (payment.status === 'terminal') return { kind: 'end', status: 'stopped', reason: 'payment_terminal' };
+  if (campaign === undefined || campaign.status === 'archived') return { kind: 'end', status: 'stopped', reason: 'campaign_archived' };
+  const step = campaign.steps[enrollment.step_index];
+  if (step === undefined) return { kind: 'end', status: 'completed', reason: 'steps_done' };
+  if (payment.status === 'paused') {
+    const wait = Math.max(PAUSED_WAIT_HOURS, step.delay_hours);
+    return { kind: 'postpone', until: new Date(now.getTime() + wait * HOUR_MS), reason: 'payment_paused' };
+  }
+  return { kind: 'run', step, index: enrollment.step_index };
+}
+
+/** The status each step shows in a recovery's detail (B): `done` once run, `skipped` when run without effect, else `pending`. */
+export type StepStatus = 'done' | 'pending' | 'skipped';
+
+export interface StepProgress {
+  readonly index: number;
+  readonly action: CampaignStepAction;
+  readonly template_id: string | null;
+  readonly delay_hours: number;
+  readonly status: StepStatus;
+  /** When it ran, or when it is due (the next step of an active enrollment); null for later ones. */
+  readonly at: string | null;
+  readonly outcome: string | null;
+  readonly message_id: string | null;
+}
+
+/** Whether a step's outcome left it without effect. */
+export const isSkippedOutcome = (outcome: string): boolean => outcome.startsWith('skipped') || outcome.startsWith('retry_refused');
+
+/** Every step of the campaign with what happened to it in this enrollment. */
+export function stepProgressOf(enrollment: EnrollmentRecord, steps: readonly CampaignStep[]): StepProgress[] {
+  return steps.map((step, index) => {
+    const ran = enrollment.steps.find((executed) => executed.index === index);
+    const next = enrollment.status === 'active' && index === enrollment.step_index;
+    return {
+      index,
+      action: step.action,
+      template_id: step.template_id,
+      delay_hours: step.delay_hours,
+      status: ran === undefined ? (enrollment.status === 'active' ? 'pending' : 'skipped') : isSkippedOutcome(ran.outcome) ? 'skipped' : 'done',
+      at: ran?.at ?? (next ? enrollment.next_step_at : null),
+      outcome: ran?.outcome ?? null,
+      message_id: ran?.message_id ?? null,
+    };
+  });
+}
+
+/** The recovery's 1-based current step (B): the next step to run, or the last one run once the enrollment ended (0: it ended before its first step). */
+export const currentStepOf = (enrollment: EnrollmentRecord): number =>
+  enrollment.status === 'active' ? Math.min(enrollment.step_index + 1, enrollment.total_steps) : Math.min(enrollment.step_index, enrollment.total_steps);

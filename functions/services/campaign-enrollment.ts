@@ -1,0 +1,62 @@
+import { failureOf } from '#core/campaigns/failure';
+import { matchingCampaign } from '#core/campaigns/matching';
+import type { CustomerRecord } from '#core/customers';
+import { type EnrollmentRecord, stepTimeFor } from '#core/enrollments';
+import { isOpen, type PaymentRecord } from '#core/payments';
+import { isValidTimeZone } from '#core/quiet-hours';
+import { getActiveCampaignIndex } from '#data/campaign-repository';
+import { putEnrollment } from '#data/enrollment-repository';
+import { getQuietHours } from '#data/settings-repository';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The time zone a customer's steps run in: the customer's own when its record carries a valid
+ * IANA `timezone`, else the merchant's quiet-hours zone (UTC when they set none).
+ */
+export function stepTimeZoneOf(customer: object | undefined, merchantZone: string): string {
+  const own = (customer as { timezone?: unknown } | undefined)?.timezone;
+  return isValidTimeZone(own) ? own : merchantZone;
+}
+
+/**
+ * Enrolls a newly failed (and still open) payment in the one active campaign that matches it
+ * (matchingCampaign: the most specific), if any. Cost, on top of ingest: 1 GetItem (the
+ * merchant's active-campaign index) and, when a campaign matches, ONE TransactWriteItems (the
+ * enrollment's conditional put and the campaign's stats). The first step is due at
+ * enrolled_at + delay_hours + the step's delay_hours, moved into the campaign's hours in the
+ * customer's time zone (else the merchant's) and out of the merchant's quiet hours; the quiet hours
+ * come from the retry engine's per-process cache, which ingest's retry planning has just filled.
+ * `customer` is the customer as ingest wrote it (this payment counted).
+ *
+ * @example await enrollOnFailure(payment, customer, now) // → the enrollment, or undefined
+ */
+export async function enrollOnFailure(payment: PaymentRecord, customer: CustomerRecord | undefined, now: Date): Promise<EnrollmentRecord | undefined> {
+  if (!isOpen(payment.status)) return undefined;
+  const index = await getActiveCampaignIndex(payment.merchant_id);
+  if (index.campaigns.length === 0) return undefined;
+  const campaign = matchingCampaign(index.campaigns, failureOf(payment, customer, { customerIncludesPayment: true }));
+  if (campaign === undefined || campaign.steps_count === 0) return undefined;
+  const quiet = await getQuietHours(payment.merchant_id, now.getTime());
+  const firstAfter = new Date(now.getTime() + ((campaign.delay_hours ?? 0) + (campaign.first_step_delay_hours ?? 0)) * HOUR_MS);
+  const window = { start_hour: campaign.start_hour ?? 0, end_hour: campaign.end_hour ?? 23 };
+  const at = now.toISOString();
+  const enrollment: EnrollmentRecord = {
+    merchant_id: payment.merchant_id,
+    campaign_id: campaign.id,
+    payment_id: payment.id,
+    recovery_id: payment.recovery_id,
+    customer_id: payment.customer_id,
+    status: 'active',
+    step_index: 0,
+    next_step_at: stepTimeFor(firstAfter, window, stepTimeZoneOf(customer, quiet.timezone), quiet).toISOString(),
+    total_steps: campaign.steps_count,
+    retries_run: 0,
+    enrolled_at: at,
+    ended_at: null,
+    end_reason: null,
+    steps: [],
+    version: 1,
+  };
+  return (await putEnrollment(enrollment)) ? enrollment : undefined;
+}

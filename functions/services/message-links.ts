@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { readSecret } from '#adapters/secrets';
+import type { MessageRecord } from '#core/messages';
+import { signUnsubscribeToken, type UnsubscribeClaims, verifyUnsubscribeToken } from '#core/unsubscribe-token';
+import { env } from '#shared/env';
+
+let key: Promise<Buffer> | undefined;
+
+/**
+ * The unsubscribe key: UNSUBSCRIBE_SIGNING_SECRET, or the Secrets Manager secret
+ * UNSUBSCRIBE_SIGNING_SECRET_ARN names (AWS, read once per cold start); locally, with neither
+ * set, a key of this process (the local stack sends and serves the links in one process; links
+ * of a previous run then answer 404).
+ */
+function unsubscribeKey(): Promise<Buffer> {
+  key ??= (async () => {
+    if (env.UNSUBSCRIBE_SIGNING_SECRET !== undefined) return Buffer.from(env.UNSUBSCRIBE_SIGNING_SECRET, 'utf8');
+    if (env.UNSUBSCRIBE_SIGNING_SECRET_ARN !== undefined) return Buffer.from(await readSecret(env.UNSUBSCRIBE_SIGNING_SECRET_ARN), 'utf8');
+    return randomBytes(32);
+  })();
+  return key;
+}
+
+/**
+ * The edge API's public origin, read at call time (the local stack sets it once its server
+ * listens; CDK sets it on AWS). Unset: the local stack's default origin.
+ */
+export function edgeOrigin(): string {
+  const origin = process.env.EDGE_PUBLIC_BASE_URL || env.EDGE_PUBLIC_BASE_URL || `http://127.0.0.1:${process.env.PORT || '3000'}`;
+  return origin.replace(/\/+$/, '');
+}
+
+export interface MessageLinks {
+  readonly update_payment_url: string;
+  readonly unsubscribe_url: string;
+}
+
+/** The links every message carries: its recipient's one-click unsubscribe, and where to update the payment method. */
+export async function linksFor(message: MessageRecord): Promise<MessageLinks> {
+  const origin = edgeOrigin();
+  const token = signUnsubscribeToken(
+    { merchantId: message.merchant_id, customerId: message.customer_id, channel: message.channel, messageId: message.id },
+    await unsubscribeKey(),
+  );
+  const updateBase = (process.env.UPDATE_PAYMENT_BASE_URL ?? env.UPDATE_PAYMENT_BASE_URL ?? `${origin}/update-payment`).replace(/\/+$/, '');
+  return { unsubscribe_url: `${origin}/unsubscribe/${token}`, update_payment_url: `${updateBase}/${encodeURIComponent(message.recovery_id)}` };
+}
+
+/** The claims of a genuine unsubscribe token, else undefined. */
+export async function readUnsubscribeToken(token: string): Promise<UnsubscribeClaims | undefined> {
+  return verifyUnsubscribeToken(token, await unsubscribeKey());
+}

@@ -6,7 +6,7 @@ import { suppressionEntity } from './entities/suppression';
 import { suppressionKeys } from './keys';
 
 /** Why an address is suppressed: the provider reported a permanent bounce, or the recipient marked the email as spam. */
-export type SuppressionReason = 'hard_bounce' | 'complaint';
+export type SuppressionReason = 'hard_bounce' | 'complaint' | 'unsubscribe';
 
 /** One address on a merchant's email suppression list. */
 export interface SuppressionRecord {

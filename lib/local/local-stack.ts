@@ -24,12 +24,20 @@ export interface LocalStackOptions {
   readonly stackFile?: string | null;
   /** Run the queue pollers and the scheduler on real timers. @default true */
   readonly background?: boolean;
+  /**
+   * Start the embedded mail catcher (maildev) and send email over SMTP into it (EMAIL_DRIVER
+   * `smtp`, unless the environment picks another driver). `true` uses MAIL_CATCHER_SMTP_PORT /
+   * MAIL_CATCHER_WEB_PORT or 1025 / 1080; ports given here (0: free ones) win. @default true
+   */
+  readonly mailCatcher?: boolean | { readonly smtpPort: number; readonly webPort: number };
 }
 
 export type { StackFile };
 
 export interface LocalStack extends StackFile {
   readonly runtime: LocalRuntime;
+  /** The mail catcher's web UI and REST API (`GET /api/email`), when it runs. */
+  readonly mail_catcher_url?: string;
   /** Where the stack file was written, if anywhere. */
   readonly stackFilePath: string | null;
   stop(): Promise<void>;
@@ -72,6 +80,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await ensureTable(admin, tableName);
     admin.destroy();
 
+    let mailCatcherUrl: string | undefined;
+    const catcherOption = options.mailCatcher ?? true;
+    if (catcherOption !== false) {
+      const { startMailCatcher } = await import('./mail-catcher');
+      const catcher = await startMailCatcher(catcherOption === true ? {} : catcherOption);
+      stops.push(() => catcher.stop());
+      process.env.EMAIL_DRIVER ??= 'smtp';
+      process.env.SMTP_URL = catcher.smtpUrl;
+      mailCatcherUrl = catcher.webUrl;
+    }
+
     const demo = await demoCredentials(options.dataDir);
     // Imported only now: the runtime's modules read the environment set above.
     const { startLocalRuntime } = await import('./local-runtime');
@@ -89,6 +108,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
     const http = await startLocalHttpServer({ routes, loadHandler, port: options.port ?? 3000, ...(options.host ? { host: options.host } : {}) });
     stops.push(() => http.close());
+    // Unsubscribe links point at the edge API, which this server serves too.
+    process.env.EDGE_PUBLIC_BASE_URL ??= http.url;
 
     const stackFile: StackFile = {
       api_url: `${http.url}/api/v1`,
@@ -97,6 +118,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       api_key: demo.api_key,
       table_name: tableName,
       default_payment_gateway: defaultGateway,
+      ...(mailCatcherUrl === undefined ? {} : { mail_catcher_url: mailCatcherUrl }),
     };
     const stackPath = options.stackFile === undefined ? stackFilePath() : options.stackFile;
     if (stackPath !== null) writePrivate(stackPath, stackFile);

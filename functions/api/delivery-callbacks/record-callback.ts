@@ -1,5 +1,6 @@
 import { InvalidSignatureError } from '#core/errors';
 import type { DeliveryEvent } from '#core/messages';
+import { countSending } from '#data/channel-repository';
 import { getMessageByProviderId, recordDeliveryEvent } from '#data/message-repository';
 import { suppressEmail, type SuppressionReason } from '#data/suppression-repository';
 import { meta } from '#api/pipeline/responses';
@@ -52,6 +53,11 @@ export async function applyDeliveryCallback(callback: DeliveryCallback, log: Log
   if (outcome === 'missing') {
     log.info('delivery callback for a message erased meanwhile; ignored', { source: callback.source });
     return undefined;
+  }
+  // The merchant's sending reputation (automatic pause): an email's bounce or complaint, counted
+  // once (a duplicate callback is not counted again).
+  if (outcome === 'recorded' && message.channel === 'email' && (callback.event.type === 'bounced' || callback.event.type === 'complained')) {
+    await countSending(message.merchant_id, callback.event.type, new Date(callback.event.received_at));
   }
   // Runs for duplicates too: a retry after a failure between the writes completes the suppression.
   if (callback.suppress !== undefined && message.channel === 'email') {

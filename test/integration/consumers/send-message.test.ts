@@ -16,6 +16,7 @@ import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { seedPaymentThrough } from '#test/fixtures/payments';
 import { sqsEventOf } from '#test/fixtures/recoveries';
+import twilioSdk from 'twilio';
 import type { JsonApiServer } from '#test/fakes/json-api-server';
 import { startTwilioApi, TWILIO_ACCOUNT_SID, TWILIO_API_TOKEN } from '#test/fakes/twilio-api';
 
@@ -237,6 +238,29 @@ describe('SMS and WhatsApp through Twilio', () => {
       provider_message_id: null,
       status_reason: expect.stringContaining('24 h session window'),
     });
+  });
+
+  it("makes the same request for an SMS as Twilio's own SDK (twilio-node messages.create against the same fake)", async () => {
+    // Prepare: the SDK, with its API domain pointed at the fake
+    const sdk = twilioSdk(TWILIO_ACCOUNT_SID, TWILIO_API_TOKEN);
+    sdk.api.baseUrl = twilio.url;
+    const merchant = await createMerchant({ name: 'SDK Parity Co' });
+    const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'parity@example.com', name: 'P' } });
+    const message = await createMessage(messageFor(payment, { channel: 'sms', to: '+14155550177' }));
+    const before = twilio.requests.length;
+    // Act
+    await send(merchant.id, message.id);
+    const ours = twilio.requests[before];
+    const body = new URLSearchParams(ours?.bodyText).get('Body') as string;
+    const created = await sdk.messages.create({ to: '+14155550177', from: '+15005550006', body });
+    const theirs = twilio.requests[before + 1];
+    // Assess
+    expect(created.sid).toMatch(/^SM/);
+    expect(ours?.method).toBe(theirs?.method);
+    expect(ours?.path).toBe(theirs?.path);
+    expect(ours?.headers.authorization).toBe(theirs?.headers.authorization);
+    expect(theirs?.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(Object.fromEntries(new URLSearchParams(ours?.bodyText))).toEqual(Object.fromEntries(new URLSearchParams(theirs?.bodyText)));
   });
 
   it("marks a message Twilio refuses for good (invalid number, 21211) failed with Twilio's reason", async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   ses = await startJsonApiServer({
     methods: ['POST'],
     authorised: (headers) => typeof headers.authorization === 'string' && headers.authorization.startsWith('AWS4-HMAC-SHA256 Credential=AKIDTESTSES/'),
-    errorBody: (status, title) => ({ message: title }),
+    errorBody: (_status, title) => ({ message: title }),
     route: (path) => {
       if (path !== '/v2/email/outbound-emails') return undefined;
       sequence += 1;

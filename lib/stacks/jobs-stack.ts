@@ -1,5 +1,6 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
@@ -7,6 +8,7 @@ import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 import { queuesSentToBy } from '#lib/config/queue-senders';
 import type { StageName } from '#lib/config/stages';
 import type { QueueHandle } from '#lib/constructs/group-function';
+import { EmailSending } from '#lib/constructs/email-sending';
 import { QueueConsumer } from '#lib/constructs/queue-consumer';
 import { ScheduledJob } from '#lib/constructs/scheduled-job';
 
@@ -19,12 +21,22 @@ export interface JobsStackProps extends StackProps {
   readonly queues: Readonly<Record<QueueName, QueueHandle>>;
   /** @default - none; required */
   readonly alarmTopic: ITopic;
+  /**
+   * The key unsubscribe tokens are derived from (the list-cursor key the edge API verifies them
+   * with). @default - none: the notifications consumer makes a key per instance (links then fail)
+   */
+  readonly cursorSecret?: ISecret;
+  /** The edge API's public origin (unsubscribe links). @default - none: the local default */
+  readonly edgePublicBaseUrl?: string;
+  /** The sender address of every email. @default `no-reply@<stage>.recovery.example.com` */
+  readonly emailFrom?: string;
 }
 
 /** The asynchronous side: one consumer per queue and one scheduled job per schedule. */
 export class JobsStack extends Stack {
   readonly consumers: ReadonlyMap<QueueName, QueueConsumer>;
   readonly jobs: ReadonlyMap<ScheduleName, ScheduledJob>;
+  readonly email: EmailSending;
 
   constructor(scope: Construct, id: string, props: JobsStackProps) {
     super(scope, id, props);
@@ -43,6 +55,20 @@ export class JobsStack extends Stack {
       );
     }
     this.consumers = consumers;
+
+    // Email through SES v2, its events back to the delivery status; the notifications consumer sends.
+    this.email = new EmailSending(this, 'EmailSending', {
+      stage: props.stage,
+      table: props.table,
+      alarmTopic: props.alarmTopic,
+      fromAddress: props.emailFrom ?? `no-reply@${props.stage}.recovery.example.com`,
+    });
+    const notifications = consumers.get('notifications')?.fn;
+    if (notifications !== undefined) {
+      this.email.bindSender(notifications);
+      if (props.cursorSecret !== undefined) notifications.bindCursorSecret(props.cursorSecret);
+      if (props.edgePublicBaseUrl !== undefined) notifications.function.addEnvironment('EDGE_PUBLIC_BASE_URL', props.edgePublicBaseUrl);
+    }
 
     const jobs = new Map<ScheduleName, ScheduledJob>();
     for (const definition of scheduleDefinitions) {

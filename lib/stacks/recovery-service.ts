@@ -46,6 +46,10 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
     table: data.table,
     queues: data.queues,
     alarmTopic: data.alarmTopic,
+    cursorSecret: data.cursorSecret,
+    // Unsubscribe links point at the edge API (its stage URL, or a custom domain from the context).
+    edgePublicBaseUrl: (scope.node.tryGetContext('edgePublicBaseUrl') as string | undefined) ?? apis.edge.restApi.api.url,
+    ...(typeof scope.node.tryGetContext('emailFrom') === 'string' ? { emailFrom: scope.node.tryGetContext('emailFrom') as string } : {}),
     description: 'Recovery service: queue consumers and scheduled jobs',
   });
   return { data, apis, jobs };

@@ -37,13 +37,16 @@ export class EmailSending extends Construct {
   readonly rule: Rule;
   readonly deadLetterQueue: DeadLetterQueue;
   readonly identityDomain: string;
+  /** The configuration set's name (a plain string: the rule and the grant name it without a reference). */
+  readonly configurationSetName: string;
   private readonly fromAddress: string;
 
   constructor(scope: Construct, id: string, props: EmailSendingProps) {
     super(scope, id);
     this.fromAddress = props.fromAddress;
     this.identityDomain = props.fromAddress.slice(props.fromAddress.lastIndexOf('@') + 1);
-    this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', { configurationSetName: `recovery-${props.stage}-emails` });
+    this.configurationSetName = `recovery-${props.stage}-emails`;
+    this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', { configurationSetName: this.configurationSetName });
     this.configurationSet.addEventDestination('ToEventBridge', {
       destination: EventDestination.eventBus(EventBus.fromEventBusName(this, 'DefaultBus', 'default')),
       events: [
@@ -70,7 +73,7 @@ export class EmailSending extends Construct {
       eventPattern: {
         source: ['aws.ses'],
         detailType: [...SES_EVENT_DETAIL_TYPES],
-        detail: { mail: { tags: { 'ses:configuration-set': [this.configurationSet.configurationSetName] } } },
+        detail: { mail: { tags: { 'ses:configuration-set': [this.configurationSetName] } } },
       },
       targets: [
         new LambdaFunction(this.consumer.function, {
@@ -87,13 +90,13 @@ export class EmailSending extends Construct {
     const stack = Stack.of(this);
     fn.function.addEnvironment('EMAIL_DRIVER', 'ses');
     fn.function.addEnvironment('EMAIL_FROM', this.fromAddress);
-    fn.function.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
+    fn.function.addEnvironment('SES_CONFIGURATION_SET', this.configurationSetName);
     fn.function.addToRolePolicy(
       new PolicyStatement({
         actions: ['ses:SendEmail'],
         resources: [
           stack.formatArn({ service: 'ses', resource: 'identity', resourceName: this.identityDomain }),
-          stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: this.configurationSet.configurationSetName }),
+          stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: this.configurationSetName }),
         ],
       }),
     );

@@ -5,9 +5,13 @@
  * SMS/WhatsApp sender, and the merchant's automatic sending pause.
  */
 import { handler } from '#consumers/notifications';
+import { handler as everyMinute } from '#jobs/every-minute';
+import { applyDeliveryCallback } from '#services/delivery-callback';
+import { queueMessage } from '#services/queue-message';
+import { logger } from '#shared/logger';
 import { sendMessageOf } from '#contracts/notifications';
 import type { PaymentRecord } from '#core/payments';
-import { countSending, getSendingPause, getUnsubscribe, listLocalMessages, resumeSending } from '#data/channel-repository';
+import { countSending, getSendingPause, getUnsubscribe, listLocalMessages, resumeSending, sendingCounts } from '#data/channel-repository';
 import { createMerchant } from '#data/merchant-repository';
 import { createMessage, getMessage, type NewMessage } from '#data/message-repository';
 import { getSuppression } from '#data/suppression-repository';
@@ -156,6 +160,58 @@ describe('email through the consumer into the mail catcher', () => {
     expect(answers[0]?.body).toMatchObject({ error: { code: 'resource_not_found' } });
     expect(await getUnsubscribe(merchant.id, payment.customer_id)).toBeUndefined();
     expect(await getSuppression(merchant.id, 'forged@example.com')).toBeUndefined();
+  });
+});
+
+describe('queued and scheduled messages', () => {
+  it('queues a campaign message now, holds one scheduled for later until the every-minute flush-notifications releases it, and sends both', async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Queue Co' });
+    const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'queued@example.com', name: 'Q' } });
+    const later = new Date(Date.now() + 10 * 60_000);
+    // Act: one now, one in ten minutes
+    const now = await queueMessage(messageFor(payment));
+    const scheduled = await queueMessage(messageFor(payment, { stepIndex: 1, scheduledAt: later }));
+    await stack.runtime.queues.drain();
+    const beforeDue = await caughtFor('queued@example.com');
+    const report = await everyMinute({
+      schedule: 'every-minute',
+      scheduled_time: new Date(later.getTime() + 60_000).toISOString(),
+      execution_id: 'test-flush',
+      attempt_number: 1,
+      schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute',
+    });
+    await stack.runtime.queues.drain();
+    // Assess
+    expect(now.status).toBe('queued');
+    expect(scheduled.status).toBe('scheduled');
+    expect(beforeDue).toHaveLength(1);
+    expect(report.tasks.find((task) => task.name === 'flush-notifications')).toMatchObject({ status: 'ok', summary: { dispatched: 1 } });
+    expect(await caughtFor('queued@example.com')).toHaveLength(2);
+    expect(await getMessage(merchant.id, scheduled.id)).toMatchObject({ status: 'sent', provider: 'smtp' });
+  });
+
+  it("counts an email's hard bounce and complaint callbacks (once each) for the merchant's sending pause", async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Counted Co' });
+    const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'counted@example.com', name: 'C' } });
+    const message = await createMessage(messageFor(payment));
+    await send(merchant.id, message.id);
+    const sent = await getMessage(merchant.id, message.id);
+    const at = new Date().toISOString();
+    const bounce = {
+      source: 'ses' as const,
+      providerMessageId: sent?.provider_message_id as string,
+      event: { id: 'evt-bounce', type: 'bounced' as const, source: 'ses', occurred_at: at, received_at: at, detail: 'Permanent/General' },
+      suppress: 'hard_bounce' as const,
+    };
+    // Act: the bounce twice (a retried callback), then a complaint
+    await applyDeliveryCallback(bounce, logger);
+    await applyDeliveryCallback(bounce, logger);
+    await applyDeliveryCallback({ ...bounce, event: { ...bounce.event, id: 'evt-complaint', type: 'complained' }, suppress: 'complaint' }, logger);
+    // Assess
+    expect(await sendingCounts(merchant.id)).toEqual({ sent: 1, bounced: 1, complained: 1 });
+    expect(await getSuppression(merchant.id, 'counted@example.com')).toMatchObject({ reason: 'hard_bounce' });
   });
 });
 

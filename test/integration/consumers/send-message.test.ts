@@ -6,7 +6,10 @@
  */
 import { handler } from '#consumers/notifications';
 import { handler as everyMinute } from '#jobs/every-minute';
+import type { MessageRecord } from '#core/messages';
 import { applyDeliveryCallback } from '#services/delivery-callback';
+import { eraseCustomer } from '#services/erase-customer';
+import { linksFor } from '#services/message-links';
 import { queueMessage } from '#services/queue-message';
 import { logger } from '#shared/logger';
 import { sendMessageOf } from '#contracts/notifications';
@@ -329,6 +332,30 @@ describe('SMS and WhatsApp through Twilio', () => {
     // Assess
     expect(result.batchItemFailures).toEqual([]);
     expect(await getMessage(merchant.id, message.id)).toMatchObject({ status: 'failed', status_reason: expect.stringContaining('21211') });
+  });
+});
+
+describe('erasure', () => {
+  it("removes a customer's unsubscribe, suppression and local SMS with the customer", async () => {
+    // Prepare: an SMS sent by the local sender, then the customer unsubscribes
+    const merchant = await createMerchant({ name: 'Erased Texts' });
+    const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'erase-me@example.com', name: 'E' } });
+    const sms = await createMessage(messageFor(payment, { channel: 'sms', to: '+14155550111' }));
+    await send(merchant.id, sms.id);
+    const { unsubscribe_url: url } = await linksFor((await getMessage(merchant.id, sms.id)) as MessageRecord);
+    await call(url, { method: 'POST', rawBody: 'List-Unsubscribe=One-Click' });
+    const before = { unsubscribe: await getUnsubscribe(merchant.id, payment.customer_id), local: await listLocalMessages(merchant.id, { limit: 10 }) };
+    // Act
+    await eraseCustomer(merchant.id, payment.customer_id);
+    // Assess
+    expect(before.unsubscribe).toBeDefined();
+    expect(before.local).toHaveLength(1);
+    expect(await getUnsubscribe(merchant.id, payment.customer_id)).toBeUndefined();
+    expect(await listLocalMessages(merchant.id, { limit: 10 })).toEqual([]);
+    expect(await getSuppression(merchant.id, 'erase-me@example.com')).toBeUndefined();
+    // The link keeps answering, and writes nothing about the erased customer.
+    expect((await call(url, { method: 'POST', rawBody: 'List-Unsubscribe=One-Click' })).status).toBe(200);
+    expect(await getUnsubscribe(merchant.id, payment.customer_id)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
@@ -30,6 +30,21 @@ export interface JobsStackProps extends StackProps {
   readonly edgePublicBaseUrl?: string;
   /** The sender address of every email. @default `no-reply@<stage>.recovery.example.com` */
   readonly emailFrom?: string;
+  /** SMS and WhatsApp through Twilio. @default - none: the local sender (messages kept as table items) */
+  readonly twilio?: TwilioConfig;
+}
+
+/**
+ * Twilio for SMS and WhatsApp (CDK context `twilio`): the account, the senders, and the name of the
+ * Secrets Manager secret holding the auth token (created by the operator, never in the template).
+ */
+export interface TwilioConfig {
+  readonly accountSid: string;
+  readonly authTokenSecretName: string;
+  readonly smsFrom?: string;
+  readonly whatsappFrom?: string;
+  /** The webhook API's public origin, for status callbacks (`/api/v1/messaging/status`). */
+  readonly webhookPublicBaseUrl?: string;
 }
 
 /** The asynchronous side: one consumer per queue and one scheduled job per schedule. */
@@ -68,6 +83,17 @@ export class JobsStack extends Stack {
       this.email.bindSender(notifications);
       if (props.cursorSecret !== undefined) notifications.bindCursorSecret(props.cursorSecret);
       if (props.edgePublicBaseUrl !== undefined) notifications.function.addEnvironment('EDGE_PUBLIC_BASE_URL', props.edgePublicBaseUrl);
+      if (props.twilio !== undefined) {
+        const token = Secret.fromSecretNameV2(this, 'TwilioAuthToken', props.twilio.authTokenSecretName);
+        token.grantRead(notifications.function);
+        notifications.function.addEnvironment('MESSAGING_DRIVER', 'twilio');
+        notifications.function.addEnvironment('TWILIO_ACCOUNT_SID', props.twilio.accountSid);
+        notifications.function.addEnvironment('TWILIO_AUTH_TOKEN_ARN', token.secretArn);
+        if (props.twilio.smsFrom !== undefined) notifications.function.addEnvironment('TWILIO_SMS_FROM', props.twilio.smsFrom);
+        if (props.twilio.whatsappFrom !== undefined) notifications.function.addEnvironment('TWILIO_WHATSAPP_FROM', props.twilio.whatsappFrom);
+        if (props.twilio.webhookPublicBaseUrl !== undefined)
+          notifications.function.addEnvironment('WEBHOOK_PUBLIC_BASE_URL', props.twilio.webhookPublicBaseUrl);
+      }
     }
 
     const jobs = new Map<ScheduleName, ScheduledJob>();

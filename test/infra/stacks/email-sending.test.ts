@@ -1,6 +1,11 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { SES_EVENT_DETAIL_TYPES } from '#contracts/email-events';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { addComplianceChecks, createRecoveryService } from '#lib/stacks/recovery-service';
 import { logicalIdOf, policyStatementsOfRole, synthService } from '#test/infra/synth-service';
 
 const roleIdOf = (fn: { function: { role?: { node: { defaultChild?: unknown } } } }): string => logicalIdOf(fn.function.role?.node.defaultChild as CfnElement);
@@ -90,5 +95,56 @@ describe('email sending on AWS (SES v2)', () => {
       if (name !== 'notifications') expect(sesStatements(roleIdOf(consumer.fn as never))).toEqual([]);
     }
     expect(sesStatements(roleIdOf(service.jobs.email.consumer as never))).toEqual([]);
+  });
+});
+
+describe('SMS and WhatsApp on AWS (Twilio)', () => {
+  it('keeps the local sender without a twilio context, and with one points the notifications consumer at Twilio with the auth token secret it may read', () => {
+    // Prepare
+    const context = JSON.parse(readFileSync(path.join(__dirname, '../../../cdk.json'), 'utf8')).context as Record<string, unknown>;
+    const app = new App({
+      context: {
+        ...context,
+        stage: 'dev',
+        'aws:cdk:bundling-stacks': [],
+        twilio: { accountSid: 'AC0123', authTokenSecretName: 'recovery/twilio-auth-token', smsFrom: '+15005550006', whatsappFrom: '+14155238886' },
+      },
+    });
+    const withTwilio = createRecoveryService(app, { stage: 'dev' });
+    const { service: without, template } = synthService();
+    // Act
+    const t = Template.fromStack(withTwilio.jobs);
+    const notifications = withTwilio.jobs.consumers.get('notifications')?.fn;
+    const variables = t.findResources('AWS::Lambda::Function')[logicalIdOf(notifications as never)]?.Properties.Environment.Variables;
+    const plain = template(without.jobs).findResources('AWS::Lambda::Function')[logicalIdOf(without.jobs.consumers.get('notifications')?.fn as never)]
+      ?.Properties.Environment.Variables;
+    const secretReads = policyStatementsOfRole(t, roleIdOf(notifications as never)).filter((statement) =>
+      JSON.stringify(statement.Action).includes('secretsmanager:GetSecretValue'),
+    );
+    // Assess
+    expect(plain).not.toHaveProperty('MESSAGING_DRIVER');
+    expect(variables).toMatchObject({
+      MESSAGING_DRIVER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC0123',
+      TWILIO_SMS_FROM: '+15005550006',
+      TWILIO_WHATSAPP_FROM: '+14155238886',
+    });
+    expect(JSON.stringify(variables.TWILIO_AUTH_TOKEN_ARN)).toContain('secret:recovery/twilio-auth-token');
+    expect(JSON.stringify(secretReads)).toContain('secret:recovery/twilio-auth-token');
+  });
+});
+
+describe('compliance of the channels', () => {
+  it('synthesises with the cdk-nag plugins and a twilio context', () => {
+    // Prepare
+    const app = new App({
+      context: { 'aws:cdk:bundling-stacks': [], twilio: { accountSid: 'AC0123', authTokenSecretName: 'recovery/twilio-auth-token', smsFrom: '+15005550006' } },
+    });
+    createRecoveryService(app, { stage: 'dev' });
+    addComplianceChecks(app);
+    // Act
+    const synth = () => app.synth();
+    // Assess
+    expect(synth).not.toThrow();
   });
 });

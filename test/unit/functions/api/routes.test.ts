@@ -6,21 +6,23 @@ import { routeRow } from '#test/fixtures/route-row';
 const row = routeRow;
 
 describe('the route table', () => {
-  it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path and the OpenAPI document', () => {
+  it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path, the OpenAPI document and the two unsubscribe rows', () => {
     // Prepare
     const webhookRows = routes.filter((route) => route.group === 'provider-webhooks');
-    const specRows = routes.filter((route) => route.group !== 'provider-webhooks' && route.operationId !== 'getOpenApiDocument');
+    const ownRows = routes.filter((route) => route.group === 'unsubscribe');
+    const specRows = routes.filter((route) => !['provider-webhooks', 'unsubscribe'].includes(route.group) && route.operationId !== 'getOpenApiDocument');
     // Assess
-    expect(routes).toHaveLength(145);
+    expect(routes).toHaveLength(147);
+    expect(ownRows.map((route) => `${route.method} ${route.path}`)).toEqual(['GET /unsubscribe/{token}', 'POST /unsubscribe/{token}']);
     expect(specRows).toHaveLength(130);
     expect(webhookRows.map((route) => route.path).sort()).toEqual([...PSPS.map((psp) => `/${psp}/{merchant_id}`), '/square/{merchant_id}/invoice'].sort());
   });
 
-  it('puts merchant rows under /api/v1 and edge rows under /api or /ws', () => {
+  it('puts merchant rows under /api/v1 and edge rows under /api or /ws, but the unsubscribe page (not a spec path; RFC 8058 links)', () => {
     // Assess
     for (const route of routes) {
       if (route.api === 'merchant') expect(route.path).toMatch(/^\/api\/v1\//);
-      if (route.api === 'edge') expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/)/);
+      if (route.api === 'edge') expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/|unsubscribe\/\{token\}$)/);
     }
   });
 

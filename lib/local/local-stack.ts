@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GroupHandler } from '#api/group-handler';
@@ -80,6 +81,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await ensureTable(admin, tableName);
     admin.destroy();
 
+    // Unsubscribe links outlive a restart when the data does: their key is kept beside it.
+    if (options.dataDir !== undefined && process.env.UNSUBSCRIBE_SIGNING_SECRET === undefined) {
+      process.env.UNSUBSCRIBE_SIGNING_SECRET = unsubscribeKey(options.dataDir);
+    }
     let mailCatcherUrl: string | undefined;
     const catcherOption = options.mailCatcher ?? true;
     if (catcherOption !== false) {
@@ -127,6 +132,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await stop();
     throw error;
   }
+}
+
+const UNSUBSCRIBE_KEY_FILE = 'unsubscribe-signing-key';
+
+/** The unsubscribe tokens' key of a persistent local stack, made once and kept (mode 0600). */
+function unsubscribeKey(dataDir: string): string {
+  const file = join(dataDir, UNSUBSCRIBE_KEY_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('hex');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 function writePrivate(path: string, content: unknown): void {

@@ -12,6 +12,9 @@
  *   npm run --silent admin -- providers set-api-key --merchant <id> --psp mollie --key live_...
  *   npm run --silent admin -- gateways set --merchant <id> --psp stripe --gateway stripe|sandbox
  *   npm run --silent admin -- outbox list [--merchant <id>] [--to <email>] [--limit 20]
+ *   npm run --silent admin -- messages list [--merchant <id>] [--channel sms|whatsapp] [--limit 20]
+ *   npm run --silent admin -- sending status --merchant <id>
+ *   npm run --silent admin -- sending resume --merchant <id>
  *   npm run --silent admin -- dlq list [--queue inbound-webhooks] [--limit 50] [--dlq-url <SQS URL>]
  *   npm run --silent admin -- dlq redrive [--queue inbound-webhooks] [--dlq-url <SQS URL>]
  *   npm run --silent admin -- dlq events --merchant <id> [--limit 50]
@@ -44,7 +47,8 @@ type Repositories = typeof import('#data/merchant-repository') &
   typeof import('#data/gateway-config-repository') &
   typeof import('#data/dead-letter-repository') &
   Pick<typeof import('#data/erasure-tombstones'), 'liftTombstones'> &
-  Pick<typeof import('#adapters/email/outbox'), 'listRecentOutboxEmails'>;
+  Pick<typeof import('#adapters/email/outbox'), 'listRecentOutboxEmails'> &
+  Pick<typeof import('#data/channel-repository'), 'listLocalMessages' | 'getSendingPause' | 'resumeSending' | 'sendingCounts'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -56,7 +60,7 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | dlq list | dlq redrive | dlq events | erasure lift';
+  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
@@ -68,6 +72,9 @@ const USAGE = [
   `providers set-api-key --merchant <id> --psp <${PSPS.join('|')}> --key <provider API key>`,
   `gateways set --merchant <id> --psp <${PSPS.join('|')}> --gateway <${GATEWAY_NAMES.join('|')}>`,
   'outbox list [--merchant <id>] [--to <email>] [--limit <n, default 20>]',
+  'messages list [--merchant <id>] [--channel sms|whatsapp] [--limit <n, default 20>]',
+  'sending status --merchant <id>',
+  'sending resume --merchant <id>',
   `dlq list [--queue <${QUEUE_NAMES.join('|')}>] [--limit <n, default 50>] [--dlq-url <SQS URL of the DLQ, on AWS>]`,
   `dlq redrive [--queue <${QUEUE_NAMES.join('|')}>] [--dlq-url <SQS URL of the DLQ, on AWS>]`,
   'dlq events --merchant <id> [--limit <n, default 50>]',
@@ -256,6 +263,54 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  /** SMS and WhatsApp of the local messaging sender (MESSAGING_DRIVER=local), newest first. */
+  'messages list': {
+    options: { merchant: { type: 'string' }, channel: { type: 'string' }, limit: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const limit = limitOf(values, 20, 1000);
+      const merchantId = values.merchant;
+      if (merchantId !== undefined && merchantId.trim() === '') throw new UsageError('missing --merchant value');
+      const channel = values.channel;
+      if (channel !== undefined && channel !== 'sms' && channel !== 'whatsapp') throw new UsageError(`unknown --channel "${channel}"; one of sms, whatsapp`);
+      const query: { limit: number; channel?: 'sms' | 'whatsapp' } = { limit, ...(channel === undefined ? {} : { channel }) };
+      return async (repos) => {
+        if (merchantId !== undefined) {
+          await existingMerchant(repos, merchantId);
+          return repos.listLocalMessages(merchantId, query);
+        }
+        const merchants = await repos.listMerchants();
+        const messages = (await Promise.all(merchants.map((merchant) => repos.listLocalMessages(merchant.id, query)))).flat();
+        return messages.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)).slice(0, limit);
+      };
+    },
+  },
+  /** The merchant's sending pause (if any) and its counts over the last 30 days. */
+  'sending status': {
+    options: { merchant: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        const [pause, counts] = await Promise.all([repos.getSendingPause(merchantId), repos.sendingCounts(merchantId)]);
+        return { merchant_id: merchantId, sending_paused: pause !== undefined, pause: pause ?? null, last_30_days: counts };
+      };
+    },
+  },
+  /** Lifts the merchant's automatic sending pause: held messages go out at their next release. */
+  'sending resume': {
+    options: { merchant: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        const lifted = await repos.resumeSending(merchantId);
+        return { merchant_id: merchantId, resumed: lifted !== undefined, lifted: lifted ?? null };
+      };
+    },
+  },
   /** Messages in a queue's DLQ, left there (oldest first). */
   'dlq list': {
     options: { queue: { type: 'string' }, limit: { type: 'string' }, 'dlq-url': { type: 'string' } },
@@ -362,7 +417,7 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, client] = await Promise.all([
+    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, client] = await Promise.all([
       import('#data/merchant-repository'),
       import('#data/api-key-repository'),
       import('#data/provider-secret-repository'),
@@ -370,6 +425,7 @@ async function main(argv: string[]): Promise<number> {
       import('#data/dead-letter-repository'),
       import('#data/erasure-tombstones'),
       import('#adapters/email/outbox'),
+      import('#data/channel-repository'),
       import('#data/client'),
     ]);
     try {
@@ -381,6 +437,10 @@ async function main(argv: string[]): Promise<number> {
         ...deadLetters,
         liftTombstones: tombstones.liftTombstones,
         listRecentOutboxEmails: outbox.listRecentOutboxEmails,
+        listLocalMessages: channels.listLocalMessages,
+        getSendingPause: channels.getSendingPause,
+        resumeSending: channels.resumeSending,
+        sendingCounts: channels.sendingCounts,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

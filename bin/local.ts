@@ -30,6 +30,7 @@ async function main(): Promise<void> {
       `  Health:        ${stack.api_url.replace(/\/api\/v1$/, '')}/health`,
       `  DynamoDB:      ${stack.dynamodb_endpoint} (table ${stack.table_name}, ${dataDir ? `data in ${dataDir}` : 'in memory'})`,
       `  Merchant:      ${stack.merchant_id}`,
+      ...(stack.mail_catcher_url === undefined ? [] : [`  Sent emails:   ${stack.mail_catcher_url} (mail catcher)`]),
       `  Demo API key:  ${stack.api_key}`,
       '  Stack file:    .local/stack.json',
       `Try: curl -H "Authorization: Bearer ${stack.api_key}" ${stack.api_url}/status`,

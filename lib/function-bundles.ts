@@ -27,6 +27,8 @@ export function functionEntries(): FunctionEntry[] {
     ...Object.keys(apiGroups).map((name) => ({ kind: 'api' as const, name, entry: `functions/api/${name}/handler.ts` })),
     ...scheduleDefinitions.map(({ name }) => ({ kind: 'job' as const, name, entry: `functions/jobs/${name}.ts` })),
     ...queueDefinitions.map(({ name }) => ({ kind: 'consumer' as const, name, entry: `functions/consumers/${name}.ts` })),
+    // The target of the SES events rule (lib/constructs/email-sending.ts), not a queue's consumer.
+    { kind: 'consumer' as const, name: 'email-events', entry: 'functions/consumers/email-events.ts' },
   ];
 }
 

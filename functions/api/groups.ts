@@ -63,6 +63,8 @@ export const apiGroups = {
   'email-domain': { api: 'edge', table: 'write' },
   'edge-internal': { api: 'edge', table: 'write' },
   'session-proxy': { api: 'edge', table: 'write' },
+  // Public one-click unsubscribe (RFC 8058) from every message's link and List-Unsubscribe header.
+  unsubscribe: { api: 'edge', table: 'write' },
   // Answers the provider fast and leaves normalising to the inbound consumer (DESIGN §2).
   'provider-webhooks': { api: 'webhook', table: 'write', sendsTo: ['inbound-webhooks'] },
 } as const satisfies Readonly<Record<string, ApiGroup>>;

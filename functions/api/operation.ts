@@ -70,6 +70,8 @@ export interface OperationResult {
   readonly statusCode?: number;
   /** Serialised as JSON; already enveloped where the route's form wants an envelope. */
   readonly body: unknown;
+  /** An HTML page to answer instead of `body` (`text/html`; the row lists the status in `htmlStatuses`). */
+  readonly html?: string;
   readonly headers?: Headers;
 }
 

@@ -39,6 +39,8 @@ export interface RouteSchemas {
   readonly body?: z.ZodMiniType;
   /** Response bodies by status code. */
   readonly responses?: Readonly<Record<number, z.ZodMiniType>>;
+  /** Success statuses answered with an HTML page (`text/html`) instead of JSON (a hosted page, such as unsubscribe's). */
+  readonly htmlStatuses?: readonly number[];
   /** Error statuses the operation answers beyond those its auth kind, path and method imply (documented in OpenAPI). */
   readonly errorStatuses?: readonly number[];
   /**

@@ -38,6 +38,7 @@ import { emailDomainRoutes } from './email-domain/routes';
 import { edgeInternalRoutes } from './edge-internal/routes';
 import { sessionProxyRoutes } from './session-proxy/routes';
 import { providerWebhooksRoutes } from './provider-webhooks/routes';
+import { unsubscribeRoutes } from './unsubscribe/routes';
 import { apiGroups } from './groups';
 import type { RouteDef } from './route-types';
 import { validateGroups, validateRoutes } from './route-types';
@@ -76,6 +77,7 @@ export const routes: readonly RouteDef[] = [
   ...edgeInternalRoutes,
   ...sessionProxyRoutes,
   ...providerWebhooksRoutes,
+  ...unsubscribeRoutes,
 ];
 
 validateRoutes(routes);

@@ -24,11 +24,14 @@ export const scheduleDefinitions: readonly ScheduleDefinition[] = [
     name: 'every-minute',
     expression: 'rate(1 minute)',
     every: { unit: 'minute' },
-    tasks: ['flush-notifications', 'execute-due-retries', 'dispatch-messages'],
+    // flush-notifications releases the due scheduled messages of every channel (email, SMS,
+    // WhatsApp: quiet hours, held while sending is paused, campaign steps) to `notifications`; it
+    // was called dispatch-messages before the channels were folded into one queue.
+    tasks: ['flush-notifications', 'execute-due-retries'],
     // Must finish before the next run starts.
     memoryMb: 1024,
     timeoutSeconds: 55,
-    // flush-notifications and dispatch-messages enqueue; execute-due-retries emits events.
+    // flush-notifications enqueues; execute-due-retries emits events.
     sendsTo: ['notifications', 'outbound-deliveries'],
   },
   {

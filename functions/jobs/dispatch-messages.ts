@@ -8,9 +8,10 @@ import type { JobTaskInput, JobTaskSummary } from './run-job';
 export const MAX_MESSAGES_PER_RUN = 2_000;
 
 /**
- * The every-minute task `dispatch-messages`: finds the scheduled messages due at the run's time
- * (dunning emails asked for during quiet hours) through the due index (no Scan), puts each on
- * `notifications`, then marks it `queued` (out of the index). Enqueued first, so a run that dies
+ * The every-minute task `flush-notifications` (formerly `dispatch-messages`): finds the scheduled
+ * messages of every channel due at the run's time (asked for during quiet hours, held while the
+ * merchant's sending is paused, campaign steps queued for later) through the due index (no Scan),
+ * puts each on `notifications` (`send_message`), then marks it `queued` (out of the index). Enqueued first, so a run that dies
  * in between only enqueues the message again next minute, and the consumer, which claims a
  * message once, sends it once. A message whose enqueue fails stays scheduled for the next run.
  */

@@ -5,5 +5,5 @@ import { createJobHandler } from './run-job';
 // Tasks not listed here are added by the issues that build them; until then each is reported not_implemented.
 export const handler = createJobHandler('every-minute', {
   'execute-due-retries': (input) => executeDueRetries(input),
-  'dispatch-messages': (input) => dispatchScheduledMessages(input),
+  'flush-notifications': (input) => dispatchScheduledMessages(input),
 });

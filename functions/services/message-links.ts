@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readSecret } from '#adapters/secrets';
 import type { MessageRecord } from '#core/messages';
 import { signUnsubscribeToken, type UnsubscribeClaims, verifyUnsubscribeToken } from '#core/unsubscribe-token';
@@ -6,16 +6,22 @@ import { env } from '#shared/env';
 
 let key: Promise<Buffer> | undefined;
 
+/** A key of its own derived from the list-cursor key (HMAC with a label), so one secret serves both without reuse. */
+const derived = (secret: string): Buffer => createHmac('sha256', secret).update('recovery/unsubscribe-token-key/v1').digest();
+
 /**
  * The unsubscribe key: UNSUBSCRIBE_SIGNING_SECRET, or the Secrets Manager secret
- * UNSUBSCRIBE_SIGNING_SECRET_ARN names (AWS, read once per cold start); locally, with neither
- * set, a key of this process (the local stack sends and serves the links in one process; links
- * of a previous run then answer 404).
+ * UNSUBSCRIBE_SIGNING_SECRET_ARN names; else derived from the list-cursor key
+ * (CURSOR_SIGNING_SECRET, or CURSOR_SIGNING_SECRET_ARN: on AWS the edge API and the notifications
+ * consumer both hold it), read once per cold start; locally, with none set, a key of this process
+ * (the local stack sends and serves the links in one process; links of a previous run then answer 404).
  */
 function unsubscribeKey(): Promise<Buffer> {
   key ??= (async () => {
     if (env.UNSUBSCRIBE_SIGNING_SECRET !== undefined) return Buffer.from(env.UNSUBSCRIBE_SIGNING_SECRET, 'utf8');
     if (env.UNSUBSCRIBE_SIGNING_SECRET_ARN !== undefined) return Buffer.from(await readSecret(env.UNSUBSCRIBE_SIGNING_SECRET_ARN), 'utf8');
+    if (env.CURSOR_SIGNING_SECRET !== undefined) return derived(env.CURSOR_SIGNING_SECRET);
+    if (env.CURSOR_SIGNING_SECRET_ARN !== undefined) return derived(await readSecret(env.CURSOR_SIGNING_SECRET_ARN));
     return randomBytes(32);
   })();
   return key;

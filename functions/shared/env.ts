@@ -102,6 +102,8 @@ const EnvSchema = z.object({
   TWILIO_ACCOUNT_SID: z.optional(z.string().check(z.minLength(1))),
   /** The API credential; MESSAGING_AUTH_TOKEN (which verifies status callbacks) when unset. */
   TWILIO_AUTH_TOKEN: z.optional(z.string().check(z.minLength(1))),
+  /** On AWS: the Secrets Manager secret holding the Twilio auth token (set by CDK; read once per cold start). */
+  TWILIO_AUTH_TOKEN_ARN: z.optional(z.string().check(z.minLength(1))),
   /** The sender of SMS (`+1…`) and of WhatsApp (`+1…`, sent as `whatsapp:+1…`). */
   TWILIO_SMS_FROM: z.optional(z.string().check(z.minLength(1))),
   TWILIO_WHATSAPP_FROM: z.optional(z.string().check(z.minLength(1))),

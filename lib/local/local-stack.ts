@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GroupHandler } from '#api/group-handler';
@@ -24,12 +25,20 @@ export interface LocalStackOptions {
   readonly stackFile?: string | null;
   /** Run the queue pollers and the scheduler on real timers. @default true */
   readonly background?: boolean;
+  /**
+   * Start the embedded mail catcher (maildev) and send email over SMTP into it (EMAIL_DRIVER
+   * `smtp`, unless the environment picks another driver). `true` uses MAIL_CATCHER_SMTP_PORT /
+   * MAIL_CATCHER_WEB_PORT or 1025 / 1080; ports given here (0: free ones) win. @default true
+   */
+  readonly mailCatcher?: boolean | { readonly smtpPort: number; readonly webPort: number };
 }
 
 export type { StackFile };
 
 export interface LocalStack extends StackFile {
   readonly runtime: LocalRuntime;
+  /** The mail catcher's web UI and REST API (`GET /api/email`), when it runs. */
+  readonly mail_catcher_url?: string;
   /** Where the stack file was written, if anywhere. */
   readonly stackFilePath: string | null;
   stop(): Promise<void>;
@@ -72,6 +81,21 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await ensureTable(admin, tableName);
     admin.destroy();
 
+    // Unsubscribe links outlive a restart when the data does: their key is kept beside it.
+    if (options.dataDir !== undefined && process.env.UNSUBSCRIBE_SIGNING_SECRET === undefined) {
+      process.env.UNSUBSCRIBE_SIGNING_SECRET = unsubscribeKey(options.dataDir);
+    }
+    let mailCatcherUrl: string | undefined;
+    const catcherOption = options.mailCatcher ?? true;
+    if (catcherOption !== false) {
+      const { startMailCatcher } = await import('./mail-catcher');
+      const catcher = await startMailCatcher(catcherOption === true ? {} : catcherOption);
+      stops.push(() => catcher.stop());
+      process.env.EMAIL_DRIVER ??= 'smtp';
+      process.env.SMTP_URL = catcher.smtpUrl;
+      mailCatcherUrl = catcher.webUrl;
+    }
+
     const demo = await demoCredentials(options.dataDir);
     // Imported only now: the runtime's modules read the environment set above.
     const { startLocalRuntime } = await import('./local-runtime');
@@ -89,6 +113,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
     const http = await startLocalHttpServer({ routes, loadHandler, port: options.port ?? 3000, ...(options.host ? { host: options.host } : {}) });
     stops.push(() => http.close());
+    // Unsubscribe links point at the edge API, which this server serves too.
+    process.env.EDGE_PUBLIC_BASE_URL ??= http.url;
 
     const stackFile: StackFile = {
       api_url: `${http.url}/api/v1`,
@@ -97,6 +123,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       api_key: demo.api_key,
       table_name: tableName,
       default_payment_gateway: defaultGateway,
+      ...(mailCatcherUrl === undefined ? {} : { mail_catcher_url: mailCatcherUrl }),
     };
     const stackPath = options.stackFile === undefined ? stackFilePath() : options.stackFile;
     if (stackPath !== null) writePrivate(stackPath, stackFile);
@@ -105,6 +132,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await stop();
     throw error;
   }
+}
+
+const UNSUBSCRIBE_KEY_FILE = 'unsubscribe-signing-key';
+
+/** The unsubscribe tokens' key of a persistent local stack, made once and kept (mode 0600). */
+function unsubscribeKey(dataDir: string): string {
+  const file = join(dataDir, UNSUBSCRIBE_KEY_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('hex');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 function writePrivate(path: string, content: unknown): void {

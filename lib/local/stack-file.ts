@@ -14,6 +14,8 @@ export interface StackFile {
   readonly table_name: string;
   /** The retry engine's default gateway the stack runs with (DEFAULT_PAYMENT_GATEWAY, `sandbox` unless set). */
   readonly default_payment_gateway: string;
+  /** The embedded mail catcher's web UI, where sent emails are read (absent when it does not run). */
+  readonly mail_catcher_url?: string;
 }
 
 /** Where the stack started in `cwd` writes its stack file. */

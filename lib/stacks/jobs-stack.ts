@@ -1,5 +1,6 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
@@ -7,6 +8,7 @@ import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 import { queuesSentToBy } from '#lib/config/queue-senders';
 import type { StageName } from '#lib/config/stages';
 import type { QueueHandle } from '#lib/constructs/group-function';
+import { EmailSending } from '#lib/constructs/email-sending';
 import { QueueConsumer } from '#lib/constructs/queue-consumer';
 import { ScheduledJob } from '#lib/constructs/scheduled-job';
 
@@ -19,12 +21,37 @@ export interface JobsStackProps extends StackProps {
   readonly queues: Readonly<Record<QueueName, QueueHandle>>;
   /** @default - none; required */
   readonly alarmTopic: ITopic;
+  /**
+   * The key unsubscribe tokens are derived from (the list-cursor key the edge API verifies them
+   * with). @default - none: the notifications consumer makes a key per instance (links then fail)
+   */
+  readonly cursorSecret?: ISecret;
+  /** The edge API's public origin (unsubscribe links). @default - none: the local default */
+  readonly edgePublicBaseUrl?: string;
+  /** The sender address of every email. @default `no-reply@<stage>.recovery.example.com` */
+  readonly emailFrom?: string;
+  /** SMS and WhatsApp through Twilio. @default - none: the local sender (messages kept as table items) */
+  readonly twilio?: TwilioConfig;
+}
+
+/**
+ * Twilio for SMS and WhatsApp (CDK context `twilio`): the account, the senders, and the name of the
+ * Secrets Manager secret holding the auth token (created by the operator, never in the template).
+ */
+export interface TwilioConfig {
+  readonly accountSid: string;
+  readonly authTokenSecretName: string;
+  readonly smsFrom?: string;
+  readonly whatsappFrom?: string;
+  /** The webhook API's public origin, for status callbacks (`/api/v1/messaging/status`). */
+  readonly webhookPublicBaseUrl?: string;
 }
 
 /** The asynchronous side: one consumer per queue and one scheduled job per schedule. */
 export class JobsStack extends Stack {
   readonly consumers: ReadonlyMap<QueueName, QueueConsumer>;
   readonly jobs: ReadonlyMap<ScheduleName, ScheduledJob>;
+  readonly email: EmailSending;
 
   constructor(scope: Construct, id: string, props: JobsStackProps) {
     super(scope, id, props);
@@ -43,6 +70,31 @@ export class JobsStack extends Stack {
       );
     }
     this.consumers = consumers;
+
+    // Email through SES v2, its events back to the delivery status; the notifications consumer sends.
+    this.email = new EmailSending(this, 'EmailSending', {
+      stage: props.stage,
+      table: props.table,
+      alarmTopic: props.alarmTopic,
+      fromAddress: props.emailFrom ?? `no-reply@${props.stage}.recovery.example.com`,
+    });
+    const notifications = consumers.get('notifications')?.fn;
+    if (notifications !== undefined) {
+      this.email.bindSender(notifications);
+      if (props.cursorSecret !== undefined) notifications.bindCursorSecret(props.cursorSecret);
+      if (props.edgePublicBaseUrl !== undefined) notifications.function.addEnvironment('EDGE_PUBLIC_BASE_URL', props.edgePublicBaseUrl);
+      if (props.twilio !== undefined) {
+        const token = Secret.fromSecretNameV2(this, 'TwilioAuthToken', props.twilio.authTokenSecretName);
+        token.grantRead(notifications.function);
+        notifications.function.addEnvironment('MESSAGING_DRIVER', 'twilio');
+        notifications.function.addEnvironment('TWILIO_ACCOUNT_SID', props.twilio.accountSid);
+        notifications.function.addEnvironment('TWILIO_AUTH_TOKEN_ARN', token.secretArn);
+        if (props.twilio.smsFrom !== undefined) notifications.function.addEnvironment('TWILIO_SMS_FROM', props.twilio.smsFrom);
+        if (props.twilio.whatsappFrom !== undefined) notifications.function.addEnvironment('TWILIO_WHATSAPP_FROM', props.twilio.whatsappFrom);
+        if (props.twilio.webhookPublicBaseUrl !== undefined)
+          notifications.function.addEnvironment('WEBHOOK_PUBLIC_BASE_URL', props.twilio.webhookPublicBaseUrl);
+      }
+    }
 
     const jobs = new Map<ScheduleName, ScheduledJob>();
     for (const definition of scheduleDefinitions) {

@@ -5,7 +5,7 @@ import { API_NAMES, type ApiName } from '#api/route-types';
 import type { StageName } from '#lib/config/stages';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
-import { JobsStack } from './jobs-stack';
+import { JobsStack, type TwilioConfig } from './jobs-stack';
 
 export interface RecoveryServiceProps {
   readonly stage: StageName;
@@ -20,6 +20,18 @@ export interface RecoveryService {
 }
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** The `twilio` context value (`cdk deploy -c twilio='{"accountSid":"AC…","authTokenSecretName":"…","smsFrom":"+1…"}'`), checked. */
+function twilioContext(scope: Construct): TwilioConfig | undefined {
+  const raw: unknown = scope.node.tryGetContext('twilio');
+  if (raw === undefined) return undefined;
+  const value = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+  const config = value as Partial<TwilioConfig> | null;
+  if (config === null || typeof config !== 'object' || typeof config.accountSid !== 'string' || typeof config.authTokenSecretName !== 'string') {
+    throw new Error('Context "twilio" needs accountSid and authTokenSecretName (and smsFrom, whatsappFrom, webhookPublicBaseUrl as needed)');
+  }
+  return config as TwilioConfig;
+}
 
 /**
  * All five stacks of one stage. Shared by bin/app.ts and the infra tests, so the tests check
@@ -46,6 +58,12 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
     table: data.table,
     queues: data.queues,
     alarmTopic: data.alarmTopic,
+    cursorSecret: data.cursorSecret,
+    // Unsubscribe links point at the edge API (its stage URL, or a custom domain from the context).
+    edgePublicBaseUrl: (scope.node.tryGetContext('edgePublicBaseUrl') as string | undefined) ?? apis.edge.restApi.api.url,
+    ...(typeof scope.node.tryGetContext('emailFrom') === 'string' ? { emailFrom: scope.node.tryGetContext('emailFrom') as string } : {}),
+    // SMS/WhatsApp through Twilio when the context names an account (see TwilioConfig); else the local sender.
+    ...(twilioContext(scope) === undefined ? {} : { twilio: twilioContext(scope) }),
     description: 'Recovery service: queue consumers and scheduled jobs',
   });
   return { data, apis, jobs };

@@ -6,9 +6,14 @@ export type { EmailSender, OutgoingEmail, SentEmail } from './email-sender';
 
 type Driver = 'outbox' | 'smtp' | 'ses';
 
+// The SMTP driver runs only in the local stack (tsx, jest), never in a Lambda: its module is named
+// through a variable so that esbuild leaves nodemailer's SMTP transport out of the bundles
+// (DESIGN §2 bundle budget); a bundle asked to use it fails on this import, loudly.
+const SMTP_MODULE = './smtp';
+
 const drivers: Record<Driver, () => Promise<EmailSender>> = {
   outbox: async () => outboxEmailSender,
-  smtp: async () => (await import('./smtp')).smtpEmailSender,
+  smtp: async () => ((await import(SMTP_MODULE)) as typeof import('./smtp')).smtpEmailSender,
   ses: async () => (await import('./ses')).sesEmailSender,
 };
 

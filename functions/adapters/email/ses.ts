@@ -1,11 +1,9 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { InternalError } from '#core/errors';
 import { messageBodyOf } from '#core/messages';
 import { getSentMarker, putSentMarker } from '#data/channel-repository';
 import { env } from '#shared/env';
 import type { EmailSender, OutgoingEmail } from './email-sender';
-import { mailOptionsOf } from './mime';
 
 let client: Promise<{ client: SESv2Client; SendEmailCommand: typeof import('@aws-sdk/client-sesv2').SendEmailCommand }> | undefined;
 
@@ -23,18 +21,23 @@ export const resetSesClient = (): void => {
   client = undefined;
 };
 
-/** The raw MIME message nodemailer composes for an email (the same bytes the SMTP driver delivers). */
-export function composeRaw(email: OutgoingEmail, from: string): Promise<Buffer> {
-  return new MailComposer(mailOptionsOf(email, from)).compile().build();
+/** The From of an email: the merchant's name as display name (RFC 2047 encoded when not plain ASCII), our address. */
+export function fromHeader(address: string, name: string | undefined): string {
+  if (name === undefined || name.trim() === '') return address;
+  const display = /^[\x20-\x7e]*$/.test(name) ? `"${name.replace(/["\\]/g, '\\$&')}"` : `=?UTF-8?B?${Buffer.from(name, 'utf8').toString('base64')}?=`;
+  return `${display} <${address}>`;
 }
 
 /**
- * The EmailSender on AWS: SES v2 `SendEmail` with Raw content (our MIME: multipart/alternative,
- * our Message-ID, RFC 8058 List-Unsubscribe headers), from EMAIL_FROM, in the configuration set
- * SES_CONFIGURATION_SET (its event destination feeds the delivery-status path). SES's MessageId
- * is the provider message id the delivery events name. We keep unsubscribes ourselves, so no
- * `ListManagementOptions`. Resend dedupe: a marker per message (ids only) written after the send;
- * a message with a marker returns the first result without calling SES.
+ * The EmailSender on AWS: SES v2 `SendEmail` with Simple content (subject, text and html bodies:
+ * SES composes the multipart/alternative MIME) and our headers (RFC 8058 `List-Unsubscribe` and
+ * `List-Unsubscribe-Post`), from EMAIL_FROM with the merchant's name, in the configuration set
+ * SES_CONFIGURATION_SET (its event destination feeds the delivery-status path). Simple rather than
+ * Raw keeps a MIME composer out of the Lambda bundle; the cost is that SES sets the Message-ID
+ * (`<SES MessageId@email.amazonses.com>`), and SES's MessageId is the provider message id the
+ * delivery events name. We keep unsubscribes ourselves, so no `ListManagementOptions`. Resend
+ * dedupe: a marker per message (ids only) written after the send; a message with a marker returns
+ * the first result without calling SES.
  */
 export const sesEmailSender: EmailSender = {
   name: 'ses',
@@ -44,14 +47,19 @@ export const sesEmailSender: EmailSender = {
     const already = await getSentMarker(email.merchantId, body);
     if (already !== undefined) return already;
     const from = process.env.EMAIL_FROM ?? env.EMAIL_FROM;
-    const raw = await composeRaw(email, from);
     const { client: sesClient, SendEmailCommand } = await ses();
     const configurationSet = process.env.SES_CONFIGURATION_SET ?? env.SES_CONFIGURATION_SET;
     const result = await sesClient.send(
       new SendEmailCommand({
-        FromEmailAddress: from,
+        FromEmailAddress: fromHeader(from, email.fromName),
         Destination: { ToAddresses: [email.to] },
-        Content: { Raw: { Data: raw } },
+        Content: {
+          Simple: {
+            Subject: { Data: email.subject, Charset: 'UTF-8' },
+            Body: { Text: { Data: email.text, Charset: 'UTF-8' }, ...(email.html === undefined ? {} : { Html: { Data: email.html, Charset: 'UTF-8' } }) },
+            Headers: Object.entries(email.headers ?? {}).map(([Name, Value]) => ({ Name, Value })),
+          },
+        },
         ...(configurationSet === undefined ? {} : { ConfigurationSetName: configurationSet }),
         EmailTags: [
           { Name: 'merchant_id', Value: email.merchantId.replace(/[^A-Za-z0-9_-]/g, '_') },

@@ -1,3 +1,4 @@
+import { readSecret } from '#adapters/secrets';
 import { getSentMarker, putSentMarker } from '#data/channel-repository';
 import { InternalError } from '#core/errors';
 import { messageBodyOf } from '#core/messages';
@@ -11,6 +12,20 @@ const setting = (name: keyof Env & string): string | undefined => {
   const value = process.env[name];
   return value === undefined || value === '' ? (env[name] as string | undefined) : value;
 };
+
+let secretToken: Promise<string> | undefined;
+
+/** TWILIO_AUTH_TOKEN, else the secret TWILIO_AUTH_TOKEN_ARN names (AWS, read once per cold start), else MESSAGING_AUTH_TOKEN. */
+async function authToken(): Promise<string | undefined> {
+  const direct = setting('TWILIO_AUTH_TOKEN');
+  if (direct !== undefined) return direct;
+  const arn = setting('TWILIO_AUTH_TOKEN_ARN');
+  if (arn !== undefined) {
+    secretToken ??= readSecret(arn);
+    return secretToken;
+  }
+  return setting('MESSAGING_AUTH_TOKEN');
+}
 
 /** The form Twilio's Create Message takes for a message (exported for tests). */
 export function twilioFormOf(message: OutgoingMessage, from: string, statusCallback: string | undefined): URLSearchParams {
@@ -49,7 +64,7 @@ export const twilioMessagingSender: MessagingSender = {
     if (already !== undefined) return already;
 
     const accountSid = setting('TWILIO_ACCOUNT_SID');
-    const token = setting('TWILIO_AUTH_TOKEN') ?? setting('MESSAGING_AUTH_TOKEN');
+    const token = await authToken();
     const from = message.channel === 'whatsapp' ? setting('TWILIO_WHATSAPP_FROM') : setting('TWILIO_SMS_FROM');
     if (accountSid === undefined || token === undefined || from === undefined)
       throw new InternalError(`MESSAGING_DRIVER is twilio but TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN or the ${message.channel} sender is not set`);

@@ -198,6 +198,8 @@ function successResponse(status: number, schema: z.ZodMiniType | undefined, rout
   const headers: Record<string, Header | Reference> = successHeaders(route);
   const description = STATUS_TEXT[status] ?? `Status ${status}`;
   if (status === 204) return { description, headers };
+  if (route.schemas?.htmlStatuses?.includes(status))
+    return { description: `${description}: an HTML page.`, headers, content: { 'text/html': { schema: { type: 'string' } } } };
   if (schema === undefined) {
     const generic = paging === undefined ? 'SuccessEnvelope' : PAGING[paging].envelope;
     return { description: `${description}: the success envelope.`, headers, content: { 'application/json': { schema: ref('schemas', generic) } } };

@@ -10,6 +10,22 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Headers
   return { statusCode, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
+/** A hosted page: HTML that frames nothing and loads nothing from elsewhere. */
+export function htmlResponse(statusCode: number, html: string, headers: Headers = {}): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      ...headers,
+    },
+    body: html,
+  };
+}
+
 export interface Meta {
   readonly timestamp: string;
   readonly request_id: string;

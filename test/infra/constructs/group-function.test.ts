@@ -36,7 +36,8 @@ describe('GroupFunction', () => {
     const functions = stacks.flatMap((stack) => Object.values(template(stack).findResources('AWS::Lambda::Function')));
 
     // Assess
-    expect(functions).toHaveLength(apiGroups().length + queueDefinitions.length + scheduleDefinitions.length);
+    // One per group, queue and schedule, and the consumer of SES's events (lib/constructs/email-sending.ts).
+    expect(functions).toHaveLength(apiGroups().length + queueDefinitions.length + scheduleDefinitions.length + 1);
     for (const { Properties: fn } of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs22.x',

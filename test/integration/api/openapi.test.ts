@@ -14,6 +14,9 @@ import { routes } from '#api/routes';
 import type { RouteDef } from '#api/route-types';
 import { setProviderSecret } from '#data/provider-secret-repository';
 import { suppressEmail } from '#data/suppression-repository';
+import type { MessageRecord } from '#core/messages';
+import { getMessage } from '#data/message-repository';
+import { linksFor } from '#services/message-links';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call, type JsonResponse } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
@@ -182,7 +185,15 @@ describe('GET /api/v1/openapi.json', () => {
 
       await record('listRecoveries', 'list', `${api}/recoveries`, { key });
       await record('getRecovery', 'by id', `${api}/recoveries/${recoveryId}`, { key });
-      await record('triggerDunning', 'default email', `${api}/recoveries/${recoveryId}/dunning`, { method: 'POST', key, body: {} });
+      const dunning = await record('triggerDunning', 'default email', `${api}/recoveries/${recoveryId}/dunning`, { method: 'POST', key, body: {} });
+      const dunningMessage = await getMessage(tenant.merchant.id, data(dunning).message_id as string);
+      const { unsubscribe_url: unsubscribeUrl } = await linksFor(dunningMessage as MessageRecord);
+      await record('showUnsubscribe', 'confirmation page', unsubscribeUrl);
+      await record('unsubscribe', 'one-click', unsubscribeUrl, {
+        method: 'POST',
+        rawBody: 'List-Unsubscribe=One-Click',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
 
       await record('getSubscriptionRecoveryStatus', 'status', `${api}/subscriptions/sub_contract_1`, { key });
       await record('listFailedInvoices', 'failed invoices', `${api}/subscriptions/sub_contract_1/failed-invoices`, { key });

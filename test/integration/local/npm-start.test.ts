@@ -61,6 +61,7 @@ describe('npm start (bin/local.ts)', () => {
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     const status = await fetch(`${stack.api_url}/status`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
     const statusBody = (await status.json()) as { data: { merchant_id: string; authenticated: boolean } };
+    const inbox = await fetch(`${stack.mail_catcher_url}/api/email`);
     const firstStop = await stop(first, 'SIGTERM');
 
     // Assess: first run
@@ -75,6 +76,11 @@ describe('npm start (bin/local.ts)', () => {
     expect(firstStop.ms).toBeLessThan(5000);
     expect(await answers(stack.dynamodb_endpoint as string)).toBe(false);
     expect(await answers(`http://127.0.0.1:${port}/health`)).toBe(false);
+    // The mail catcher: its web UI's URL printed and in the stack file, answering, stopped with the stack
+    expect(first.output()).toContain(`Sent emails:   ${stack.mail_catcher_url} (mail catcher)`);
+    expect(stack.mail_catcher_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(inbox.status).toBe(200);
+    expect(await answers(stack.mail_catcher_url as string)).toBe(false);
 
     // Act: second run on the same data folder
     const second = await start(cwd, port, dataDir);

@@ -26,7 +26,7 @@ interface DunningBody {
 
 const LIMITS = { read_per_minute: 100000, write_per_minute: 100000 };
 
-/** Runs the every-minute job as EventBridge Scheduler would at `at`, and returns its dispatch-messages summary. */
+/** Runs the every-minute job as EventBridge Scheduler would at `at`, and returns its flush-notifications summary. */
 async function dispatchAt(at: Date): Promise<Record<string, number>> {
   const report = await everyMinute({
     schedule: 'every-minute',
@@ -35,7 +35,7 @@ async function dispatchAt(at: Date): Promise<Record<string, number>> {
     attempt_number: 1,
     schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute',
   });
-  const task = report.tasks.find((t) => t.name === 'dispatch-messages');
+  const task = report.tasks.find((t) => t.name === 'flush-notifications');
   expect(task?.status).toBe('ok');
   return task?.summary as Record<string, number>;
 }

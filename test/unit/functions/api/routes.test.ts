@@ -9,23 +9,26 @@ const row = routeRow;
 const BEYOND_SPEC = ['createTemplate', 'listTemplates', 'getTemplate', 'updateTemplate', 'deleteTemplate'];
 
 describe('the route table', () => {
-  it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path, the OpenAPI document and the template CRUD', () => {
+  it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path, the OpenAPI document, the template CRUD and the two unsubscribe rows', () => {
     // Prepare
     const webhookRows = routes.filter((route) => route.group === 'provider-webhooks');
+    const ownRows = routes.filter((route) => route.group === 'unsubscribe');
     const specRows = routes.filter(
-      (route) => route.group !== 'provider-webhooks' && route.operationId !== 'getOpenApiDocument' && !BEYOND_SPEC.includes(route.operationId),
+      (route) =>
+        !['provider-webhooks', 'unsubscribe'].includes(route.group) && route.operationId !== 'getOpenApiDocument' && !BEYOND_SPEC.includes(route.operationId),
     );
     // Assess
-    expect(routes).toHaveLength(145 + BEYOND_SPEC.length);
+    expect(routes).toHaveLength(147 + BEYOND_SPEC.length);
+    expect(ownRows.map((route) => `${route.method} ${route.path}`)).toEqual(['GET /unsubscribe/{token}', 'POST /unsubscribe/{token}']);
     expect(specRows).toHaveLength(130);
     expect(webhookRows.map((route) => route.path).sort()).toEqual([...PSPS.map((psp) => `/${psp}/{merchant_id}`), '/square/{merchant_id}/invoice'].sort());
   });
 
-  it('puts merchant rows under /api/v1 and edge rows under /api or /ws', () => {
+  it('puts merchant rows under /api/v1 and edge rows under /api or /ws, but the unsubscribe page (not a spec path; RFC 8058 links)', () => {
     // Assess
     for (const route of routes) {
       if (route.api === 'merchant') expect(route.path).toMatch(/^\/api\/v1\//);
-      if (route.api === 'edge') expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/)/);
+      if (route.api === 'edge') expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/|unsubscribe\/\{token\}$)/);
     }
   });
 

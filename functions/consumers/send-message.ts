@@ -12,7 +12,7 @@ import { getPayment, timelineItem } from '#data/payment-repository';
 import { getQuietHours } from '#data/settings-repository';
 import { getSuppression } from '#data/suppression-repository';
 import { linksFor } from '#services/message-links';
-import { renderMessage } from '#services/render-message';
+import { MessageRenderError, type RenderedMessage, renderMessage } from '#services/render-message';
 import { logger } from '#shared/logger';
 import { NotificationMessageSchema } from '#contracts/notifications';
 import { queueDefinitions } from '#contracts/queues';
@@ -55,9 +55,10 @@ async function recipientRefusal(message: MessageRecord): Promise<string | undefi
  * 4. the merchant's sending pause (email: bounce or complaint rate past its threshold, judged on
  *    the last 30 days): back to `scheduled` an hour later with the reason, nothing lost;
  * 5. quiet hours at send time: back to `scheduled` at their end;
- * 6. renders it (services/render-message.ts, with its unsubscribe and update-payment links) and
- *    sends it through the channel's port (each deduplicates by message id; email carries RFC 8058
- *    List-Unsubscribe headers); a refusal for good (a free-form WhatsApp, an invalid number) is `failed`;
+ * 6. renders its template (services/render-message.ts, with its unsubscribe and update-payment
+ *    links) and sends it through the channel's port (each deduplicates by message id; email carries
+ *    RFC 8058 List-Unsubscribe headers); a refusal for good (a template deleted since, a free-form
+ *    WhatsApp, an invalid number) is `failed`;
  * 7. marks it `sent` with the payment's `dunning_sent` timeline entry in one transaction, and
  *    counts an email send for the merchant's sending pause.
  */
@@ -115,10 +116,11 @@ export const sendMessage: MessageProcessor = async (raw) => {
   const [merchant, customer] = await Promise.all([getMerchantCached(merchantId), getCustomer(merchantId, payment.customer_id)]);
   if (merchant === undefined) throw new InternalError(`Merchant ${merchantId} of message ${messageId} does not exist`);
   const links = await linksFor(message);
-  const rendered = renderMessage({ message, payment, customer, merchant, links });
 
+  let rendered: RenderedMessage;
   let sent: { readonly provider: string; readonly providerMessageId: string };
   try {
+    rendered = await renderMessage({ message, payment, customer, merchant, links });
     sent =
       message.channel === 'email'
         ? await emailSender.send({
@@ -142,7 +144,7 @@ export const sendMessage: MessageProcessor = async (raw) => {
             contentSid: message.content_sid ?? null,
           });
   } catch (error) {
-    if (!(error instanceof MessageRefusedError)) throw error;
+    if (!(error instanceof MessageRefusedError || error instanceof MessageRenderError)) throw error;
     await closeMessage(message, 'failed', `Not sent: ${error.message}`, new Date());
     log.info('message refused by its channel', { channel: message.channel, reason: error.message });
     return;

@@ -1,9 +1,10 @@
 import type { CustomerRecord } from '#core/customers';
-import { renderDunningEmail } from '#core/dunning';
 import type { Merchant } from '#core/merchants';
 import type { MessageRecord } from '#core/messages';
 import type { PaymentRecord } from '#core/payments';
+import { headerSafe } from '#core/templates/render';
 import type { MessageLinks } from './message-links';
+import { renderTemplateMessage } from './render-template-message';
 
 export interface RenderMessageInput {
   readonly message: MessageRecord;
@@ -20,37 +21,35 @@ export interface RenderedMessage {
   readonly text: string;
 }
 
-const escapeHtml = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/** Why a message cannot be rendered at send time: it is then `failed` with this reason, and nothing is sent. */
+export class MessageRenderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MessageRenderError';
+  }
+}
+
+/** The template of a message that names none: the manual dunning email (POST /recoveries/{id}/dunning without `template_id`). */
+export const DEFAULT_DUNNING_TEMPLATE_ID = 'tmpl_dunning_default';
 
 /**
  * THE rendering seam of every message, whatever its channel and purpose: the notifications
- * consumer calls only this. For now it renders the built-in dunning email (core/dunning.ts
- * renderDunningEmail) as text and as HTML, with the update-payment link and a visible unsubscribe
- * link in both; SMS and WhatsApp get a short text with the same two links. Merchant templates
- * (`{{placeholder}}` substitution, issue 11) replace the body here, and nowhere else.
+ * consumer calls only this. The message's template (its `template_id`: a built-in or the
+ * merchant's own; none means the default dunning email) is rendered with the 13 placeholders of the
+ * payment, customer and merchant (core/templates: plain substitution, HTML-escaped in the html
+ * part), with the update-payment link as `{{update_payment_url}}` and, for email, a visible
+ * unsubscribe link. The caller's `subject` (B's dunning body, a campaign step's or an A/B variant's)
+ * replaces the template's. SMS and WhatsApp get the unsubscribe link after the text.
+ * MessageRenderError when the template was deleted since the message was queued, or is for another
+ * channel than the message.
  */
-export function renderMessage(input: RenderMessageInput): RenderedMessage {
+export async function renderMessage(input: RenderMessageInput): Promise<RenderedMessage> {
   const { message, payment, customer, merchant, links } = input;
-  const email = renderDunningEmail({ payment, merchantName: merchant.name, customerName: customer?.name ?? null, subject: message.subject });
-  if (message.channel !== 'email') {
-    const text = `${merchant.name}: ${email.subject}. Update your payment method: ${links.update_payment_url} Reply STOP or unsubscribe: ${links.unsubscribe_url}`;
-    return { text };
-  }
-  const text = [email.text, '', `Update your payment method: ${links.update_payment_url}`, '', `Unsubscribe from these emails: ${links.unsubscribe_url}`].join(
-    '\n',
-  );
-  const paragraphs = email.text
-    .split('\n\n')
-    .map((paragraph) => `<p>${paragraph.split('\n').map(escapeHtml).join('<br>')}</p>`)
-    .join('\n');
-  const html = [
-    '<!doctype html>',
-    `<html><head><meta charset="utf-8"><title>${escapeHtml(email.subject)}</title></head><body>`,
-    paragraphs,
-    `<p><a href="${escapeHtml(links.update_payment_url)}">Update your payment method</a></p>`,
-    `<p style="font-size:12px;color:#666"><a href="${escapeHtml(links.unsubscribe_url)}">Unsubscribe</a> from these emails.</p>`,
-    '</body></html>',
-  ].join('\n');
-  return { subject: email.subject, html, text };
+  const templateId = message.template_id ?? DEFAULT_DUNNING_TEMPLATE_ID;
+  const rendered = await renderTemplateMessage({ merchantId: message.merchant_id, templateId, payment, customer, merchant, links });
+  if (rendered === undefined) throw new MessageRenderError(`template ${templateId} no longer exists`);
+  if (rendered.channel !== message.channel) throw new MessageRenderError(`template ${templateId} is for ${rendered.channel}, not ${message.channel}`);
+  if (rendered.channel !== 'email') return { text: `${rendered.text.trimEnd()}\nUnsubscribe: ${links.unsubscribe_url}` };
+  const subject = message.subject === null ? rendered.subject : headerSafe(message.subject);
+  return { subject, html: rendered.html, text: rendered.text };
 }

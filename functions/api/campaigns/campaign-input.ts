@@ -2,6 +2,7 @@ import { normaliseCampaignFilters, parseCampaignFilters } from '#core/campaigns/
 import { type ATriggerType, type CampaignTrigger, canonicalTrigger, type TriggerInput } from '#core/campaigns/triggers';
 import type { CampaignFilters, CampaignStep } from '#core/campaigns/types';
 import { ValidationError } from '#core/errors';
+import { assertTemplatesUsable } from '#services/check-templates';
 
 /**
  * The trigger of a body that may name it as A's `trigger_type`, B's `trigger`, or both (which must
@@ -57,3 +58,16 @@ export const stepsOfBody = (
     template_id: step.template_id ?? null,
     ...(step.subject === undefined ? {} : { subject: step.subject }),
   }));
+
+/**
+ * Refuses steps that name a template the merchant cannot use (services/check-templates.ts): 404
+ * for an unknown id, 422 for a template of another channel, naming `steps.<i>.template_id`.
+ */
+export async function assertStepTemplates(merchantId: string, steps: readonly CampaignStep[]): Promise<void> {
+  await assertTemplatesUsable(
+    merchantId,
+    steps.flatMap((step, index) =>
+      step.action === 'retry' || step.template_id === null ? [] : [{ templateId: step.template_id, channel: step.action, param: `steps.${index}.template_id` }],
+    ),
+  );
+}

@@ -1,13 +1,14 @@
 import { queueSender } from '#adapters/queue-sender';
-import { dunningRefusal, isKnownDunningTemplate, MANUAL_DUNNING_COOLDOWN_MS } from '#core/dunning';
-import { ResourceNotFoundError, StateConflictError } from '#core/errors';
+import { dunningRefusal, MANUAL_DUNNING_COOLDOWN_MS } from '#core/dunning';
+import { ResourceNotFoundError, StateConflictError, ValidationError } from '#core/errors';
 import type { MessageRecord } from '#core/messages';
 import type { PaymentRecord } from '#core/payments';
 import { isQuietAt, nextAllowedAt } from '#core/quiet-hours';
 import { createDunningMessage, failUnqueuedMessage } from '#data/message-repository';
 import { getPayment } from '#data/payment-repository';
 import { quietHoursOf, readQuietHours } from '#data/settings-repository';
-import type { DunningEmailMessage } from '#contracts/notifications';
+import { sendMessageOf } from '#contracts/notifications';
+import { getTemplate } from '#data/template-repository';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { triggerDunningSchemas } from './schemas';
@@ -32,8 +33,9 @@ const dunningView = (p: PaymentRecord, m: MessageRecord) => ({
  * - inside them: `scheduled` for the end of the quiet period (core/quiet-hours.ts), which the
  *   every-minute job releases to the queue when due; `status: dunning_scheduled`, `sent: false`,
  *   `scheduled_at`.
- * Refusals: 404 for an unknown recovery (`param: id`) or a `template_id` naming no template
- * (`param: template_id`; only the built-in ones exist until templates do); 409 when the recovery is
+ * Refusals: 404 for an unknown recovery (`param: id`) or a `template_id` naming no template the
+ * merchant can use (a built-in or its own: `param: template_id`), 422 for an SMS or WhatsApp
+ * template (`param: template_id`); 409 when the recovery is
  * recovered, terminal or paused; 409 when the customer already got (or will get) a manual dunning
  * email within the cooldown (core/dunning.ts MANUAL_DUNNING_COOLDOWN_MS, one hour), whichever of
  * their recoveries it was for: a business rule, so state_conflict as Stripe answers a request the
@@ -46,7 +48,12 @@ export const triggerDunning = defineOperation({ auth: 'api_key', schemas: trigge
   const payment = await getPayment(merchantId, params.id);
   if (payment === undefined) throw new ResourceNotFoundError(`No recovery ${params.id}.`, { param: 'id' });
   const templateId = body?.template_id ?? null;
-  if (templateId !== null && !isKnownDunningTemplate(templateId)) throw new ResourceNotFoundError(`No template ${templateId}.`, { param: 'template_id' });
+  if (templateId !== null) {
+    const template = await getTemplate(merchantId, templateId);
+    if (template === undefined) throw new ResourceNotFoundError(`No template ${templateId}.`, { param: 'template_id' });
+    if (template.channel !== 'email')
+      throw new ValidationError(`Template ${templateId} is for ${template.channel}; a dunning email needs an email template.`, { param: 'template_id' });
+  }
   const refusal = dunningRefusal(payment.status);
   if (refusal !== undefined) throw new StateConflictError(`Cannot send a dunning email for recovery ${payment.recovery_id}: ${refusal}.`);
 
@@ -56,9 +63,8 @@ export const triggerDunning = defineOperation({ auth: 'api_key', schemas: trigge
   const cooldownUntil = new Date((scheduledAt ?? now).getTime() + MANUAL_DUNNING_COOLDOWN_MS);
   const message = await createDunningMessage(payment, { templateId, subject: body?.subject ?? null, scheduledAt, cooldownUntil }, now);
   if (message.status === 'queued') {
-    const queued: DunningEmailMessage = { kind: 'dunning_email', merchant_id: merchantId, message_id: message.id };
     try {
-      await queueSender.send('notifications', queued);
+      await queueSender.send('notifications', sendMessageOf(merchantId, message.id));
     } catch (error) {
       await failUnqueuedMessage(message, 'Could not be queued for sending', new Date()).catch(() => undefined);
       throw error;

@@ -67,7 +67,7 @@ const UPDATE = { button: 'Update payment method' } as const;
 const UPDATE_CARD = { button: 'Update card' } as const;
 
 const templates: readonly TemplateRecord[] = [
-  // The manual dunning email (POST /recoveries/{id}/dunning): core/dunning.ts renderDunningEmail's wording.
+  // The manual dunning email (POST /recoveries/{id}/dunning without template_id), in the wording it had before templates.
   email('tmpl_dunning_default', {
     name: 'Payment failed (manual reminder)',
     subject: 'Your payment of {{amount}} to {{merchant_name}} did not go through',

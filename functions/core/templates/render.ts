@@ -41,14 +41,25 @@ export const headerSafe = (value: string): string =>
  * Plain substitution: each known placeholder becomes its value, passed through `encode`. The
  * value is looked up with Object.hasOwn on the caller's record, by a name already checked against
  * the 13, so no name reaches the prototype chain. Unknown tokens (refused when a template is
- * saved) render as '', an unclosed `{{` as its literal text (encoded).
+ * saved) render as '', an unclosed `{{` as its literal text (encoded). An empty value before
+ * punctuation drops the space in front of it ("Hello {{customer_name}}," → "Hello,").
  */
 function substitute(source: string, values: PlaceholderValues, encode: (text: string) => string): string {
   let out = '';
+  let emptied = false;
   for (const part of parseTemplate(source)) {
-    if (part.kind === 'text') out += part.text;
-    else if (part.kind === 'unclosed') out += encode(part.raw);
-    else if (part.kind === 'placeholder') out += encode(Object.hasOwn(values, part.name) ? (values[part.name] ?? '') : '');
+    if (part.kind === 'text') {
+      // An empty value takes the space before it along when punctuation follows: "Hello {{customer_name}},"
+      // for a customer without a name reads "Hello," rather than "Hello ,".
+      out = emptied && /^[,.;:!?]/.test(part.text) && out.endsWith(' ') ? out.slice(0, -1) : out;
+      out += part.text;
+      emptied = false;
+    } else if (part.kind === 'unclosed') out += encode(part.raw);
+    else if (part.kind === 'placeholder') {
+      const value = Object.hasOwn(values, part.name) ? (values[part.name] ?? '') : '';
+      out += encode(value);
+      emptied = value === '';
+    }
   }
   return out;
 }

@@ -305,8 +305,8 @@ describe('GET /api/v1/openapi.json', () => {
 
       const abCampaign = await createCampaignWithEmail(api, key);
       const abVariants = [
-        { name: 'Control', subject: 'Your payment failed', template_id: 'tmpl_ab_control' },
-        { name: 'Friendly', subject: 'A quick fix', template_id: 'tmpl_ab_friendly' },
+        { name: 'Control', subject: 'Your payment failed', template_id: 'tmpl_card_update_1' },
+        { name: 'Friendly', subject: 'A quick fix', template_id: 'tmpl_card_update_2' },
       ];
       await record('createEmailAbTest', 'defaults', `${api}/email/ab-test`, { method: 'POST', key, body: { campaign_id: abCampaign, variants: abVariants } });
       await record('getEmailAbTest', 'get', `${api}/email/ab-test/${abCampaign}`, { key });

@@ -55,7 +55,18 @@ describe('campaign repository', () => {
     const completed = await changeCampaignStatus(merchant.id, campaign.id, 'complete');
     // Assess
     expect(indexed.campaigns).toEqual([
-      { id: campaign.id, trigger: 'soft_decline', filters: { psp: ['stripe'] }, activated_at: active.activated_at, steps_count: 1 },
+      {
+        id: campaign.id,
+        trigger: 'soft_decline',
+        filters: { psp: ['stripe'] },
+        activated_at: active.activated_at,
+        steps_count: 1,
+        // What enrollment needs to time the first step without reading the campaign.
+        delay_hours: 0,
+        first_step_delay_hours: 24,
+        start_hour: 9,
+        end_hour: 21,
+      },
     ]);
     expect(completed).toMatchObject({ status: 'completed', completed_at: expect.any(String) });
     expect((await getActiveCampaignIndex(merchant.id)).campaigns).toEqual([]);

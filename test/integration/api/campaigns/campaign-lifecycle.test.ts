@@ -187,6 +187,10 @@ describe('campaign detail, update and status actions', () => {
         filters: { currency: ['usd'] },
         activated_at: activated.body.data.activated_at,
         steps_count: 1,
+        delay_hours: 0,
+        first_step_delay_hours: 24,
+        start_hour: 9,
+        end_hour: 21,
       });
       expect(paused.body.data).toMatchObject({ status: 'paused', paused_at: expect.any(String) });
       expect(indexWhenPaused.campaigns.some((entry) => entry.id === id)).toBe(false);

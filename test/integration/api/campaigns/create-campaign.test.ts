@@ -149,6 +149,20 @@ describe('POST /api/v1/campaigns', () => {
     ['filters_json that is not an object', 422, 'validation_error', 'filters_json', { ...B_BODY, filters_json: '"usd"' }],
     ['filters_json with an unknown field', 422, 'validation_error', 'filters_json', { ...B_BODY, filters_json: '{"country":"fr"}' }],
     ['filters_json with a bad psp', 422, 'validation_error', 'filters_json', { ...B_BODY, filters_json: '{"psp":["acme"]}' }],
+    [
+      'a template that does not exist',
+      404,
+      'resource_not_found',
+      'steps.1.template_id',
+      { ...A_BODY, steps: [A_BODY.steps[0], { action: 'email', delay_hours: 1, template_id: 'tmpl_never_saved' }] },
+    ],
+    [
+      'an email template on an SMS step',
+      422,
+      'validation_error',
+      'steps.0.template_id',
+      { ...A_BODY, steps: [{ action: 'sms', delay_hours: 1, template_id: 'tmpl_soft_decline_1' }] },
+    ],
   ] as const)('refuses %s with %i %s naming %s, and writes nothing', async (_name, status, code, param, body) => {
     // Prepare
     const before = await total();

@@ -38,8 +38,8 @@ interface AbTestBody {
 }
 
 const variants = [
-  { name: 'Control', subject: 'Your payment did not go through', template_id: 'tmpl_control' },
-  { name: 'Friendly', subject: 'A quick fix for your card', template_id: 'tmpl_friendly' },
+  { name: 'Control', subject: 'Your payment did not go through', template_id: 'tmpl_card_update_1' },
+  { name: 'Friendly', subject: 'A quick fix for your card', template_id: 'tmpl_card_update_2' },
 ];
 
 describe('POST /api/v1/email/ab-test and GET /api/v1/email/ab-test/{campaign_id}', () => {
@@ -220,6 +220,7 @@ describe('POST /api/v1/email/ab-test and GET /api/v1/email/ab-test/{campaign_id}
     ['a subject over 200 characters', 'variants.0.subject', { variants: [{ ...variants[0], subject: 's'.repeat(201) }, variants[1]] }],
     ['a subject of two lines', 'variants.1.subject', { variants: [variants[0], { ...variants[1], subject: 'one\ntwo' }] }],
     ['a template id that is not tmpl_', 'variants.1.template_id', { variants: [variants[0], { ...variants[1], template_id: 'welcome' }] }],
+    ['an SMS template', 'variants.0.template_id', { variants: [{ ...variants[0], template_id: 'tmpl_card_update_sms' }, variants[1]] }],
     ['a traffic_split below 0.05', 'traffic_split', { variants, traffic_split: 0.01 }],
     ['a traffic_split above 0.95', 'traffic_split', { variants, traffic_split: 0.99 }],
     ['an unknown metric', 'metric', { variants, metric: 'opens' }],
@@ -232,6 +233,17 @@ describe('POST /api/v1/email/ab-test and GET /api/v1/email/ab-test/{campaign_id}
     // Assess
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ code: 'validation_error', param });
+    expect((await read(campaignId)).status).toBe(404);
+  });
+
+  it('refuses a variant naming a template the merchant does not have with 404 naming it, and writes nothing', async () => {
+    // Prepare
+    const campaignId = await createCampaignWithEmail(stack.api_url, tenant.key);
+    // Act
+    const response = await create({ campaign_id: campaignId, variants: [variants[0], { ...variants[1], template_id: 'tmpl_never_saved' }] });
+    // Assess
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'variants.1.template_id' });
     expect((await read(campaignId)).status).toBe(404);
   });
 

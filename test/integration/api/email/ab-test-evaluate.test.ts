@@ -34,8 +34,8 @@ interface AbTestBody {
 }
 
 const variants = [
-  { name: 'Control', subject: 'Your payment did not go through', template_id: 'tmpl_control' },
-  { name: 'Friendly', subject: 'A quick fix for your card', template_id: 'tmpl_friendly' },
+  { name: 'Control', subject: 'Your payment did not go through', template_id: 'tmpl_card_update_1' },
+  { name: 'Friendly', subject: 'A quick fix for your card', template_id: 'tmpl_card_update_2' },
 ];
 
 describe('POST /api/v1/email/ab-test/{campaign_id}/evaluate', () => {
@@ -122,7 +122,7 @@ describe('POST /api/v1/email/ab-test/{campaign_id}/evaluate', () => {
       winner_arm: 'B',
       reason: 'significant',
       promoted: true,
-      promotion: { campaign_id: campaignId, step_index: 1, template_id: 'tmpl_friendly', subject: 'A quick fix for your card' },
+      promotion: { campaign_id: campaignId, step_index: 1, template_id: 'tmpl_card_update_2', subject: 'A quick fix for your card' },
       not_promoted_reason: null,
     });
     expect(response.body.data.statistics.z_test.p_value).toBeCloseTo(0.03548845046647471, 10);
@@ -132,7 +132,7 @@ describe('POST /api/v1/email/ab-test/{campaign_id}/evaluate', () => {
     expect(after.status).toBe('active');
     expect(after.steps).toEqual([
       before.steps[0],
-      { action: 'email', delay_hours: 0, template_id: 'tmpl_friendly', subject: 'A quick fix for your card' },
+      { action: 'email', delay_hours: 0, template_id: 'tmpl_card_update_2', subject: 'A quick fix for your card' },
       before.steps[2],
     ]);
   });
@@ -155,7 +155,7 @@ describe('POST /api/v1/email/ab-test/{campaign_id}/evaluate', () => {
     expect(replaced.status).toBe(201);
     expect(replaced.body.data.status).toBe('running');
     expect(replaced.body.data.id).not.toBe(testId);
-    expect((await campaignOf(campaignId)).steps[1]).toMatchObject({ template_id: 'tmpl_control', subject: 'Your payment did not go through' });
+    expect((await campaignOf(campaignId)).steps[1]).toMatchObject({ template_id: 'tmpl_card_update_1', subject: 'Your payment did not go through' });
   });
 
   it('names no winner on a sample ratio mismatch, however clear the difference', async () => {
@@ -210,7 +210,10 @@ describe('POST /api/v1/email/ab-test/{campaign_id}/evaluate', () => {
     const response = await evaluate(campaignId);
     // Assess
     expect(response.body.data.promoted).toBe(true);
-    expect(await campaignOf(campaignId)).toMatchObject({ status: 'paused', steps: [expect.anything(), { template_id: 'tmpl_friendly' }, expect.anything()] });
+    expect(await campaignOf(campaignId)).toMatchObject({
+      status: 'paused',
+      steps: [expect.anything(), { template_id: 'tmpl_card_update_2' }, expect.anything()],
+    });
   });
 
   it('promotes once when two evaluations race: one completes the test, the other is refused with 409', async () => {
@@ -223,7 +226,7 @@ describe('POST /api/v1/email/ab-test/{campaign_id}/evaluate', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     expect(answers.find((answer) => answer.status === 200)?.body.data.promoted).toBe(true);
     const after = await call<CampaignBody & { data: { updated_at: string } }>(`${stack.api_url}/campaigns/${campaignId}`, { key: tenant.key });
-    expect(after.body.data.steps[1]).toMatchObject({ template_id: 'tmpl_friendly' });
+    expect(after.body.data.steps[1]).toMatchObject({ template_id: 'tmpl_card_update_2' });
     expect(after.body.data.steps.length).toBe(before.steps.length);
   });
 

@@ -287,6 +287,35 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     expect(await dunningEntries(payment)).toHaveLength(1);
   });
 
+  it("sends the merchant's own template, rendered with the payment's values, and refuses an SMS template with 422", async () => {
+    // Prepare: a template saved through the API.
+    const saved = await call<{ data: { id: string } }>(`${stack.api_url}/templates`, {
+      method: 'POST',
+      key: tenant.key,
+      body: {
+        name: 'Gentle',
+        channel: 'email',
+        subject: '{{merchant_name}}: {{amount}} is still open',
+        html: '<p>Hi {{customer_name}}, <a href="{{update_payment_url}}">update your card</a>.</p>',
+        text: 'Hi {{customer_name}}, update your card: {{update_payment_url}}',
+      },
+    });
+    const payment = await seed(['retry']);
+    // Act
+    const response = await call<DunningBody>(dunning(payment.recovery_id), { method: 'POST', key: tenant.key, body: { template_id: saved.body.data.id } });
+    const smsPayment = await seed([]);
+    const sms = await call<DunningBody>(dunning(smsPayment.recovery_id), { method: 'POST', key: tenant.key, body: { template_id: 'tmpl_card_update_sms' } });
+    await stack.runtime.queues.drain();
+    // Assess
+    expect(saved.status).toBe(201);
+    expect(response.status).toBe(202);
+    const [email] = (await listOutboxEmails(tenant.merchant.id)).filter((sent) => sent.message_id === response.body.data.message_id);
+    expect(email?.subject).toBe(`${tenant.merchant.name}: $49.99 is still open`);
+    expect(email?.text).toMatch(/^Hi Ada Lovelace, update your card: https?:\/\/\S+/);
+    expect(sms.status).toBe(422);
+    expect(sms.body.error).toMatchObject({ code: 'validation_error', param: 'template_id' });
+  });
+
   it('documents the body as optional in the OpenAPI document (a POST without a body sends the default email)', () => {
     // Act
     const document = buildOpenApiDocument(routes);

@@ -99,3 +99,15 @@ describe('withUnsubscribeLink', () => {
     expect(withUnsubscribeLink({ subject: 's', html: '<p>x</p>', text: 'x' }, 'https://e.x/u').html).toMatch(/^<p>x<\/p>\n<p .*Unsubscribe<\/a>\.<\/p>\n$/);
   });
 });
+
+describe('renderTemplate with an empty value before punctuation', () => {
+  it('drops the space in front of it, and keeps it before words', () => {
+    // Act
+    const rendered = renderTemplate(
+      { channel: 'email', subject: 'Hi {{customer_name}}!', html: '<p>Hello {{customer_name}},</p>', text: 'Hello {{customer_name}}, {{customer_name}} pays' },
+      {},
+    );
+    // Assess
+    expect(rendered).toEqual({ subject: 'Hi!', html: '<p>Hello,</p>', text: 'Hello,  pays' });
+  });
+});

@@ -48,7 +48,7 @@ const FIELDS = {
   trigger: 'payment_failed',
   filters: {},
   steps: [
-    { action: 'email' as const, delay_hours: 0, template_id: 'tmpl_bench' },
+    { action: 'email' as const, delay_hours: 0, template_id: 'tmpl_soft_decline_1' },
     { action: 'email' as const, delay_hours: 24, template_id: 'tmpl_bench_2' },
   ],
   delay_hours: 0,
@@ -306,7 +306,7 @@ export const scenario: Scenario = {
             channel: 'email',
             purpose: 'campaign',
             to: payment.customer_email,
-            templateId: 'tmpl_bench',
+            templateId: 'tmpl_soft_decline_1',
             campaignId: e.campaign_id,
             stepIndex: 0,
             scheduledAt: runAt,

@@ -11,6 +11,7 @@ import { claimMessage, closeMessage, deferMessage, markMessageSent } from '#data
 import { getPayment, timelineItem } from '#data/payment-repository';
 import { getQuietHours } from '#data/settings-repository';
 import { getSuppression } from '#data/suppression-repository';
+import { countCampaignMessageSent } from '#services/campaign-message-events';
 import { linksFor } from '#services/message-links';
 import { MessageRenderError, type RenderedMessage, renderMessage } from '#services/render-message';
 import { logger } from '#shared/logger';
@@ -60,7 +61,8 @@ async function recipientRefusal(message: MessageRecord): Promise<string | undefi
  *    RFC 8058 List-Unsubscribe headers); a refusal for good (a template deleted since, a free-form
  *    WhatsApp, an invalid number) is `failed`;
  * 7. marks it `sent` with the payment's `dunning_sent` timeline entry in one transaction, and
- *    counts an email send for the merchant's sending pause.
+ *    counts an email send for the merchant's sending pause, and a campaign message for its
+ *    campaign (`stats.messages_sent`) and its A/B arm.
  */
 export const sendMessage: MessageProcessor = async (raw) => {
   const { merchant_id: merchantId, message_id: messageId } = NotificationMessageSchema.parse(raw);
@@ -166,5 +168,6 @@ export const sendMessage: MessageProcessor = async (raw) => {
   });
   const marked = await markMessageSent(message, sent, now, [timeline]);
   if (marked && message.channel === 'email') await countSending(merchantId, 'sent', now);
+  if (marked) await countCampaignMessageSent(message);
   log.info(marked ? 'message sent' : 'message completed by another consumer', { channel: message.channel, provider: sent.provider });
 };

@@ -40,6 +40,11 @@ export interface EnrollmentRecord {
   readonly ended_at: string | null;
   readonly end_reason: string | null;
   readonly steps: readonly ExecutedStep[];
+  /**
+   * The email A/B test arm the payment was assigned when it reached the campaign's first email
+   * step while a test ran (its recovery then counts for that arm); absent otherwise.
+   */
+  readonly ab_test?: { readonly id: string; readonly arm: 'A' | 'B' } | null;
   /** Bumped by every write; the claim and the advance are conditional on it. */
   readonly version: number;
 }

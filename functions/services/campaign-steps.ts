@@ -7,6 +7,10 @@ import { StateConflictError } from '#core/errors';
 import { isE164, type MessageRecord } from '#core/messages';
 import { commitInstant, type PaymentRecord, paymentBodyOf } from '#core/payments';
 import { changeCampaignStatus, getCampaign } from '#data/campaign-repository';
+import { getAbTest, recordAbTestEvent } from '#data/ab-test-repository';
+import { firstEmailStepIndex } from '#core/experiments/ab-test';
+import type { AbArm } from '#core/experiments/assign';
+import { abTestVariantFor } from '#core/experiments/promotion';
 import { getCustomer, type TransactItem } from '#data/customer-repository';
 import {
   activeEnrollmentsOfCustomer,
@@ -42,6 +46,27 @@ interface StepResult {
   readonly outcome: string;
   readonly message: MessageRecord | null;
   readonly retried: boolean;
+  /** The A/B arm this step assigned the payment (the campaign's first email step while a test runs). */
+  readonly assigned?: { readonly id: string; readonly arm: AbArm };
+}
+
+/**
+ * The template and subject a message step sends: the step's own, or, at the campaign's first email
+ * step while an email A/B test runs on the campaign, the payment's arm's variant (deterministic by
+ * test and payment, core/experiments/assign.ts).
+ */
+async function contentOf(
+  campaign: CampaignRecord,
+  step: CampaignStep,
+  index: number,
+  paymentId: string,
+): Promise<{ templateId: string | null; subject: string | null; assigned?: { id: string; arm: AbArm } }> {
+  const own = { templateId: step.template_id, subject: step.subject ?? null };
+  if (step.action !== 'email' || firstEmailStepIndex(campaign) !== index) return own;
+  const test = await getAbTest(campaign.merchant_id, campaign.id);
+  const assignment = test === undefined ? undefined : abTestVariantFor(test, paymentId);
+  if (test === undefined || assignment === undefined) return own;
+  return { templateId: assignment.variant.template_id, subject: assignment.variant.subject, assigned: { id: test.id, arm: assignment.arm } };
 }
 
 /** The address a message step goes to: the customer's email, or an E.164 `phone` on its record for sms and whatsapp. */
@@ -81,6 +106,7 @@ async function runStep(
   const to = recipientOf(customer, step.action);
   if (to === undefined)
     return { outcome: `skipped: no ${step.action === 'email' ? 'email address' : 'phone number'} for ${step.action}`, message: null, retried: false };
+  const content = await contentOf(campaign, step, index, enrollment.payment_id);
   const message = newMessageRecord(
     {
       merchantId: enrollment.merchant_id,
@@ -90,15 +116,16 @@ async function runStep(
       channel: step.action,
       purpose: 'campaign',
       to,
-      templateId: step.template_id,
-      subject: step.subject ?? null,
+      templateId: content.templateId,
+      subject: content.subject,
       campaignId: campaign.id,
       stepIndex: index,
       scheduledAt: now,
+      ...(content.assigned ? { variant: content.assigned.arm } : {}),
     },
     now,
   );
-  return { outcome: 'message_queued', message, retried: false };
+  return { outcome: 'message_queued', message, retried: false, ...(content.assigned ? { assigned: content.assigned } : {}) };
 }
 
 const STAT_OF_END: Readonly<Record<Exclude<EnrollmentStatus, 'active'>, string>> = { completed: 'completed', stopped: 'stopped', recovered: 'recovered' };
@@ -206,6 +233,9 @@ async function end(
       }
     : undefined;
   if ((await commit(claimed, change.after, { ...(timeline ? { timeline } : {}), stats: change.stats, payment }, now)) === 'lost') return { kind: 'lost' };
+  // A recovery counts for the A/B arm the payment was assigned (the test's `recovery` metric).
+  if (status === 'recovered' && claimed.ab_test)
+    await recordAbTestEvent(claimed.merchant_id, claimed.campaign_id, claimed.ab_test.arm, 'recovered', claimed.ab_test.id);
   await completeIfDone(claimed.merchant_id, claimed.campaign_id, now);
   return { kind: 'ended', status, reason };
 }
@@ -250,6 +280,7 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
     total_steps: run.steps.length,
     retries_run: claimed.retries_run + (result.retried ? 1 : 0),
     steps: [...claimed.steps, executed],
+    ...(result.assigned ? { ab_test: result.assigned } : {}),
   };
   const last = decision.index + 1 >= run.steps.length;
   const change = last
@@ -276,6 +307,7 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
     now,
   );
   if (written === 'lost') return { kind: 'lost' };
+  if (result.assigned) await recordAbTestEvent(claimed.merchant_id, run.id, result.assigned.arm, 'assigned', result.assigned.id);
   if (result.message) await enqueue(result.message, now);
   if (last) await completeIfDone(claimed.merchant_id, run.id, now);
   return { kind: 'ran', outcome: result.outcome, messageId: executed.message_id };

@@ -1,5 +1,5 @@
 import { ResourceNotFoundError, ValidationError } from '#core/errors';
-import type { TemplateChannel } from '#core/templates/template';
+import { type TemplateChannel, templateFitsChannel } from '#core/templates/template';
 import { getTemplate } from '#data/template-repository';
 
 /** A template a request names, the channel it will be sent on, and the request field naming it. */
@@ -12,8 +12,8 @@ export interface TemplateUse {
 
 /**
  * Refuses a request naming a template the merchant cannot use: none by that id among the
- * built-ins and its own (404 naming the field, as an unknown id elsewhere), or one made for another
- * channel than the step or variant sends on (422 naming the field). Each distinct id is read once.
+ * built-ins and its own (404 naming the field, as an unknown id elsewhere), or one that does not fit
+ * the channel the step or variant sends on (422 naming the field; core/templates templateFitsChannel). Each distinct id is read once.
  */
 export async function assertTemplatesUsable(merchantId: string, uses: readonly TemplateUse[]): Promise<void> {
   const ids = [...new Set(uses.map((use) => use.templateId))];
@@ -21,7 +21,7 @@ export async function assertTemplatesUsable(merchantId: string, uses: readonly T
   for (const use of uses) {
     const template = found.get(use.templateId);
     if (template === undefined) throw new ResourceNotFoundError(`No template ${use.templateId}.`, { param: use.param });
-    if (template.channel !== use.channel) {
+    if (!templateFitsChannel(template.channel, use.channel)) {
       throw new ValidationError(`Template ${use.templateId} is for ${template.channel}; this ${use.channel} message needs a ${use.channel} template.`, {
         param: use.param,
       });

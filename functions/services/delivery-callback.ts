@@ -1,5 +1,6 @@
 import type { DeliveryEvent } from '#core/messages';
 import { countSending } from '#data/channel-repository';
+import { countCampaignMessageClicked } from './campaign-message-events';
 import { getMessageByProviderId, recordDeliveryEvent } from '#data/message-repository';
 import { suppressEmail, type SuppressionReason } from '#data/suppression-repository';
 import type { Logger } from '#shared/logger';
@@ -41,6 +42,8 @@ export async function applyDeliveryCallback(callback: DeliveryCallback, log: Log
   if (outcome === 'recorded' && message.channel === 'email' && (callback.event.type === 'bounced' || callback.event.type === 'complained')) {
     await countSending(message.merchant_id, callback.event.type, new Date(callback.event.received_at));
   }
+  // A campaign email's first click counts for its A/B arm (the test's `click` metric).
+  if (outcome === 'recorded' && callback.event.type === 'clicked' && message.clicked_at === undefined) await countCampaignMessageClicked(message);
   // Runs for duplicates too: a retry after a failure between the writes completes the suppression.
   if (callback.suppress !== undefined && message.channel === 'email') {
     const added = await suppressEmail({

@@ -3,6 +3,7 @@ import type { Merchant } from '#core/merchants';
 import type { MessageRecord } from '#core/messages';
 import type { PaymentRecord } from '#core/payments';
 import { headerSafe } from '#core/templates/render';
+import { templateFitsChannel } from '#core/templates/template';
 import type { MessageLinks } from './message-links';
 import { renderTemplateMessage } from './render-template-message';
 
@@ -29,13 +30,20 @@ export class MessageRenderError extends Error {
   }
 }
 
-/** The template of a message that names none: the manual dunning email (POST /recoveries/{id}/dunning without `template_id`). */
-export const DEFAULT_DUNNING_TEMPLATE_ID = 'tmpl_dunning_default';
+/**
+ * The template of a message that names none, by channel: the manual dunning email (POST
+ * /recoveries/{id}/dunning without `template_id`), and the update-card text for SMS and WhatsApp.
+ */
+export const DEFAULT_TEMPLATE_IDS: Readonly<Record<MessageRecord['channel'], string>> = {
+  email: 'tmpl_dunning_default',
+  sms: 'tmpl_card_update_sms',
+  whatsapp: 'tmpl_card_update_sms',
+};
 
 /**
  * THE rendering seam of every message, whatever its channel and purpose: the notifications
  * consumer calls only this. The message's template (its `template_id`: a built-in or the
- * merchant's own; none means the default dunning email) is rendered with the 13 placeholders of the
+ * merchant's own; none means its channel's default, DEFAULT_TEMPLATE_IDS) is rendered with the 13 placeholders of the
  * payment, customer and merchant (core/templates: plain substitution, HTML-escaped in the html
  * part), with the update-payment link as `{{update_payment_url}}` and, for email, a visible
  * unsubscribe link. The caller's `subject` (B's dunning body, a campaign step's or an A/B variant's)
@@ -45,10 +53,11 @@ export const DEFAULT_DUNNING_TEMPLATE_ID = 'tmpl_dunning_default';
  */
 export async function renderMessage(input: RenderMessageInput): Promise<RenderedMessage> {
   const { message, payment, customer, merchant, links } = input;
-  const templateId = message.template_id ?? DEFAULT_DUNNING_TEMPLATE_ID;
+  const templateId = message.template_id ?? DEFAULT_TEMPLATE_IDS[message.channel];
   const rendered = await renderTemplateMessage({ merchantId: message.merchant_id, templateId, payment, customer, merchant, links });
   if (rendered === undefined) throw new MessageRenderError(`template ${templateId} no longer exists`);
-  if (rendered.channel !== message.channel) throw new MessageRenderError(`template ${templateId} is for ${rendered.channel}, not ${message.channel}`);
+  if (!templateFitsChannel(rendered.channel, message.channel))
+    throw new MessageRenderError(`template ${templateId} is for ${rendered.channel}, not ${message.channel}`);
   if (rendered.channel !== 'email') return { text: `${rendered.text.trimEnd()}\nUnsubscribe: ${links.unsubscribe_url}` };
   const subject = message.subject === null ? rendered.subject : headerSafe(message.subject);
   return { subject, html: rendered.html, text: rendered.text };

@@ -5,6 +5,7 @@ import { createCampaign } from '#data/campaign-repository';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { createCampaignFromTemplateSchemas } from './schemas';
+import { getSendingPause } from '#data/channel-repository';
 import { campaignView } from './views';
 
 /**
@@ -35,6 +36,6 @@ export const createCampaignFromTemplate = defineOperation(
       new Date(),
     );
     await createCampaign(campaign);
-    return { statusCode: 201, body: envelope(campaignView(campaign), requestId, principal.merchantId) };
+    return { statusCode: 201, body: envelope(campaignView(campaign, await getSendingPause(principal.merchantId)), requestId, principal.merchantId) };
   },
 );

@@ -4,6 +4,7 @@ import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { assertStepTemplates, filtersOfBody, stepsOfBody, triggerOfBody } from './campaign-input';
 import { createCampaignSchemas } from './schemas';
+import { getSendingPause } from '#data/channel-repository';
 import { campaignView } from './views';
 
 /**
@@ -33,5 +34,5 @@ export const createCampaign = defineOperation({ auth: 'api_key', schemas: create
     new Date(),
   );
   await writeCampaign(campaign);
-  return { statusCode: 201, body: envelope(campaignView(campaign), requestId, merchantId) };
+  return { statusCode: 201, body: envelope(campaignView(campaign, await getSendingPause(principal.merchantId)), requestId, merchantId) };
 });

@@ -54,8 +54,8 @@ export const Campaign = z.object({
   stats: Stats,
   performance: z.object({ enrolled: Int, active: Int, recovered: Int, recovery_rate: described(z.number(), 'recovered / enrolled; 0 before any enrollment.') }),
   sending_paused: described(
-    z.nullable(z.record(z.string(), z.unknown())),
-    "Whether the merchant's sending is paused by its bounce or complaint rate, and why; null while not reported.",
+    z.nullable(z.object({ since: DateTime, reason: z.string(), bounce_rate: z.number(), complaint_rate: z.number() })),
+    "The merchant's email sending, paused since `since` because its bounce rate passed 2.5% or its complaint rate 0.08% over the last 30 days (emails are held, not lost, until an operator resumes sending); null while sending runs.",
   ),
   source_template_id: z.nullable(z.string()),
   created_at: DateTime,

@@ -3,6 +3,7 @@ import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { assertStepTemplates, filtersOfBody, stepsOfBody, triggerOfBody } from './campaign-input';
 import { updateCampaignSchemas } from './schemas';
+import { getSendingPause } from '#data/channel-repository';
 import { campaignView } from './views';
 
 /**
@@ -30,5 +31,5 @@ export const updateCampaign = defineOperation({ auth: 'api_key', schemas: update
     ...(body.start_hour === undefined ? {} : { start_hour: body.start_hour }),
     ...(body.end_hour === undefined ? {} : { end_hour: body.end_hour }),
   });
-  return { body: envelope(campaignView(campaign), requestId, merchantId) };
+  return { body: envelope(campaignView(campaign, await getSendingPause(principal.merchantId)), requestId, merchantId) };
 });

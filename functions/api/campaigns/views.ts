@@ -7,6 +7,7 @@ import { filtersJsonOf } from '#core/campaigns/filters';
 import { type CampaignTemplate as Template, durationHoursOf } from '#core/campaigns/templates';
 import { triggerTypeOf } from '#core/campaigns/triggers';
 import type { CampaignRecord, CampaignStep as Step } from '#core/campaigns/types';
+import type { SendingPause } from '#core/sending-pause';
 import type { Campaign, CampaignStep, CampaignTemplate } from './schemas';
 
 export const stepView = (step: Step): z.output<typeof CampaignStep> => ({
@@ -16,8 +17,11 @@ export const stepView = (step: Step): z.output<typeof CampaignStep> => ({
   ...(step.subject === undefined ? {} : { subject: step.subject }),
 });
 
-/** The campaign with its steps, trigger in both forms, filters, stop rules, hours, stats and performance. */
-export const campaignView = (c: CampaignRecord): z.output<typeof Campaign> => ({
+/**
+ * The campaign with its steps, trigger in both forms, filters, stop rules, hours, stats and
+ * performance, and whether the merchant's email sending is paused (its bounce or complaint rate).
+ */
+export const campaignView = (c: CampaignRecord, pause: SendingPause | undefined): z.output<typeof Campaign> => ({
   id: c.id,
   name: c.name,
   status: c.status,
@@ -40,8 +44,8 @@ export const campaignView = (c: CampaignRecord): z.output<typeof Campaign> => ({
     recovered: c.stats.recovered,
     recovery_rate: c.stats.enrolled === 0 ? 0 : Math.round((c.stats.recovered / c.stats.enrolled) * 10_000) / 10_000,
   },
-  // Filled by the channels work (bounce/complaint auto-pause); not reported yet.
-  sending_paused: null,
+  sending_paused:
+    pause === undefined ? null : { since: pause.since, reason: pause.reason, bounce_rate: pause.bounce_rate, complaint_rate: pause.complaint_rate },
   source_template_id: c.source_template_id,
   created_at: c.created_at,
   updated_at: c.updated_at,

@@ -114,3 +114,10 @@ export function updatedTemplate(template: TemplateRecord, content: TemplateConte
   checkTemplateContent(content);
   return { ...template, ...content, placeholders: placeholdersUsed(content.subject, content.html, content.text), updated_at: now.toISOString() };
 }
+
+/**
+ * Whether a template can be sent on a channel: an email template by email only; an SMS or WhatsApp
+ * template (plain text) on either of the two text channels.
+ */
+export const templateFitsChannel = (template: TemplateChannel, channel: TemplateChannel): boolean =>
+  template === channel || (template !== 'email' && channel !== 'email');

@@ -101,10 +101,10 @@ describe('email through the consumer into the mail catcher', () => {
     expect(unsubscribeUrl).toMatch(new RegExp(`^${stack.api_url.replace(/\/api\/v1$/, '')}/unsubscribe/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}$`));
     expect(email.subject).toContain('did not go through');
     expect(email.text).toContain('Hello Ada Lovelace,');
-    expect(email.text).toContain(`Unsubscribe from these emails: ${unsubscribeUrl}`);
+    expect(email.text).toContain(`Unsubscribe: ${unsubscribeUrl}`);
     expect(email.text).toContain(`/update-payment/${payment.recovery_id}`);
     expect(email.html).toContain(`<a href="${unsubscribeUrl}">Unsubscribe</a>`);
-    expect(email.html).toContain('Update your payment method</a>');
+    expect(email.html).toContain('Update payment method</a>');
     expect(await getMessage(merchant.id, first.id)).toMatchObject({ status: 'sent', provider: 'smtp', channel: 'email', purpose: 'campaign' });
 
     // Act: the same queue message again, then the one-click POST a mail client makes
@@ -264,7 +264,7 @@ describe('SMS and WhatsApp through Twilio', () => {
     const form = new URLSearchParams(request?.bodyText);
     expect(form.get('To')).toBe('+14155550123');
     expect(form.get('From')).toBe('+15005550006');
-    expect(form.get('Body')).toContain(`Texting Co: Your payment of`);
+    expect(form.get('Body')).toContain(`Texting Co: your payment of $49.99`);
     expect(form.get('Body')).toContain('/unsubscribe/');
     const sent = await getMessage(merchant.id, message.id);
     expect(sent).toMatchObject({ status: 'sent', provider: 'twilio', channel: 'sms', provider_message_id: expect.stringMatching(/^SM[0-9a-f]{32}$/) });

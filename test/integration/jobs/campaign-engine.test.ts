@@ -56,8 +56,8 @@ const EMAIL_THEN_EMAIL: CampaignFields = {
   trigger: 'payment_failed',
   filters: {},
   steps: [
-    { action: 'email', delay_hours: 0, template_id: 'tmpl_first' },
-    { action: 'email', delay_hours: 24, template_id: 'tmpl_second' },
+    { action: 'email', delay_hours: 0, template_id: 'tmpl_soft_decline_1' },
+    { action: 'email', delay_hours: 24, template_id: 'tmpl_soft_decline_2' },
   ],
   delay_hours: 0,
   start_hour: 0,
@@ -144,7 +144,7 @@ describe('campaign engine: enrollment and the hourly advance-campaign-steps job'
       channel: 'email',
       campaign_id: campaign.id,
       step_index: 0,
-      template_id: 'tmpl_first',
+      template_id: 'tmpl_soft_decline_1',
       to: customer,
     });
     expect(outbox).toHaveLength(1);
@@ -163,8 +163,63 @@ describe('campaign engine: enrollment and the hourly advance-campaign-steps job'
     expect(paid.status).toBe(200);
     expect(secondRun).toMatchObject({ ended: 1, ran: 0 });
     expect(ended).toMatchObject({ status: 'recovered', end_reason: 'payment_recovered', next_step_at: null });
-    expect(stats).toMatchObject({ enrolled: 1, active: 0, recovered: 1 });
+    expect(stats).toMatchObject({ enrolled: 1, active: 0, recovered: 1, messages_sent: 1 });
+    // The step's template, rendered with the payment's values.
+    expect(outbox[0]?.subject).toBe('We could not process your payment of $49.99');
   }, 60_000);
+
+  it("sends the first email step's A/B variant of the payment's arm, and counts assignment, send and recovery for that arm", async () => {
+    // Prepare: an active campaign with an A/B test on its first email step, split 50/50.
+    const { tenant, campaign } = await tenantWithCampaign();
+    const variants = [
+      { name: 'Card', subject: 'Arm A subject', template_id: 'tmpl_card_update_1' },
+      { name: 'Value', subject: 'Arm B subject', template_id: 'tmpl_high_value_1' },
+    ];
+    const created = await call(`${stack.api_url}/email/ab-test`, { method: 'POST', key: tenant.key, body: { campaign_id: campaign.id, variants } });
+    const payments = await Promise.all(Array.from({ length: 6 }, () => failed(tenant)));
+    const due = new Date(
+      Math.max(...(await Promise.all(payments.map(async (p) => Date.parse((await getEnrollment(tenant.merchant.id, p.paymentId))?.next_step_at as string))))),
+    );
+
+    // Act: the first step runs for all, the queue drains; then one payment is recovered and the next run sees it.
+    await runHourlyAt(due);
+    await stack.runtime.queues.drain();
+    const [first] = payments;
+    const firstEnrollment = await getEnrollment(tenant.merchant.id, first?.paymentId as string);
+    await ingest(tenant, {
+      event_type: 'payment_succeeded',
+      amount_cents: 4999,
+      currency: 'usd',
+      customer_email: first?.customer,
+      metadata: { payment_id: first?.providerId },
+    });
+    await runHourlyAt(new Date(firstEnrollment?.next_step_at as string));
+    const test = await call<{ data: { variants: { arm: string; assigned: number; sent: number; recovered: number }[] } }>(
+      `${stack.api_url}/email/ab-test/${campaign.id}`,
+      { key: tenant.key },
+    );
+
+    // Assess: each message carries its payment's arm and that arm's template and subject.
+    expect(created.status).toBe(201);
+    const messages = await Promise.all(
+      payments.map(async (p) => getMessage(tenant.merchant.id, (await getEnrollment(tenant.merchant.id, p.paymentId))?.steps[0]?.message_id as string)),
+    );
+    for (const message of messages) {
+      const variant = message?.variant === 'A' ? variants[0] : variants[1];
+      expect(message).toMatchObject({ status: 'sent', template_id: variant?.template_id, subject: variant?.subject });
+    }
+    const outbox = await listOutboxEmails(tenant.merchant.id);
+    expect(new Set(outbox.map((email) => email.subject))).toEqual(
+      new Set(messages.map((message) => (message?.variant === 'A' ? 'Arm A subject' : 'Arm B subject'))),
+    );
+    const count = (arm: string | null | undefined) => messages.filter((message) => message?.variant === arm).length;
+    const firstArm = (await getEnrollment(tenant.merchant.id, first?.paymentId as string))?.ab_test?.arm;
+    expect(firstArm).toBe(messages[0]?.variant);
+    expect(test.body.data.variants.map(({ assigned, sent, recovered }) => ({ assigned, sent, recovered }))).toEqual([
+      { assigned: count('A'), sent: count('A'), recovered: firstArm === 'A' ? 1 : 0 },
+      { assigned: count('B'), sent: count('B'), recovered: firstArm === 'B' ? 1 : 0 },
+    ]);
+  }, 90_000);
 
   it('executes a due step once when two job runs overlap', async () => {
     // Prepare
@@ -272,7 +327,7 @@ describe('campaign engine: enrollment and the hourly advance-campaign-steps job'
       ...EMAIL_THEN_EMAIL,
       steps: [
         { action: 'retry', delay_hours: 0, template_id: null },
-        { action: 'sms', delay_hours: 1, template_id: 'tmpl_sms' },
+        { action: 'sms', delay_hours: 1, template_id: 'tmpl_card_update_sms' },
       ],
     });
     const { paymentId } = await failed(tenant, { decline_code: 'expired_card' });

@@ -1,5 +1,6 @@
 import { activateCampaignSchemas, getCampaignSchemas, updateCampaignSchemas } from '#api/campaigns/schemas';
 import { getActiveCampaignIndex, getCampaign, incrementCampaignStats } from '#data/campaign-repository';
+import { countSending, judgeSending } from '#data/channel-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -59,6 +60,24 @@ describe('campaign detail, update and status actions', () => {
         performance: { enrolled: 4, active: 2, recovered: 2, recovery_rate: 0.5 },
         sending_paused: null,
       });
+    });
+
+    it("says when and why the merchant's email sending is paused, in the detail and the list", async () => {
+      // Prepare: a merchant of its own whose bounces passed 2.5% of 400 sends in the last 30 days.
+      const paused = await newTenant(['admin'], UNLIMITED);
+      const created = await call<Answer>(url(), { method: 'POST', key: paused.key, body: BODY });
+      await countSending(paused.merchant.id, 'sent', new Date(Date.now() - 86_400_000), 400);
+      await countSending(paused.merchant.id, 'bounced', new Date(Date.now() - 86_400_000), 11);
+      const pause = await judgeSending(paused.merchant.id);
+      // Act
+      const detail = await call<Answer>(url(`/${created.body.data.id}`), { key: paused.key });
+      const list = await call<{ data: Answer['data'][] }>(url(), { key: paused.key });
+      // Assess
+      expect(pause).toBeDefined();
+      const expected = { since: pause?.since, reason: expect.stringContaining('bounce'), bounce_rate: 0.0275, complaint_rate: 0 };
+      expect(detail.body.data.sending_paused).toEqual(expected);
+      expect(list.body.data[0]?.sending_paused).toEqual(expected);
+      expect(() => getCampaignSchemas.responses[200].parse(detail.body)).not.toThrow();
     });
 
     it("answers 404 for an unknown id and for another merchant's campaign", async () => {

@@ -81,10 +81,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await ensureTable(admin, tableName);
     admin.destroy();
 
-    // Unsubscribe links outlive a restart when the data does: their key is kept beside it.
-    if (options.dataDir !== undefined && process.env.UNSUBSCRIBE_SIGNING_SECRET === undefined) {
-      process.env.UNSUBSCRIBE_SIGNING_SECRET = unsubscribeKey(options.dataDir);
-    }
+    // Unsubscribe links outlive a restart when the data does: their key is kept beside it. Without
+    // a data folder, one key per start; the stack file hands it to the CLI (`npm run job`), whose
+    // emails must carry links this server accepts.
+    process.env.UNSUBSCRIBE_SIGNING_SECRET ??= options.dataDir === undefined ? randomBytes(32).toString('hex') : unsubscribeKey(options.dataDir);
     let mailCatcherUrl: string | undefined;
     const catcherOption = options.mailCatcher ?? true;
     if (catcherOption !== false) {
@@ -123,7 +123,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       api_key: demo.api_key,
       table_name: tableName,
       default_payment_gateway: defaultGateway,
-      ...(mailCatcherUrl === undefined ? {} : { mail_catcher_url: mailCatcherUrl }),
+      ...(mailCatcherUrl === undefined ? {} : { mail_catcher_url: mailCatcherUrl, smtp_url: process.env.SMTP_URL }),
+      edge_url: process.env.EDGE_PUBLIC_BASE_URL,
+      unsubscribe_signing_secret: process.env.UNSUBSCRIBE_SIGNING_SECRET,
     };
     const stackPath = options.stackFile === undefined ? stackFilePath() : options.stackFile;
     if (stackPath !== null) writePrivate(stackPath, stackFile);

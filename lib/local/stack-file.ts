@@ -16,6 +16,12 @@ export interface StackFile {
   readonly default_payment_gateway: string;
   /** The embedded mail catcher's web UI, where sent emails are read (absent when it does not run). */
   readonly mail_catcher_url?: string;
+  /** Its SMTP endpoint, where the stack's email goes (EMAIL_DRIVER smtp); absent with the catcher. */
+  readonly smtp_url?: string;
+  /** The edge API's origin (this server), which unsubscribe and update-payment links point at. */
+  readonly edge_url?: string;
+  /** The key of unsubscribe links, so that a script's emails carry links the stack accepts. */
+  readonly unsubscribe_signing_secret?: string;
 }
 
 /** Where the stack started in `cwd` writes its stack file. */
@@ -37,9 +43,10 @@ export function readStackFile(path: string = stackFilePath()): Partial<StackFile
 /**
  * Points this process at the local stack, before anything imports functions/shared/env.ts (which
  * reads the environment once): TABLE_NAME and DYNAMODB_ENDPOINT from the environment, else from the
- * stack file; and, when the table is the stack's own, the stack's DEFAULT_PAYMENT_GATEWAY unless
- * the environment sets one (the stack sets it for itself, so a script that charges through the
- * retry engine must use the same default, not none).
+ * stack file; and, when the table is the stack's own, what the stack set for itself unless the
+ * environment sets it: DEFAULT_PAYMENT_GATEWAY (a script that charges through the retry engine
+ * uses the same default, not none), and the mail catcher's SMTP_URL (EMAIL_DRIVER smtp), the edge
+ * origin and the unsubscribe key (a job run's emails land in the catcher with working links).
  *
  * @returns whether the table is the local stack's (false: the environment named another table).
  */
@@ -53,8 +60,17 @@ export function useLocalStackEnvironment(path: string = stackFilePath()): boolea
     process.env.DYNAMODB_ENDPOINT = stack.dynamodb_endpoint;
   }
   const isStack = stack.table_name !== undefined && process.env.TABLE_NAME === stack.table_name && process.env.DYNAMODB_ENDPOINT === stack.dynamodb_endpoint;
-  if (isStack && process.env.DEFAULT_PAYMENT_GATEWAY === undefined && stack.default_payment_gateway !== undefined) {
-    process.env.DEFAULT_PAYMENT_GATEWAY = stack.default_payment_gateway;
+  if (isStack) {
+    // What the stack sets for itself, so that a script's work (a job run's emails above all) goes
+    // where the stack's does: the same gateway, the mail catcher, links to this server.
+    const fromStack: ReadonlyArray<readonly [string, string | undefined]> = [
+      ['DEFAULT_PAYMENT_GATEWAY', stack.default_payment_gateway],
+      ['SMTP_URL', stack.smtp_url],
+      ['EMAIL_DRIVER', stack.smtp_url === undefined ? undefined : 'smtp'],
+      ['EDGE_PUBLIC_BASE_URL', stack.edge_url],
+      ['UNSUBSCRIBE_SIGNING_SECRET', stack.unsubscribe_signing_secret],
+    ];
+    for (const [name, value] of fromStack) if (process.env[name] === undefined && value !== undefined) process.env[name] = value;
   }
   return isStack;
 }

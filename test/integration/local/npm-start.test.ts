@@ -81,6 +81,10 @@ describe('npm start (bin/local.ts)', () => {
     expect(stack.mail_catcher_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(inbox.status).toBe(200);
     expect(await answers(stack.mail_catcher_url as string)).toBe(false);
+    // What a script run against the stack (npm run job) sends its email with: the catcher's SMTP, links to this server.
+    expect(stack.smtp_url).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
+    expect(stack.edge_url).toBe(`http://127.0.0.1:${port}`);
+    expect(stack.unsubscribe_signing_secret).toMatch(/^[0-9a-f]{64}$/);
 
     // Act: second run on the same data folder
     const second = await start(cwd, port, dataDir);
@@ -91,6 +95,8 @@ describe('npm start (bin/local.ts)', () => {
     // Assess: the merchant and key survived the restart
     expect(again.merchant_id).toBe(stack.merchant_id);
     expect(again.api_key).toBe(stack.api_key);
+    // Unsubscribe links outlive the restart with the data.
+    expect(again.unsubscribe_signing_secret).toBe(stack.unsubscribe_signing_secret);
     expect(((await statusAgain.json()) as { data: { merchant_name: string } }).data.merchant_name).toBe('Demo Merchant');
     expect(secondStop.code).toBe(0);
     expect(secondStop.ms).toBeLessThan(5000);

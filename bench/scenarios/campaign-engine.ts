@@ -18,6 +18,9 @@ import { campaignKeys, customerKeys, enrollmentKeys, messageKeys, paymentKeys } 
 import { messagePut, newMessageRecord } from '#data/message-repository';
 import { paymentItem, recordFailedPayment, timelineItem } from '#data/payment-repository';
 import { advanceCampaignSteps } from '#jobs/advance-campaign-steps';
+import { replayFailures } from '#api/campaigns/replay';
+import { defaultTemplateFor } from '#core/campaigns/templates';
+import { simulateCampaign } from '#core/campaigns/simulation';
 import { advanceEnrollment } from '#services/campaign-steps';
 import { ingestPaymentEvent } from '#services/ingest-payment-event';
 import { env } from '#shared/env';
@@ -35,11 +38,17 @@ import type { Scenario } from '#bench/scenario';
  *    (BENCH_CAMPAIGN_DUE=1000,10000 overrides), each in a table of its own, processed by
  *    `advance-campaign-steps` until none is due: calls and capacity per step, and the ratio of the
  *    two (target: at most 1.1).
+ * 3. POST /campaigns/simulate's work (the replay of past failures through the matching rules and
+ *    the steps) over 1,000 and 10,000 payments failed in the last 30 days (BENCH_SIMULATE_SIZES
+ *    overrides), for a trigger that needs no customer facts (one Query of the time-ordered payment
+ *    range) and one that does (plus BatchGetItem of the customers): items, calls and capacity
+ *    units read, and their cost per payment at 10x (served from the existing indexes, no Scan).
  * Then the usual two sides, one due email step each: handler = advanceEnrollment; raw = the
  * DynamoDB calls that step needs made directly (claim, campaign, payment, customer, the advance
  * transaction).
  */
 const SIZES = (process.env.BENCH_CAMPAIGN_DUE ?? '1000,10000').split(',').map(Number);
+const SIMULATE_SIZES = (process.env.BENCH_SIMULATE_SIZES ?? '1000,10000').split(',').map(Number);
 const INGESTS = 200;
 const POOL = 2_400;
 
@@ -49,7 +58,7 @@ const FIELDS = {
   filters: {},
   steps: [
     { action: 'email' as const, delay_hours: 0, template_id: 'tmpl_soft_decline_1' },
-    { action: 'email' as const, delay_hours: 24, template_id: 'tmpl_bench_2' },
+    { action: 'email' as const, delay_hours: 24, template_id: 'tmpl_soft_decline_2' },
   ],
   delay_hours: 0,
   start_hour: 0,
@@ -228,7 +237,81 @@ async function measure(merchantId: string): Promise<string[]> {
       `cost per due step (RCU + WCU) ${SIZES[1]} / ${SIZES[0]} due: ${ratio.toFixed(3)} (target ≤ 1.1): ${ratio <= 1.1 ? 'PASS' : 'ABOVE TARGET'}; time per step ratio ${timeRatio.toFixed(2)}`,
     );
   }
+  lines.push(...(await measureSimulation(merchantId)));
   process.stderr.write(`bench: ${lines.join('\nbench: ')}\n`);
+  return lines;
+}
+
+/** `count` failed payments of the template's merchant, each of a customer of its own, spread over the last 29 days (BatchWriteItem). */
+async function seedPastFailures(seed: Seed, count: number, now: Date): Promise<void> {
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const at = new Date(now.getTime() - Math.floor(Math.random() * 29 * 86_400_000));
+    const customer: CustomerRecord = {
+      ...seed.customer,
+      id: customerIdFor(timeOrderedId(at)),
+      email: `past-${randomBytes(8).toString('hex')}@example.com`,
+      version: 0,
+    };
+    const body = timeOrderedId(at);
+    const payment: PaymentRecord = {
+      ...seed.payment,
+      id: paymentIdFor(body),
+      recovery_id: recoveryIdFor(body),
+      customer_id: customer.id,
+      customer_email: customer.email,
+      created_at: at.toISOString(),
+      updated_at: at.toISOString(),
+    };
+    items.push(
+      paymentItem(payment),
+      ...putCustomer(undefined, customer, at).flatMap((item) => (item.Put === undefined ? [] : [item.Put.Item as Record<string, unknown>])),
+    );
+  }
+  await batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
+}
+
+/** 3. The simulation's reads and capacity at each size, in a table of its own per size. */
+async function measureSimulation(merchantId: string): Promise<string[]> {
+  const lines: string[] = [];
+  const mutableEnv = env as { TABLE_NAME: string };
+  const benchTable = mutableEnv.TABLE_NAME;
+  const perPayment = new Map<string, number[]>();
+  for (const size of SIMULATE_SIZES) {
+    const table = `recovery-bench-simulate-${size}-${randomBytes(3).toString('hex')}`;
+    await ensureTable(dynamo, table);
+    mutableEnv.TABLE_NAME = table;
+    try {
+      const now = new Date();
+      const seed = await seedTemplate(merchantId, now);
+      await seedPastFailures(seed, size, now);
+      for (const trigger of ['payment_failed', 'repeated_failure'] as const) {
+        const plan = { trigger, filters: {}, steps: defaultTemplateFor(trigger).steps, delay_hours: 0, stop_on_recovery: true };
+        const { result, seconds } = await counted(async () => {
+          const replay = await replayFailures(merchantId, plan, [], {
+            since: new Date(now.getTime() - 30 * 86_400_000),
+            until: new Date(now.getTime() + 60_000),
+          });
+          return { replay, outcome: simulateCampaign(plan, replay.replayed, now) };
+        });
+        const read = result.replay.items_read;
+        if (read.payments < size) throw new Error(`The simulation should read the ${size} past payments, read ${read.payments}`);
+        perPayment.set(trigger, [...(perPayment.get(trigger) ?? []), tally.rcu / size]);
+        lines.push(
+          `SIMULATE ${trigger} over ${size} past failures: ${read.payments} payments and ${read.customers} customers read in ${seconds.toFixed(2)} s, would enroll ${result.outcome.would_enroll}; ${perUnit(1)}`,
+        );
+      }
+    } finally {
+      mutableEnv.TABLE_NAME = benchTable;
+      await deleteTable(dynamo, table);
+    }
+  }
+  for (const [trigger, costs] of perPayment) {
+    if (costs.length === 2)
+      lines.push(
+        `simulate ${trigger}: RCU per past payment ${SIMULATE_SIZES[1]} / ${SIMULATE_SIZES[0]}: ${((costs[1] as number) / (costs[0] as number)).toFixed(3)} (linear in the payments read, no Scan)`,
+      );
+  }
   return lines;
 }
 

@@ -1,6 +1,6 @@
 import { filtersJsonOf, parseCampaignFilters } from '#core/campaigns/filters';
 import { simulateCampaign as replaySteps } from '#core/campaigns/simulation';
-import { CAMPAIGN_TEMPLATES, type CampaignTemplate } from '#core/campaigns/templates';
+import { type CampaignTemplate, defaultTemplateFor } from '#core/campaigns/templates';
 import { canonicalTrigger, triggerRuleOf, triggerTypeOf } from '#core/campaigns/triggers';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
@@ -10,10 +10,6 @@ import { simulateCampaignSchemas } from './schemas';
 import { stepView } from './views';
 
 const DAY_MS = 86_400_000;
-
-/** The default cadence for a trigger: its template's, else the soft decline template's. */
-const defaultTemplateFor = (trigger: string): CampaignTemplate =>
-  CAMPAIGN_TEMPLATES.find((template) => template.trigger === trigger) ?? (CAMPAIGN_TEMPLATES[0] as CampaignTemplate);
 
 /**
  * POST /api/v1/campaigns/simulate: replays the merchant's payments failed in the last

@@ -99,6 +99,10 @@ export const CAMPAIGN_TEMPLATES: readonly CampaignTemplate[] = [
   },
 ];
 
+/** The default cadence for a trigger (a simulation without steps): its template's, else the soft decline template's. */
+export const defaultTemplateFor = (trigger: string): CampaignTemplate =>
+  CAMPAIGN_TEMPLATES.find((template) => template.trigger === trigger) ?? (CAMPAIGN_TEMPLATES[0] as CampaignTemplate);
+
 export const campaignTemplateById = (id: string): CampaignTemplate | undefined => CAMPAIGN_TEMPLATES.find((template) => template.id === id);
 
 /** Total hours from enrollment to the last step. */

@@ -146,6 +146,25 @@ async function existingMerchant(repos: Repositories, merchantId: string): Promis
   if ((await repos.getMerchant(merchantId)) === undefined) throw new UsageError(`unknown merchant "${merchantId}"`);
 }
 
+/**
+ * What a listing command prints: one merchant's items (an unknown merchant is a usage error), or,
+ * without --merchant, every merchant's, newest first, `limit` in all.
+ */
+async function newestFirst<T extends { readonly created_at: string; readonly id: string }>(
+  repos: Repositories,
+  merchantId: string | undefined,
+  limit: number,
+  listOf: (merchantId: string) => Promise<readonly T[]>,
+): Promise<readonly T[]> {
+  if (merchantId !== undefined) {
+    await existingMerchant(repos, merchantId);
+    return listOf(merchantId);
+  }
+  const merchants = await repos.listMerchants();
+  const items = (await Promise.all(merchants.map((merchant) => listOf(merchant.id)))).flat();
+  return items.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)).slice(0, limit);
+}
+
 const commands: Record<string, Command> = {
   'merchants create': {
     options: { name: { type: 'string' }, plan: { type: 'string' } },
@@ -252,15 +271,7 @@ const commands: Record<string, Command> = {
       const to = values.to;
       if (to !== undefined && !to.includes('@')) throw new UsageError('--to must be an email address');
       const query = { limit, ...(to === undefined ? {} : { to }) };
-      return async (repos) => {
-        if (merchantId !== undefined) {
-          await existingMerchant(repos, merchantId);
-          return repos.listRecentOutboxEmails(merchantId, query);
-        }
-        const merchants = await repos.listMerchants();
-        const emails = (await Promise.all(merchants.map((merchant) => repos.listRecentOutboxEmails(merchant.id, query)))).flat();
-        return emails.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)).slice(0, limit);
-      };
+      return (repos) => newestFirst(repos, merchantId, limit, (merchant) => repos.listRecentOutboxEmails(merchant, query));
     },
   },
   /** SMS and WhatsApp of the local messaging sender (MESSAGING_DRIVER=local), newest first. */
@@ -274,15 +285,7 @@ const commands: Record<string, Command> = {
       const channel = values.channel;
       if (channel !== undefined && channel !== 'sms' && channel !== 'whatsapp') throw new UsageError(`unknown --channel "${channel}"; one of sms, whatsapp`);
       const query: { limit: number; channel?: 'sms' | 'whatsapp' } = { limit, ...(channel === undefined ? {} : { channel }) };
-      return async (repos) => {
-        if (merchantId !== undefined) {
-          await existingMerchant(repos, merchantId);
-          return repos.listLocalMessages(merchantId, query);
-        }
-        const merchants = await repos.listMerchants();
-        const messages = (await Promise.all(merchants.map((merchant) => repos.listLocalMessages(merchant.id, query)))).flat();
-        return messages.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)).slice(0, limit);
-      };
+      return (repos) => newestFirst(repos, merchantId, limit, (merchant) => repos.listLocalMessages(merchant, query));
     },
   },
   /** The merchant's sending pause (if any) and its counts over the last 30 days. */

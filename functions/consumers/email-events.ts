@@ -3,16 +3,6 @@ import type { DeliveryEvent } from '#core/messages';
 import { applyDeliveryCallback, type DeliveryCallback } from '#services/delivery-callback';
 import { logger } from '#shared/logger';
 
-/** The `detail-type`s of the SES events the configuration set publishes to EventBridge, and the rule matches. */
-export const SES_EVENT_DETAIL_TYPES = [
-  'Email Delivered',
-  'Email Opened',
-  'Email Clicked',
-  'Email Bounced',
-  'Email Complaint Received',
-  'Email Rejected',
-] as const;
-
 /** An SES event-publishing record (the EventBridge event's `detail`), reduced to what we read. */
 export interface SesEventDetail {
   readonly eventType: string;

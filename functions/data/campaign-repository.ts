@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, PutCommand, paginateQuery, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CampaignAction, type CampaignFields, transitionCampaign, updateCampaign } from '#core/campaigns/lifecycle';
 import type { MatchableCampaign } from '#core/campaigns/matching';
 import { CAMPAIGN_STAT_NAMES, type CampaignRecord, type CampaignStats, type CampaignStatus, campaignBodyOf } from '#core/campaigns/types';
@@ -12,11 +12,11 @@ import { documentClient } from './client';
 import { customerFromItem, type TransactItem } from './customer-repository';
 import { campaignEntity } from './entities/campaign';
 import { CAMPAIGN_ENTITY, campaignKeys, conditions, customerKeys, paymentKeys } from './keys';
+import { countOf, type QueryInput, readUpTo } from './query-reads';
 import { paymentFromItem } from './payment-repository';
 import { transactOptimistically } from './transact';
 
 type Item = Record<string, unknown>;
-type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
 
 /** One active campaign as the enrollment path needs it: what matching reads, and its step count. */
 export interface ActiveCampaignEntry extends MatchableCampaign {
@@ -198,22 +198,6 @@ export async function incrementCampaignStats(merchantId: string, campaignId: str
 export interface CampaignListFilter {
   readonly status?: CampaignStatus;
   readonly trigger?: string;
-}
-
-async function readUpTo(input: QueryInput, limit: number): Promise<Item[]> {
-  const items: Item[] = [];
-  if (limit <= 0) return items;
-  for await (const page of paginateQuery({ client: documentClient, pageSize: Math.min(1000, limit) }, input)) {
-    for (const item of page.Items ?? []) if (items.length < limit) items.push(item);
-    if (items.length >= limit) break;
-  }
-  return items;
-}
-
-async function countOf(input: QueryInput): Promise<number> {
-  let count = 0;
-  for await (const page of paginateQuery({ client: documentClient, pageSize: 1000 }, { ...input, Select: 'COUNT' })) count += page.Count ?? 0;
-  return count;
 }
 
 /**

@@ -1,15 +1,13 @@
-import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DeclineCategory } from '#core/decline-codes/types';
 import { timeOrderedIdFloor } from '#core/ids';
 import { type PaymentRecord, type PaymentStatus, paymentBodyOf } from '#core/payments';
 import type { Pagination } from '#api/pipeline/paging';
 import { env } from '#shared/env';
-import { documentClient } from './client';
 import { customerKeys, paymentKeys } from './keys';
+import { countOf, type QueryInput, readUpTo } from './query-reads';
 import { getPayment, paymentCounters, paymentFromItem } from './payment-repository';
 
 type Item = Record<string, unknown>;
-type QueryInput = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
 
 export interface PaymentFilter {
   /** Any of these statuses (B's aliases already expanded); all when absent. */
@@ -39,23 +37,6 @@ function createdRange(filter: PaymentFilter): { after: Date; before: Date } {
   const after = clamp(filter.createdAfter ?? FAR_PAST);
   const before = clamp(filter.createdBefore ?? FAR_FUTURE);
   return { after, before: before < after ? after : before };
-}
-
-/** Reads up to `limit` items of one query, in its order. */
-async function readUpTo(input: QueryInput, limit: number): Promise<Item[]> {
-  const items: Item[] = [];
-  if (limit <= 0) return items;
-  for await (const page of paginateQuery({ client: documentClient, pageSize: Math.min(1000, limit) }, input)) {
-    for (const item of page.Items ?? []) if (items.length < limit) items.push(item);
-    if (items.length >= limit) break;
-  }
-  return items;
-}
-
-async function countOf(input: QueryInput): Promise<number> {
-  let count = 0;
-  for await (const page of paginateQuery({ client: documentClient, pageSize: 1000 }, { ...input, Select: 'COUNT' })) count += page.Count ?? 0;
-  return count;
 }
 
 /** Filters that no key condition covers, as a FilterExpression. */

@@ -1,7 +1,7 @@
 import { createEmailAbTestSchemas, getEmailAbTestSchemas } from '#api/email/ab-test-schemas';
 import { recordAbTestEvent } from '#data/ab-test-repository';
 import type { LocalStack } from '#lib/local/local-stack';
-import { createCampaignWithEmail } from '#test/fixtures/ab-tests';
+import { AB_VARIANTS, createCampaignWithEmail } from '#test/fixtures/ab-tests';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { keyWithScopes } from '#test/fixtures/recoveries';
@@ -37,10 +37,7 @@ interface AbTestBody {
   error?: { code: string; param?: string };
 }
 
-const variants = [
-  { name: 'Control', subject: 'Your payment did not go through', template_id: 'tmpl_card_update_1' },
-  { name: 'Friendly', subject: 'A quick fix for your card', template_id: 'tmpl_card_update_2' },
-];
+const variants = AB_VARIANTS;
 
 describe('POST /api/v1/email/ab-test and GET /api/v1/email/ab-test/{campaign_id}', () => {
   let stack: LocalStack;

@@ -1,7 +1,7 @@
 import { evaluateEmailAbTestSchemas } from '#api/email/ab-test-schemas';
 import type { AbArmCounters } from '#core/experiments/ab-test';
 import type { LocalStack } from '#lib/local/local-stack';
-import { armCounts, createCampaignWithEmail, seedAbTestCounters } from '#test/fixtures/ab-tests';
+import { AB_VARIANTS, armCounts, createCampaignWithEmail, seedAbTestCounters } from '#test/fixtures/ab-tests';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
@@ -33,10 +33,7 @@ interface AbTestBody {
   data: { id: string; status: string; winner: string | null; last_evaluation: { reason: string; winner: string | null } | null; evaluated_at: string | null };
 }
 
-const variants = [
-  { name: 'Control', subject: 'Your payment did not go through', template_id: 'tmpl_card_update_1' },
-  { name: 'Friendly', subject: 'A quick fix for your card', template_id: 'tmpl_card_update_2' },
-];
+const variants = AB_VARIANTS;
 
 describe('POST /api/v1/email/ab-test/{campaign_id}/evaluate', () => {
   let stack: LocalStack;

@@ -1,19 +1,8 @@
-import type { CampaignFailure } from '#core/campaigns/failure';
+import { campaignFailure } from '#test/fixtures/campaigns';
 import { filterFieldCount, filtersMatch, normaliseCampaignFilters, parseCampaignFilters } from '#core/campaigns/filters';
 import { ValidationError } from '#core/errors';
 
-const failure = (overrides: Partial<CampaignFailure> = {}): CampaignFailure => ({
-  amount: 4999,
-  currency: 'usd',
-  psp: 'stripe',
-  decline_code: 'insufficient_funds',
-  decline_category: 'soft_retry',
-  decline_subcategory: 'balance',
-  subscription_id: null,
-  earlier_failed_count: 0,
-  lifetime_value_by_currency: {},
-  ...overrides,
-});
+const failure = campaignFailure;
 
 const refusalOf = (text: string): { param?: string; message: string } => {
   try {

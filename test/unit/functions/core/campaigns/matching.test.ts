@@ -1,19 +1,9 @@
-import { type CampaignFailure, failureOf } from '#core/campaigns/failure';
+import { failureOf } from '#core/campaigns/failure';
+import { campaignFailure } from '#test/fixtures/campaigns';
 import { type MatchableCampaign, campaignMatches, categoriesOf, matchingCampaign, specificityOf } from '#core/campaigns/matching';
 import type { PaymentRecord } from '#core/payments';
 
-const failure = (overrides: Partial<CampaignFailure> = {}): CampaignFailure => ({
-  amount: 4999,
-  currency: 'usd',
-  psp: 'stripe',
-  decline_code: 'insufficient_funds',
-  decline_category: 'soft_retry',
-  decline_subcategory: 'balance',
-  subscription_id: null,
-  earlier_failed_count: 0,
-  lifetime_value_by_currency: {},
-  ...overrides,
-});
+const failure = campaignFailure;
 
 const campaign = (id: string, trigger: string, filters: MatchableCampaign['filters'] = {}, activated_at = '2026-01-01T00:00:00.000Z'): MatchableCampaign => ({
   id,

@@ -1,18 +1,7 @@
 import { A_TRIGGER_TYPES, B_TRIGGERS, canonicalTrigger, TRIGGER_RULES, triggerRuleOf, triggerTypeOf } from '#core/campaigns/triggers';
-import type { CampaignFailure } from '#core/campaigns/failure';
+import { campaignFailure } from '#test/fixtures/campaigns';
 
-const failure = (overrides: Partial<CampaignFailure> = {}): CampaignFailure => ({
-  amount: 4999,
-  currency: 'usd',
-  psp: 'stripe',
-  decline_code: 'insufficient_funds',
-  decline_category: 'soft_retry',
-  decline_subcategory: 'balance',
-  subscription_id: null,
-  earlier_failed_count: 0,
-  lifetime_value_by_currency: {},
-  ...overrides,
-});
+const failure = campaignFailure;
 
 describe('canonicalTrigger and triggerTypeOf', () => {
   it.each([

@@ -145,7 +145,7 @@ describe('the local stack over HTTP', () => {
     expect(broken).toEqual([]);
   }, 30_000);
 
-  it('writes the stack file with the URL, endpoint, merchant, key and default gateway, readable only by its owner', () => {
+  it('writes the stack file with the URL, endpoint, merchant, key, default gateway, edge origin and unsubscribe key, readable only by its owner', () => {
     // Act
     const file = JSON.parse(readFileSync(stack.stackFilePath as string, 'utf8')) as Record<string, string>;
     // Assess
@@ -156,6 +156,9 @@ describe('the local stack over HTTP', () => {
       api_key: stack.api_key,
       table_name: process.env.TABLE_NAME,
       default_payment_gateway: 'sandbox',
+      // For scripts run against the stack: links to this server, signed with its unsubscribe key.
+      edge_url: file.api_url?.replace(/\/api\/v1$/, ''),
+      unsubscribe_signing_secret: process.env.UNSUBSCRIBE_SIGNING_SECRET,
     });
     expect(statSync(stack.stackFilePath as string).mode & 0o777).toBe(0o600);
   }, 60_000);

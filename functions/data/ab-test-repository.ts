@@ -66,7 +66,8 @@ export async function createAbTest(test: AbTestRecord): Promise<AbTestRecord> {
  * Adds 1 to one arm's counter (`assigned` when a payment is given an arm, `sent`, `clicked`,
  * `recovered`) with one UpdateItem ADD, no read. With `testId`, only while the campaign's test is
  * still that one (a late event of a replaced test is dropped). Answers whether it was counted:
- * false when the campaign has no test (or not that one). For the engine; the lead wires it.
+ * false when the campaign has no test (or not that one). The campaign engine (services/campaign-steps.ts), the notifications
+ * consumer and delivery callbacks (services/campaign-message-events.ts) call it.
  *
  * @example await recordAbTestEvent(merchantId, campaignId, assignArm(test.id, paymentId, test.traffic_split), 'assigned', test.id)
  */

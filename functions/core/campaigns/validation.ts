@@ -17,7 +17,7 @@ export const CAMPAIGN_DEFAULTS = {
   end_hour: 21,
 } as const;
 
-/** A message template id: `tmpl_` and 1-64 letters, digits or underscores. Existence is checked once templates exist. */
+/** A message template id: `tmpl_` and 1-64 letters, digits or underscores. Existence and channel are checked by the operations (services/check-templates.ts). */
 export const TEMPLATE_ID_PATTERN = /^tmpl_[A-Za-z0-9_]{1,64}$/;
 
 export const CampaignName = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));

@@ -27,7 +27,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { API_KEY_MODES, type ApiKeyMode } from '#core/api-keys';
 import { parseScopes } from '#core/scopes';
 import { AppError } from '#core/errors';
-import { NewMerchantSchema } from '#core/merchants';
+import { newMerchantSchema } from '#core/merchants';
 import { GATEWAY_NAMES, isGatewayName } from '#core/payment-gateway';
 import type { DeadLetterQueues } from '#adapters/dead-letters/port';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
@@ -170,7 +170,7 @@ const commands: Record<string, Command> = {
     options: { name: { type: 'string' }, plan: { type: 'string' } },
     positionals: [],
     prepare: (values) => {
-      const parsed = NewMerchantSchema.safeParse({ name: required(values, 'name'), plan_tier: values.plan });
+      const parsed = newMerchantSchema().safeParse({ name: required(values, 'name'), plan_tier: values.plan });
       if (!parsed.success) {
         throw new UsageError(parsed.error.issues.map((issue) => `--${issue.path[0] === 'plan_tier' ? 'plan' : 'name'}: ${issue.message}`).join('; '));
       }

@@ -39,18 +39,28 @@ export interface ProviderSecret extends ProviderSecretSummary {
 const ID_BYTES = 16;
 export const newMerchantId = (): string => `merch_${encodeBase62(randomBytes(ID_BYTES))}`;
 
-export const NewMerchantSchema = z.object({
-  name: z.string().check(z.trim(), z.minLength(1, 'name must not be empty'), z.maxLength(200)),
-  plan_tier: z._default(z.enum(PLAN_TIERS), 'engine'),
-  rate_limits: z._default(
-    z.object({
-      read_per_minute: z.number().check(z.int(), z.positive()),
-      write_per_minute: z.number().check(z.int(), z.positive()),
-    }),
-    DEFAULT_RATE_LIMITS,
-  ),
-});
-export type NewMerchant = z.input<typeof NewMerchantSchema>;
+const buildNewMerchantSchema = () =>
+  z.object({
+    name: z.string().check(z.trim(), z.minLength(1, 'name must not be empty'), z.maxLength(200)),
+    plan_tier: z._default(z.enum(PLAN_TIERS), 'engine'),
+    rate_limits: z._default(
+      z.object({
+        read_per_minute: z.number().check(z.int(), z.positive()),
+        write_per_minute: z.number().check(z.int(), z.positive()),
+      }),
+      DEFAULT_RATE_LIMITS,
+    ),
+  });
+let newMerchantSchemaBuilt: ReturnType<typeof buildNewMerchantSchema> | undefined;
+/**
+ * A new merchant's fields (name, plan, rate limits), built on first use: only the operator CLI and
+ * tests create merchants, while every function loads this module (cold start).
+ */
+export const newMerchantSchema = (): ReturnType<typeof buildNewMerchantSchema> => {
+  newMerchantSchemaBuilt ??= buildNewMerchantSchema();
+  return newMerchantSchemaBuilt;
+};
+export type NewMerchant = z.input<ReturnType<typeof buildNewMerchantSchema>>;
 
 /** Ports: implemented over DynamoDB in functions/data/*-repository.ts. */
 export interface MerchantRepository {

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { InvalidMerchantError, type Merchant, type MerchantRepository, type NewMerchant, NewMerchantSchema, newMerchantId } from '#core/merchants';
+import { InvalidMerchantError, type Merchant, type MerchantRepository, type NewMerchant, newMerchantSchema, newMerchantId } from '#core/merchants';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { merchantEntity } from './entities/merchant';
@@ -12,7 +12,7 @@ import { conditions, keys, queries } from './keys';
  * @example await createMerchant({ name: 'Acme' }) // { id: 'merch_…', name: 'Acme', plan_tier: 'engine', … }
  */
 export async function createMerchant(input: NewMerchant): Promise<Merchant> {
-  const parsed = NewMerchantSchema.safeParse(input);
+  const parsed = newMerchantSchema().safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new InvalidMerchantError(issue?.message ?? 'Invalid merchant', { param: issue?.path.join('.') });

@@ -23,38 +23,47 @@ import type { CampaignFilters } from './types';
  * `validation_error` with `param: "filters_json"`, naming the field.
  */
 const MAX_LIST = 50;
-const oneOrMany = <T extends z.ZodMiniType>(item: T) => z.union([item, z.array(item).check(z.minLength(1), z.maxLength(MAX_LIST))]);
-const Amount = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
 
-export const CampaignFiltersSchema = z
-  .strictObject({
-    amount_min: z.optional(Amount),
-    amount_max: z.optional(Amount),
-    currency: z.optional(oneOrMany(z.enum(CURRENCIES))),
-    psp: z.optional(oneOrMany(z.enum(PSPS))),
-    decline_category: z.optional(oneOrMany(z.enum(DECLINE_CATEGORIES))),
-    decline_code: z.optional(oneOrMany(z.string().check(z.trim(), z.minLength(1), z.maxLength(100)))),
-    customer_segment: z.optional(oneOrMany(z.enum(CUSTOMER_SEGMENTS))),
-  })
-  .check(
-    z.superRefine((filters, ctx) => {
-      const amounts = (['amount_min', 'amount_max'] as const).filter((name) => filters[name] !== undefined);
-      const currencies = filters.currency === undefined ? [] : ([] as string[]).concat(filters.currency);
-      for (const name of amounts) {
-        if (currencies.length !== 1)
-          ctx.issues.push({ code: 'custom', input: filters[name], path: [name], message: 'needs `currency` naming exactly one currency' });
-      }
-      if (filters.amount_min !== undefined && filters.amount_max !== undefined && filters.amount_min > filters.amount_max) {
-        ctx.issues.push({ code: 'custom', input: filters.amount_max, path: ['amount_max'], message: 'must be at least amount_min' });
-      }
-    }),
-  );
+/** The filters' schema: built on first use (parsing a campaign's filters), not when matching code loads (ingest enrolls without it). */
+function buildFiltersSchema() {
+  const oneOrMany = <T extends z.ZodMiniType>(item: T) => z.union([item, z.array(item).check(z.minLength(1), z.maxLength(MAX_LIST))]);
+  const Amount = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
+  return z
+    .strictObject({
+      amount_min: z.optional(Amount),
+      amount_max: z.optional(Amount),
+      currency: z.optional(oneOrMany(z.enum(CURRENCIES))),
+      psp: z.optional(oneOrMany(z.enum(PSPS))),
+      decline_category: z.optional(oneOrMany(z.enum(DECLINE_CATEGORIES))),
+      decline_code: z.optional(oneOrMany(z.string().check(z.trim(), z.minLength(1), z.maxLength(100)))),
+      customer_segment: z.optional(oneOrMany(z.enum(CUSTOMER_SEGMENTS))),
+    })
+    .check(
+      z.superRefine((filters, ctx) => {
+        const amounts = (['amount_min', 'amount_max'] as const).filter((name) => filters[name] !== undefined);
+        const currencies = filters.currency === undefined ? [] : ([] as string[]).concat(filters.currency);
+        for (const name of amounts) {
+          if (currencies.length !== 1)
+            ctx.issues.push({ code: 'custom', input: filters[name], path: [name], message: 'needs `currency` naming exactly one currency' });
+        }
+        if (filters.amount_min !== undefined && filters.amount_max !== undefined && filters.amount_min > filters.amount_max) {
+          ctx.issues.push({ code: 'custom', input: filters.amount_max, path: ['amount_max'], message: 'must be at least amount_min' });
+        }
+      }),
+    );
+}
+
+let filtersSchema: ReturnType<typeof buildFiltersSchema> | undefined;
+export const campaignFiltersSchema = (): ReturnType<typeof buildFiltersSchema> => {
+  filtersSchema ??= buildFiltersSchema();
+  return filtersSchema;
+};
 
 const list = <T>(value: T | readonly T[] | undefined): readonly T[] | undefined => (value === undefined ? undefined : ([] as T[]).concat(value as T));
 
 /** The normalised filters of a value already decoded from JSON, or 422 naming `param` and the field. */
 export function normaliseCampaignFilters(value: unknown, param = 'filters_json'): CampaignFilters {
-  const result = CampaignFiltersSchema.safeParse(value);
+  const result = campaignFiltersSchema().safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const field = issue?.path.map(String).join('.');

@@ -1,6 +1,6 @@
 import { StateConflictError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
-import { CAMPAIGN_DEFAULTS } from './validation';
+import { CAMPAIGN_DEFAULTS } from './types';
 import { type CampaignFilters, type CampaignRecord, type CampaignStatus, type CampaignStep, campaignIdFor, NO_STATS } from './types';
 
 /**

@@ -90,3 +90,13 @@ export interface CampaignRecord {
 export const campaignIdFor = (body: string): string => `camp_${body}`;
 /** The time-ordered body of a `camp_` id, or undefined for anything else. */
 export const campaignBodyOf = (id: string): string | undefined => idBody(id, 'camp');
+
+/** A's defaults for the fields a campaign may leave out (spec: Campaign create fields). */
+export const CAMPAIGN_DEFAULTS = {
+  delay_hours: 0,
+  max_attempts: 4,
+  stop_on_recovery: true,
+  stop_on_card_update: true,
+  start_hour: 9,
+  end_hour: 21,
+} as const;

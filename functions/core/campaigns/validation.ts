@@ -8,14 +8,7 @@ import { CAMPAIGN_STEP_ACTIONS } from './types';
  */
 export const MAX_STEPS = 20;
 export const MAX_DELAY_HOURS = 720;
-export const CAMPAIGN_DEFAULTS = {
-  delay_hours: 0,
-  max_attempts: 4,
-  stop_on_recovery: true,
-  stop_on_card_update: true,
-  start_hour: 9,
-  end_hour: 21,
-} as const;
+export { CAMPAIGN_DEFAULTS } from './types';
 
 /** A message template id: `tmpl_` and 1-64 letters, digits or underscores. Existence and channel are checked by the operations (services/check-templates.ts). */
 export const TEMPLATE_ID_PATTERN = /^tmpl_[A-Za-z0-9_]{1,64}$/;

@@ -1,5 +1,5 @@
 import { ApiKeyNotFoundError, newApiKeyId } from '#core/api-keys';
-import { DEFAULT_RATE_LIMITS, MerchantNotFoundError, NewMerchantSchema, newMerchantId, UnknownPspError } from '#core/merchants';
+import { DEFAULT_RATE_LIMITS, MerchantNotFoundError, newMerchantSchema, newMerchantId, UnknownPspError } from '#core/merchants';
 import { AppError } from '#core/errors';
 
 describe('newMerchantId', () => {
@@ -21,10 +21,10 @@ describe('newApiKeyId', () => {
   });
 });
 
-describe('NewMerchantSchema', () => {
+describe('newMerchantSchema()', () => {
   it('fills the engine tier and 100/100 limits when only a name is given', () => {
     // Act
-    const merchant = NewMerchantSchema.parse({ name: '  Acme  ' });
+    const merchant = newMerchantSchema().parse({ name: '  Acme  ' });
     // Assess
     expect(merchant).toEqual({ name: 'Acme', plan_tier: 'engine', rate_limits: { read_per_minute: 100, write_per_minute: 100 } });
     expect(DEFAULT_RATE_LIMITS).toEqual({ read_per_minute: 100, write_per_minute: 100 });
@@ -34,7 +34,7 @@ describe('NewMerchantSchema', () => {
     'refuses %j when a field is out of range',
     (input) => {
       // Act
-      const result = NewMerchantSchema.safeParse(input);
+      const result = newMerchantSchema().safeParse(input);
       // Assess
       expect(result.success).toBe(false);
     },

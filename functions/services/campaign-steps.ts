@@ -2,44 +2,29 @@ import { queueSender } from '#adapters/queue-sender';
 import { sendMessageOf } from '#contracts/notifications';
 import type { CampaignRecord, CampaignStep } from '#core/campaigns/types';
 import type { CustomerRecord } from '#core/customers';
-import { decideStep, type EnrollmentRecord, type EnrollmentStatus, type ExecutedStep, stepDueAt, stepTimeFor } from '#core/enrollments';
+import { decideStep, type EnrollmentRecord, type ExecutedStep, stepDueAt, stepTimeFor } from '#core/enrollments';
 import { StateConflictError } from '#core/errors';
 import { isE164, type MessageRecord } from '#core/messages';
-import { commitInstant, type PaymentRecord, paymentBodyOf } from '#core/payments';
-import { changeCampaignStatus, getCampaign } from '#data/campaign-repository';
+import { getCampaign } from '#data/campaign-repository';
 import { getAbTest, recordAbTestEvent } from '#data/ab-test-repository';
 import { firstEmailStepIndex } from '#core/experiments/ab-test';
 import type { AbArm } from '#core/experiments/assign';
 import { abTestVariantFor } from '#core/experiments/promotion';
-import { getCustomer, type TransactItem } from '#data/customer-repository';
-import {
-  activeEnrollmentsOfCustomer,
-  campaignStatsWrite,
-  claimEnrollment,
-  type DueEnrollment,
-  enrollmentWrite,
-  getEnrollment,
-} from '#data/enrollment-repository';
-import { paymentKeys } from '#data/keys';
-import { markScheduledMessageQueued, messagePut, newMessageRecord } from '#data/message-repository';
-import { getPayment, timelineItem } from '#data/payment-repository';
+import { getCustomer } from '#data/customer-repository';
+import { claimEnrollment, type DueEnrollment } from '#data/enrollment-repository';
+import { markScheduledMessageQueued, newMessageRecord } from '#data/message-repository';
+import { getPayment } from '#data/payment-repository';
 import { getQuietHours } from '#data/settings-repository';
-import { transactOptimistically } from '#data/transact';
-import { env } from '#shared/env';
 import { logger } from '#shared/logger';
 import { stepTimeZoneOf } from './campaign-enrollment';
 import { requestRetry } from './request-retry';
+import { type AdvanceOutcome, commit, completeIfDone, end, ended } from './campaign-enrollment-writes';
+
+export type { AdvanceOutcome } from './campaign-enrollment-writes';
+export { completeIfDone, stopEnrollmentsOnCardUpdate } from './campaign-enrollment-writes';
 
 /** How long a claim holds a step: a run that dies mid-step leaves it due again this much later. */
 export const STEP_LEASE_MS = 10 * 60_000;
-
-export type AdvanceOutcome =
-  | { readonly kind: 'not_claimed' }
-  | { readonly kind: 'ran'; readonly outcome: string; readonly messageId: string | null }
-  | { readonly kind: 'postponed'; readonly reason: string }
-  | { readonly kind: 'ended'; readonly status: Exclude<EnrollmentStatus, 'active'>; readonly reason: string }
-  /** The enrollment changed under the run (stopped on a card update meanwhile): nothing written. */
-  | { readonly kind: 'lost' };
 
 /** What a step did, and the message it created (written in the same transaction as the advance). */
 interface StepResult {
@@ -128,63 +113,6 @@ async function runStep(
   return { outcome: 'message_queued', message, retried: false, ...(content.assigned ? { assigned: content.assigned } : {}) };
 }
 
-const STAT_OF_END: Readonly<Record<Exclude<EnrollmentStatus, 'active'>, string>> = { completed: 'completed', stopped: 'stopped', recovered: 'recovered' };
-
-/** The enrollment ended, and the campaign counters' change that goes with it. */
-function ended(enrollment: EnrollmentRecord, status: Exclude<EnrollmentStatus, 'active'>, reason: string, now: Date) {
-  const after: EnrollmentRecord = { ...enrollment, status, next_step_at: null, ended_at: now.toISOString(), end_reason: reason };
-  return { after, stats: { active: -1, [STAT_OF_END[status]]: 1 } };
-}
-
-/** The payment's version bump that orders a timeline entry written beside it (as recordTimelineEvent does). */
-function paymentTouch(payment: PaymentRecord, at: string): TransactItem {
-  return {
-    Update: {
-      TableName: env.TABLE_NAME,
-      Key: paymentKeys.payment(payment.merchant_id, paymentBodyOf(payment.id) as string),
-      UpdateExpression: 'SET updated_at = :at, version = :next',
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeValues: { ':at': at, ':next': payment.version + 1, ':version': payment.version },
-    },
-  };
-}
-
-/**
- * Writes an enrollment's new state in one transaction with the payment's timeline entry (and its
- * version bump), the step's message and the campaign's counters, conditional on the enrollment's
- * claimed version. A concurrent change of the payment re-reads it and tries again; a change of the
- * enrollment (stopped meanwhile) gives 'lost' and writes nothing.
- */
-async function commit(
-  claimed: EnrollmentRecord,
-  after: EnrollmentRecord,
-  parts: {
-    readonly timeline?: { readonly type: string; readonly detail: string; readonly details: Record<string, unknown> };
-    readonly message?: MessageRecord | null;
-    readonly stats?: Record<string, number>;
-    /** The payment as the caller read it (the first attempt uses it; a retry reads it again). */
-    readonly payment?: PaymentRecord | undefined;
-  },
-  now: Date,
-): Promise<'written' | 'lost'> {
-  let first = true;
-  return transactOptimistically(async () => {
-    if (!first && (await getEnrollment(claimed.merchant_id, claimed.payment_id))?.version !== claimed.version) return { items: [], result: 'lost' as const };
-    const known = first ? parts.payment : undefined;
-    first = false;
-    const items: TransactItem[] = [enrollmentWrite(claimed, after)];
-    const payment = parts.timeline === undefined ? undefined : (known ?? (await getPayment(claimed.merchant_id, claimed.payment_id)));
-    if (payment !== undefined && parts.timeline !== undefined) {
-      const at = commitInstant(payment, now).toISOString();
-      items.push(paymentTouch(payment, at), timelineItem({ ...payment, version: payment.version + 1 }, at, parts.timeline));
-    }
-    if (parts.message) items.push(messagePut(parts.message));
-    const stats = parts.stats === undefined ? undefined : campaignStatsWrite(claimed.merchant_id, claimed.campaign_id, parts.stats);
-    if (stats !== undefined) items.push(stats);
-    return { items, result: 'written' as const };
-  });
-}
-
 /** Puts a campaign message on `notifications` and marks it queued; if that fails it stays scheduled, and the every-minute dispatch sends it. */
 async function enqueue(message: MessageRecord, now: Date): Promise<void> {
   try {
@@ -197,47 +125,6 @@ async function enqueue(message: MessageRecord, now: Date): Promise<void> {
       error_name: error instanceof Error ? error.name : 'Error',
     });
   }
-}
-
-/**
- * B's completion: a paused campaign whose last active enrollment has ended is `completed` (a
- * conditional status change; it takes no new enrollments, so none can start meanwhile). Read
- * consistently: `stats.active` is kept in the enrollments' own transactions.
- */
-export async function completeIfDone(merchantId: string, campaignId: string, now: Date): Promise<boolean> {
-  const campaign = await getCampaign(merchantId, campaignId);
-  if (campaign === undefined || campaign.status !== 'paused' || campaign.stats.active > 0) return false;
-  try {
-    await changeCampaignStatus(merchantId, campaignId, 'complete', now);
-    return true;
-  } catch (error) {
-    if (error instanceof StateConflictError) return false;
-    throw error;
-  }
-}
-
-async function end(
-  claimed: EnrollmentRecord,
-  status: Exclude<EnrollmentStatus, 'active'>,
-  reason: string,
-  paymentExists: boolean,
-  now: Date,
-  payment?: PaymentRecord,
-): Promise<AdvanceOutcome> {
-  const change = ended(claimed, status, reason, now);
-  const timeline = paymentExists
-    ? {
-        type: 'campaign_ended',
-        detail: `Campaign ${claimed.campaign_id} ended: ${status} (${reason})`,
-        details: { campaign_id: claimed.campaign_id, status, reason },
-      }
-    : undefined;
-  if ((await commit(claimed, change.after, { ...(timeline ? { timeline } : {}), stats: change.stats, payment }, now)) === 'lost') return { kind: 'lost' };
-  // A recovery counts for the A/B arm the payment was assigned (the test's `recovery` metric).
-  if (status === 'recovered' && claimed.ab_test)
-    await recordAbTestEvent(claimed.merchant_id, claimed.campaign_id, claimed.ab_test.arm, 'recovered', claimed.ab_test.id);
-  await completeIfDone(claimed.merchant_id, claimed.campaign_id, now);
-  return { kind: 'ended', status, reason };
 }
 
 async function postpone(claimed: EnrollmentRecord, until: Date, reason: string, now: Date): Promise<AdvanceOutcome> {
@@ -311,26 +198,4 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
   if (result.message) await enqueue(result.message, now);
   if (last) await completeIfDone(claimed.merchant_id, run.id, now);
   return { kind: 'ran', outcome: result.outcome, messageId: executed.message_id };
-}
-
-/**
- * `stop_on_card_update`: the customer's card was updated (payment_method_updated, from ingest or a
- * provider webhook), so each of its active enrollments whose campaign stops on it ends `stopped`
- * with reason `card_updated` (conditional on the version read; one that changed meanwhile is read
- * again). Returns how many were stopped.
- */
-export async function stopEnrollmentsOnCardUpdate(merchantId: string, customerId: string, now: Date): Promise<number> {
-  let stopped = 0;
-  for (const enrollment of await activeEnrollmentsOfCustomer(merchantId, customerId)) {
-    const campaign = await getCampaign(merchantId, enrollment.campaign_id);
-    if (campaign !== undefined && !campaign.stop_on_card_update) continue;
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const fresh = attempt === 0 ? enrollment : await getEnrollment(merchantId, enrollment.payment_id);
-      if (fresh === undefined || fresh.status !== 'active') break;
-      const outcome = await end(fresh, 'stopped', 'card_updated', true, now);
-      if (outcome.kind === 'ended') stopped += 1;
-      if (outcome.kind !== 'lost') break;
-    }
-  }
-  return stopped;
 }

@@ -19,7 +19,7 @@ import { listPayments } from '#data/payment-queries';
 import type { CustomerRecord } from '#core/customers';
 import { logger } from '#shared/logger';
 import { enrollOnFailure } from './campaign-enrollment';
-import { stopEnrollmentsOnCardUpdate } from './campaign-steps';
+import { stopEnrollmentsOnCardUpdate } from './campaign-enrollment-writes';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */
 const WAIT_FOR_FIRST_DELIVERY_MS = 5_000;

@@ -1,5 +1,5 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { BUILT_IN_TEMPLATES, builtInTemplate } from '#core/templates/built-in';
+import { builtInTemplate, builtInTemplates } from '#core/templates/built-in';
 import type { TemplateRecord } from '#core/templates/template';
 import type { Pagination } from '#api/pipeline/paging';
 import { env } from '#shared/env';
@@ -112,7 +112,7 @@ async function merchantTemplateCount(merchantId: string): Promise<number> {
  * the merchant's template counter plus the built-ins.
  */
 export async function listTemplates(merchantId: string, page: number, perPage: number): Promise<{ templates: TemplateRecord[]; pagination: Pagination }> {
-  const builtIns = [...BUILT_IN_TEMPLATES.values()];
+  const builtIns = [...builtInTemplates().values()];
   const own = await merchantTemplateCount(merchantId);
   const total = own + builtIns.length;
   const offset = (page - 1) * perPage;

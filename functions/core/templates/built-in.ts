@@ -66,7 +66,8 @@ const SIGNATURE = 'Thank you,<br>{{merchant_name}}';
 const UPDATE = { button: 'Update payment method' } as const;
 const UPDATE_CARD = { button: 'Update card' } as const;
 
-const templates: readonly TemplateRecord[] = [
+/** The built-in templates, made on first use (not at cold start: most functions never render one). */
+const makeTemplates = (): readonly TemplateRecord[] => [
   // The manual dunning email (POST /recoveries/{id}/dunning without template_id), in the wording it had before templates.
   email('tmpl_dunning_default', {
     name: 'Payment failed (manual reminder)',
@@ -211,8 +212,13 @@ const templates: readonly TemplateRecord[] = [
   ),
 ];
 
+let byId: ReadonlyMap<string, TemplateRecord> | undefined;
+
 /** The built-in templates by id. */
-export const BUILT_IN_TEMPLATES: ReadonlyMap<string, TemplateRecord> = new Map(templates.map((template) => [template.id, template]));
+export const builtInTemplates = (): ReadonlyMap<string, TemplateRecord> => {
+  byId ??= new Map(makeTemplates().map((template) => [template.id, template]));
+  return byId;
+};
 
 /** The built-in template of an id, or undefined (the map is read with `get`, never by property). */
-export const builtInTemplate = (id: string): TemplateRecord | undefined => BUILT_IN_TEMPLATES.get(id);
+export const builtInTemplate = (id: string): TemplateRecord | undefined => builtInTemplates().get(id);

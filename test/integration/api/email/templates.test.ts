@@ -6,7 +6,7 @@ import {
   previewTemplateSchemas,
   updateTemplateSchemas,
 } from '#api/email/schemas';
-import { BUILT_IN_TEMPLATES } from '#core/templates/built-in';
+import { builtInTemplates } from '#core/templates/built-in';
 import { PLACEHOLDERS } from '#core/templates/placeholders';
 import { createApiKey } from '#data/api-key-repository';
 import { createMerchant } from '#data/merchant-repository';
@@ -44,7 +44,7 @@ const EMAIL = {
   html: '<p>Hi {{customer_name}}, please <a href="{{update_payment_url}}">update your card</a>.</p>',
   text: 'Hi {{customer_name}}, update your card: {{update_payment_url}}',
 };
-const BUILT_INS = BUILT_IN_TEMPLATES.size;
+const BUILT_INS = builtInTemplates().size;
 
 describe('templates: /api/v1/templates', () => {
   let stack: LocalStack;
@@ -144,7 +144,7 @@ describe('templates: /api/v1/templates', () => {
       expect(page1.body.pagination).toEqual({ total: 2 + BUILT_INS, page: 1, per_page: 3, total_pages: Math.ceil((2 + BUILT_INS) / 3) });
       expect(page1.body.data.map((t) => t.id)).toEqual([second.body.data.id, first.body.data.id, 'tmpl_dunning_default']);
       expect(page1.body.data.map((t) => t.built_in)).toEqual([false, false, true]);
-      expect(page2.body.data.map((t) => t.id)).toEqual([...BUILT_IN_TEMPLATES.keys()].slice(1, 4));
+      expect(page2.body.data.map((t) => t.id)).toEqual([...builtInTemplates().keys()].slice(1, 4));
     });
 
     it("answers one of the merchant's templates, and a built-in", async () => {

@@ -125,28 +125,34 @@ async function seedTemplate(merchantId: string, now: Date): Promise<Seed> {
   return { payment, customer, campaign };
 }
 
+/** A copy of the template's payment, of a customer of its own, made at `at` (the items as the repositories write them). */
+function paymentOfNewCustomer(seed: Seed, at: Date, emailPrefix: string, overrides: Partial<PaymentRecord> = {}) {
+  const customer: CustomerRecord = {
+    ...seed.customer,
+    id: customerIdFor(timeOrderedId(at)),
+    email: `${emailPrefix}-${randomBytes(8).toString('hex')}@example.com`,
+    version: 0,
+  };
+  const body = timeOrderedId(at);
+  const payment: PaymentRecord = {
+    ...seed.payment,
+    id: paymentIdFor(body),
+    recovery_id: recoveryIdFor(body),
+    customer_id: customer.id,
+    customer_email: customer.email,
+    ...overrides,
+  };
+  const customerItems = putCustomer(undefined, customer, at).flatMap((item) => (item.Put === undefined ? [] : [item.Put.Item as Record<string, unknown>]));
+  return { customer, payment, items: [paymentItem(payment), ...customerItems] };
+}
+
 /** `count` payments, each of a customer of its own, enrolled with their first step due at `dueAt` (BatchWriteItem, the repositories' item shapes). */
 async function seedDue(seed: Seed, count: number, dueAt: Date): Promise<EnrollmentRecord[]> {
   const at = dueAt.toISOString();
   const items: Record<string, unknown>[] = [];
   const enrollments: EnrollmentRecord[] = [];
   for (let i = 0; i < count; i += 1) {
-    const customer: CustomerRecord = {
-      ...seed.customer,
-      id: customerIdFor(timeOrderedId(dueAt)),
-      email: `campaign-${randomBytes(8).toString('hex')}@example.com`,
-      version: 0,
-    };
-    const body = timeOrderedId(dueAt);
-    const payment: PaymentRecord = {
-      ...seed.payment,
-      id: paymentIdFor(body),
-      recovery_id: recoveryIdFor(body),
-      customer_id: customer.id,
-      customer_email: customer.email,
-      next_retry_at: null,
-      status: 'pending',
-    };
+    const { customer, payment, items: written } = paymentOfNewCustomer(seed, dueAt, 'campaign', { next_retry_at: null, status: 'pending' });
     const enrollment: EnrollmentRecord = {
       merchant_id: payment.merchant_id,
       campaign_id: seed.campaign.id,
@@ -165,11 +171,7 @@ async function seedDue(seed: Seed, count: number, dueAt: Date): Promise<Enrollme
       version: 1,
     };
     enrollments.push(enrollment);
-    items.push(
-      paymentItem(payment),
-      enrollmentItem(enrollment),
-      ...putCustomer(undefined, customer, dueAt).flatMap((item) => (item.Put === undefined ? [] : [item.Put.Item as Record<string, unknown>])),
-    );
+    items.push(...written, enrollmentItem(enrollment));
   }
   await batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
   return enrollments;
@@ -247,26 +249,7 @@ async function seedPastFailures(seed: Seed, count: number, now: Date): Promise<v
   const items: Record<string, unknown>[] = [];
   for (let i = 0; i < count; i += 1) {
     const at = new Date(now.getTime() - Math.floor(Math.random() * 29 * 86_400_000));
-    const customer: CustomerRecord = {
-      ...seed.customer,
-      id: customerIdFor(timeOrderedId(at)),
-      email: `past-${randomBytes(8).toString('hex')}@example.com`,
-      version: 0,
-    };
-    const body = timeOrderedId(at);
-    const payment: PaymentRecord = {
-      ...seed.payment,
-      id: paymentIdFor(body),
-      recovery_id: recoveryIdFor(body),
-      customer_id: customer.id,
-      customer_email: customer.email,
-      created_at: at.toISOString(),
-      updated_at: at.toISOString(),
-    };
-    items.push(
-      paymentItem(payment),
-      ...putCustomer(undefined, customer, at).flatMap((item) => (item.Put === undefined ? [] : [item.Put.Item as Record<string, unknown>])),
-    );
+    items.push(...paymentOfNewCustomer(seed, at, 'past', { created_at: at.toISOString(), updated_at: at.toISOString() }).items);
   }
   await batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
 }

@@ -1,17 +1,5 @@
-import { type AbTestRecord, newAbTest } from '#core/experiments/ab-test';
+import { counts, testWith } from '#test/fixtures/ab-test-records';
 import { computeStatistics, methodOf } from '#core/experiments/decision';
-
-const now = new Date('2026-11-25T10:00:00.000Z');
-const variants = [
-  { name: 'Control', subject: 'Your payment failed', template_id: 'tmpl_control' },
-  { name: 'Urgent', subject: 'Action needed today', template_id: 'tmpl_urgent' },
-] as const;
-const counts = (assigned: number, recovered: number, sent = assigned, clicked = 0) => ({ assigned, sent, clicked, recovered });
-const testWith = (a: ReturnType<typeof counts>, b: ReturnType<typeof counts>, overrides: Partial<AbTestRecord> = {}): AbTestRecord => ({
-  ...newAbTest('m_1', 'camp_1', { variants }, now),
-  counters: { A: a, B: b },
-  ...overrides,
-});
 
 describe('computeStatistics (the decision rule)', () => {
   it('names no winner before each arm has the minimum sample, however large the difference', () => {

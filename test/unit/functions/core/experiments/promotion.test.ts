@@ -1,20 +1,11 @@
 import { newCampaign } from '#core/campaigns/lifecycle';
 import type { CampaignRecord, CampaignStatus } from '#core/campaigns/types';
-import { type AbTestRecord, newAbTest } from '#core/experiments/ab-test';
+import { AB_TEST_NOW, AB_TEST_VARIANTS, counts, testWith } from '#test/fixtures/ab-test-records';
 import { assignArm } from '#core/experiments/assign';
 import { abTestVariantFor, promoteVariant, promotionTarget } from '#core/experiments/promotion';
 
-const now = new Date('2026-11-25T10:00:00.000Z');
-const variants = [
-  { name: 'Control', subject: 'Your payment failed', template_id: 'tmpl_control' },
-  { name: 'Urgent', subject: 'Action needed today', template_id: 'tmpl_urgent' },
-] as const;
-const counts = (assigned: number, recovered: number, sent = assigned, clicked = 0) => ({ assigned, sent, clicked, recovered });
-const testWith = (a: ReturnType<typeof counts>, b: ReturnType<typeof counts>, overrides: Partial<AbTestRecord> = {}): AbTestRecord => ({
-  ...newAbTest('m_1', 'camp_1', { variants }, now),
-  counters: { A: a, B: b },
-  ...overrides,
-});
+const now = AB_TEST_NOW;
+const variants = AB_TEST_VARIANTS;
 
 describe('promotionTarget and promoteVariant', () => {
   const campaign = (status: CampaignStatus): CampaignRecord => ({

@@ -70,6 +70,15 @@
  * | GET/POST /settings/recovery-goal            | PK = M#<m>, SK = SETTINGS#RECOVERY_GOAL        | table |
  * | recovery progress of a month/quarter/year (payments by the month they failed in) | BatchGet PK = M#<m>, SK = COUNT#MONTH#<YYYY-MM> (1, 3 or 12) | table |
  *
+ * Counters and analytics rollups, written only by the table-stream consumer (functions/consumers/table-stream.ts;
+ * DESIGN §2: no request-path write touches a shared counter item). A rollup item holds one merchant's
+ * counters of one family (PAY: payments by failure cohort; CAMP: payments by campaign; MSG:
+ * messages by send time), one granularity (H: hour, D: day, UTC) and one bucket, for one
+ * combination of dimension values (`dims`, also stored as an attribute):
+ * | rollups of a family over a range of buckets | PK = M#<m>#RU#<family>#<H or D>, SK between <first bucket>#…<last bucket>#~ | table |
+ * | the open (at-risk) state: counts and amounts by status and currency | PK = M#<m>, SK = COUNT#OPEN | table |
+ * | a stream record already applied (idempotency, 48 h TTL) | PK = M#<m>, SK = APPLIED#<stream event id> | table |
+ *
  * Pre-computed retry scores (the lgbm tier of POST /scoring/retry; seeded by POST /api/internal/scoring/update-lookup):
  * | the score of one lookup key (core/scoring/lookup-key.ts) | PK = SCORELOOKUP#<lookup key>, SK = SCORELOOKUP | table |
  * Not under `M#`: the scores are one offline model's output for every merchant, keyed by decline
@@ -133,6 +142,8 @@ export const ENTITY = {
   subscriptionInvoice: 'subscription_invoice',
   timelineEntry: 'timeline_entry',
   counters: 'counters',
+  rollup: 'rollup',
+  streamApplied: 'stream_applied',
   customer: 'customer',
   customerRef: 'customer_ref',
   ingestEvent: 'ingest_event',
@@ -367,6 +378,28 @@ export const settingsKeys = {
 /** Monthly recovery counters: payments that failed in a month (`YYYY-MM`, UTC) and how many of them were recovered. */
 export const recoveryCounterKeys = {
   month: (merchantId: string, month: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `COUNT#MONTH#${month}` }),
+} as const;
+
+/** The families of rollup items (access patterns above): what a rollup item counts. */
+export const ROLLUP_FAMILIES = ['PAY', 'CAMP', 'MSG'] as const;
+export type RollupFamily = (typeof ROLLUP_FAMILIES)[number];
+/** H: one item per UTC hour (bucket `YYYY-MM-DDTHH`); D: one per UTC day (bucket `YYYY-MM-DD`). */
+export type RollupGranularity = 'H' | 'D';
+
+/** A dimension value as a sort-key segment: `#` (the separator) and `%` escaped, empty as `-`. */
+const dimSegment = (value: string): string => (value === '' ? '-' : value.replaceAll('%', '%25').replaceAll('#', '%23'));
+
+/** Rollup items and the stream consumer's own items (access patterns above). */
+export const rollupKeys = {
+  partition: (merchantId: string, family: RollupFamily, granularity: RollupGranularity): string => `${merchantPk(merchantId)}#RU#${family}#${granularity}`,
+  item: (merchantId: string, family: RollupFamily, granularity: RollupGranularity, bucket: string, dims: readonly string[]): ItemKey => ({
+    PK: rollupKeys.partition(merchantId, family, granularity),
+    SK: [bucket, ...dims.map(dimSegment)].join('#'),
+  }),
+  /** The sort-key range of every item from bucket `first` to bucket `last`, both included. */
+  range: (first: string, last: string): { readonly from: string; readonly to: string } => ({ from: `${first}#`, to: `${last}#~` }),
+  openState: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#OPEN' }),
+  applied: (merchantId: string, eventId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `APPLIED#${eventId}` }),
 } as const;
 
 /** Conditions on an item's own key: it exists, or it does not yet. */

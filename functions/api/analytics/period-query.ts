@@ -18,10 +18,7 @@ export const periodQuery = {
 };
 
 export const groupByQuery = {
-  group_by: z
-    .optional(z.enum(GROUP_BYS))
-    .clone()
-    .register(z.globalRegistry, {
-      description: 'Size of the time-series buckets: hour (ranges up to 731 days), day (default), week (ISO, from Monday) or month.',
-    }),
+  group_by: z.optional(z.enum(GROUP_BYS)).clone().register(z.globalRegistry, {
+    description: 'Size of the time-series buckets: hour (ranges up to 731 days), day (default), week (ISO, from Monday) or month.',
+  }),
 };

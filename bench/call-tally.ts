@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamo } from '#data/client';
 
 /**
@@ -5,10 +6,48 @@ import { dynamo } from '#data/client';
  * an SDK middleware of its own, beside the bench meter's (capacity.ts), for measurements that run
  * many requests at once (a queue drain, a run of the retry executor) rather than one labelled
  * request at a time.
+ *
+ * Calls made inside `asConsumer` (the table-stream consumer run beside a measurement, see
+ * stream-consumer.ts) go to `consumer` instead of `tally`, so that what the writers cost and what
+ * the consumer costs are told apart. Each side also counts its cancelled transactions:
+ * `conflicts` (TransactionCanceledException with a TransactionConflict reason: another
+ * transaction held one of its items) and `conditionFailures` (cancelled on a condition, e.g. a
+ * version read before another writer's commit); the functions retry both (data/transact.ts).
  */
-export const tally = { counting: false, calls: new Map<string, number>(), rcu: 0, wcu: 0 };
+export interface Tally {
+  calls: Map<string, number>;
+  rcu: number;
+  wcu: number;
+  conflicts: number;
+  conditionFailures: number;
+}
+
+const emptyTally = (): Tally => ({ calls: new Map(), rcu: 0, wcu: 0, conflicts: 0, conditionFailures: 0 });
+
+export const tally: Tally & { counting: boolean } = { counting: false, ...emptyTally() };
+/** What the table-stream consumer's calls cost while `tally.counting` (see `asConsumer`). */
+export const consumerTally: Tally = emptyTally();
 const READS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'ScanCommand', 'TransactGetItemsCommand']);
 let installed = false;
+const consumerContext = new AsyncLocalStorage<true>();
+
+/** Runs `work` as the table-stream consumer: its DynamoDB calls are tallied in `consumerTally`. */
+export const asConsumer = <T>(work: () => Promise<T>): Promise<T> => consumerContext.run(true, work);
+
+function resetTally(target: Tally): void {
+  target.calls.clear();
+  target.rcu = 0;
+  target.wcu = 0;
+  target.conflicts = 0;
+  target.conditionFailures = 0;
+}
+
+function unitsOf(consumed: unknown): number {
+  return (Array.isArray(consumed) ? consumed : [consumed]).reduce(
+    (sum: number, c) => sum + Number((c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0),
+    0,
+  );
+}
 
 export function installCallTally(): void {
   if (installed) return;
@@ -16,29 +55,37 @@ export function installCallTally(): void {
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       const input = { ...(args.input as Record<string, unknown>), ReturnConsumedCapacity: 'TOTAL' };
-      const result = await next({ ...args, input });
-      if (tally.counting) {
-        const name = String(context.commandName ?? 'Unknown');
-        tally.calls.set(name, (tally.calls.get(name) ?? 0) + 1);
-        const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        const units = (Array.isArray(consumed) ? consumed : [consumed]).reduce(
-          (sum: number, c) => sum + Number((c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0),
-          0,
-        );
-        if (READS.has(name)) tally.rcu += units;
-        else tally.wcu += units;
+      const target = consumerContext.getStore() === true ? consumerTally : tally;
+      const name = String(context.commandName ?? 'Unknown');
+      try {
+        const result = await next({ ...args, input });
+        if (tally.counting) {
+          target.calls.set(name, (target.calls.get(name) ?? 0) + 1);
+          const units = unitsOf((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
+          if (READS.has(name)) target.rcu += units;
+          else target.wcu += units;
+        }
+        return result;
+      } catch (error) {
+        if (tally.counting) {
+          target.calls.set(name, (target.calls.get(name) ?? 0) + 1);
+          const reasons = (error as { name?: string; CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+          if ((error as Error).name === 'TransactionCanceledException') {
+            if (reasons.some((reason) => reason.Code === 'TransactionConflict')) target.conflicts += 1;
+            else if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) target.conditionFailures += 1;
+          }
+        }
+        throw error;
       }
-      return result;
     },
     { step: 'initialize', priority: 'low', name: 'benchCallTally' },
   );
 }
 
-/** Runs `work` with the tally reset and counting; its result and the seconds it took. */
+/** Runs `work` with the tallies reset and counting; its result and the seconds it took. */
 export async function counted<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number }> {
-  tally.calls.clear();
-  tally.rcu = 0;
-  tally.wcu = 0;
+  resetTally(tally);
+  resetTally(consumerTally);
   tally.counting = true;
   const started = process.hrtime.bigint();
   try {
@@ -49,8 +96,8 @@ export async function counted<T>(work: () => Promise<T>): Promise<{ result: T; s
   }
 }
 
-/** `GetItem 2.00, TransactWriteItems 2.00, …; RCU x, WCU y` per unit of work. */
-export function perUnit(units: number): string {
-  const calls = [...tally.calls.entries()].map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / units).toFixed(2)}`).join(', ');
-  return `${calls}; RCU ${(tally.rcu / units).toFixed(2)}, WCU ${(tally.wcu / units).toFixed(2)} (as DynamoDB Local reported them)`;
+/** `GetItem 2.00, TransactWriteItems 2.00, …; RCU x, WCU y` per unit of work (of the writers, or of `of`). */
+export function perUnit(units: number, of: Tally = tally): string {
+  const calls = [...of.calls.entries()].map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / units).toFixed(2)}`).join(', ');
+  return `${calls}; RCU ${(of.rcu / units).toFixed(2)}, WCU ${(of.wcu / units).toFixed(2)} (as DynamoDB Local reported them)`;
 }

@@ -13,8 +13,9 @@ import type { Scenario } from './scenario';
 import { startBenchStack } from './stack';
 
 /** Merchants in the table for each measurement: N, 10N, then N again (the extra merchants deleted) so that drift cancels out of the 10N/N ratios. */
-const SIZES = [100, 1000, 100] as const;
-const TIMING: Timing = { warmup: 200, blocks: 30, perBlock: 30 };
+// BENCH_MERCHANTS=100 measures at one size only, BENCH_QUICK=1 with short timing: for quick runs while developing.
+const SIZES: readonly number[] = process.env.BENCH_MERCHANTS === undefined ? [100, 1000, 100] : process.env.BENCH_MERCHANTS.split(',').map(Number);
+const TIMING: Timing = process.env.BENCH_QUICK === '1' ? { warmup: 20, blocks: 4, perBlock: 10 } : { warmup: 200, blocks: 30, perBlock: 30 };
 const DEFAULT_TARGET = 1.5;
 const OUTPUT = join(__dirname, '..', '.local', 'bench-latest.json');
 const BUNDLES_OUTPUT = join(__dirname, '..', '.local', 'bench-bundles.json');

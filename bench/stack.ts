@@ -21,7 +21,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       TABLE_NAME: tableName,
       QUEUE_DRIVER: 'local',
       DEFAULT_PAYMENT_GATEWAY: 'sandbox',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     });
     process.env.AWS_REGION ??= 'us-east-1';

@@ -18,6 +18,7 @@ import { attemptRetry, DEFAULT_LEASE_MS } from '#services/attempt-retry';
 import { executeDueRetries } from '#jobs/execute-due-retries';
 import { env } from '#shared/env';
 import { deleteTable, ensureTable } from '#lib/local/dynamo-table';
+import { measureBeforeAfter } from '#bench/before-after';
 import { counted, installCallTally, perUnit } from '#bench/call-tally';
 import { batchWrite } from '#bench/fixtures';
 import type { Scenario } from '#bench/scenario';
@@ -39,7 +40,12 @@ import type { Scenario } from '#bench/scenario';
  * two outbound events, counters, customer, monthly counter). The merchant's quiet hours are cached
  * per process on both sides.
  */
-const SIZES = (process.env.BENCH_RETRY_DUE ?? '1000,10000').split(',').map(Number);
+const SIZES = (process.env.BENCH_RETRY_DUE ?? '1000,10000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+/** Due retries of each block of the before/after comparison (issue 12). */
+const AB_DUE = Number(process.env.BENCH_AB_RETRIES ?? 1_000);
 /** Due payments seeded for each size's two sides (the bench takes 1,100 per side). */
 const POOL = 2_400;
 
@@ -122,11 +128,46 @@ async function drainDue(runAt: Date, expected: number): Promise<{ runs: number; 
   return { runs, succeeded };
 }
 
+/** The merchant's payment list totals (COUNT#PAY), read consistently. */
+async function paymentTotals(merchantId: string): Promise<Record<string, number>> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.counters(merchantId), ConsistentRead: true }));
+  return (Item ?? {}) as Record<string, number>;
+}
+
+/**
+ * Issue 12's comparison: AB_DUE due retries recovered by the every-minute task, before (the old
+ * counter Updates in the resolving transactions) and after (the table-stream consumer beside it),
+ * alternated; each block checks COUNT#PAY: every payment recovered, and in "after" every payment
+ * counted once (the seeded ones applied by the consumer before the clock starts).
+ */
+function beforeAfterLines(merchantId: string): Promise<string[]> {
+  return measureBeforeAfter({
+    unit: 'attempts',
+    count: AB_DUE,
+    async prepare() {
+      const dueAt = new Date();
+      const template = await templateOf(merchantId, dueAt);
+      await seedDue(template, AB_DUE - 1, dueAt);
+      return async () => {
+        await drainDue(new Date(dueAt.getTime() + 2 * 3_600_000), AB_DUE);
+      };
+    },
+    async verify(mode) {
+      const totals = await paymentTotals(merchantId);
+      const recovered = totals['s:recovered'] ?? 0;
+      if (recovered !== AB_DUE) throw new Error(`COUNT#PAY s:recovered should be ${AB_DUE} after the ${mode} block, is ${recovered}`);
+      if (mode === 'after' && totals.all !== AB_DUE)
+        throw new Error(`COUNT#PAY all should be ${AB_DUE} (the payments written) after the after block, is ${totals.all}`);
+      return mode === 'after' ? `COUNT#PAY all = s:recovered = ${AB_DUE} = payments written` : `COUNT#PAY s:recovered = ${AB_DUE}`;
+    },
+  });
+}
+
 /** The throughput measurement: each size in a fresh table of its own. */
 async function measureThroughput(merchantId: string): Promise<string[]> {
   const mutableEnv = env as { TABLE_NAME: string };
   const benchTable = mutableEnv.TABLE_NAME;
-  const lines: string[] = [];
+  const lines: string[] = await beforeAfterLines(merchantId);
   const seconds: number[] = [];
   for (const size of SIZES) {
     const table = `recovery-bench-retries-${size}-${randomBytes(3).toString('hex')}`;

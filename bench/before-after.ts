@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import { dynamo } from '#data/client';
+import { env } from '#shared/env';
+import { deleteTable, ensureTable } from '#lib/local/dynamo-table';
+import { consumerTally, counted, installCallTally, perUnit, tally } from './call-tally';
+import { installOldWritePath, oldWritePath } from './old-write-path';
+import { ConsumerLoop, type ConsumerRun } from './stream-consumer';
+
+/** Issue 12's target: after / before throughput. */
+export const THROUGHPUT_TARGET = 3;
+/** The order of the blocks: alternated, so that drift of the machine falls on both. */
+const ORDER = ['before', 'after', 'before', 'after'] as const;
+export type Mode = (typeof ORDER)[number];
+
+/** What one block of a before/after measurement does, in a fresh table of its own (already `env.TABLE_NAME`). */
+export interface BeforeAfterWork {
+  /** e.g. `attempts`, `events` (per second is printed). */
+  readonly unit: string;
+  /** Units each block processes. */
+  readonly count: number;
+  /** Seeds what the block processes (not timed) and returns the timed work. */
+  prepare(mode: Mode): Promise<() => Promise<void>>;
+  /** After the counters are complete: throws unless they match what was written; a short line saying what was checked. */
+  verify(mode: Mode): Promise<string>;
+}
+
+interface Block {
+  readonly mode: Mode;
+  readonly seconds: number;
+  readonly conflicts: number;
+  readonly conditionFailures: number;
+  readonly perUnit: string;
+  readonly consumer?: ConsumerRun & { readonly perRecord: string; readonly conflicts: number };
+  readonly oldUpdates?: string;
+  readonly verified: string;
+}
+
+/**
+ * Issue 12's side-by-side throughput: the same work run four times, before, after, before, after,
+ * each in a fresh table. "before" is today's code with the old write path put back by
+ * old-write-path.ts (the counter Updates in every payment and customer transaction); "after" is
+ * today's code as it is, with the table-stream consumer running beside it on the same DynamoDB
+ * Local (stream-consumer.ts), which has then to finish: the lag from the last write until the
+ * counters are complete is printed, and the counters are checked against what was written.
+ */
+export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[]> {
+  installCallTally();
+  installOldWritePath();
+  const mutableEnv = env as { TABLE_NAME: string };
+  const benchTable = mutableEnv.TABLE_NAME;
+  const blocks: Block[] = [];
+  for (const mode of ORDER) {
+    const table = `recovery-bench-ab-${mode}-${randomBytes(3).toString('hex')}`;
+    await ensureTable(dynamo, table);
+    mutableEnv.TABLE_NAME = table;
+    oldWritePath.reset();
+    oldWritePath.enabled = mode === 'before';
+    const consumer = mode === 'after' ? new ConsumerLoop(table) : undefined;
+    try {
+      const run = await work.prepare(mode);
+      // The seeded items are in the stream too: applied before the clock starts, so the consumer's run is the measured writes'.
+      await consumer?.catchUp();
+      let writes = 0;
+      let consumerRun: ConsumerRun | undefined;
+      await counted(async () => {
+        consumer?.start();
+        const started = process.hrtime.bigint();
+        await run();
+        writes = Number(process.hrtime.bigint() - started) / 1e9;
+        consumerRun = await consumer?.finish();
+      });
+      oldWritePath.enabled = false;
+      const verified = await work.verify(mode);
+      blocks.push({
+        mode,
+        seconds: writes,
+        conflicts: tally.conflicts,
+        conditionFailures: tally.conditionFailures,
+        perUnit: perUnit(work.count),
+        ...(consumerRun === undefined
+          ? {
+              oldUpdates: `old counter Updates put back in ${oldWritePath.transactions} transactions (COUNT#PAY ${oldWritePath.added['COUNT#PAY']}, COUNT#CUST ${oldWritePath.added['COUNT#CUST']}, COUNT#MONTH ${oldWritePath.added['COUNT#MONTH']})`,
+            }
+          : { consumer: { ...consumerRun, perRecord: perUnit(Math.max(1, consumerRun.records), consumerTally), conflicts: consumerTally.conflicts } }),
+        verified,
+      });
+      process.stderr.write(`bench: ${lineOf(work, blocks.at(-1) as Block, blocks.length)}\n`);
+    } finally {
+      oldWritePath.enabled = false;
+      await consumer?.stop().catch(() => undefined);
+      mutableEnv.TABLE_NAME = benchTable;
+      await deleteTable(dynamo, table);
+    }
+  }
+  const rate = (mode: Mode): number => {
+    const of = blocks.filter((block) => block.mode === mode);
+    return (of.length * work.count) / of.reduce((sum, block) => sum + block.seconds, 0);
+  };
+  const ratio = rate('after') / rate('before');
+  const lines = [
+    `THROUGHPUT before/after (${work.count} ${work.unit} a block, blocks before, after, before, after, each in a fresh table, on ${cpus().length} cores): before ${rate('before').toFixed(1)} ${work.unit}/s, after ${rate('after').toFixed(1)} ${work.unit}/s: after/before ${ratio.toFixed(2)} (target ≥ ${THROUGHPUT_TARGET}): ${ratio >= THROUGHPUT_TARGET ? 'PASS' : 'BELOW TARGET'}`,
+    ...blocks.map((block, index) => lineOf(work, block, index + 1)),
+  ];
+  return lines;
+}
+
+function lineOf(work: BeforeAfterWork, block: Block, index: number): string {
+  const head = `${block.mode} #${Math.ceil(index / 2)}: ${work.count} ${work.unit} in ${block.seconds.toFixed(1)} s = ${(work.count / block.seconds).toFixed(1)} ${work.unit}/s; cancelled transactions: ${block.conflicts} TransactionConflict, ${block.conditionFailures} ConditionalCheckFailed (each retried); per ${work.unit.replace(/s$/, '')}: ${block.perUnit}`;
+  const tail =
+    block.consumer === undefined
+      ? `; ${block.oldUpdates ?? ''}`
+      : `; table-stream consumer beside it: ${block.consumer.records} stream records in ${block.consumer.batches} batches, ${(block.consumer.records / block.consumer.seconds).toFixed(0)} records/s, counters complete ${block.consumer.lagSeconds.toFixed(1)} s after the last write, ${block.consumer.conflicts} TransactionConflict; per record: ${block.consumer.perRecord}`;
+  return `${head}${tail}; ${block.verified}`;
+}

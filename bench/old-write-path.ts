@@ -48,7 +48,6 @@ type TransactItem = { Put?: { Item?: Item; ConditionExpression?: string; Express
 /** Images of payments and customers as GetItem returned them: `<PK>|<SK>|<version>`. */
 const images = new Map<string, Item>();
 const imageId = (item: Item, version: unknown): string => `${String(item.PK)}|${String(item.SK)}|${String(version)}`;
-const isOpen = (status: unknown): boolean => status === 'pending' || status === 'retrying' || status === 'paused';
 
 /** The old `counterUpdate` of data/customer-repository.ts, as the document client takes it. */
 function counterUpdate(tableName: unknown, key: { PK: string; SK: string }, deltas: Record<string, number>): TransactItem {

@@ -9,11 +9,10 @@ import { attemptIdempotencyKey } from '#core/payment-gateway';
 import { type PaymentRecord, paymentIdFor, recoveryIdFor } from '#core/payments';
 import { cardLedgerPut } from '#data/card-ledger-repository';
 import { documentClient, dynamo } from '#data/client';
-import { counterUpdate, customerFromItem, getCustomer, putCustomer } from '#data/customer-repository';
+import { customerFromItem, getCustomer, putCustomer } from '#data/customer-repository';
 import { customerKeys, paymentKeys, retryKeys } from '#data/keys';
 import { outboundEventItem } from '#data/outbound-event-repository';
-import { counterDeltas, customerAfter, foldTransitions, paymentItem, recordFailedPayment, timelineItem } from '#data/payment-repository';
-import { periodCounterUpdates } from '#data/recovery-period-counters';
+import { customerAfter, foldTransitions, paymentItem, recordFailedPayment, timelineItem } from '#data/payment-repository';
 import { attemptRetry, DEFAULT_LEASE_MS } from '#services/attempt-retry';
 import { executeDueRetries } from '#jobs/execute-due-retries';
 import { env } from '#shared/env';
@@ -313,8 +312,6 @@ export const scenario: Scenario = {
                 { ...object, amount: after.amount, currency: after.currency },
                 runAt,
               ),
-              ...periodCounterUpdates(current, after),
-              counterUpdate(paymentKeys.counters(m), counterDeltas(current, after)),
               ...putCustomer(customer, customerAfter(customer, current, after), runAt),
             ],
           }),

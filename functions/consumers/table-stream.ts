@@ -34,8 +34,7 @@ export interface TableStreamHandlerOptions {
 
 type Image = Record<string, unknown>;
 
-const imageOf = (image: StreamRecord['NewImage']): Image | undefined =>
-  image === undefined ? undefined : unmarshall(image as Record<string, AttributeValue>);
+const imageOf = (image: StreamRecord['NewImage']): Image | undefined => (image === undefined ? undefined : unmarshall(image as Record<string, AttributeValue>));
 
 interface RecordChange extends StreamChange {
   readonly sequenceNumber: string;

@@ -108,7 +108,10 @@ const isCancellation = (error: unknown): error is Error & { CancellationReasons?
  * often it comes). A TransactionConflict (another writer on a counter item) is retried with
  * backoff. Anything else is thrown: the caller reports the chunk's first record as failed.
  */
-export async function applyChunk(chunk: readonly StreamChange[], options: { readonly send?: TransactionSender; readonly now?: () => number } = {}): Promise<void> {
+export async function applyChunk(
+  chunk: readonly StreamChange[],
+  options: { readonly send?: TransactionSender; readonly now?: () => number } = {},
+): Promise<void> {
   const send = options.send ?? sendTransaction;
   const now = options.now ?? Date.now;
   let pending = chunk.filter((change) => change.increments.length > 0);

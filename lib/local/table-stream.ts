@@ -25,6 +25,26 @@ export interface LocalTableStreamOptions {
   readonly logger?: Logger;
 }
 
+type Image = Record<string, unknown>;
+
+/**
+ * DynamoDB Local's stream writes an empty map attribute as `{}` instead of `{ "M": {} }` (the
+ * table itself stores and returns `{ "M": {} }`); the images are given back the form AWS's stream
+ * delivers, at any depth, so the consumer reads the same event here as on AWS.
+ */
+function withEmptyMaps(image: Image | undefined): Image | undefined {
+  if (image === undefined) return undefined;
+  const fix = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    const attribute = value as { M?: Image; L?: unknown[] };
+    if (Object.keys(attribute).length === 0) return { M: {} };
+    if (attribute.M !== undefined) return { M: Object.fromEntries(Object.entries(attribute.M).map(([name, inner]) => [name, fix(inner)])) };
+    if (attribute.L !== undefined) return { L: attribute.L.map(fix) };
+    return value;
+  };
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, fix(value)]));
+}
+
 /** What a pass (or a drain) did. */
 export interface StreamPassCounts {
   /** Records handed to the handler and applied. */
@@ -206,10 +226,12 @@ export class LocalTableStream {
       awsRegion: record.awsRegion ?? this.region,
       eventSourceARN: arn,
       dynamodb: {
-        ...(data.ApproximateCreationDateTime === undefined ? {} : { ApproximateCreationDateTime: Math.floor(data.ApproximateCreationDateTime.getTime() / 1000) }),
+        ...(data.ApproximateCreationDateTime === undefined
+          ? {}
+          : { ApproximateCreationDateTime: Math.floor(data.ApproximateCreationDateTime.getTime() / 1000) }),
         Keys: data.Keys,
-        NewImage: data.NewImage,
-        OldImage: data.OldImage,
+        NewImage: withEmptyMaps(data.NewImage),
+        OldImage: withEmptyMaps(data.OldImage),
         SequenceNumber: data.SequenceNumber,
         SizeBytes: data.SizeBytes,
         StreamViewType: data.StreamViewType,
@@ -229,7 +251,9 @@ export class LocalTableStream {
     const shards: Shard[] = [];
     let start: string | undefined;
     do {
-      const { StreamDescription } = await this.streams.send(new DescribeStreamCommand({ StreamArn: arn, ...(start === undefined ? {} : { ExclusiveStartShardId: start }) }));
+      const { StreamDescription } = await this.streams.send(
+        new DescribeStreamCommand({ StreamArn: arn, ...(start === undefined ? {} : { ExclusiveStartShardId: start }) }),
+      );
       shards.push(...(StreamDescription?.Shards ?? []));
       start = StreamDescription?.LastEvaluatedShardId;
     } while (start !== undefined);

@@ -8,11 +8,7 @@ import { recoveryPeriodProjection } from './recovery-period-counters';
  * Every projection the table-stream consumer applies (functions/consumers/table-stream.ts) and
  * the hourly recompute checks: one line each.
  */
-export const projections: readonly Projection[] = [
-  paymentCountersProjection,
-  customerCountersProjection,
-  recoveryPeriodProjection,
-];
+export const projections: readonly Projection[] = [paymentCountersProjection, customerCountersProjection, recoveryPeriodProjection];
 
 /**
  * The `entity` of every item some projection counts: the stream's event source mapping invokes

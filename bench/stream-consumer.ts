@@ -1,39 +1,8 @@
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { createTableStreamHandler } from '#consumers/table-stream';
 import { sendTransaction } from '#data/stream-apply';
 import { env } from '#shared/env';
 import { LocalTableStream, type StreamPassCounts } from '#lib/local/table-stream';
 import { asConsumer } from './call-tally';
-
-type Value = Record<string, unknown>;
-
-/** An attribute value as DynamoDB sends it: an empty map that came through as `{}` is `{ M: {} }` again. */
-function repaired(value: Value): Value {
-  if (Object.keys(value).length === 0) return { M: {} };
-  if (value.M !== undefined) return { M: repairedMap(value.M as Record<string, Value>) };
-  if (Array.isArray(value.L)) return { L: (value.L as Value[]).map(repaired) };
-  return value;
-}
-const repairedMap = (map: Record<string, Value>): Record<string, Value> =>
-  Object.fromEntries(Object.entries(map).map(([name, value]) => [name, repaired(value)]));
-
-/**
- * The records with their empty maps put back. The DynamoDB Streams client (3.1141) reads an empty
- * map attribute of DynamoDB Local's stream (`"metadata": {"M": {}}`, which every payment has) as
- * `{}`, on which the consumer's `unmarshall` throws "No value defined" and the batch fails
- * forever. Lambda delivers `{"M": {}}`; the local poller (lib/local/table-stream.ts) passes the
- * client's value on, so the bench repairs it here until the poller does (reported for issue 12).
- */
-function withEmptyMaps(event: DynamoDBStreamEvent): DynamoDBStreamEvent {
-  return {
-    Records: event.Records.map((record) => {
-      const data = record.dynamodb;
-      if (data === undefined) return record;
-      const image = (map: unknown): Record<string, Value> | undefined => (map === undefined ? undefined : repairedMap(map as Record<string, Value>));
-      return { ...record, dynamodb: { ...data, NewImage: image(data.NewImage) as never, OldImage: image(data.OldImage) as never } };
-    }),
-  };
-}
 
 /** How long the loop waits after a pass that found nothing new (the local runtime polls every 250 ms). */
 const IDLE_MS = 250;
@@ -78,7 +47,7 @@ export class ConsumerLoop {
       endpoint: env.DYNAMODB_ENDPOINT as string,
       tableName,
       region: env.AWS_REGION,
-      handler: (event) => asConsumer(() => handler(withEmptyMaps(event))),
+      handler: (event) => asConsumer(() => handler(event)),
     });
   }
 

@@ -5,6 +5,7 @@ import { env } from '#shared/env';
 import { deleteTable, ensureTable } from '#lib/local/dynamo-table';
 import { consumerTally, counted, installCallTally, perUnit, tally } from './call-tally';
 import { installOldWritePath, oldWritePath } from './old-write-path';
+import { cpuNow, cpuSince } from './process-cpu';
 import { ConsumerLoop, type ConsumerRun } from './stream-consumer';
 
 /** Issue 12's target: after / before throughput. */
@@ -31,6 +32,8 @@ interface Block {
   readonly conflicts: number;
   readonly conditionFailures: number;
   readonly perUnit: string;
+  /** CPU seconds from the first write until the counters were complete: DynamoDB Local's (undefined off Linux) and this process's. */
+  readonly cpu: { readonly dynamoLocal: number | undefined; readonly node: number };
   readonly consumer?: ConsumerRun & { readonly perRecord: string; readonly conflicts: number };
   readonly oldUpdates?: string;
   readonly verified: string;
@@ -63,12 +66,15 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
       await consumer?.catchUp();
       let writes = 0;
       let consumerRun: ConsumerRun | undefined;
+      let cpu: Block['cpu'] = { dynamoLocal: undefined, node: 0 };
       await counted(async () => {
+        const cpuStart = cpuNow();
         consumer?.start();
         const started = process.hrtime.bigint();
         await run();
         writes = Number(process.hrtime.bigint() - started) / 1e9;
         consumerRun = await consumer?.finish();
+        cpu = cpuSince(cpuStart);
       });
       oldWritePath.enabled = false;
       const verified = await work.verify(mode);
@@ -78,6 +84,7 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
         conflicts: tally.conflicts,
         conditionFailures: tally.conditionFailures,
         perUnit: perUnit(work.count),
+        cpu,
         ...(consumerRun === undefined
           ? {
               oldUpdates: `old counter Updates put back in ${oldWritePath.transactions} transactions (COUNT#PAY ${oldWritePath.added['COUNT#PAY']}, COUNT#CUST ${oldWritePath.added['COUNT#CUST']}, COUNT#MONTH ${oldWritePath.added['COUNT#MONTH']})`,
@@ -98,8 +105,18 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
     return (of.length * work.count) / of.reduce((sum, block) => sum + block.seconds, 0);
   };
   const ratio = rate('after') / rate('before');
+  const sum = (mode: Mode, figure: (block: Block) => number | undefined): number | undefined => {
+    const values = blocks.filter((block) => block.mode === mode).map(figure);
+    return values.some((value) => value === undefined) ? undefined : values.reduce((total: number, value) => total + (value as number), 0);
+  };
+  const perUnitMs = (mode: Mode, figure: (block: Block) => number | undefined): string => {
+    const total = sum(mode, figure);
+    return total === undefined ? 'n/a' : `${((total * 1000) / (2 * work.count)).toFixed(1)} ms`;
+  };
+  const unit = work.unit.replace(/s$/, '');
   const lines = [
     `THROUGHPUT before/after (${work.count} ${work.unit} a block, blocks before, after, before, after, each in a fresh table, on ${cpus().length} cores): before ${rate('before').toFixed(1)} ${work.unit}/s, after ${rate('after').toFixed(1)} ${work.unit}/s: after/before ${ratio.toFixed(2)} (target ≥ ${THROUGHPUT_TARGET}): ${ratio >= THROUGHPUT_TARGET ? 'PASS' : 'BELOW TARGET'}`,
+    `where the time goes, per ${unit} (before / after, the consumer's share included in after): TransactionConflict ${sum('before', (b) => b.conflicts)} / ${sum('after', (b) => b.conflicts)} in all, ConditionalCheckFailed ${sum('before', (b) => b.conditionFailures)} / ${sum('after', (b) => b.conditionFailures)}; CPU of DynamoDB Local ${perUnitMs('before', (b) => b.cpu.dynamoLocal)} / ${perUnitMs('after', (b) => b.cpu.dynamoLocal)}; CPU of node ${perUnitMs('before', (b) => b.cpu.node)} / ${perUnitMs('after', (b) => b.cpu.node)}; wall ${perUnitMs('before', (b) => b.seconds)} / ${perUnitMs('after', (b) => b.seconds)}`,
     ...blocks.map((block, index) => lineOf(work, block, index + 1)),
   ];
   return lines;
@@ -111,5 +128,7 @@ function lineOf(work: BeforeAfterWork, block: Block, index: number): string {
     block.consumer === undefined
       ? `; ${block.oldUpdates ?? ''}`
       : `; table-stream consumer beside it: ${block.consumer.records} stream records in ${block.consumer.batches} batches, ${(block.consumer.records / block.consumer.seconds).toFixed(0)} records/s, counters complete ${block.consumer.lagSeconds.toFixed(1)} s after the last write, ${block.consumer.conflicts} TransactionConflict; per record: ${block.consumer.perRecord}`;
-  return `${head}${tail}; ${block.verified}`;
+  const ms = (seconds: number | undefined): string => (seconds === undefined ? 'n/a' : `${((seconds * 1000) / work.count).toFixed(1)} ms`);
+  const cpu = `; CPU per ${work.unit.replace(/s$/, '')} until the counters were complete: DynamoDB Local ${ms(block.cpu.dynamoLocal)}, node (functions, SDK${block.consumer === undefined ? '' : ', consumer'}) ${ms(block.cpu.node)}`;
+  return `${head}${cpu}${tail}; ${block.verified}`;
 }

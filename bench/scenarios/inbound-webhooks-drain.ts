@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { cpus } from 'node:os';
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
 import { processProviderWebhook } from '#consumers/provider-webhook';
 import { timeOrderedId } from '#core/ids';
 import { documentClient } from '#data/client';
-import { ENTITY, webhookLogKeys } from '#data/keys';
+import { customerKeys, ENTITY, paymentKeys, webhookLogKeys } from '#data/keys';
 import { PROVIDER_WEBHOOK_KIND, WEBHOOK_LOG_RETENTION_SECONDS, webhookLogIdFor } from '#data/webhook-log-repository';
 import { env } from '#shared/env';
 import { LocalQueues } from '#lib/local/queue-hub';
-import { counted, installCallTally, perUnit } from '#bench/call-tally';
+import { measureBeforeAfter } from '#bench/before-after';
+import { installCallTally } from '#bench/call-tally';
 import type { Scenario } from '#bench/scenario';
 
-/** Deliveries drained in the throughput measurement (BENCH_DRAIN_EVENTS overrides, e.g. 1000 on a slow machine). */
+/** Deliveries drained in each block of the before/after throughput comparison (issue 12; BENCH_DRAIN_EVENTS overrides). */
 // 10,000 took over 2 minutes to seed and drain on the 2-core dev machine, so 1,000 by default.
-const EVENTS = Number(process.env.BENCH_DRAIN_EVENTS ?? 1_000);
+const AB_EVENTS = Number(process.env.BENCH_DRAIN_EVENTS ?? 1_000);
 let sequence = 0;
 
 /**
@@ -69,25 +69,56 @@ function logItem(merchantId: string, now: Date): { item: Record<string, unknown>
 const messageOf = (merchantId: string, id: string): string =>
   JSON.stringify({ kind: PROVIDER_WEBHOOK_KIND, merchant_id: merchantId, psp: 'stripe', webhook_log_id: id });
 
-async function measureThroughput(merchantId: string): Promise<string[]> {
+/** `count` verified deliveries stored with BatchWriteItem and enqueued on a LocalQueues wired to the real consumer. */
+async function storeDeliveries(merchantId: string, count: number): Promise<LocalQueues> {
   const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks } });
   const ids: string[] = [];
-  const seeding = Date.now();
-  for (let start = 0; start < EVENTS; start += 25) {
-    const batch = Array.from({ length: Math.min(25, EVENTS - start) }, () => logItem(merchantId, new Date()));
+  for (let start = 0; start < count; start += 25) {
+    const batch = Array.from({ length: Math.min(25, count - start) }, () => logItem(merchantId, new Date()));
     await documentClient.send(new BatchWriteCommand({ RequestItems: { [env.TABLE_NAME]: batch.map(({ item }) => ({ PutRequest: { Item: item } })) } }));
     ids.push(...batch.map(({ id }) => id));
   }
   for (const id of ids) queues.send('inbound-webhooks', messageOf(merchantId, id));
-  const seeded = (Date.now() - seeding) / 1000;
-  const { result: counts, seconds } = await counted(() => queues.drain());
-  if (counts.succeeded !== EVENTS || counts.deadLettered !== 0) throw new Error(`The drain should process ${EVENTS} deliveries, got ${JSON.stringify(counts)}`);
-  const line = [
-    `THROUGHPUT: ${EVENTS} stored stripe deliveries (BatchWrite, ${seeded.toFixed(1)} s) drained by the real inbound-webhooks consumer through LocalQueues in ${seconds.toFixed(1)} s = ${(EVENTS / seconds).toFixed(0)} events/s (${counts.batches} batches of up to 10, all handed out at once per pass, on ${cpus().length} cores)`,
-    `per event during the drain: ${perUnit(EVENTS)}`,
-  ];
-  process.stderr.write(`bench: ${line.join('\nbench: ')}\n`);
-  return line;
+  return queues;
+}
+
+async function drainAll(queues: LocalQueues, count: number): Promise<void> {
+  const counts = await queues.drain();
+  if (counts.succeeded !== count || counts.deadLettered !== 0) throw new Error(`The drain should process ${count} deliveries, got ${JSON.stringify(counts)}`);
+}
+
+/**
+ * Issue 12's comparison: AB_EVENTS deliveries drained, before (the old counter Updates in each
+ * new payment's transaction) and after (the table-stream consumer beside the drain), alternated,
+ * each in a fresh table; every delivery is a new payment of a new customer, so COUNT#PAY `all`
+ * and COUNT#CUST `all` must both be AB_EVENTS at the end of each block.
+ */
+function beforeAfterLines(merchantId: string): Promise<string[]> {
+  return measureBeforeAfter({
+    unit: 'events',
+    count: AB_EVENTS,
+    async prepare() {
+      const queues = await storeDeliveries(merchantId, AB_EVENTS);
+      return () => drainAll(queues, AB_EVENTS);
+    },
+    async verify(mode) {
+      const read = async (Key: { PK: string; SK: string }) =>
+        ((await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key, ConsistentRead: true }))).Item ?? {}) as Record<string, number>;
+      const payments = (await read(paymentKeys.counters(merchantId))).all;
+      const customers = (await read(customerKeys.counters(merchantId))).all;
+      if (payments !== AB_EVENTS || customers !== AB_EVENTS)
+        throw new Error(
+          `After the ${mode} block COUNT#PAY all and COUNT#CUST all should be ${AB_EVENTS} (payments and customers written), are ${payments} and ${customers}`,
+        );
+      return `COUNT#PAY all = COUNT#CUST all = ${AB_EVENTS} = payments and customers written`;
+    },
+  });
+}
+
+async function measureThroughput(merchantId: string): Promise<string[]> {
+  const lines = await beforeAfterLines(merchantId);
+  process.stderr.write(`bench: ${lines.join('\nbench: ')}\n`);
+  return lines;
 }
 
 const notes: string[] = [
@@ -96,7 +127,7 @@ const notes: string[] = [
 ];
 
 export const scenario: Scenario = {
-  name: `inbound-webhooks consumer: a verified stripe invoice.payment_failed (throughput: ${EVENTS} deliveries drained)`,
+  name: `inbound-webhooks consumer: a verified stripe invoice.payment_failed (throughput: ${AB_EVENTS} deliveries a block, before and after issue 12)`,
   notes,
 
   async prepare(fixture) {

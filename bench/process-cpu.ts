@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * CPU time of this process and of DynamoDB Local (the `java` child the bench started), from
+ * /proc (Linux; elsewhere DynamoDB Local's figure is null). Where a measurement's time goes:
+ * DynamoDB Local's work, or ours (the functions, the SDK, the bench itself).
+ */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of a process, in seconds; undefined when it cannot be read. */
+function cpuOfPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+let javaPid: number | null | undefined;
+
+/** The pid of DynamoDB Local: a `java` process whose parent is this one. */
+function dynamoLocalPid(): number | null {
+  if (javaPid !== undefined) return javaPid;
+  javaPid = null;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (name === 'java' && parent === process.pid) javaPid = Number(entry);
+      } catch {
+        // a process that ended while listed
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return javaPid;
+}
+
+export interface CpuSample {
+  readonly dynamoLocal: number | undefined;
+  readonly node: number;
+}
+
+export function cpuNow(): CpuSample {
+  const pid = dynamoLocalPid();
+  const usage = process.cpuUsage();
+  return { dynamoLocal: pid === null ? undefined : cpuOfPid(pid), node: (usage.user + usage.system) / 1e6 };
+}
+
+/** CPU seconds spent between two samples, by DynamoDB Local and by this process. */
+export function cpuSince(start: CpuSample): { readonly dynamoLocal: number | undefined; readonly node: number } {
+  const end = cpuNow();
+  return {
+    dynamoLocal: start.dynamoLocal === undefined || end.dynamoLocal === undefined ? undefined : end.dynamoLocal - start.dynamoLocal,
+    node: end.node - start.node,
+  };
+}

@@ -4,7 +4,7 @@
  * changes is cut into transactions of at most 100 items.
  */
 import { ENTITY, customerKeys, paymentKeys, recoveryCounterKeys } from '#data/keys';
-import { projections } from '#data/projections/index';
+import { projectedEntities, projections } from '#data/projections/index';
 import { incrementsOf } from '#data/projections/increments';
 import { paymentCountersProjection } from '#data/projections/payment-counters';
 import { MAX_TRANSACTION_ITEMS, type StreamChange, chunkChanges } from '#data/stream-apply';
@@ -102,6 +102,19 @@ describe('counter projections', () => {
   ])('counts nothing of %s', (_, item) => {
     // Act and assess
     expect(incrementsOf(projections, undefined, item)).toEqual([]);
+  });
+});
+
+describe('projectedEntities (the event source mapping filter)', () => {
+  it.each(
+    Object.values(ENTITY)
+      .filter((entity) => !projectedEntities.includes(entity))
+      .map((entity) => [entity]),
+  )('leaves out %s, which no projection counts', (entity) => {
+    // Prepare: an item of that entity with every attribute any projection reads.
+    const item = { ...payment(), ...customer(1), entity };
+    // Act and assess
+    expect(projections.flatMap((projection) => projection(item))).toEqual([]);
   });
 });
 

@@ -153,9 +153,9 @@ export interface NewFailedPayment {
  * Records a failed payment and opens its recovery, in one transaction with its customer
  * (created on first sight), references and first timeline entry (list totals and the monthly
  * recovery counters follow from the table's stream: functions/consumers/table-stream.ts). A
- * provider payment id already recorded returns the payment that has it, unchanged (`created: false`), so a redelivered
- * event changes nothing, however many arrive at once; so does an invoice whose recovery is still
- * open (the provider retried it under a new transaction id).
+ * provider payment id already recorded returns the payment that has it, unchanged
+ * (`created: false`), so a redelivered event changes nothing, however many arrive at once; so does
+ * an invoice whose recovery is still open (the provider retried it under a new transaction id).
  */
 export async function recordFailedPayment(
   input: NewFailedPayment,

@@ -36,7 +36,7 @@ import type { Scenario } from '#bench/scenario';
  * repositories' item builders: the gateway configuration, the payment and the card ledger read,
  * the claim transaction (payment, timeline entry, ledger), the sandbox's own GetItem and PutItem,
  * the payment and customer read again, and the resolving transaction (payment, timeline entry,
- * two outbound events, counters, customer, monthly counter). The merchant's quiet hours are cached
+ * two outbound events, customer; the counters are the table-stream consumer's since issue 12). The merchant's quiet hours are cached
  * per process on both sides.
  */
 const SIZES = (process.env.BENCH_RETRY_DUE ?? '1000,10000')
@@ -282,7 +282,7 @@ export const scenario: Scenario = {
           },
           undefined,
         );
-        // Resolve: payment and customer read again; payment + timeline + events + counters + customer + monthly counter.
+        // Resolve: payment and customer read again; payment + timeline + events + customer (counters: the table-stream consumer).
         const current = (await get(paymentKeys.payment(m, body))) as unknown as PaymentRecord;
         const resolved = foldTransitions(
           current,

@@ -4,7 +4,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, Stream
 import { projections as allProjections } from '#data/projections/index';
 import { incrementsOf } from '#data/projections/increments';
 import type { Projection } from '#data/projections/projection';
-import { applyChunk, chunkChanges, type StreamChange, type TransactionSender } from '#data/stream-apply';
+import { applyChunk, chunkChanges, fitsOneTransaction, type StreamChange, type TransactionSender } from '#data/stream-apply';
 import { logger } from '#shared/logger';
 
 /**
@@ -56,17 +56,24 @@ export function createTableStreamHandler(options: TableStreamHandlerOptions = {}
   const projections = options.projections ?? allProjections;
   const send = options.send;
   return async (event) => {
-    let chunks: RecordChange[][];
-    try {
-      chunks = chunkChanges(event.Records.map((record) => changeOf(record, projections)));
-    } catch (error) {
-      // A record that cannot be read or applied fails the batch from its start; bisecting on AWS isolates it.
-      logger.error('stream batch not applicable', { records: event.Records.length, error });
-      const first = event.Records[0]?.dynamodb?.SequenceNumber;
-      return { batchItemFailures: first === undefined ? [] : [{ itemIdentifier: first }] };
+    // Changes in batch order, up to the first record that cannot be applied (an image no projection
+    // can read, or more counter items than a transaction holds): that record is reported after the
+    // ones before it are applied, so Lambda retries from it and, bisecting, isolates it.
+    const changes: RecordChange[] = [];
+    let unapplicable: string | undefined;
+    for (const record of event.Records) {
+      try {
+        const change = changeOf(record, projections);
+        if (!fitsOneTransaction(change)) throw new Error(`touches more counter items than one transaction holds (${change.increments.length})`);
+        changes.push(change);
+      } catch (error) {
+        unapplicable = record.dynamodb?.SequenceNumber;
+        logger.error('stream record not applicable', { event_id: record.eventID, sequence_number: unapplicable, error });
+        break;
+      }
     }
     let applied = 0;
-    for (const chunk of chunks) {
+    for (const chunk of chunkChanges(changes)) {
       try {
         await applyChunk(chunk, send === undefined ? {} : { send });
         applied += chunk.length;
@@ -76,7 +83,7 @@ export function createTableStreamHandler(options: TableStreamHandlerOptions = {}
         return { batchItemFailures: [{ itemIdentifier: first.sequenceNumber }] };
       }
     }
-    return { batchItemFailures: [] };
+    return { batchItemFailures: unapplicable === undefined ? [] : [{ itemIdentifier: unapplicable }] };
   };
 }
 

@@ -152,10 +152,10 @@ export interface NewFailedPayment {
 /**
  * Records a failed payment and opens its recovery, in one transaction with its customer
  * (created on first sight), references and first timeline entry (list totals and the monthly
- * recovery counters follow from the table's stream: functions/consumers/table-stream.ts). A provider payment id
- * already recorded returns the payment that has it, unchanged (`created: false`), so a redelivered
- * event changes nothing, however many arrive at once; so does an invoice whose recovery is still
- * open (the provider retried it under a new transaction id).
+ * recovery counters follow from the table's stream: functions/consumers/table-stream.ts). A
+ * provider payment id already recorded returns the payment that has it, unchanged
+ * (`created: false`), so a redelivered event changes nothing, however many arrive at once; so does
+ * an invoice whose recovery is still open (the provider retried it under a new transaction id).
  */
 export async function recordFailedPayment(
   input: NewFailedPayment,
@@ -316,10 +316,9 @@ export interface PaymentChange<T> {
  * `decide` choose the events (undefined: nothing to do), applies them with `transition` (409 when
  * the table forbids one), and, when the payment is then left open with no retry planned, the
  * retry policy's decision. Writes the new state with its state_history and timeline entries,
- * customer figures and `decide`'s own items in one transaction guarded by the version (counters
- * follow from the table's stream)
- * read; concurrent changes re-run on fresh state, so none is lost and each successful transition
- * leaves exactly one history entry. Entries are stamped at commit (commitInstant): ordered by time,
+ * customer figures and `decide`'s own items in one transaction guarded by the version read
+ * (counters follow from the table's stream); concurrent changes re-run on fresh state, so none is
+ * lost and each successful transition leaves exactly one history entry. Entries are stamped at commit (commitInstant): ordered by time,
  * they are in the order of the writes.
  */
 export async function changePayment<T = undefined>(

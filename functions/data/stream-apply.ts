@@ -35,6 +35,9 @@ function itemCount(changes: readonly StreamChange[]): number {
   return counted.length + new Set(counted.flatMap((change) => change.increments.map((increment) => idOf(increment.key)))).size;
 }
 
+/** Whether one change fits a transaction on its own (its marker and its counter items, at most 100). */
+export const fitsOneTransaction = (change: StreamChange): boolean => itemCount([change]) <= MAX_TRANSACTION_ITEMS;
+
 /**
  * The changes cut, in their order, into chunks that each fit one transaction (at most 100
  * items). Changes with no increments stay in place and cost nothing, so each chunk is a run of

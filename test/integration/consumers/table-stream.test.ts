@@ -177,6 +177,28 @@ describe('table-stream consumer', () => {
     expect((await paymentCounters(m)).all).toBe(151);
   });
 
+  it('applies the records before one it cannot read and reports that one, so Lambda retries (and bisects) from it', async () => {
+    // Prepare: a payment image without its failure time, which the monthly counters cannot place.
+    const m = merchant();
+    await seedPayment(m);
+    const good = await newRecords();
+    const unreadable: DynamoDBRecord = {
+      eventID: 'evt_unreadable',
+      eventName: 'INSERT',
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        SequenceNumber: '999999999999999999999',
+        NewImage: { entity: { S: 'payment' }, merchant_id: { S: m }, status: { S: 'pending' }, created_at: { S: 'not a time' } },
+      },
+    };
+    // Act
+    const response = await handler({ Records: [...good.Records, unreadable] });
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: '999999999999999999999' }] });
+    expect((await paymentCounters(m)).all).toBe(1);
+    expect(nonZero(await paymentCounters(m))).toEqual(await directPaymentCounts(m));
+  });
+
   it('moves a reclassified payment between its tuples, and a status change between statuses', async () => {
     // Prepare
     const m = merchant();

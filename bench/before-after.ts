@@ -10,9 +10,15 @@ import { ConsumerLoop, type ConsumerRun } from './stream-consumer';
 
 /** Issue 12's target: after / before throughput. */
 export const THROUGHPUT_TARGET = 3;
-/** The order of the blocks: alternated, so that drift of the machine falls on both. */
-const ORDER = ['before', 'after', 'before', 'after'] as const;
-export type Mode = (typeof ORDER)[number];
+/**
+ * The order of the blocks: alternated, so that drift of the machine falls on each alike. `deferred`
+ * is "after" with the consumer started only once the writes have ended: the write path's own
+ * throughput, and then the consumer's alone (BENCH_AB_DEFERRED=0 leaves it out).
+ */
+const ORDER = (
+  process.env.BENCH_AB_DEFERRED === '0' ? ['before', 'after', 'before', 'after'] : ['before', 'after', 'deferred', 'before', 'after', 'deferred']
+) as Mode[];
+export type Mode = 'before' | 'after' | 'deferred';
 
 /** What one block of a before/after measurement does, in a fresh table of its own (already `env.TABLE_NAME`). */
 export interface BeforeAfterWork {
@@ -59,7 +65,7 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
     mutableEnv.TABLE_NAME = table;
     oldWritePath.reset();
     oldWritePath.enabled = mode === 'before';
-    const consumer = mode === 'after' ? new ConsumerLoop(table) : undefined;
+    const consumer = mode === 'before' ? undefined : new ConsumerLoop(table);
     try {
       const run = await work.prepare(mode);
       // The seeded items are in the stream too: applied before the clock starts, so the consumer's run is the measured writes'.
@@ -69,10 +75,11 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
       let cpu: Block['cpu'] = { dynamoLocal: undefined, node: 0 };
       await counted(async () => {
         const cpuStart = cpuNow();
-        consumer?.start();
+        if (mode === 'after') consumer?.start();
         const started = process.hrtime.bigint();
         await run();
         writes = Number(process.hrtime.bigint() - started) / 1e9;
+        if (mode === 'deferred') consumer?.start();
         consumerRun = await consumer?.finish();
         cpu = cpuSince(cpuStart);
       });
@@ -92,7 +99,7 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
           : { consumer: { ...consumerRun, perRecord: perUnit(Math.max(1, consumerRun.records), consumerTally), conflicts: consumerTally.conflicts } }),
         verified,
       });
-      process.stderr.write(`bench: ${lineOf(work, blocks.at(-1) as Block, blocks.length)}\n`);
+      process.stderr.write(`bench: ${lineOf(work, blocks.at(-1) as Block, roundOf(blocks, blocks.length - 1))}\n`);
     } finally {
       oldWritePath.enabled = false;
       await consumer?.stop().catch(() => undefined);
@@ -105,29 +112,39 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
     return (of.length * work.count) / of.reduce((sum, block) => sum + block.seconds, 0);
   };
   const ratio = rate('after') / rate('before');
+  const deferred = blocks.some((block) => block.mode === 'deferred');
   const sum = (mode: Mode, figure: (block: Block) => number | undefined): number | undefined => {
     const values = blocks.filter((block) => block.mode === mode).map(figure);
     return values.some((value) => value === undefined) ? undefined : values.reduce((total: number, value) => total + (value as number), 0);
   };
   const perUnitMs = (mode: Mode, figure: (block: Block) => number | undefined): string => {
     const total = sum(mode, figure);
-    return total === undefined ? 'n/a' : `${((total * 1000) / (2 * work.count)).toFixed(1)} ms`;
+    const count = blocks.filter((block) => block.mode === mode).length * work.count;
+    return total === undefined ? 'n/a' : `${((total * 1000) / count).toFixed(1)} ms`;
   };
   const unit = work.unit.replace(/s$/, '');
   const lines = [
-    `THROUGHPUT before/after (${work.count} ${work.unit} a block, blocks before, after, before, after, each in a fresh table, on ${cpus().length} cores): before ${rate('before').toFixed(1)} ${work.unit}/s, after ${rate('after').toFixed(1)} ${work.unit}/s: after/before ${ratio.toFixed(2)} (target ≥ ${THROUGHPUT_TARGET}): ${ratio >= THROUGHPUT_TARGET ? 'PASS' : 'BELOW TARGET'}`,
-    `where the time goes, per ${unit} (before / after, the consumer's share included in after): TransactionConflict ${sum('before', (b) => b.conflicts)} / ${sum('after', (b) => b.conflicts)} in all, ConditionalCheckFailed ${sum('before', (b) => b.conditionFailures)} / ${sum('after', (b) => b.conditionFailures)}; CPU of DynamoDB Local ${perUnitMs('before', (b) => b.cpu.dynamoLocal)} / ${perUnitMs('after', (b) => b.cpu.dynamoLocal)}; CPU of node ${perUnitMs('before', (b) => b.cpu.node)} / ${perUnitMs('after', (b) => b.cpu.node)}; wall ${perUnitMs('before', (b) => b.seconds)} / ${perUnitMs('after', (b) => b.seconds)}`,
-    ...blocks.map((block, index) => lineOf(work, block, index + 1)),
+    `THROUGHPUT before/after (${work.count} ${work.unit} a block, blocks ${ORDER.join(', ')}, each in a fresh table, on ${cpus().length} cores): before ${rate('before').toFixed(1)} ${work.unit}/s, after ${rate('after').toFixed(1)} ${work.unit}/s: after/before ${ratio.toFixed(2)} (target ≥ ${THROUGHPUT_TARGET}): ${ratio >= THROUGHPUT_TARGET ? 'PASS' : 'BELOW TARGET'}`,
+    ...(deferred
+      ? [
+          `the write path alone (deferred: the consumer started once the writes ended): ${rate('deferred').toFixed(1)} ${work.unit}/s, deferred/before ${(rate('deferred') / rate('before')).toFixed(2)}`,
+        ]
+      : []),
+    `where the time goes, per ${unit} (before / after${deferred ? ' / deferred' : ''}; CPU until the counters were complete, the consumer's share included): TransactionConflict ${sum('before', (b) => b.conflicts)} / ${sum('after', (b) => b.conflicts)}${deferred ? ` / ${sum('deferred', (b) => b.conflicts)}` : ''} in all, ConditionalCheckFailed ${sum('before', (b) => b.conditionFailures)} / ${sum('after', (b) => b.conditionFailures)}${deferred ? ` / ${sum('deferred', (b) => b.conditionFailures)}` : ''}; CPU of DynamoDB Local ${perUnitMs('before', (b) => b.cpu.dynamoLocal)} / ${perUnitMs('after', (b) => b.cpu.dynamoLocal)}${deferred ? ` / ${perUnitMs('deferred', (b) => b.cpu.dynamoLocal)}` : ''}; CPU of node ${perUnitMs('before', (b) => b.cpu.node)} / ${perUnitMs('after', (b) => b.cpu.node)}${deferred ? ` / ${perUnitMs('deferred', (b) => b.cpu.node)}` : ''}; wall of the writes ${perUnitMs('before', (b) => b.seconds)} / ${perUnitMs('after', (b) => b.seconds)}${deferred ? ` / ${perUnitMs('deferred', (b) => b.seconds)}` : ''}`,
+    ...blocks.map((block, index) => lineOf(work, block, roundOf(blocks, index))),
   ];
   return lines;
 }
 
+/** 1 for the first block of its mode, 2 for the second. */
+const roundOf = (blocks: readonly Block[], index: number): number => blocks.slice(0, index + 1).filter((block) => block.mode === blocks[index]?.mode).length;
+
 function lineOf(work: BeforeAfterWork, block: Block, index: number): string {
-  const head = `${block.mode} #${Math.ceil(index / 2)}: ${work.count} ${work.unit} in ${block.seconds.toFixed(1)} s = ${(work.count / block.seconds).toFixed(1)} ${work.unit}/s; cancelled transactions: ${block.conflicts} TransactionConflict, ${block.conditionFailures} ConditionalCheckFailed (each retried); per ${work.unit.replace(/s$/, '')}: ${block.perUnit}`;
+  const head = `${block.mode} #${index}: ${work.count} ${work.unit} in ${block.seconds.toFixed(1)} s = ${(work.count / block.seconds).toFixed(1)} ${work.unit}/s; cancelled transactions: ${block.conflicts} TransactionConflict, ${block.conditionFailures} ConditionalCheckFailed (each retried); per ${work.unit.replace(/s$/, '')}: ${block.perUnit}`;
   const tail =
     block.consumer === undefined
       ? `; ${block.oldUpdates ?? ''}`
-      : `; table-stream consumer beside it: ${block.consumer.records} stream records in ${block.consumer.batches} batches, ${(block.consumer.records / block.consumer.seconds).toFixed(0)} records/s, counters complete ${block.consumer.lagSeconds.toFixed(1)} s after the last write, ${block.consumer.conflicts} TransactionConflict; per record: ${block.consumer.perRecord}`;
+      : `; table-stream consumer ${block.mode === 'after' ? 'beside the writes' : 'started when the writes ended'}: ${block.consumer.records} stream records in ${block.consumer.batches} batches, ${(block.consumer.records / block.consumer.seconds).toFixed(0)} records/s, counters complete ${block.consumer.lagSeconds.toFixed(1)} s after the last write, ${block.consumer.conflicts} TransactionConflict; per record: ${block.consumer.perRecord}`;
   const ms = (seconds: number | undefined): string => (seconds === undefined ? 'n/a' : `${((seconds * 1000) / work.count).toFixed(1)} ms`);
   const cpu = `; CPU per ${work.unit.replace(/s$/, '')} until the counters were complete: DynamoDB Local ${ms(block.cpu.dynamoLocal)}, node (functions, SDK${block.consumer === undefined ? '' : ', consumer'}) ${ms(block.cpu.node)}`;
   return `${head}${cpu}${tail}; ${block.verified}`;

@@ -155,9 +155,9 @@ function beforeAfterLines(merchantId: string): Promise<string[]> {
       const totals = await paymentTotals(merchantId);
       const recovered = totals['s:recovered'] ?? 0;
       if (recovered !== AB_DUE) throw new Error(`COUNT#PAY s:recovered should be ${AB_DUE} after the ${mode} block, is ${recovered}`);
-      if (mode === 'after' && totals.all !== AB_DUE)
-        throw new Error(`COUNT#PAY all should be ${AB_DUE} (the payments written) after the after block, is ${totals.all}`);
-      return mode === 'after' ? `COUNT#PAY all = s:recovered = ${AB_DUE} = payments written` : `COUNT#PAY s:recovered = ${AB_DUE}`;
+      if (mode !== 'before' && totals.all !== AB_DUE)
+        throw new Error(`COUNT#PAY all should be ${AB_DUE} (the payments written) after the ${mode} block, is ${totals.all}`);
+      return mode !== 'before' ? `COUNT#PAY all = s:recovered = ${AB_DUE} = payments written` : `COUNT#PAY s:recovered = ${AB_DUE}`;
     },
   });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { dynamo } from '#data/client';
 import { env } from '#shared/env';
+import { type DynamoLocal, startDynamoLocal } from '#lib/local/dynamo-local';
 import { deleteTable, ensureTable } from '#lib/local/dynamo-table';
 import { consumerTally, counted, installCallTally, perUnit, tally } from './call-tally';
 import { installOldWritePath, oldWritePath } from './old-write-path';
@@ -53,6 +54,28 @@ interface Block {
  * Local (stream-consumer.ts), which has then to finish: the lag from the last write until the
  * counters are complete is printed, and the counters are checked against what was written.
  */
+/**
+ * Points the functions' client (and its document client) at another DynamoDB Local until the
+ * returned function is called. The SDK reads `config.endpoint` at each request.
+ */
+function pointClientAt(endpoint: string): () => void {
+  const config = dynamo.config as unknown as { endpoint: () => Promise<unknown> };
+  const saved = config.endpoint;
+  const url = new URL(endpoint);
+  config.endpoint = async () => ({ hostname: url.hostname, port: Number(url.port), protocol: url.protocol, path: '/', query: undefined });
+  return () => {
+    config.endpoint = saved;
+  };
+}
+
+/**
+ * Each block on a DynamoDB Local of its own (BENCH_AB_ISOLATE=0: all on the bench's). DynamoDB
+ * Local gets slower as its streams hold more records (tables deleted or not; see
+ * dynamo-local-profile.ts): on a shared one, each block would pay for the records of the blocks
+ * before it, and the later blocks (after) would be charged the drift.
+ */
+const ISOLATE = process.env.BENCH_AB_ISOLATE !== '0';
+
 export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[]> {
   installCallTally();
   installOldWritePath();
@@ -61,11 +84,14 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
   const blocks: Block[] = [];
   for (const mode of ORDER) {
     const table = `recovery-bench-ab-${mode}-${randomBytes(3).toString('hex')}`;
+    const local: DynamoLocal | undefined = ISOLATE ? await startDynamoLocal() : undefined;
+    const endpoint = local?.endpoint ?? (env.DYNAMODB_ENDPOINT as string);
+    const restoreClient = local === undefined ? () => undefined : pointClientAt(local.endpoint);
     await ensureTable(dynamo, table);
     mutableEnv.TABLE_NAME = table;
     oldWritePath.reset();
     oldWritePath.enabled = mode === 'before';
-    const consumer = mode === 'before' ? undefined : new ConsumerLoop(table);
+    const consumer = mode === 'before' ? undefined : new ConsumerLoop(table, endpoint);
     try {
       const run = await work.prepare(mode);
       // The seeded items are in the stream too: applied before the clock starts, so the consumer's run is the measured writes'.
@@ -74,14 +100,14 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
       let consumerRun: ConsumerRun | undefined;
       let cpu: Block['cpu'] = { dynamoLocal: undefined, node: 0 };
       await counted(async () => {
-        const cpuStart = cpuNow();
+        const cpuStart = cpuNow(endpoint);
         if (mode === 'after') consumer?.start();
         const started = process.hrtime.bigint();
         await run();
         writes = Number(process.hrtime.bigint() - started) / 1e9;
         if (mode === 'deferred') consumer?.start();
         consumerRun = await consumer?.finish();
-        cpu = cpuSince(cpuStart);
+        cpu = cpuSince(cpuStart, endpoint);
       });
       oldWritePath.enabled = false;
       const verified = await work.verify(mode);
@@ -104,7 +130,11 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
       oldWritePath.enabled = false;
       await consumer?.stop().catch(() => undefined);
       mutableEnv.TABLE_NAME = benchTable;
-      await deleteTable(dynamo, table);
+      if (local === undefined) await deleteTable(dynamo, table);
+      else {
+        restoreClient();
+        await local.stop();
+      }
     }
   }
   const rate = (mode: Mode): number => {
@@ -124,7 +154,7 @@ export async function measureBeforeAfter(work: BeforeAfterWork): Promise<string[
   };
   const unit = work.unit.replace(/s$/, '');
   const lines = [
-    `THROUGHPUT before/after (${work.count} ${work.unit} a block, blocks ${ORDER.join(', ')}, each in a fresh table, on ${cpus().length} cores): before ${rate('before').toFixed(1)} ${work.unit}/s, after ${rate('after').toFixed(1)} ${work.unit}/s: after/before ${ratio.toFixed(2)} (target ≥ ${THROUGHPUT_TARGET}): ${ratio >= THROUGHPUT_TARGET ? 'PASS' : 'BELOW TARGET'}`,
+    `THROUGHPUT before/after (${work.count} ${work.unit} a block, blocks ${ORDER.join(', ')}, each in a fresh table${ISOLATE ? ' on a DynamoDB Local of its own' : ''}, on ${cpus().length} cores): before ${rate('before').toFixed(1)} ${work.unit}/s, after ${rate('after').toFixed(1)} ${work.unit}/s: after/before ${ratio.toFixed(2)} (target ≥ ${THROUGHPUT_TARGET}): ${ratio >= THROUGHPUT_TARGET ? 'PASS' : 'BELOW TARGET'}`,
     ...(deferred
       ? [
           `the write path alone (deferred: the consumer started once the writes ended): ${rate('deferred').toFixed(1)} ${work.unit}/s, deferred/before ${(rate('deferred') / rate('before')).toFixed(2)}`,

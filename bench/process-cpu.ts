@@ -18,12 +18,14 @@ function cpuOfPid(pid: number): number | undefined {
   }
 }
 
-let javaPid: number | null | undefined;
+const pids = new Map<string, number | null>();
 
-/** The pid of DynamoDB Local: a `java` process whose parent is this one. */
-function dynamoLocalPid(): number | null {
-  if (javaPid !== undefined) return javaPid;
-  javaPid = null;
+/** The pid of the DynamoDB Local at `endpoint`: a `java` child of this process started with `-port <its port>`. */
+function dynamoLocalPid(endpoint: string): number | null {
+  const known = pids.get(endpoint);
+  if (known !== undefined) return known;
+  const port = new URL(endpoint).port;
+  let found: number | null = null;
   try {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
@@ -31,7 +33,8 @@ function dynamoLocalPid(): number | null {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
         const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        if (name === 'java' && parent === process.pid) javaPid = Number(entry);
+        const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        if (name === 'java' && parent === process.pid && args[args.indexOf('-port') + 1] === port) found = Number(entry);
       } catch {
         // a process that ended while listed
       }
@@ -39,7 +42,8 @@ function dynamoLocalPid(): number | null {
   } catch {
     // no /proc
   }
-  return javaPid;
+  pids.set(endpoint, found);
+  return found;
 }
 
 export interface CpuSample {
@@ -47,15 +51,16 @@ export interface CpuSample {
   readonly node: number;
 }
 
-export function cpuNow(): CpuSample {
-  const pid = dynamoLocalPid();
+/** CPU seconds so far of the DynamoDB Local at `endpoint` and of this process. */
+export function cpuNow(endpoint: string): CpuSample {
+  const pid = dynamoLocalPid(endpoint);
   const usage = process.cpuUsage();
   return { dynamoLocal: pid === null ? undefined : cpuOfPid(pid), node: (usage.user + usage.system) / 1e6 };
 }
 
 /** CPU seconds spent between two samples, by DynamoDB Local and by this process. */
-export function cpuSince(start: CpuSample): { readonly dynamoLocal: number | undefined; readonly node: number } {
-  const end = cpuNow();
+export function cpuSince(start: CpuSample, endpoint: string): { readonly dynamoLocal: number | undefined; readonly node: number } {
+  const end = cpuNow(endpoint);
   return {
     dynamoLocal: start.dynamoLocal === undefined || end.dynamoLocal === undefined ? undefined : end.dynamoLocal - start.dynamoLocal,
     node: end.node - start.node,

@@ -32,7 +32,7 @@ export class ConsumerLoop {
   /** The last error of a chunk's transaction (the handler logs it, and the bench's log level is silent). */
   private lastError: unknown;
 
-  constructor(tableName: string = env.TABLE_NAME) {
+  constructor(tableName: string = env.TABLE_NAME, endpoint: string = env.DYNAMODB_ENDPOINT as string) {
     const handler = createTableStreamHandler({
       send: async (input) => {
         try {
@@ -44,7 +44,7 @@ export class ConsumerLoop {
       },
     });
     this.stream = new LocalTableStream({
-      endpoint: env.DYNAMODB_ENDPOINT as string,
+      endpoint,
       tableName,
       region: env.AWS_REGION,
       handler: (event) => asConsumer(() => handler(event)),

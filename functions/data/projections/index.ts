@@ -1,0 +1,18 @@
+import { ENTITY } from '../keys';
+import { campaignRollupsProjection } from './campaign-rollups';
+import { openStateProjection } from './open-state';
+import { paymentRollupsProjection } from './payment-rollups';
+import type { Projection } from './projection';
+
+/**
+ * Every projection the table-stream consumer applies (functions/consumers/table-stream.ts) and
+ * the hourly recompute checks: one line each.
+ */
+export const projections: readonly Projection[] = [paymentRollupsProjection, campaignRollupsProjection, openStateProjection];
+
+/**
+ * The `entity` of every item some projection counts: the stream's event source mapping invokes
+ * the consumer only for records whose old or new image has one of them.
+ * A projection counting another entity adds it here.
+ */
+export const projectedEntities: readonly string[] = [ENTITY.payment];

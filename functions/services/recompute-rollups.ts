@@ -36,7 +36,8 @@ export interface MerchantRollupReport {
   readonly drift: readonly RollupDrift[];
 }
 
-interface ItemCounters {
+/** A rollup item identified by family, granularity and sort key, with its counters (stored or recomputed). */
+export interface RollupItemCounters {
   readonly family: RollupFamily;
   readonly granularity: RollupGranularity;
   readonly bucket: string;
@@ -61,11 +62,11 @@ export function recomputedRollups(
   sources: readonly Readonly<Record<string, unknown>>[],
   projections: readonly Projection[],
   families: readonly RollupFamily[] = ROLLUP_FAMILIES,
-): Map<string, ItemCounters> {
+): Map<string, RollupItemCounters> {
   const partitions = new Map<string, { family: RollupFamily; granularity: RollupGranularity }>();
   for (const family of families)
     for (const granularity of GRANULARITIES) partitions.set(rollupKeys.partition(merchantId, family, granularity), { family, granularity });
-  const items = new Map<string, ItemCounters>();
+  const items = new Map<string, RollupItemCounters>();
   for (const source of sources) {
     for (const contribution of projections.flatMap((projection) => projection(source))) {
       const partition = partitions.get(contribution.key.PK);
@@ -90,12 +91,12 @@ export function recomputedRollups(
  * recomputes is drift when it holds anything but zeros, and a recomputed item never stored is
  * drift for each counter it holds.
  */
-export function driftBetween(stored: ReadonlyMap<string, ItemCounters>, recomputed: ReadonlyMap<string, ItemCounters>): RollupDrift[] {
+export function driftBetween(stored: ReadonlyMap<string, RollupItemCounters>, recomputed: ReadonlyMap<string, RollupItemCounters>): RollupDrift[] {
   const drift: RollupDrift[] = [];
   for (const id of new Set([...stored.keys(), ...recomputed.keys()])) {
     const has = stored.get(id);
     const should = recomputed.get(id);
-    const item = (should ?? has) as ItemCounters;
+    const item = (should ?? has) as RollupItemCounters;
     for (const counter of new Set([...Object.keys(has?.counters ?? {}), ...Object.keys(should?.counters ?? {})])) {
       const storedValue = has?.counters[counter] ?? 0;
       const recomputedValue = should?.counters[counter] ?? 0;
@@ -133,7 +134,7 @@ export async function recomputeMerchantRollups(
   const families = options.families ?? ROLLUP_FAMILIES;
   const sources = await rollupSourceItems(merchantId, day);
   const recomputed = recomputedRollups(merchantId, day, sources, options.projections ?? allProjections, families);
-  const stored = new Map<string, ItemCounters>();
+  const stored = new Map<string, RollupItemCounters>();
   const reads = families.flatMap((family) => GRANULARITIES.map((granularity) => ({ family, granularity })));
   for (const [index, items] of (await Promise.all(reads.map((read) => storedRollupsOfDay(merchantId, read.family, read.granularity, day)))).entries()) {
     const read = reads[index] as (typeof reads)[number];

@@ -152,23 +152,48 @@ export async function recomputeMerchantRollups(
   };
 }
 
+/**
+ * How long the job waits before it looks again at a merchant whose rollups drifted: a source item
+ * changed in the seconds before the recompute (a payment of yesterday's cohort retried or
+ * recovered just now) may not have reached its rollups yet (the stream's lag, typically a few
+ * seconds). Only drift seen in both passes is reported.
+ */
+export const DRIFT_CONFIRM_MS = 5_000;
+
+const driftId = (drift: RollupDrift): string => `${drift.family}\u0000${drift.granularity}\u0000${drift.sk}\u0000${drift.counter}`;
+
+/**
+ * recomputeMerchantRollups, and, when it finds drift, again `confirmAfterMs` later: the drift is
+ * what both passes found on the same item and counter (with the second pass's values), so a change
+ * still on its way through the stream is not reported.
+ */
+export async function confirmedMerchantRollups(merchantId: string, day: string, confirmAfterMs: number = DRIFT_CONFIRM_MS): Promise<MerchantRollupReport> {
+  const first = await recomputeMerchantRollups(merchantId, day);
+  if (first.drift.length === 0 || confirmAfterMs <= 0) return first;
+  await new Promise((done) => setTimeout(done, confirmAfterMs));
+  const second = await recomputeMerchantRollups(merchantId, day);
+  const seen = new Set(first.drift.map(driftId));
+  return { ...second, drift: second.drift.filter((drift) => seen.has(driftId(drift))) };
+}
+
 /** At most this many drifted counters are listed in the job's report (the counts cover them all). */
 const LISTED_DRIFT = 20;
 
 /**
  * The hourly `analytics-rollup` task: for every merchant, recompute yesterday's (UTC, relative to
- * `now`) rollup items and report drift, which must be 0. The report and its log line hold counts,
+ * `now`) rollup items and report drift, which must be 0 (confirmed by a second pass,
+ * confirmedMerchantRollups). The report and its log line hold counts,
  * merchant ids and, for the first drifted counters, the family, bucket, counter and values, never
  * dimension values (an email domain may name a person).
  */
-export async function recomputeRollups(now: Date): Promise<Record<string, unknown>> {
+export async function recomputeRollups(now: Date, options: { readonly confirmAfterMs?: number } = {}): Promise<Record<string, unknown>> {
   const day = dayOf(new Date(now.getTime() - DAY_MS));
   const totals = { merchants: 0, source_items: 0, items_recomputed: 0, items_stored: 0, drifted_counters: 0 };
   const driftByFamily: Record<string, number> = {};
   const merchantsWithDrift: string[] = [];
   const listed: Omit<RollupDrift, 'sk' | 'dims'>[] = [];
   for (const merchant of await listMerchants()) {
-    const report = await recomputeMerchantRollups(merchant.id, day);
+    const report = await confirmedMerchantRollups(merchant.id, day, options.confirmAfterMs);
     totals.merchants += 1;
     totals.source_items += report.source_items;
     totals.items_recomputed += report.items_recomputed;

@@ -4,6 +4,7 @@ import { listMerchants } from '#data/merchant-repository';
 import { projections as allProjections } from '#data/projections/index';
 import type { Projection } from '#data/projections/projection';
 import { rollupSourceItems, storedRollupsOfDay } from '#data/rollup-sources';
+import { env } from '#shared/env';
 import { logger } from '#shared/logger';
 
 const DAY_MS = 86_400_000;
@@ -153,12 +154,12 @@ export async function recomputeMerchantRollups(
 }
 
 /**
- * How long the job waits before it looks again at a merchant whose rollups drifted: a source item
- * changed in the seconds before the recompute (a payment of yesterday's cohort retried or
- * recovered just now) may not have reached its rollups yet (the stream's lag, typically a few
- * seconds). Only drift seen in both passes is reported.
+ * How long the job waits before it looks again at a merchant whose rollups drifted
+ * (ROLLUP_DRIFT_CONFIRM_MS, 5 s by default): a source item changed in the seconds before the
+ * recompute (a payment of yesterday's cohort retried or recovered just now) may not have reached
+ * its rollups yet (the stream's lag, typically a few seconds). Only drift seen in both passes is reported.
  */
-export const DRIFT_CONFIRM_MS = 5_000;
+const driftConfirmMs = (): number => Number(env.ROLLUP_DRIFT_CONFIRM_MS);
 
 const driftId = (drift: RollupDrift): string => `${drift.family}\u0000${drift.granularity}\u0000${drift.sk}\u0000${drift.counter}`;
 
@@ -167,7 +168,7 @@ const driftId = (drift: RollupDrift): string => `${drift.family}\u0000${drift.gr
  * what both passes found on the same item and counter (with the second pass's values), so a change
  * still on its way through the stream is not reported.
  */
-export async function confirmedMerchantRollups(merchantId: string, day: string, confirmAfterMs: number = DRIFT_CONFIRM_MS): Promise<MerchantRollupReport> {
+export async function confirmedMerchantRollups(merchantId: string, day: string, confirmAfterMs: number = driftConfirmMs()): Promise<MerchantRollupReport> {
   const first = await recomputeMerchantRollups(merchantId, day);
   if (first.drift.length === 0 || confirmAfterMs <= 0) return first;
   await new Promise((done) => setTimeout(done, confirmAfterMs));

@@ -26,10 +26,13 @@ import type { Scenario } from '#bench/scenario';
  * The retry executor (functions/jobs/execute-due-retries.ts, attempt-retry.ts) with the sandbox
  * gateway, which answers processing_error retries with success at once.
  *
- * First, once per run, the throughput measurement the issue asks for: 1,000 and then 10,000
- * due retries (BENCH_RETRY_DUE=1000,10000 overrides), each in a table of its own so nothing else
- * is due, processed by the every-minute task until none is left; retries per second, DynamoDB
- * calls and capacity per attempt, and the ratio of the two run times (linear: ≤ 11).
+ * First, once per run, issue 12's before/after comparison (bench/before-after.ts): 1,000 due
+ * retries a block (BENCH_AB_RETRIES), with the old counter Updates put back (before) and with the
+ * table-stream consumer beside the executor (after). Then the throughput measurement of the retry
+ * executor's issue: 1,000 and then 10,000 due retries (BENCH_RETRY_DUE=1000,10000 overrides, 0
+ * skips it), each in a table of its own so nothing else is due, processed by the every-minute
+ * task until none is left; retries per second, DynamoDB calls and capacity per attempt, and the
+ * ratio of the two run times (linear: ≤ 11).
  *
  * Then the usual two sides, one due retry each: the handler side is attemptRetry (claim, gateway,
  * resolve); the raw side is the DynamoDB calls that attempt needs, made directly with the

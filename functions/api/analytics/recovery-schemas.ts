@@ -240,7 +240,11 @@ export const RecoveryBreakdownResponse = z.object({
 });
 
 export const getRecoveryAnalyticsSchemas = { query: RecoveryAnalyticsQuery, responses: { 200: RecoveryAnalyticsResponse } } as const;
-export const getAnalyticsSummarySchemas = { query: RecoveryAnalyticsQuery, responses: { 307: z.object({}) } } as const;
+export const AnalyticsSummaryRedirect = described(
+  z.object({ location: described(z.string(), 'The same as the Location header: `recovery?<the same query>`, relative to this URL.') }),
+  'A: the summary is an alias of /analytics/recovery; a client that follows redirects gets its body.',
+);
+export const getAnalyticsSummarySchemas = { query: RecoveryAnalyticsQuery, responses: { 307: AnalyticsSummaryRedirect } } as const;
 export const getRevenueAnalyticsSchemas = { query: RevenueAnalyticsQuery, responses: { 200: RevenueAnalyticsResponse } } as const;
 export const getAtRiskAnalyticsSchemas = { query: AtRiskAnalyticsQuery, responses: { 200: AtRiskAnalyticsResponse } } as const;
 export const getDeclineCodeAnalyticsSchemas = { query: DeclineCodeAnalyticsQuery, responses: { 200: DeclineCodeAnalyticsResponse } } as const;

@@ -1,5 +1,5 @@
 import * as z from '#shared/zod';
-import { RECOVERY_METHODS } from '#core/analytics/cohort';
+import { RECOVERY_METHODS } from '#core/recovery-method';
 import { OPEN_STATUSES } from '#core/analytics/open-state';
 import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
 import { CURRENCIES } from '#core/money';

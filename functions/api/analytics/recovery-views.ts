@@ -1,8 +1,6 @@
 import {
   type CohortFigures,
   type CohortTotals,
-  RECOVERY_METHODS,
-  type RecoveryMethod,
   type RollupRow,
   amountByCurrency,
   amountsIn,
@@ -13,6 +11,7 @@ import {
   reportingCurrency,
 } from '#core/analytics/cohort';
 import type { AnalyticsPeriod } from '#core/analytics/period';
+import { RECOVERY_METHODS, type RecoveryMethod } from '#core/recovery-method';
 import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
 import type { DeclineCodeRow } from '#core/analytics/decline-code-rows';
 

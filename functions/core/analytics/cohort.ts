@@ -1,3 +1,4 @@
+import { RECOVERY_METHODS, type RecoveryMethod } from '#core/recovery-method';
 import { type AnalyticsPeriod, seriesBucketOf, seriesBuckets } from './period';
 import { type Ratio, ratio } from './ratio';
 
@@ -13,10 +14,6 @@ export interface RollupRow {
   readonly dims: Readonly<Record<string, string>>;
   readonly counters: Readonly<Record<string, number>>;
 }
-
-/** What recovered a payment (issue 12: "Recovery is attributed to its method"). */
-export const RECOVERY_METHODS = ['retry', 'card_update', 'campaign_email', 'campaign_sms', 'provider'] as const;
-export type RecoveryMethod = (typeof RECOVERY_METHODS)[number];
 
 /** Figures of a set of payments, all counts or all amounts of one currency. `open` = failed − recovered − terminal. */
 export interface CohortFigures {

@@ -249,3 +249,13 @@ export const getRevenueAnalyticsSchemas = { query: RevenueAnalyticsQuery, respon
 export const getAtRiskAnalyticsSchemas = { query: AtRiskAnalyticsQuery, responses: { 200: AtRiskAnalyticsResponse } } as const;
 export const getDeclineCodeAnalyticsSchemas = { query: DeclineCodeAnalyticsQuery, responses: { 200: DeclineCodeAnalyticsResponse } } as const;
 export const getRecoveryBreakdownSchemas = { query: RecoveryBreakdownQuery, responses: { 200: RecoveryBreakdownResponse } } as const;
+
+/** The schemas of each recovery route's row, by a short name, so each row of routes.ts stays one line. */
+export const R = {
+  recovery: getRecoveryAnalyticsSchemas,
+  summary: getAnalyticsSummarySchemas,
+  revenue: getRevenueAnalyticsSchemas,
+  atRisk: getAtRiskAnalyticsSchemas,
+  codes: getDeclineCodeAnalyticsSchemas,
+  breakdown: getRecoveryBreakdownSchemas,
+} as const;

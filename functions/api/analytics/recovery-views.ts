@@ -20,12 +20,13 @@ import type { DeclineCodeRow } from '#core/analytics/decline-code-rows';
 /** Counts (every currency), amounts in the reporting currency and per currency, and the rates. */
 export function cohortBlockView(totals: CohortTotals, currency: string) {
   const amount = amountsIn(totals, currency);
+  const rates = recoveryRates(totals.count, amount);
   return {
     total_failed: totals.count.failed,
     total_recovered: totals.count.recovered,
     total_terminal: totals.count.terminal,
     total_pending: totals.count.open,
-    recovery_rate: recoveryRates(totals.count, amount).attempted.by_count.rate,
+    recovery_rate: rates.attempted.by_count.rate,
     total_failed_amount: amount.failed,
     total_recovered_amount: amount.recovered,
     total_terminal_amount: amount.terminal,
@@ -34,7 +35,7 @@ export function cohortBlockView(totals: CohortTotals, currency: string) {
     total_recovered_amount_by_currency: amountByCurrency(totals, (figures) => figures.recovered),
     total_terminal_amount_by_currency: amountByCurrency(totals, (figures) => figures.terminal),
     total_pending_amount_by_currency: amountByCurrency(totals, (figures) => figures.open),
-    rates: recoveryRates(totals.count, amount),
+    rates,
   };
 }
 

@@ -1,24 +1,16 @@
 import { type RouteDef, WRITE, v1 } from '#api/route-rows';
-import * as recovery from './recovery-schemas';
+import { R } from './recovery-schemas';
 
 /** The `analytics` group's rows of the route table: its Lambda serves exactly these. */
 export const analyticsRoutes: readonly RouteDef[] = [
-  v1('analytics', 'GET', '/analytics/recovery', 'getRecoveryAnalytics', ['read', 'analytics'], 'Recovery analytics', {
-    schemas: recovery.getRecoveryAnalyticsSchemas,
-  }),
-  v1('analytics', 'GET', '/analytics/summary', 'getAnalyticsSummary', ['read', 'analytics'], 'Alias of recovery analytics', {
-    schemas: recovery.getAnalyticsSummarySchemas,
-  }),
+  v1('analytics', 'GET', '/analytics/recovery', 'getRecoveryAnalytics', ['read', 'analytics'], 'Recovery analytics', { schemas: R.recovery }),
+  v1('analytics', 'GET', '/analytics/summary', 'getAnalyticsSummary', ['read', 'analytics'], 'Alias of recovery analytics', { schemas: R.summary }),
   v1('analytics', 'GET', '/analytics/campaigns', 'getCampaignAnalytics', ['read', 'analytics'], 'Campaign performance'),
-  v1('analytics', 'GET', '/analytics/revenue', 'getRevenueAnalytics', ['read', 'analytics'], 'Revenue recovered and at risk', {
-    schemas: recovery.getRevenueAnalyticsSchemas,
-  }),
-  v1('analytics', 'GET', '/analytics/at-risk', 'getAtRiskAnalytics', ['read', 'analytics'], 'Revenue at risk', { schemas: recovery.getAtRiskAnalyticsSchemas }),
-  v1('analytics', 'GET', '/analytics/decline-codes', 'getDeclineCodeAnalytics', ['read', 'analytics'], 'Decline-code distribution', {
-    schemas: recovery.getDeclineCodeAnalyticsSchemas,
-  }),
+  v1('analytics', 'GET', '/analytics/revenue', 'getRevenueAnalytics', ['read', 'analytics'], 'Revenue recovered and at risk', { schemas: R.revenue }),
+  v1('analytics', 'GET', '/analytics/at-risk', 'getAtRiskAnalytics', ['read', 'analytics'], 'Revenue at risk', { schemas: R.atRisk }),
+  v1('analytics', 'GET', '/analytics/decline-codes', 'getDeclineCodeAnalytics', ['read', 'analytics'], 'Decline-code distribution', { schemas: R.codes }),
   v1('analytics', 'GET', '/analytics/recovery-breakdown', 'getRecoveryBreakdown', ['read', 'analytics'], 'Recovery time series by segment', {
-    schemas: recovery.getRecoveryBreakdownSchemas,
+    schemas: R.breakdown,
   }),
   v1('analytics', 'GET', '/analytics/at-risk-customers', 'listAtRiskCustomers', ['read', 'analytics'], 'Customers at risk by cohort'),
   v1('analytics', 'POST', '/analytics/at-risk-customers/{id}/enroll', 'enrollAtRiskCustomer', WRITE, 'Enroll an at-risk customer into a campaign'),

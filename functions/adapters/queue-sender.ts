@@ -1,4 +1,4 @@
-import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { type QueueDefinition, type QueueName, queueDefinitions } from '#contracts/queues';
 import { InternalError } from '#core/errors';
 import { env } from '#shared/env';
@@ -46,7 +46,16 @@ function definitionOf(queue: QueueName): QueueDefinition {
   return definition;
 }
 
-const sqs = new SQSClient({ region: env.AWS_REGION });
+/**
+ * The SQS SDK, loaded and its client made on the first send: several functions bundle this port
+ * for a send they rarely make (manual dunning in the recoveries group), and the SDK is a large
+ * share of their cold start.
+ */
+let sqs: Promise<{ client: SQSClient; SendMessageCommand: typeof import('@aws-sdk/client-sqs').SendMessageCommand }> | undefined;
+function sqsSdk() {
+  sqs ??= import('@aws-sdk/client-sqs').then((sdk) => ({ client: new sdk.SQSClient({ region: env.AWS_REGION }), SendMessageCommand: sdk.SendMessageCommand }));
+  return sqs;
+}
 
 function toSqsAttributes(attributes: SendOptions['messageAttributes']): Record<string, MessageAttributeValue> | undefined {
   if (attributes === undefined) return undefined;
@@ -65,7 +74,8 @@ export const sqsQueueSender: QueueSender = {
     if (queueUrl === undefined || queueUrl === '') {
       throw new InternalError(`Queue "${queue}" has no URL: set ${definition.urlEnv} (QUEUE_DRIVER is sqs)`);
     }
-    const output = await sqs.send(
+    const { client, SendMessageCommand } = await sqsSdk();
+    const output = await client.send(
       new SendMessageCommand({
         QueueUrl: queueUrl,
         MessageBody: JSON.stringify(body),

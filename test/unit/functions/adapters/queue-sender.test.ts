@@ -1,11 +1,14 @@
-import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import * as sqs from '@aws-sdk/client-sqs';
 import { localQueueSender, registerLocalQueueTransport, selectQueueSender, sqsQueueSender } from '#adapters/queue-sender';
 
 type QueueSenderModule = typeof import('#adapters/queue-sender');
-type SqsModule = typeof import('@aws-sdk/client-sqs');
 
-/** The module and the SQS client class it uses, loaded fresh with `vars` in the environment. */
-function loadWithEnv(vars: Record<string, string | undefined>): { sender: QueueSenderModule; sqs: SqsModule } {
+/**
+ * The module loaded fresh with `vars` in the environment. It loads the SQS SDK on its first send,
+ * after the isolated registry is gone, so it gets this file's `sqs` module, whose client class the
+ * tests spy on.
+ */
+function loadWithEnv(vars: Record<string, string | undefined>): { sender: QueueSenderModule } {
   const previous = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
   const assign = (values: Record<string, string | undefined>) => {
     for (const [name, value] of Object.entries(values)) {
@@ -14,9 +17,9 @@ function loadWithEnv(vars: Record<string, string | undefined>): { sender: QueueS
     }
   };
   assign(vars);
-  let loaded: { sender: QueueSenderModule; sqs: SqsModule } | undefined;
+  let loaded: { sender: QueueSenderModule } | undefined;
   jest.isolateModules(() => {
-    loaded = { sqs: require('@aws-sdk/client-sqs') as SqsModule, sender: require('#adapters/queue-sender') as QueueSenderModule };
+    loaded = { sender: require('#adapters/queue-sender') as QueueSenderModule };
   });
   assign(previous);
   if (loaded === undefined) throw new Error('queue-sender did not load');
@@ -32,8 +35,8 @@ describe('QueueSender', () => {
   it('sends SendMessage to the URL named by the queue definition when the driver is sqs', async () => {
     // Prepare
     const url = 'https://sqs.eu-west-1.amazonaws.com/123456789012/notifications';
-    const { sender, sqs } = loadWithEnv({ NOTIFICATION_QUEUE_URL: url, QUEUE_DRIVER: 'sqs' });
-    const send = jest.spyOn(sqs.SQSClient.prototype as SQSClient, 'send').mockImplementation(async () => ({ MessageId: 'sqs-message-1', $metadata: {} }));
+    const { sender } = loadWithEnv({ NOTIFICATION_QUEUE_URL: url, QUEUE_DRIVER: 'sqs' });
+    const send = jest.spyOn(sqs.SQSClient.prototype as sqs.SQSClient, 'send').mockImplementation(async () => ({ MessageId: 'sqs-message-1', $metadata: {} }));
 
     // Act
     const result = await sender.queueSender.send(
@@ -47,7 +50,7 @@ describe('QueueSender', () => {
 
     // Assess
     expect(result).toEqual({ messageId: 'sqs-message-1' });
-    const command = send.mock.calls[0]?.[0] as SendMessageCommand | undefined;
+    const command = send.mock.calls[0]?.[0] as sqs.SendMessageCommand | undefined;
     expect(command?.input).toEqual({
       QueueUrl: url,
       MessageBody: '{"kind":"dunning.email","payment_id":"pay_1"}',
@@ -61,8 +64,8 @@ describe('QueueSender', () => {
 
   it('throws an error naming the variable when the queue URL is missing', async () => {
     // Prepare
-    const { sender, sqs } = loadWithEnv({ OUTBOUND_DELIVERY_QUEUE_URL: undefined });
-    const send = jest.spyOn(sqs.SQSClient.prototype as SQSClient, 'send');
+    const { sender } = loadWithEnv({ OUTBOUND_DELIVERY_QUEUE_URL: undefined });
+    const send = jest.spyOn(sqs.SQSClient.prototype as sqs.SQSClient, 'send');
 
     // Act
     const sending = sender.sqsQueueSender.send('outbound-deliveries', { kind: 'webhook.deliver' });

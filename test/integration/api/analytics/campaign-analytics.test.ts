@@ -1,0 +1,115 @@
+/**
+ * GET /api/v1/analytics/campaigns over real HTTP: one row per campaign whose sessions and
+ * recoveries match a direct count of the campaign's enrollments, cursor paging (B) and tenant
+ * isolation.
+ */
+import { getCampaignAnalyticsSchemas } from '#api/analytics/engagement-schemas';
+import { campaignEnrollmentPaymentIds } from '#data/enrollment-repository';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { seedPayment } from '#test/fixtures/payments';
+import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+
+interface Row {
+  id: string;
+  name: string;
+  status: string;
+  trigger: string;
+  sessions_count: number;
+  recovered_count: number;
+  recovery_rate: number;
+  recovery: { rate: number; numerator: number; denominator: number };
+}
+interface Answer {
+  data: Row[];
+  cursor: { next: string | null };
+  error?: { code: string; param?: string };
+}
+
+const CAMPAIGN = { trigger: 'soft_decline', steps: [{ action: 'retry', delay_hours: 24 }] };
+
+describe('GET /api/v1/analytics/campaigns', () => {
+  let stack: LocalStack;
+  let tenant: Tenant;
+  let stranger: Tenant;
+  const ids: string[] = [];
+  const read = (query = '', key = tenant.key) => call<Answer>(`${stack.api_url}/analytics/campaigns${query}`, { key });
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    tenant = await newTenant(['admin'], UNLIMITED);
+    stranger = await newTenant(['admin'], UNLIMITED);
+    for (const name of ['First', 'Second', 'Third']) {
+      const id = (await call<{ data: { id: string } }>(`${stack.api_url}/campaigns`, { method: 'POST', key: tenant.key, body: { ...CAMPAIGN, name } })).body
+        .data.id;
+      ids.push(id);
+    }
+    const [first, second] = ids as [string, string];
+    for (const id of [first, second]) await call(`${stack.api_url}/campaigns/${id}/activate`, { method: 'POST', key: tenant.key });
+    // Three customers enrolled in the first campaign, one in the second (through the enroll route).
+    for (const [index, campaignId] of [first, first, first, second].entries()) {
+      const payment = await seedPayment(tenant.merchant.id, { customer: { email: `c${index}@example.com`, name: `C${index}` } });
+      await call(`${stack.api_url}/analytics/at-risk-customers/${payment.customer_id}/enroll`, {
+        method: 'POST',
+        key: tenant.key,
+        body: { campaign_id: campaignId },
+      });
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("answers a row per campaign, newest first, sessions as a direct count of the campaign's enrollments", async () => {
+    // Prepare
+    const direct = Object.fromEntries(await Promise.all(ids.map(async (id) => [id, (await campaignEnrollmentPaymentIds(tenant.merchant.id, id)).length])));
+    // Act
+    const response = await read();
+    // Assess
+    expect(response.status).toBe(200);
+    expect(() => getCampaignAnalyticsSchemas.responses[200].parse(response.body)).not.toThrow();
+    expect(response.body.data.map((row) => row.name)).toEqual(['Third', 'Second', 'First']);
+    expect(Object.fromEntries(response.body.data.map((row) => [row.id, row.sessions_count]))).toEqual(direct);
+    expect(direct).toEqual({ [ids[0] as string]: 3, [ids[1] as string]: 1, [ids[2] as string]: 0 });
+    expect(response.body.data[2]).toMatchObject({
+      status: 'active',
+      trigger: 'soft_decline',
+      recovered_count: 0,
+      recovery_rate: 0,
+      recovery: { rate: 0, numerator: 0, denominator: 3 },
+    });
+    expect(response.body.cursor).toEqual({ next: null });
+  });
+
+  it('pages with cursor and limit (B), the cursor tied to the merchant', async () => {
+    // Act
+    const first = await read('?limit=2');
+    const next = first.body.cursor.next as string;
+    const second = await read(`?limit=2&cursor=${encodeURIComponent(next)}`);
+    const theirs = await read(`?limit=2&cursor=${encodeURIComponent(next)}`, stranger.key);
+    // Assess
+    expect(first.body.data.map((row) => row.name)).toEqual(['Third', 'Second']);
+    expect(typeof next).toBe('string');
+    expect(second.body.data.map((row) => row.name)).toEqual(['First']);
+    expect(second.body.cursor.next).toBeNull();
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.error).toMatchObject({ code: 'invalid_request', param: 'cursor' });
+  });
+
+  it("shows no other merchant's campaigns", async () => {
+    // Act
+    const response = await read('', stranger.key);
+    // Assess
+    expect(response.body.data).toEqual([]);
+  });
+
+  it('refuses a limit over 200 with 422', async () => {
+    // Act
+    const response = await read('?limit=201');
+    // Assess
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'limit' });
+  });
+});

@@ -8,7 +8,10 @@ import { campaignEnrollmentPaymentIds } from '#data/enrollment-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
-import { seedPayment } from '#test/fixtures/payments';
+import { moveThrough, seedPayment } from '#test/fixtures/payments';
+import type { PaymentRecord } from '#core/payments';
+import { advanceCampaignSteps } from '#jobs/advance-campaign-steps';
+import { enrollmentsOf } from '#data/enrollment-repository';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 interface Row {
@@ -48,6 +51,7 @@ describe('GET /api/v1/analytics/campaigns', () => {
     const [first, second] = ids as [string, string];
     for (const id of [first, second]) await call(`${stack.api_url}/campaigns/${id}/activate`, { method: 'POST', key: tenant.key });
     // Three customers enrolled in the first campaign, one in the second (through the enroll route).
+    const enrolled: PaymentRecord[] = [];
     for (const [index, campaignId] of [first, first, first, second].entries()) {
       const payment = await seedPayment(tenant.merchant.id, { customer: { email: `c${index}@example.com`, name: `C${index}` } });
       await call(`${stack.api_url}/analytics/at-risk-customers/${payment.customer_id}/enroll`, {
@@ -55,7 +59,11 @@ describe('GET /api/v1/analytics/campaigns', () => {
         key: tenant.key,
         body: { campaign_id: campaignId },
       });
+      enrolled.push(payment);
     }
+    // The first campaign's first payment is recovered; the engine ends its enrollment `recovered` at its next step.
+    await moveThrough(tenant.merchant.id, enrolled[0] as PaymentRecord, ['recover']);
+    await advanceCampaignSteps({ now: new Date(Date.now() + 30 * 86_400_000), executionId: 'campaign-analytics-test' });
   }, 60_000);
 
   afterAll(async () => {
@@ -64,7 +72,10 @@ describe('GET /api/v1/analytics/campaigns', () => {
 
   it("answers a row per campaign, newest first, sessions as a direct count of the campaign's enrollments", async () => {
     // Prepare
-    const direct = Object.fromEntries(await Promise.all(ids.map(async (id) => [id, (await campaignEnrollmentPaymentIds(tenant.merchant.id, id)).length])));
+    const m = tenant.merchant.id;
+    const enrollments = await Promise.all(ids.map(async (id) => [...(await enrollmentsOf(m, await campaignEnrollmentPaymentIds(m, id))).values()]));
+    const direct = Object.fromEntries(ids.map((id, i) => [id, enrollments[i]?.length]));
+    const recovered = Object.fromEntries(ids.map((id, i) => [id, enrollments[i]?.filter((e) => e.status === 'recovered').length]));
     // Act
     const response = await read();
     // Assess
@@ -72,13 +83,14 @@ describe('GET /api/v1/analytics/campaigns', () => {
     expect(() => getCampaignAnalyticsSchemas.responses[200].parse(response.body)).not.toThrow();
     expect(response.body.data.map((row) => row.name)).toEqual(['Third', 'Second', 'First']);
     expect(Object.fromEntries(response.body.data.map((row) => [row.id, row.sessions_count]))).toEqual(direct);
+    expect(Object.fromEntries(response.body.data.map((row) => [row.id, row.recovered_count]))).toEqual(recovered);
     expect(direct).toEqual({ [ids[0] as string]: 3, [ids[1] as string]: 1, [ids[2] as string]: 0 });
     expect(response.body.data[2]).toMatchObject({
       status: 'active',
       trigger: 'soft_decline',
-      recovered_count: 0,
-      recovery_rate: 0,
-      recovery: { rate: 0, numerator: 0, denominator: 3 },
+      recovered_count: 1,
+      recovery_rate: 0.3333,
+      recovery: { rate: 0.3333, numerator: 1, denominator: 3 },
     });
     expect(response.body.cursor).toEqual({ next: null });
   });

@@ -312,6 +312,24 @@ describe('GET /api/v1/openapi.json', () => {
       await record('getEmailAbTest', 'get', `${api}/email/ab-test/${abCampaign}`, { key });
       await record('evaluateEmailAbTest', 'no sample yet', `${api}/email/ab-test/${abCampaign}/evaluate`, { method: 'POST', key });
 
+      // Engagement analytics (issue 12): a new failed payment, enrolled by hand in an active campaign.
+      const atRisk = await record('ingestPaymentEvent', 'payment_failed (at risk)', `${api}/ingest/payment-event`, {
+        method: 'POST',
+        key,
+        body: { event_type: 'payment_failed', amount_cents: 1999, currency: 'eur', customer_email: 'robin.risk@example.com', decline_code: 'expired_card' },
+      });
+      const atRiskCustomer = data(await record('getPayment', 'at risk', `${api}/payments/${data(atRisk).payment_event_id as string}`, { key })).customer_id;
+      const enrollInto = await createCampaignWithEmail(api, key, { activate: true, emailSteps: false });
+      await record('getCampaignAnalytics', 'list', `${api}/analytics/campaigns`, { key });
+      await record('listAtRiskCustomers', 'expiring card', `${api}/analytics/at-risk-customers?cohort=expiring_card`, { key });
+      await record('enrollAtRiskCustomer', 'enroll', `${api}/analytics/at-risk-customers/${atRiskCustomer as string}/enroll`, {
+        method: 'POST',
+        key,
+        body: { campaign_id: enrollInto },
+      });
+      await record('getEmailHealth', 'weekly', `${api}/analytics/email-health?group_by=week`, { key });
+      await record('getEmailEngagement', 'defaults', `${api}/analytics/email-engagement`, { key });
+
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
     }
 

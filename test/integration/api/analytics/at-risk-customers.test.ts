@@ -156,6 +156,23 @@ describe('at-risk customers', () => {
       expect(again.body.error?.code).toBe('state_conflict');
     });
 
+    it('leaves a payment already in another campaign where it is, and enrolls the others', async () => {
+      // Prepare: Fay's first open payment is enrolled elsewhere before her second one fails.
+      const elsewhere = await newCampaign(tenant, true);
+      const here = await newCampaign(tenant, true);
+      const fay = { customer: { email: 'fay@example.com', name: 'Fay' } };
+      const first = await seedPayment(tenant.merchant.id, fay);
+      await enroll(first.customer_id, elsewhere);
+      const second = await seedPayment(tenant.merchant.id, fay);
+      // Act
+      const response = await enroll(first.customer_id, here);
+      // Assess
+      expect(response.status).toBe(201);
+      expect(response.body.data.enrolled.map((e) => [e.payment_id, e.campaign_id])).toEqual([[second.id, here]]);
+      expect(response.body.data.skipped).toEqual([{ payment_id: first.id, campaign_id: elsewhere, reason: 'already_enrolled' }]);
+      expect((await getEnrollment(tenant.merchant.id, first.id))?.campaign_id).toBe(elsewhere);
+    });
+
     it('replays the first answer for the same Idempotency-Key', async () => {
       // Prepare
       const campaignId = await newCampaign(tenant, true);

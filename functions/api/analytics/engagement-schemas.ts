@@ -154,7 +154,11 @@ export const getEmailHealthSchemas = {
         spam_complaints: described(Int, 'B: the complaints (= complained).'),
         by_domain: described(
           z.array(z.object({ domain: z.string(), ...deliverabilityFields })),
-          'Deliverability per recipient domain (the part of the address after @, lowercased), most emails first.',
+          'Deliverability per recipient domain (the part of the address after @, lowercased), most emails first: the first 50 domains.',
+        ),
+        other_domains: described(
+          z.nullable(z.object({ domains: described(Int, 'How many domains are added up here.'), ...deliverabilityFields })),
+          'The domains past the first 50 of by_domain, added up; null when by_domain lists every domain.',
         ),
         series: described(z.array(z.object({ bucket: z.string(), ...deliverabilityFields })), 'The same figures per group_by bucket, empty buckets included.'),
         sending: SendingStatus,

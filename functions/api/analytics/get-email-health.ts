@@ -25,6 +25,7 @@ export const getEmailHealth = defineOperation({ auth: 'api_key', schemas: getEma
     ...health.totals,
     spam_complaints: health.totals.complained,
     by_domain: [...health.by_domain],
+    other_domains: health.other_domains,
     series: [...health.series],
     sending: sendingStatusView(pause),
   };

@@ -66,10 +66,15 @@ export function deliverabilityOf(counts: MessageCounts): Deliverability {
   };
 }
 
+/** Recipient domains listed one by one; the rest are added up in `other_domains`. */
+export const MAX_LISTED_DOMAINS = 50;
+
 export interface EmailHealth {
   readonly totals: Deliverability;
-  /** One row per recipient domain, most emails first (ties by domain). */
+  /** One row per recipient domain, most emails first (ties by domain), at most {@link MAX_LISTED_DOMAINS}. */
   readonly by_domain: readonly (Deliverability & { readonly domain: string })[];
+  /** The domains past the listed ones, added up (null when every domain is listed). */
+  readonly other_domains: (Deliverability & { readonly domains: number }) | null;
   /** One row per series bucket of the period, in order, empty buckets included. */
   readonly series: readonly (Deliverability & { readonly bucket: string })[];
 }
@@ -77,12 +82,18 @@ export interface EmailHealth {
 /** Email health over a period, from the MSG rollups read for it (any channel: non-email items are left out). */
 export function emailHealthOf(items: readonly MessageRollup[], period: AnalyticsPeriod): EmailHealth {
   const emails = emailOnly(items);
-  const byDomain = [...groupBy(emails, (item) => item.dims.domain ?? '')]
-    .map(([domain, group]) => ({ domain, ...deliverabilityOf(countsOf(group)) }))
-    .sort((a, b) => b.sent - a.sent || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  const domains = [...groupBy(emails, (item) => item.dims.domain ?? '')]
+    .map(([domain, group]) => ({ domain, group, counts: countsOf(group) }))
+    .sort((a, b) => b.counts.sent - a.counts.sent || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  const rest = domains.slice(MAX_LISTED_DOMAINS);
   const byBucket = groupBy(emails, (item) => seriesBucketOf(item.bucket, period.group_by));
   const series = seriesBuckets(period).map((bucket) => ({ bucket, ...deliverabilityOf(countsOf(byBucket.get(bucket) ?? [])) }));
-  return { totals: deliverabilityOf(countsOf(emails)), by_domain: byDomain, series };
+  return {
+    totals: deliverabilityOf(countsOf(emails)),
+    by_domain: domains.slice(0, MAX_LISTED_DOMAINS).map(({ domain, counts }) => ({ domain, ...deliverabilityOf(counts) })),
+    other_domains: rest.length === 0 ? null : { domains: rest.length, ...deliverabilityOf(countsOf(rest.flatMap(({ group }) => group))) },
+    series,
+  };
 }
 
 /** Engagement of a set of emails: open, click and unsubscribe rates, each over the emails delivered. */

@@ -33,6 +33,18 @@ describe('email health', () => {
     ]);
   });
 
+  it('lists the 50 domains with most emails and adds up the others', () => {
+    // Prepare: 52 domains, domain i with i + 1 emails, one bounce each.
+    const many = Array.from({ length: 52 }, (_, i) => item('2026-03-02', email('', `d${i}.example`), { sent_count: i + 1, bounced_count: 1 }));
+    // Act
+    const health = emailHealthOf(many, period);
+    // Assess
+    expect(health.by_domain).toHaveLength(50);
+    expect(health.by_domain[0]?.domain).toBe('d51.example');
+    expect(health.other_domains).toMatchObject({ domains: 2, sent: 3, bounced: 2, bounce_rate: { rate: 0.6667, numerator: 2, denominator: 3 } });
+    expect(emailHealthOf(items, period).other_domains).toBeNull();
+  });
+
   it('gives a series bucket for every week of the period, empty ones included', () => {
     // Act
     const { series } = emailHealthOf(items, period);

@@ -72,7 +72,7 @@ export const AtRiskCustomerRow = z.object({
   failed_payments: described(Int, 'Failed payments recorded for the customer, whatever became of them.'),
   lifetime_value: described(Int, 'Lifetime value in `currency`: successful and recovered payments, smallest unit.'),
   lifetime_value_by_currency: AmountsByCurrency,
-  latest_failure_at: described(DateTime, 'When the most recent open payment failed (rows are ordered by it, newest first).'),
+  latest_failure_at: described(DateTime, 'When the most recent open payment failed.'),
   cohorts: described(z.array(z.enum(AT_RISK_COHORTS)), 'Every cohort the customer is in (always `all`).'),
 });
 

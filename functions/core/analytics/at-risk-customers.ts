@@ -57,13 +57,16 @@ export interface OpenExposure {
   readonly at_risk_by_currency: AmountsByCurrency;
   /** An open payment was declined for an expired card. */
   readonly expired_card: boolean;
-  /** created_at of the customer's most recent open payment (rows are ordered by it, newest first). */
+  /** created_at of the customer's most recent open payment. */
   readonly latest_failure_at: string;
 }
 
 export const isExpiredCardDecline = (payment: Pick<PaymentRecord, 'decline_subcategory'>): boolean => payment.decline_subcategory === 'expired';
 
-/** Open payments grouped by customer, newest latest failure first (ties by customer id). */
+/**
+ * Open payments grouped by customer, newest customer first (customer ids are time-ordered: the
+ * order of GET /customers?has_failed_payment=true and of the open-customer index).
+ */
 export function exposuresOf(openPayments: readonly PaymentRecord[]): OpenExposure[] {
   const byCustomer = new Map<string, OpenExposure>();
   for (const payment of openPayments) {
@@ -76,9 +79,7 @@ export function exposuresOf(openPayments: readonly PaymentRecord[]): OpenExposur
       latest_failure_at: before === undefined || payment.created_at > before.latest_failure_at ? payment.created_at : before.latest_failure_at,
     });
   }
-  return [...byCustomer.values()].sort((a, b) =>
-    a.latest_failure_at === b.latest_failure_at ? a.customer_id.localeCompare(b.customer_id) : a.latest_failure_at < b.latest_failure_at ? 1 : -1,
-  );
+  return [...byCustomer.values()].sort((a, b) => (a.customer_id < b.customer_id ? 1 : a.customer_id > b.customer_id ? -1 : 0));
 }
 
 /** Whether the amount at stake (lifetime value plus at risk) reaches the threshold in one currency. */

@@ -5,7 +5,7 @@ const payment = (id: string, customer: string, amount: number, currency: string,
   ({ id, customer_id: customer, amount, currency, created_at: created, decline_subcategory: subcategory }) as unknown as PaymentRecord;
 
 describe('at-risk customers', () => {
-  it('groups open payments by customer, amounts per currency, newest latest failure first', () => {
+  it('groups open payments by customer, amounts per currency, newest customer first', () => {
     // Prepare
     const open = [
       payment('pe_1', 'cust_a', 1000, 'usd', '2026-03-01T00:00:00Z'),
@@ -17,6 +17,7 @@ describe('at-risk customers', () => {
     const exposures = exposuresOf(open);
     // Assess
     expect(exposures).toEqual([
+      { customer_id: 'cust_b', open_payment_ids: ['pe_2'], at_risk_by_currency: { eur: 500 }, expired_card: true, latest_failure_at: '2026-03-02T00:00:00Z' },
       {
         customer_id: 'cust_a',
         open_payment_ids: ['pe_1', 'pe_3', 'pe_4'],
@@ -24,7 +25,6 @@ describe('at-risk customers', () => {
         expired_card: false,
         latest_failure_at: '2026-03-03T00:00:00Z',
       },
-      { customer_id: 'cust_b', open_payment_ids: ['pe_2'], at_risk_by_currency: { eur: 500 }, expired_card: true, latest_failure_at: '2026-03-02T00:00:00Z' },
     ]);
   });
 

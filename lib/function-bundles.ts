@@ -29,6 +29,8 @@ export function functionEntries(): FunctionEntry[] {
     ...queueDefinitions.map(({ name }) => ({ kind: 'consumer' as const, name, entry: `functions/consumers/${name}.ts` })),
     // The target of the SES events rule (lib/constructs/email-sending.ts), not a queue's consumer.
     { kind: 'consumer' as const, name: 'email-events', entry: 'functions/consumers/email-events.ts' },
+    // The consumer of the table's stream (lib/constructs/table-stream-consumer.ts).
+    { kind: 'consumer' as const, name: 'table-stream', entry: 'functions/consumers/table-stream.ts' },
   ];
 }
 

@@ -9,10 +9,9 @@ import { timeOrderedId } from '#core/ids';
 import { DEFAULT_MAX_RETRIES, type PaymentRecord } from '#core/payments';
 import { DEFAULT_QUIET_HOURS } from '#core/quiet-hours';
 import { documentClient } from '#data/client';
-import { counterUpdate, customerFromItem, putCustomer } from '#data/customer-repository';
+import { customerFromItem, putCustomer } from '#data/customer-repository';
 import { customerKeys, ENTITY, ingestKeys, keys, paymentKeys, retryKeys } from '#data/keys';
-import { foldTransitions, paymentCounterNames, paymentItem, providerRefItem, timelineItem } from '#data/payment-repository';
-import { periodCounterUpdates } from '#data/recovery-period-counters';
+import { foldTransitions, paymentItem, providerRefItem, timelineItem } from '#data/payment-repository';
 import { plannedRetryEvent } from '#data/retry-planning';
 import { env } from '#shared/env';
 import { type RawHttpRequest, toApiGatewayEvent } from '#lib/local/api-gateway-event';
@@ -33,8 +32,8 @@ const AMOUNT = 4999;
 export const scenario: Scenario = {
   name: 'POST /api/v1/ingest/payment-event (payment_failed, a new payment each time, known customer)',
   notes: [
-    'raw = consistent GetItem of the API-key hash + rate-limit UpdateItem (write window) + dedupe-claim conditional PutItem + consistent GetItems of the provider-payment reference (absent), the email reference and the customer + one TransactWriteItems (payment, timeline entry, payment counters, customer under its version, provider-payment reference) + the dedupe record UpdateItem',
-    "raw items are built with the repository's own item builders (paymentItem, timelineItem, providerRefItem, putCustomer, counterUpdate), so both sides write the same sizes; what raw skips is the pipeline, validation and the decline classification",
+    'raw = consistent GetItem of the API-key hash + rate-limit UpdateItem (write window) + dedupe-claim conditional PutItem + consistent GetItems of the provider-payment reference (absent), the email reference and the customer + one TransactWriteItems (payment, timeline entries, customer under its version, provider-payment reference; counters are kept by the table-stream consumer since issue 12) + the dedupe record UpdateItem',
+    "raw items are built with the repository's own item builders (paymentItem, timelineItem, providerRefItem, putCustomer), so both sides write the same sizes; what raw skips is the pipeline, validation and the decline classification",
     'the customer exists (its first failure is recorded in prepare), as for a merchant whose customers fail more than once',
   ],
 
@@ -214,9 +213,7 @@ export const scenario: Scenario = {
                 details: { decline_code: 'insufficient_funds', decline_category: 'soft_retry', amount: AMOUNT, currency: 'usd' },
               }),
               ...planned.timelines.map((entry, order) => timelineItem(planned.after, at, entry, order + 1)),
-              counterUpdate(paymentKeys.counters(fixture.merchantId), Object.fromEntries(paymentCounterNames(planned.after).map((name) => [name, 1]))),
               ...putCustomer(customer, after, now),
-              ...periodCounterUpdates(undefined, planned.after),
               { Put: { TableName: table, Item: providerRefItem(payment, providerPaymentId), ConditionExpression: 'attribute_not_exists(PK)' } },
             ],
           }),

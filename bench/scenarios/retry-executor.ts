@@ -9,11 +9,10 @@ import { attemptIdempotencyKey } from '#core/payment-gateway';
 import { type PaymentRecord, paymentIdFor, recoveryIdFor } from '#core/payments';
 import { cardLedgerPut } from '#data/card-ledger-repository';
 import { documentClient, dynamo } from '#data/client';
-import { counterUpdate, customerFromItem, getCustomer, putCustomer } from '#data/customer-repository';
+import { customerFromItem, getCustomer, putCustomer } from '#data/customer-repository';
 import { customerKeys, paymentKeys, retryKeys } from '#data/keys';
 import { outboundEventItem } from '#data/outbound-event-repository';
-import { counterDeltas, customerAfter, foldTransitions, paymentItem, recordFailedPayment, timelineItem } from '#data/payment-repository';
-import { periodCounterUpdates } from '#data/recovery-period-counters';
+import { customerAfter, foldTransitions, paymentItem, recordFailedPayment, timelineItem } from '#data/payment-repository';
 import { attemptRetry, DEFAULT_LEASE_MS } from '#services/attempt-retry';
 import { executeDueRetries } from '#jobs/execute-due-retries';
 import { env } from '#shared/env';
@@ -36,7 +35,7 @@ import type { Scenario } from '#bench/scenario';
  * repositories' item builders: the gateway configuration, the payment and the card ledger read,
  * the claim transaction (payment, timeline entry, ledger), the sandbox's own GetItem and PutItem,
  * the payment and customer read again, and the resolving transaction (payment, timeline entry,
- * two outbound events, counters, customer, monthly counter). The merchant's quiet hours are cached
+ * two outbound events, customer; the counters are the table-stream consumer's since issue 12). The merchant's quiet hours are cached
  * per process on both sides.
  */
 const SIZES = (process.env.BENCH_RETRY_DUE ?? '1000,10000').split(',').map(Number);
@@ -242,7 +241,7 @@ export const scenario: Scenario = {
           },
           undefined,
         );
-        // Resolve: payment and customer read again; payment + timeline + events + counters + customer + monthly counter.
+        // Resolve: payment and customer read again; payment + timeline + events + customer (counters: the table-stream consumer).
         const current = (await get(paymentKeys.payment(m, body))) as unknown as PaymentRecord;
         const resolved = foldTransitions(
           current,
@@ -272,8 +271,6 @@ export const scenario: Scenario = {
                 { ...object, amount: after.amount, currency: after.currency },
                 runAt,
               ),
-              ...periodCounterUpdates(current, after),
-              counterUpdate(paymentKeys.counters(m), counterDeltas(current, after)),
               ...putCustomer(customer, customerAfter(customer, current, after), runAt),
             ],
           }),

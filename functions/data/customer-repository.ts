@@ -92,8 +92,8 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
 
 /**
  * The writes that store a customer after a change: the item itself, guarded by the version it
- * was read at (or by absence when new, with its unique references), and the merchant's customer
- * counters when the customer is new or gains or loses its last open recovery.
+ * was read at (or by absence when new, with its unique references, and search terms). The
+ * merchant's customer counters follow from the table's stream (projections/customer-counters.ts).
  */
 export function putCustomer(before: CustomerRecord | undefined, after: CustomerRecord, now: Date): TransactItem[] {
   const merchantId = after.merchant_id;
@@ -138,12 +138,6 @@ export function putCustomer(before: CustomerRecord | undefined, after: CustomerR
       },
     });
   }
-  const wasOpen = (before?.open_payments ?? 0) > 0;
-  const isOpen = after.open_payments > 0;
-  const deltas: Record<string, number> = {};
-  if (before === undefined) deltas.all = 1;
-  if (wasOpen !== isOpen) deltas.has_failed = isOpen ? 1 : -1;
-  if (Object.keys(deltas).length > 0) items.push(counterUpdate(customerKeys.counters(merchantId), deltas));
   return items;
 }
 
@@ -167,7 +161,10 @@ export function counterUpdate(key: { PK: string; SK: string }, deltas: Readonly<
   };
 }
 
-/** The merchant's customer counters: all customers and those with an open recovery. */
+/**
+ * The merchant's customer counters: all customers and those with an open recovery, as the
+ * table-stream consumer keeps them (they trail the customers' writes by the stream's lag).
+ */
 export async function customerCounts(merchantId: string): Promise<{ all: number; has_failed: number }> {
   const item = await get(customerKeys.counters(merchantId));
   return { all: Number(item?.all ?? 0), has_failed: Number(item?.has_failed ?? 0) };

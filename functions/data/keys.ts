@@ -29,7 +29,7 @@
  * | GET /customers/{id}/payments, /recoveries  | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with PAY# | GSI2 |
  * | GET /subscriptions/{id}, failed invoices   | PK = M#<m>, SK begins_with SUBINV#<subscription>#  | table |
  * | GET /payments/{id}/timeline, invoice timeline | PK = M#<m>, SK begins_with TL#<body>#          | table |
- * | list totals (pagination.total)             | PK = M#<m>, SK = COUNT#PAY (one counter per filter combination) | table |
+ * | list totals (pagination.total; written by the stream consumer) | PK = M#<m>, SK = COUNT#PAY (one counter per filter combination) | table |
  *
  * Retry engine:
  * | retries due now, every merchant (every-minute job) | GSI4PK = DUE#<shard 0-7>, GSI4SK <= <now>#~ (sparse: scheduled or in-flight retries) | GSI4 |
@@ -47,7 +47,7 @@
  * | ?search= email prefix                      | GSI1PK = M#<m>#CUSTEMAIL, GSI1SK begins_with <email> | GSI1 |
  * | ?search= name prefix                       | GSI3PK = M#<m>#CUSTNAME, GSI3SK begins_with <name> | GSI3 |
  * | ?has_failed_payment=true                   | GSI4PK = M#<m>#CUSTOPEN, GSI4SK = <created_at>#<body> (sparse) | GSI4 |
- * | customer totals                            | PK = M#<m>, SK = COUNT#CUST                   | table |
+ * | customer totals (written by the stream consumer) | PK = M#<m>, SK = COUNT#CUST                   | table |
  * | everything about a customer (erasure)      | GSI2PK = M#<m>#C#<customer>                   | GSI2  |
  *
  * Messages (the communication log) and the local email outbox:
@@ -68,7 +68,7 @@
  * Settings and the recovery goal's progress:
  * | GET/POST /settings/quiet-hours, retry engine | PK = M#<m>, SK = SETTINGS#QUIET_HOURS          | table |
  * | GET/POST /settings/recovery-goal            | PK = M#<m>, SK = SETTINGS#RECOVERY_GOAL        | table |
- * | recovery progress of a month/quarter/year (payments by the month they failed in) | BatchGet PK = M#<m>, SK = COUNT#MONTH#<YYYY-MM> (1, 3 or 12) | table |
+ * | recovery progress of a month/quarter/year (payments by the month they failed in; written by the stream consumer) | BatchGet PK = M#<m>, SK = COUNT#MONTH#<YYYY-MM> (1, 3 or 12) | table |
  *
  * Counters and analytics rollups, written only by the table-stream consumer (functions/consumers/table-stream.ts;
  * DESIGN §2: no request-path write touches a shared counter item). A rollup item holds one merchant's
@@ -206,6 +206,7 @@ export const paymentKeys = {
   subscriptionInvoicePrefix: (merchantId: string, subscriptionId: string) => ({ PK: merchantPk(merchantId), SKPrefix: `SUBINV#${subscriptionId}#` }),
   timelineEntry: (merchantId: string, body: string, at: string, seq: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `TL#${body}#${at}#${seq}` }),
   timelinePrefix: (merchantId: string, body: string) => ({ PK: merchantPk(merchantId), SKPrefix: `TL#${body}#` }),
+  /** The list totals, written by the table-stream consumer only (projections/payment-counters.ts). */
   counters: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#PAY' }),
   paymentPrefix: 'PAY#',
   /**
@@ -279,6 +280,7 @@ export const customerKeys = {
   customer: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUST#${body}` }),
   byEmail: (merchantId: string, email: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUSTEMAIL#${email}` }),
   byProviderId: (merchantId: string, providerCustomerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CUSTREF#${providerCustomerId}` }),
+  /** The customer totals, written by the table-stream consumer only (projections/customer-counters.ts). */
   counters: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'COUNT#CUST' }),
   /** The identity a customer reference's sort key stands for (byEmail, byProviderId), for the erasure tombstone. */
   identityOfReference: (sortKey: string): { email: string } | { providerCustomerId: string } | undefined =>
@@ -375,7 +377,10 @@ export const settingsKeys = {
   recoveryGoal: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'SETTINGS#RECOVERY_GOAL' }),
 } as const;
 
-/** Monthly recovery counters: payments that failed in a month (`YYYY-MM`, UTC) and how many of them were recovered. */
+/**
+ * Monthly recovery counters: payments that failed in a month (`YYYY-MM`, UTC) and how many of them
+ * were recovered; written by the table-stream consumer (projections/recovery-period-counters.ts).
+ */
 export const recoveryCounterKeys = {
   month: (merchantId: string, month: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `COUNT#MONTH#${month}` }),
 } as const;

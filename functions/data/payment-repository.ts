@@ -23,10 +23,9 @@ import {
 } from '#core/payments';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { type CustomerIdentity, type TransactItem, counterUpdate, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
+import { type CustomerIdentity, type TransactItem, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
 import { paymentEntity } from './entities/payment';
 import { customerTags, ENTITY, paymentKeys } from './keys';
-import { periodCounterUpdates } from './recovery-period-counters';
 import { loadPlanningContext, needsRetryPlan, plannedRetryEvent } from './retry-planning';
 import { transactOptimistically } from './transact';
 
@@ -63,25 +62,8 @@ export async function addProviderReference(payment: PaymentRecord, providerId: s
   }
 }
 
-/**
- * The counter names a payment counts under: every combination of status (s), decline
- * category (c) and psp (p), so any filter of GET /payments has its total in one item.
- */
-export function paymentCounterNames(p: Pick<PaymentRecord, 'status' | 'decline_category' | 'psp'>): string[] {
-  const s = `s:${p.status}`;
-  const c = `c:${p.decline_category}`;
-  const q = `p:${p.psp}`;
-  return ['all', s, c, q, `${s}|${c}`, `${s}|${q}`, `${c}|${q}`, `${s}|${c}|${q}`];
-}
-
-/** The payment counters' changes when a payment goes from `before` (undefined: new) to `after`. */
-export function counterDeltas(before: PaymentRecord | undefined, after: PaymentRecord): Record<string, number> {
-  const deltas: Record<string, number> = {};
-  for (const name of before === undefined ? [] : paymentCounterNames(before)) deltas[name] = (deltas[name] ?? 0) - 1;
-  for (const name of paymentCounterNames(after)) deltas[name] = (deltas[name] ?? 0) + 1;
-  for (const [name, delta] of Object.entries(deltas)) if (delta === 0) delete deltas[name];
-  return deltas;
-}
+/** Payment list totals are kept by the table-stream consumer (projections/payment-counters.ts). */
+export { paymentCounterNames } from './projections/payment-counters';
 
 /**
  * The Put of one timeline entry of a payment (carries the customer's GSI2PK, so erasure removes
@@ -169,10 +151,11 @@ export interface NewFailedPayment {
 
 /**
  * Records a failed payment and opens its recovery, in one transaction with its customer
- * (created on first sight), references, first timeline entry and counters. A provider payment id
- * already recorded returns the payment that has it, unchanged (`created: false`), so a redelivered
- * event changes nothing, however many arrive at once; so does an invoice whose recovery is still
- * open (the provider retried it under a new transaction id).
+ * (created on first sight), references and first timeline entry (list totals and the monthly
+ * recovery counters follow from the table's stream: functions/consumers/table-stream.ts). A
+ * provider payment id already recorded returns the payment that has it, unchanged
+ * (`created: false`), so a redelivered event changes nothing, however many arrive at once; so does
+ * an invoice whose recovery is still open (the provider retried it under a new transaction id).
  */
 export async function recordFailedPayment(
   input: NewFailedPayment,
@@ -252,9 +235,7 @@ export async function recordFailedPayment(
     const items: TransactItem[] = [
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...[firstTimeline, ...timelines].map((entry, order) => timelineItem(planned, at, entry, order)),
-      counterUpdate(paymentKeys.counters(input.merchantId), counterDeltas(undefined, planned)),
       ...putCustomer(isNew ? undefined : customer, customerNow, now),
-      ...periodCounterUpdates(undefined, planned),
     ];
     if (input.providerPaymentId !== null) {
       items.push({
@@ -335,9 +316,9 @@ export interface PaymentChange<T> {
  * `decide` choose the events (undefined: nothing to do), applies them with `transition` (409 when
  * the table forbids one), and, when the payment is then left open with no retry planned, the
  * retry policy's decision. Writes the new state with its state_history and timeline entries,
- * counters, customer figures and `decide`'s own items in one transaction guarded by the version
- * read; concurrent changes re-run on fresh state, so none is lost and each successful transition
- * leaves exactly one history entry. Entries are stamped at commit (commitInstant): ordered by time,
+ * customer figures and `decide`'s own items in one transaction guarded by the version read
+ * (counters follow from the table's stream); concurrent changes re-run on fresh state, so none is
+ * lost and each successful transition leaves exactly one history entry. Entries are stamped at commit (commitInstant): ordered by time,
  * they are in the order of the writes.
  */
 export async function changePayment<T = undefined>(
@@ -369,10 +350,7 @@ export async function changePayment<T = undefined>(
       ...folded.timelines.map((entry, order) => timelineItem(after, at, entry, order)),
       ...(change.items ?? []),
       ...(change.itemsAfter?.(after) ?? []),
-      ...periodCounterUpdates(before, after),
     ];
-    const deltas = counterDeltas(before, after);
-    if (Object.keys(deltas).length > 0) items.push(counterUpdate(paymentKeys.counters(merchantId), deltas));
     if (before.status !== after.status) {
       const customer = await getCustomer(merchantId, before.customer_id);
       if (customer !== undefined) items.push(...putCustomer(customer, customerAfter(customer, before, after), stamp));
@@ -397,7 +375,10 @@ export async function applyPaymentEvent(
   return changed;
 }
 
-/** The merchant's payment counters (names from `paymentCounterNames`). */
+/**
+ * The merchant's payment counters (names from `paymentCounterNames`), as the table-stream
+ * consumer keeps them: they trail the payments' writes by the stream's lag.
+ */
 export async function paymentCounters(merchantId: string): Promise<Readonly<Record<string, number>>> {
   const item = await get(paymentKeys.counters(merchantId));
   const counters: Record<string, number> = {};

@@ -5,54 +5,30 @@ import {
   type RecoveryGoalPeriod,
   type RecoveryProgress,
   EMPTY_TOTALS,
-  monthOf,
   periodBounds,
   recoveryProgressOf,
   sumTotals,
 } from '#core/recovery-goal';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { type TransactItem, counterUpdate } from './customer-repository';
 import { recoveryCounterKeys } from './keys';
+import { PERIOD_COUNTERS } from './projections/recovery-period-counters';
 
 /**
- * Monthly recovery counters (DESIGN §2: analytics read rollups maintained on each state change,
- * so reading progress costs the same at any number of payments). One counter item per merchant
- * and month a payment failed in (`created_at`, UTC; a cohort view), holding:
+ * Monthly recovery counters (DESIGN §2: analytics read rollups maintained from the table's
+ * stream, so reading progress costs the same at any number of payments). One counter item per
+ * merchant and month a payment failed in (`created_at`, UTC; a cohort view), written by the
+ * table-stream consumer (projections/recovery-period-counters.ts), holding:
  * - `failed_count`, `failed_amount_<currency>`: payments that failed that month;
  * - `recovered_count`, `recovered_amount_<currency>`: those of them recovered since, whenever.
  */
-const FAILED_COUNT = 'failed_count';
-const RECOVERED_COUNT = 'recovered_count';
-const FAILED_AMOUNT = 'failed_amount_';
-const RECOVERED_AMOUNT = 'recovered_amount_';
+const FAILED_COUNT = PERIOD_COUNTERS.failedCount;
+const RECOVERED_COUNT = PERIOD_COUNTERS.recoveredCount;
+const FAILED_AMOUNT = PERIOD_COUNTERS.failedAmount;
+const RECOVERED_AMOUNT = PERIOD_COUNTERS.recoveredAmount;
 
 /** What the counters read of a payment (any PaymentRecord will do). */
 export type CountedPayment = Pick<PaymentRecord, 'merchant_id' | 'created_at' | 'status' | 'amount' | 'currency'>;
-
-/**
- * The counter writes a payment's change makes, to add to the transaction that writes the payment:
- * - created (`before` undefined): one more failed payment and its amount in its currency;
- * - becoming recovered (not recovered before, recovered after): one more recovered and its amount;
- * - both when a payment is created already recovered; nothing for any other change.
- * Always in the month of the payment's `created_at`, so a payment failed in October and recovered
- * in November counts in October.
- *
- * @example items.push(...periodCounterUpdates(before, after));
- */
-export function periodCounterUpdates(before: Pick<PaymentRecord, 'status'> | undefined, after: CountedPayment): TransactItem[] {
-  const deltas: Record<string, number> = {};
-  if (before === undefined) {
-    deltas[FAILED_COUNT] = 1;
-    deltas[`${FAILED_AMOUNT}${after.currency}`] = after.amount;
-  }
-  if (before?.status !== 'recovered' && after.status === 'recovered') {
-    deltas[RECOVERED_COUNT] = 1;
-    deltas[`${RECOVERED_AMOUNT}${after.currency}`] = after.amount;
-  }
-  if (Object.keys(deltas).length === 0) return [];
-  return [counterUpdate(recoveryCounterKeys.month(after.merchant_id, monthOf(after.created_at)), deltas)];
-}
 
 /** The totals a month's counter item holds. */
 export function totalsOfItem(item: Readonly<Record<string, unknown>> | undefined): PeriodTotals {

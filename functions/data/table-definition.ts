@@ -23,6 +23,11 @@ export interface TableDefinition {
   readonly timeToLiveAttribute: string;
   /** Attribute naming the entity of every item. */
   readonly entityTypeAttribute: string;
+  /**
+   * The table's stream: every change with both images, read by the table-stream consumer
+   * (functions/consumers/table-stream.ts), which maintains counters and rollups from it.
+   */
+  readonly streamViewType: 'NEW_AND_OLD_IMAGES';
 }
 
 const s = (name: string): KeyAttribute => ({ name, type: 'S' });
@@ -38,4 +43,5 @@ export const tableDefinition: TableDefinition = {
   ],
   timeToLiveAttribute: 'expires_at',
   entityTypeAttribute: 'entity',
+  streamViewType: 'NEW_AND_OLD_IMAGES',
 };

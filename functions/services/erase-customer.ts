@@ -4,11 +4,11 @@ import { StateConflictError } from '#core/errors';
 import { paymentBodyOf } from '#core/payments';
 import { env } from '#shared/env';
 import { documentClient } from '#data/client';
-import { counterUpdate, getCustomer } from '#data/customer-repository';
+import { getCustomer } from '#data/customer-repository';
 import { type ErasedIdentity, writeTombstones } from '#data/erasure-tombstones';
 import { linkedIdempotencyRecordKey } from '#data/idempotency-repository';
 import { customerKeys, ENTITY, ERASURE_ENTITY, type ItemKey, paymentKeys } from '#data/keys';
-import { getPayment, paymentCounterNames } from '#data/payment-repository';
+import { getPayment } from '#data/payment-repository';
 import { sandboxChargeKeysOf } from '#data/sandbox-charge-repository';
 import { eraseSuppression } from '#data/suppression-repository';
 import { linkedWebhookLogKey } from '#data/webhook-log-repository';
@@ -58,15 +58,15 @@ async function batchDelete(keysToDelete: readonly ItemKey[], deleted: Deleted): 
 }
 
 /**
- * Deletes one payment and takes it out of every payment counter it counts under, in one
- * transaction guarded by the version read (consistently), so a concurrent transition cannot make
- * the counters subtract the wrong status. False when the payment was already gone.
+ * Deletes one payment, guarded by the version read (consistently), so that a concurrent
+ * transition is either erased with it or seen on the next attempt. The stream's REMOVE record
+ * takes it out of every counter it counted in (functions/consumers/table-stream.ts). False when
+ * the payment was already gone.
  */
 async function erasePayment(merchantId: string, paymentId: string): Promise<boolean> {
   return transactOptimistically(async () => {
     const payment = await getPayment(merchantId, paymentId);
     if (payment === undefined) return { items: [], result: false };
-    const deltas = Object.fromEntries(paymentCounterNames(payment).map((name) => [name, -1]));
     return {
       result: true,
       items: [
@@ -78,7 +78,6 @@ async function erasePayment(merchantId: string, paymentId: string): Promise<bool
             ExpressionAttributeValues: { ':version': payment.version },
           },
         },
-        counterUpdate(paymentKeys.counters(merchantId), deltas),
       ],
     };
   });
@@ -160,9 +159,9 @@ async function sweep(merchantId: string, customerId: string, deleted: Deleted): 
 }
 
 /**
- * The customer item, last, with the customer counters (all -1; has_failed -1 when it still had
- * an open recovery), guarded by the version read: false when a concurrent write (a new payment
- * of the customer) changed it, so that the caller sweeps again.
+ * The customer item, last, guarded by the version read: false when a concurrent write (a new
+ * payment of the customer) changed it, so that the caller sweeps again. Its REMOVE record takes it
+ * out of the customer counters.
  */
 async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): Promise<boolean> {
   const key = customerKeys.customer(customer.merchant_id, customerBodyOf(customer.id) as string);
@@ -180,7 +179,6 @@ async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): P
             ExpressionAttributeValues: { ':version': current.version },
           },
         },
-        counterUpdate(customerKeys.counters(customer.merchant_id), { all: -1, ...(current.open_payments > 0 ? { has_failed: -1 } : {}) }),
       ],
     };
   });
@@ -198,8 +196,8 @@ async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): P
  * the same way; a link to a batch webhook delivery or a stored response filed under another
  * customer is deleted with what it names, which names this customer too), with each payment the
  * sandbox gateway's records of its attempts; then the customer item. Counters move with what is
- * deleted: each payment leaves its payment counters in the transaction that deletes it, the
- * customer its customer counters.
+ * deleted: the table-stream consumer takes each deleted payment and the customer out of the
+ * counters they counted in (list totals, customer totals, monthly recovery counters, rollups).
  *
  * The customer item goes last, so an erasure cut short (a timeout) is finished by repeating the
  * request. Entries are deleted in Query pages of 100 (BatchWriteItem, 25 a time), and the index

@@ -1,4 +1,4 @@
-import { AttributeType, BillingMode, type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, type ITable, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { type KeyAttribute, type TableDefinition, tableDefinition } from '#data/table-definition';
 import { keepsData, removalPolicyFor, type StageName } from '#lib/config/stages';
@@ -30,6 +30,8 @@ export class SingleTable extends Construct {
       sortKey: attribute(definition.sortKey),
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: definition.timeToLiveAttribute,
+      // Read by the table-stream consumer (counters and analytics rollups).
+      stream: StreamViewType[definition.streamViewType],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: keepsData(props.stage),
       removalPolicy: removalPolicyFor(props.stage),

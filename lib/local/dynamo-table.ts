@@ -25,6 +25,7 @@ export function createTableInput(tableName: string) {
       { AttributeName: def.partitionKey.name, KeyType: 'HASH' as const },
       { AttributeName: def.sortKey.name, KeyType: 'RANGE' as const },
     ],
+    StreamSpecification: { StreamEnabled: true, StreamViewType: def.streamViewType },
     GlobalSecondaryIndexes: def.globalSecondaryIndexes.map((index) => ({
       IndexName: index.indexName,
       KeySchema: [
@@ -41,6 +42,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName)));
+    if (Table?.StreamSpecification?.StreamEnabled !== true) await enableStream(client, tableName);
     return 'existing';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -70,6 +72,12 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, exis
     );
     await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
   }
+}
+
+/** A table kept in DATA_DIR from before the stream existed gains it (the consumer reads from its start). */
+async function enableStream(client: DynamoDBClient, tableName: string): Promise<void> {
+  await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: createTableInput(tableName).StreamSpecification }));
+  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
 }
 
 export async function deleteTable(client: DynamoDBClient, tableName: string): Promise<void> {

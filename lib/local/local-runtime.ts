@@ -3,13 +3,18 @@ import { type QueueName, queueDefinitions } from '#contracts/queues';
 import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 import { LocalQueues, type SqsConsumer } from './queue-hub';
 import { type LocalJobHandler, LocalScheduler } from './scheduler';
+import { LocalTableStream, type StreamEventHandler } from './table-stream';
 
 /** How often the local pollers look for visible messages (Lambda's SQS poller is long-polling). */
 const QUEUE_POLL_INTERVAL_MS = 200;
+/** How often the local stream poller reads the table's stream (Lambda's polls it about four times a second). */
+const STREAM_POLL_INTERVAL_MS = 250;
 
 export interface LocalRuntime {
   readonly queues: LocalQueues;
   readonly scheduler: LocalScheduler;
+  /** The table-stream consumer fed from DynamoDB Local's stream; `stream.drain()` applies everything written so far. */
+  readonly stream: LocalTableStream;
   stop(): Promise<void>;
 }
 
@@ -30,16 +35,26 @@ export async function startLocalRuntime(options: { readonly background: boolean 
   // Dead letters are kept in the table too, where the operator CLI (`dlq list`, `dlq redrive`) finds them.
   const queues = new LocalQueues({ consumers, onDeadLetter: (queue, letter) => saveLocalDeadLetter(queue, letter) });
   const scheduler = new LocalScheduler({ handlers: jobs });
+  const { handler: streamHandler } = (await import('../../functions/consumers/table-stream')) as { handler: StreamEventHandler };
+  const stream = new LocalTableStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT as string,
+    tableName: process.env.TABLE_NAME as string,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    handler: streamHandler,
+  });
   if (options.background) {
     queues.start(QUEUE_POLL_INTERVAL_MS);
     scheduler.start();
+    stream.start(STREAM_POLL_INTERVAL_MS);
   }
   return {
     queues,
     scheduler,
+    stream,
     stop: async () => {
       await scheduler.stop();
       await queues.stop();
+      await stream.stop();
     },
   };
 }

@@ -11,6 +11,7 @@ import type { QueueHandle } from '#lib/constructs/group-function';
 import { EmailSending } from '#lib/constructs/email-sending';
 import { QueueConsumer } from '#lib/constructs/queue-consumer';
 import { ScheduledJob } from '#lib/constructs/scheduled-job';
+import { TableStreamConsumer } from '#lib/constructs/table-stream-consumer';
 
 export interface JobsStackProps extends StackProps {
   /** @default - none; required */
@@ -47,9 +48,10 @@ export interface TwilioConfig {
   readonly webhookPublicBaseUrl?: string;
 }
 
-/** The asynchronous side: one consumer per queue and one scheduled job per schedule. */
+/** The asynchronous side: one consumer per queue, the table-stream consumer, and one scheduled job per schedule. */
 export class JobsStack extends Stack {
   readonly consumers: ReadonlyMap<QueueName, QueueConsumer>;
+  readonly tableStream: TableStreamConsumer;
   readonly jobs: ReadonlyMap<ScheduleName, ScheduledJob>;
   readonly email: EmailSending;
 
@@ -70,6 +72,9 @@ export class JobsStack extends Stack {
       );
     }
     this.consumers = consumers;
+
+    // Counters and analytics rollups, from the table's stream (DESIGN §2).
+    this.tableStream = new TableStreamConsumer(this, 'TableStreamConsumer', { stage: props.stage, table: props.table, alarmTopic: props.alarmTopic });
 
     // Email through SES v2, its events back to the delivery status; the notifications consumer sends.
     this.email = new EmailSending(this, 'EmailSending', {

@@ -1,5 +1,19 @@
+import { ENTITY } from '../keys';
+import { customerCountersProjection } from './customer-counters';
 import { messageRollups } from './message-rollups';
+import { paymentCountersProjection } from './payment-counters';
 import type { Projection } from './projection';
+import { recoveryPeriodProjection } from './recovery-period-counters';
 
-/** Every projection the table-stream consumer applies to each stream record (and the hourly recompute sums). */
-export const projections: readonly Projection[] = [messageRollups];
+/**
+ * Every projection the table-stream consumer applies (functions/consumers/table-stream.ts) and
+ * the hourly recompute checks: one line each.
+ */
+export const projections: readonly Projection[] = [paymentCountersProjection, customerCountersProjection, recoveryPeriodProjection, messageRollups];
+
+/**
+ * The `entity` of every item some projection counts: the stream's event source mapping invokes
+ * the consumer only for records whose old or new image has one of them (lib/constructs/table-stream-consumer.ts).
+ * A projection counting another entity adds it here.
+ */
+export const projectedEntities: readonly string[] = [ENTITY.payment, ENTITY.customer, ENTITY.message];

@@ -2,6 +2,8 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { queueDefinitions } from '#contracts/queues';
 import { scheduledJobInputTemplate, scheduleDefinitions } from '#contracts/schedules';
+import { projectedEntities } from '#data/projections/index';
+import { TABLE_STREAM_SOURCE } from '#lib/constructs/table-stream-consumer';
 import { logicalIdOf, policyStatementsOfRole, synthService } from '#test/infra/synth-service';
 
 describe('JobsStack', () => {
@@ -96,5 +98,69 @@ describe('JobsStack', () => {
     // Assess
     expect(fn.Timeout).toBeGreaterThan(0);
     expect(definition.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * fn.Timeout);
+  });
+
+  it('consumes the table stream from its start, in batches, with partial failures, bisect, bounded retries and a DLQ when synthesised', () => {
+    // Prepare
+    const { service, template } = synthService();
+    const consumer = service.jobs.tableStream;
+
+    // Act
+    const t = template(service.jobs);
+
+    // Assess
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(consumer.fn) },
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('StreamArn') },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      MaximumBatchingWindowInSeconds: TABLE_STREAM_SOURCE.maxBatchingWindowSeconds,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: TABLE_STREAM_SOURCE.retryAttempts,
+      MaximumRecordAgeInSeconds: TABLE_STREAM_SOURCE.maxRecordAgeHours * 3600,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf(consumer.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
+      },
+    });
+    expect(TABLE_STREAM_SOURCE.retryAttempts).toBeGreaterThan(0);
+    expect(TABLE_STREAM_SOURCE.maxBatchingWindowSeconds).toBeLessThanOrEqual(5);
+  });
+
+  it('invokes the table-stream consumer only for records of entities the projections count when synthesised', () => {
+    // Prepare
+    const { service, template } = synthService();
+    const consumer = service.jobs.tableStream;
+
+    // Act
+    const mappings = Object.values(template(service.jobs).findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: logicalIdOf(consumer.fn) }),
+    );
+
+    // Assess
+    expect(mappings).toHaveLength(1);
+    const patterns = mappings[0]!.Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
+    expect(patterns).toEqual([
+      { dynamodb: { NewImage: { entity: { S: [...projectedEntities] } } } },
+      { dynamodb: { OldImage: { entity: { S: [...projectedEntities] } } } },
+    ]);
+    expect(projectedEntities).toEqual(expect.arrayContaining(['payment', 'customer']));
+  });
+
+  it('lets the table-stream consumer put and update table items only: no read, delete or index access, when synthesised', () => {
+    // Prepare
+    const { service, template } = synthService();
+    const consumer = service.jobs.tableStream;
+    const roleId = logicalIdOf(consumer.fn.function.role!.node.defaultChild as CfnElement);
+
+    // Act
+    const statements = policyStatementsOfRole(template(service.jobs), roleId);
+    const dynamoActions = statements.flatMap((statement) => [statement.Action].flat() as string[]).filter((action) => action.startsWith('dynamodb:'));
+
+    // Assess
+    const streamReads = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
+    expect(dynamoActions.filter((action) => !streamReads.includes(action)).sort()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(dynamoActions).not.toContain('dynamodb:DeleteItem');
+    expect(dynamoActions).not.toContain('dynamodb:Query');
   });
 });

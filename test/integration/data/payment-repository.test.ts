@@ -7,6 +7,7 @@ import { listPayments, paymentTimeline } from '#data/payment-queries';
 import { StateConflictError } from '#core/errors';
 import { type PaymentEvent, paymentBodyOf } from '#core/payments';
 import { failedPaymentInput, HARD_DECLINE } from '#test/fixtures/payments';
+import { drainTableStream } from '#test/fixtures/table-stream';
 
 const failed = (merchantId: string, overrides: Partial<NewFailedPayment> = {}): NewFailedPayment =>
   failedPaymentInput(merchantId, { customer: { email: 'Jane@Example.com', name: 'Jane Doe' }, ...overrides });
@@ -24,6 +25,7 @@ describe('payment repository', () => {
       'Retry 1 of 4 at 2026-10-16T07:00:00.000Z: scored 0.38, wait 336 h (insufficient_funds is a soft_retry decline (balance) that recovers about 45% of the time; this attempt scores 38%, lowered by payday in 14 days. Retry in 336 h: waiting for the next payday, at least a day.); moved to the local morning (7:00-9:00) for an insufficient-funds decline';
     // Act
     const { payment, created } = await recordFailedPayment(failed(m, { providerPaymentId: 'ch_abc' }), at);
+    await drainTableStream();
     // Assess
     expect(created).toBe(true);
     expect(payment).toMatchObject({
@@ -65,6 +67,7 @@ describe('payment repository', () => {
     const m = merchant();
     // Act
     const { payment } = await recordFailedPayment(failed(m, HARD_DECLINE));
+    await drainTableStream();
     // Assess
     expect(payment).toMatchObject({ status: 'pending', awaiting_card_update: true, next_retry_at: null, retry_count: 0 });
     expect(payment.state_history).toEqual([
@@ -80,6 +83,7 @@ describe('payment repository', () => {
     const input = failed(m, { providerPaymentId: 'ch_dup' });
     // Act
     const results = await Promise.all(Array.from({ length: 200 }, () => recordFailedPayment(input)));
+    await drainTableStream();
     // Assess
     expect(results.filter((result) => result.created)).toHaveLength(1);
     expect(new Set(results.map((result) => result.payment.id)).size).toBe(1);
@@ -93,6 +97,7 @@ describe('payment repository', () => {
     const m = merchant();
     // Act
     await Promise.all(Array.from({ length: 10 }, () => recordFailedPayment(failed(m, { customer: { email: 'new@example.com' } }))));
+    await drainTableStream();
     // Assess
     expect(await customerCounts(m)).toEqual({ all: 1, has_failed: 1 });
     expect(await getCustomerByEmail(m, 'NEW@example.com')).toMatchObject({ total_payments: 10, open_payments: 10 });
@@ -105,6 +110,7 @@ describe('payment repository', () => {
     // Act
     const second = await recordFailedPayment(failed(m, { customer: { email: 'new@example.com', provider_customer_id: 'cus_1' } }));
     const third = await recordFailedPayment(failed(m, { customer: { email: 'other@example.com', provider_customer_id: 'cus_2' } }));
+    await drainTableStream();
     // Assess
     expect(second.payment.customer_id).toBe(first.payment.customer_id);
     expect(third.payment.customer_id).not.toBe(first.payment.customer_id);
@@ -250,6 +256,7 @@ describe('payment repository', () => {
     ];
     // Act
     const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => applyPaymentEvent(m, payment.id, kinds[i % 3] as PaymentEvent)));
+    await drainTableStream();
     // Assess
     const final = await getPayment(m, payment.id);
     const succeeded = outcomes.filter((o) => o.status === 'fulfilled');
@@ -280,6 +287,7 @@ describe('payment repository', () => {
     const c = (await recordFailedPayment(failed(m), new Date('2026-10-03T00:00:00Z'))).payment;
     await applyPaymentEvent(m, c.id, { type: 'recover', reason });
     await applyPaymentEvent(m, a.id, { type: 'pause', reason });
+    await drainTableStream();
     // Act
     const all = await listPayments(m, {}, 1, 25);
     const failedAlias = await listPayments(m, { statuses: ['pending', 'retrying', 'paused'] }, 1, 25);

@@ -1,13 +1,15 @@
 /**
- * Monthly recovery counters against DynamoDB Local: the writes `periodCounterUpdates` makes for a
- * payment's changes, applied in transactions as the payment repository applies them, and the
+ * Monthly recovery counters against DynamoDB Local: what `recoveryPeriodProjection` adds for a
+ * payment's changes, applied as the table-stream consumer applies them, and the
  * progress `recoveryProgress` reads back for a month, a quarter and a year.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentStatus } from '#core/payments';
 import { documentClient, dynamo } from '#data/client';
-import { recoveryCounterKeys } from '#data/keys';
-import { type CountedPayment, periodCounterUpdates, recoveryProgress } from '#data/recovery-period-counters';
+import { ENTITY, recoveryCounterKeys } from '#data/keys';
+import { incrementsOf } from '#data/projections/increments';
+import { recoveryPeriodProjection } from '#data/projections/recovery-period-counters';
+import { type CountedPayment, recoveryProgress } from '#data/recovery-period-counters';
 import { applyCounterChange, countFailedPayment } from '#test/fixtures/recovery-counters';
 
 const TableName = process.env.TABLE_NAME as string;
@@ -29,27 +31,44 @@ const payment = (merchantId: string, createdAt: string, overrides: Partial<Count
 /** A payment counted as failed, then (optionally) recovered, each change in its own transaction. */
 const fail = countFailedPayment;
 
-describe('periodCounterUpdates', () => {
+const image = (counted: CountedPayment): Record<string, unknown> => ({ ...counted, entity: ENTITY.payment });
+
+describe('recoveryPeriodProjection', () => {
   it('adds one failed payment and its amount in its currency to the month it failed in, when created', () => {
     // Act
-    const items = periodCounterUpdates(undefined, payment('merch_a', '2026-10-20T08:00:00.000Z', { amount: 1250, currency: 'eur' }));
+    const increments = incrementsOf(
+      [recoveryPeriodProjection],
+      undefined,
+      image(payment('merch_a', '2026-10-20T08:00:00.000Z', { amount: 1250, currency: 'eur' })),
+    );
     // Assess
-    expect(items).toHaveLength(1);
-    const update = items[0]?.Update;
-    expect(update?.Key).toEqual(recoveryCounterKeys.month('merch_a', '2026-10'));
-    expect(Object.values(update?.ExpressionAttributeNames ?? {})).toEqual(expect.arrayContaining(['failed_count', 'failed_amount_eur']));
-    expect(Object.values(update?.ExpressionAttributeNames ?? {})).not.toContain('recovered_count');
+    expect(increments).toEqual([
+      { key: recoveryCounterKeys.month('merch_a', '2026-10'), counters: { failed_count: 1, failed_amount_eur: 1250 }, attributes: { entity: 'counters' } },
+    ]);
   });
 
   it('adds one recovered payment to the month it failed in when it becomes recovered', () => {
     // Prepare
     const before = payment('merch_a', '2026-10-31T23:59:59.000Z', { status: 'retrying' });
     // Act
-    const items = periodCounterUpdates(before, { ...before, status: 'recovered' });
+    const increments = incrementsOf([recoveryPeriodProjection], image(before), image({ ...before, status: 'recovered' }));
     // Assess
-    expect(items).toHaveLength(1);
-    expect(items[0]?.Update?.Key).toEqual(recoveryCounterKeys.month('merch_a', '2026-10'));
-    expect(Object.values(items[0]?.Update?.ExpressionAttributeNames ?? {})).toEqual(expect.arrayContaining(['recovered_count', 'recovered_amount_usd']));
+    expect(increments).toEqual([
+      {
+        key: recoveryCounterKeys.month('merch_a', '2026-10'),
+        counters: { recovered_count: 1, recovered_amount_usd: 4999 },
+        attributes: { entity: 'counters' },
+      },
+    ]);
+  });
+
+  it('takes an erased payment out of its month', () => {
+    // Prepare
+    const erased = payment('merch_a', '2026-10-02T08:00:00.000Z', { status: 'recovered', amount: 300 });
+    // Act
+    const increments = incrementsOf([recoveryPeriodProjection], image(erased), undefined);
+    // Assess
+    expect(increments[0]?.counters).toEqual({ failed_count: -1, failed_amount_usd: -300, recovered_count: -1, recovered_amount_usd: -300 });
   });
 
   it('counts a payment recorded already recovered as failed and recovered at once', async () => {
@@ -72,11 +91,11 @@ describe('periodCounterUpdates', () => {
     ['paused', 'pending'],
     ['pending', 'terminal'],
     ['recovered', 'recovered'],
-  ] as const satisfies readonly (readonly [PaymentStatus, PaymentStatus])[])('writes nothing when a payment moves from %s to %s', (from, to) => {
+  ] as const satisfies readonly (readonly [PaymentStatus, PaymentStatus])[])('adds nothing when a payment moves from %s to %s', (from, to) => {
     // Prepare
     const before = payment('merch_a', '2026-10-20T08:00:00.000Z', { status: from });
     // Act and assess
-    expect(periodCounterUpdates(before, { ...before, status: to })).toEqual([]);
+    expect(incrementsOf([recoveryPeriodProjection], image(before), image({ ...before, status: to }))).toEqual([]);
   });
 });
 

@@ -268,6 +268,7 @@ describe('campaign engine: enrollment and the hourly advance-campaign-steps job'
     const a = await failed(tenant);
     const b = await failed(tenant);
     await failed(tenant, { currency: 'eur' });
+    await stack.runtime.stream.drain();
 
     // Act
     const listed = await call<{ data: RecoveryData[]; pagination: { total: number } }>(`${stack.api_url}/recoveries?campaign_id=${campaign.id}&per_page=1`, {

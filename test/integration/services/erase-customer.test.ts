@@ -11,6 +11,7 @@ import { customerCounts, customerFromItem } from '#data/customer-repository';
 import { paymentCounterNames, paymentCounters, paymentFromItem } from '#data/payment-repository';
 import { fileWebhookLogUnderCustomers, getWebhookLog, putWebhookLog } from '#data/webhook-log-repository';
 import { moveThrough, seedCustomerPayment } from '#test/fixtures/customers';
+import { drainTableStream } from '#test/fixtures/table-stream';
 
 const merchant = (): string => `merch_erase${Math.random().toString(36).slice(2, 10)}`;
 
@@ -33,6 +34,7 @@ describe('eraseCustomer', () => {
     await seedCustomerPayment(m, { email: 'stays@example.com' });
     // Act
     const result = await eraseCustomer(m, 'cust_01JZZZZZZZZZZZZZZZZZZZZZZZ');
+    await drainTableStream();
     // Assess
     expect(result).toBeUndefined();
     expect(await customerCounts(m)).toEqual({ all: 1, has_failed: 1 });
@@ -50,6 +52,7 @@ describe('eraseCustomer', () => {
       eraseCustomer(m, first.customer_id),
       ...Array.from({ length: 10 }, (_, i) => new Promise((done) => setTimeout(done, i * 150)).then(() => seedCustomerPayment(m, who))),
     ]);
+    await drainTableStream();
     // Assess
     expect(erased?.recordsDeleted).toBeGreaterThan(9 * 3);
     const customers = (await partition(m, 'CUST#')).map(customerFromItem);

@@ -195,6 +195,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
 
       victimBefore = await itemsMentioning(...victimNeedles());
       otherBefore = await itemsMentioning(otherId(), 'other@example.com');
+      await stack.runtime.stream.drain();
       const payments = await call<{ pagination: { total: number } }>(`${stack.api_url}/payments`, { key: tenant.key });
       const customers = await call<{ pagination: { total: number } }>(`${stack.api_url}/customers`, { key: tenant.key });
       totalsBefore = { payments: payments.body.pagination.total, customers: customers.body.pagination.total };
@@ -276,6 +277,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
         customer_email: 'new.address@example.com',
         metadata: { event_id: 'evt_victim_late_3', provider_customer_id: VICTIM.provider_customer_id },
       });
+      await stack.runtime.stream.drain();
       // Assess
       expect([sameEmail.body.data.status, sameProviderId.body.data.status]).toEqual(['refused', 'refused']);
       expect(await itemsMentioning('new.address@example.com', VICTIM_EMAIL, VICTIM.provider_customer_id, ...victimPaymentIds.map(bodyOfPayment))).toEqual(
@@ -300,6 +302,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
     });
 
     it('takes the erased payments and customer out of the counters behind list totals', async () => {
+      await stack.runtime.stream.drain();
       // Act
       const payments = await call<{ data: Array<{ id: string }>; pagination: { total: number } }>(`${stack.api_url}/payments`, { key: tenant.key });
       const customers = await call<{ data: Array<{ id: string }>; pagination: { total: number } }>(`${stack.api_url}/customers`, { key: tenant.key });
@@ -346,6 +349,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
     const before = await itemsMentioning(customerId, who.email);
     // Act
     const response = await erase(tenant, 'cus_PROLIFIC');
+    await stack.runtime.stream.drain();
     // Assess
     expect(before.size).toBeGreaterThan(200);
     expect(response.status).toBe(200);

@@ -69,6 +69,7 @@ describe('GET /api/v1/customers', () => {
     c = (await Promise.all([alice, bob, alina, moon, dave].map((payment) => getCustomer(m, payment.customer_id)))) as CustomerRecord[];
     // Another merchant's customer, with a name and email that every search below would match.
     await seedCustomerPayment((await newTenant()).merchant.id, { email: 'alice@example.com', name: 'Alice Other' }, {}, day(3));
+    await stack.runtime.stream.drain();
   }, 60_000);
 
   afterAll(async () => {
@@ -206,9 +207,11 @@ describe('GET /api/v1/customers', () => {
     // Prepare
     const other = await newTenant(['read'], UNLIMITED);
     const payment = await seedCustomerPayment(other.merchant.id, { email: 'closing@example.com' });
+    await stack.runtime.stream.drain();
     const before = await call<ListBody>(`${stack.api_url}/customers?has_failed_payment=true`, { key: other.key });
     // Act
     await moveThrough(other.merchant.id, payment, ['terminate']);
+    await stack.runtime.stream.drain();
     // Assess
     const open = await call<ListBody>(`${stack.api_url}/customers?has_failed_payment=true`, { key: other.key });
     const closed = await call<ListBody>(`${stack.api_url}/customers?has_failed_payment=false`, { key: other.key });

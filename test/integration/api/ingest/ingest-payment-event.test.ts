@@ -689,6 +689,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 200 }, () => 200));
       expect(responses.filter((response) => response.body.data.status === 'processed')).toHaveLength(1);
       expect(new Set(responses.map((response) => response.body.data.payment_event_id)).size).toBe(1);
+      await stack.runtime.stream.drain();
       const list = await read<Payment[]>('/payments', own.key);
       expect(list.body.pagination?.total).toBe(1);
       expect(list.body.data).toHaveLength(1);

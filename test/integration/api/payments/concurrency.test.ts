@@ -182,6 +182,7 @@ describe('concurrent POST /payments/{id}/pause, /resume and /retry on one paymen
 
     const http = await call<{ data: { status: string } }>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
     expect(http.body.data.status).toBe(settled.status);
+    await stack.runtime.stream.drain();
     const counters = await paymentCounters(m);
     expect(counters.all).toBe(1);
     expect(counters[`s:${settled.status}`]).toBe(1);

@@ -47,6 +47,7 @@ describe('GET /api/v1/payments', () => {
         day(6),
       ),
     ];
+    await stack.runtime.stream.drain();
   }, 60_000);
 
   afterAll(async () => {
@@ -221,6 +222,7 @@ describe('GET /api/v1/payments', () => {
       });
     const generic = await ingest({ payment_id: 'txn_generic_1' });
     await ingest({ payment_id: 'pi_from_stripe_1', psp: 'stripe' });
+    await stack.runtime.stream.drain();
     // Act
     const all = await call<ListBody>(`${stack.api_url}/payments?psp=ingest`, { key: ingesting.key });
     const failed = await call<ListBody>(`${stack.api_url}/payments?psp=ingest&status=failed`, { key: ingesting.key });

@@ -45,6 +45,7 @@ describe('GET /api/v1/recoveries', () => {
     await enrollInCampaign(pending, winter);
     await enrollInCampaign(recovered, winter);
     await enrollInCampaign(paused, spring);
+    await stack.runtime.stream.drain();
   }, 60_000);
 
   afterAll(async () => {

@@ -174,6 +174,8 @@ describe('GET /api/v1/openapi.json', () => {
       await record('resumePayment', 'resume', `${api}/payments/${paymentId}/resume`, { method: 'POST', key });
       await record('retryPayment', 'manual retry', `${api}/payments/${paymentId}/retry`, { method: 'POST', key });
 
+      // List totals are the table-stream consumer's counters.
+      await stack.runtime.stream.drain();
       const customers = await record('listCustomers', 'list', `${api}/customers`, { key });
       const customerId = ((customers.body.data as Json[])[0] as Json).id as string;
       await record('getCustomerByEmail', 'by email', `${api}/customers/by-email/${encodeURIComponent(email)}`, { key });

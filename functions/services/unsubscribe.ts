@@ -1,4 +1,4 @@
-import { putUnsubscribe } from '#data/channel-repository';
+import { getUnsubscribe, putUnsubscribe } from '#data/channel-repository';
 import { getCustomer } from '#data/customer-repository';
 import { getMessage, markMessageUnsubscribed } from '#data/message-repository';
 import { suppressEmail } from '#data/suppression-repository';
@@ -33,7 +33,9 @@ export async function unsubscribeByToken(token: string, now: Date = new Date()):
   const added = await putUnsubscribe({ merchant_id: merchantId, customer_id: customerId, channel, message_id: messageId, created_at: now.toISOString() });
   const email = message?.channel === 'email' ? message.to : customer.email;
   await suppressEmail({ merchant_id: merchantId, email, customer_id: customerId, reason: 'unsubscribe', source_message_id: messageId }, now);
-  // The engagement analytics attribute the unsubscribe to this message (and so its campaign).
-  if (added && message !== undefined) await markMessageUnsubscribed(merchantId, messageId, now);
+  // The engagement analytics attribute the first unsubscribe to its message (and so its campaign);
+  // a retried request whose first attempt stopped before this line completes it.
+  if (message !== undefined && (added || (await getUnsubscribe(merchantId, customerId))?.message_id === messageId))
+    await markMessageUnsubscribed(merchantId, messageId, now);
   return { outcome: 'unsubscribed', merchantId, customerId, alreadyUnsubscribed: !added };
 }

@@ -12,7 +12,7 @@ import { seedPaymentThrough } from '#test/fixtures/payments';
 const tokenOf = (url: string): string => url.slice(url.lastIndexOf('/') + 1);
 
 describe('unsubscribeByToken', () => {
-  it('sets unsubscribed_at on the message whose link was used first, and on no other', async () => {
+  it('sets unsubscribed_at once, on the message whose link was used first, and on no other', async () => {
     // Prepare
     const merchant = await createMerchant({ name: 'Unsub Co' });
     const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'ada@example.com', name: 'Ada' } });
@@ -30,10 +30,12 @@ describe('unsubscribeByToken', () => {
     // Act
     const used = await unsubscribeByToken(tokenOf((await linksFor(first)).unsubscribe_url), now);
     const again = await unsubscribeByToken(tokenOf((await linksFor(second)).unsubscribe_url), new Date(now.getTime() + 60_000));
+    const sameLinkAgain = await unsubscribeByToken(tokenOf((await linksFor(first)).unsubscribe_url), new Date(now.getTime() + 120_000));
 
     // Assess
     expect(used).toMatchObject({ outcome: 'unsubscribed', alreadyUnsubscribed: false });
     expect(again).toMatchObject({ outcome: 'unsubscribed', alreadyUnsubscribed: true });
+    expect(sameLinkAgain).toMatchObject({ outcome: 'unsubscribed', alreadyUnsubscribed: true });
     expect((await getMessage(merchant.id, first.id))?.unsubscribed_at).toBe(now.toISOString());
     expect((await getMessage(merchant.id, second.id))?.unsubscribed_at).toBeUndefined();
   });

@@ -129,6 +129,7 @@ function bulkPayment(index: number, template: PaymentRecord, at: Date): PaymentR
     paused_at: status === 'paused' ? createdAt : null,
     resumed_at: null,
     recovered_at: status === 'recovered' ? createdAt : null,
+    recovery_method: status === 'recovered' ? 'retry' : null,
     terminal_at: status === 'terminal' ? createdAt : null,
     awaiting_card_update: decline.category === 'hard_customer' && status !== 'recovered',
     state_history: history,

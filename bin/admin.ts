@@ -19,6 +19,7 @@
  *   npm run --silent admin -- dlq redrive [--queue inbound-webhooks] [--dlq-url <SQS URL>]
  *   npm run --silent admin -- dlq events --merchant <id> [--limit 50]
  *   npm run --silent admin -- erasure lift --merchant <id> [--email <email>] [--provider-customer-id <id>]
+ *   npm run --silent admin -- rollups recompute --merchant <id> --day <YYYY-MM-DD>
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -48,7 +49,8 @@ type Repositories = typeof import('#data/merchant-repository') &
   typeof import('#data/dead-letter-repository') &
   Pick<typeof import('#data/erasure-tombstones'), 'liftTombstones'> &
   Pick<typeof import('#adapters/email/outbox'), 'listRecentOutboxEmails'> &
-  Pick<typeof import('#data/channel-repository'), 'listLocalMessages' | 'getSendingPause' | 'resumeSending' | 'sendingCounts'>;
+  Pick<typeof import('#data/channel-repository'), 'listLocalMessages' | 'getSendingPause' | 'resumeSending' | 'sendingCounts'> &
+  Pick<typeof import('#services/recompute-rollups'), 'recomputeMerchantRollups'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -60,7 +62,7 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift';
+  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
@@ -79,6 +81,7 @@ const USAGE = [
   `dlq redrive [--queue <${QUEUE_NAMES.join('|')}>] [--dlq-url <SQS URL of the DLQ, on AWS>]`,
   'dlq events --merchant <id> [--limit <n, default 50>]',
   'erasure lift --merchant <id> [--email <email>] [--provider-customer-id <id>] (at least one of the two)',
+  'rollups recompute --merchant <id> --day <YYYY-MM-DD>',
 ];
 
 function limitOf(values: Values, fallback: number, max: number): number {
@@ -366,6 +369,27 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  /**
+   * The hourly job's drift check for one merchant and one UTC day, shown (never written): the
+   * rollup items its source items add up to against the stored ones, each differing counter with
+   * its delta (docs/analytics.md, Rollups and the hourly recompute).
+   */
+  'rollups recompute': {
+    options: { merchant: { type: 'string' }, day: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const day = required(values, 'day');
+      const at = new Date(`${day}T00:00:00.000Z`);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== day) {
+        throw new UsageError('--day must be a day, YYYY-MM-DD');
+      }
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        return repos.recomputeMerchantRollups(merchantId, day);
+      };
+    },
+  },
 };
 
 function prepare(argv: string[]): Work {
@@ -420,7 +444,7 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, client] = await Promise.all([
+    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, client] = await Promise.all([
       import('#data/merchant-repository'),
       import('#data/api-key-repository'),
       import('#data/provider-secret-repository'),
@@ -429,6 +453,7 @@ async function main(argv: string[]): Promise<number> {
       import('#data/erasure-tombstones'),
       import('#adapters/email/outbox'),
       import('#data/channel-repository'),
+      import('#services/recompute-rollups'),
       import('#data/client'),
     ]);
     try {
@@ -444,6 +469,7 @@ async function main(argv: string[]): Promise<number> {
         getSendingPause: channels.getSendingPause,
         resumeSending: channels.resumeSending,
         sendingCounts: channels.sendingCounts,
+        recomputeMerchantRollups: rollups.recomputeMerchantRollups,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

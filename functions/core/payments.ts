@@ -1,6 +1,7 @@
 import type { DeclineCategory } from './decline-codes/types';
 import { StateConflictError } from './errors';
 import { idBody } from './ids';
+import { type CampaignChannel, type RecoveryMethod, recoveryMethodOf } from './recovery-method';
 
 /**
  * A failed payment and its recovery are one record with one status machine (spec, States and
@@ -62,7 +63,11 @@ export interface PaymentRecord {
   readonly paused_at: string | null;
   readonly resumed_at: string | null;
   readonly recovered_at: string | null;
+  /** What recovered it (core/recovery-method.ts), set by the transition to `recovered`; null before, and on records older than the field. */
+  readonly recovery_method: RecoveryMethod | null;
   readonly terminal_at: string | null;
+  /** When the customer last updated the card for this open payment (`card_updated`); null if never. Recovery attribution reads it. */
+  readonly card_updated_at: string | null;
   /** A hard_customer decline waits for a new card before any retry. */
   readonly awaiting_card_update: boolean;
   /** The raw network response code and advice code of the last decline, when the provider sent them (the policy re-reads them). */
@@ -142,12 +147,13 @@ export type PaymentEvent =
   | { readonly type: 'request_retry'; readonly at: string; readonly reason: string }
   | { readonly type: 'pause'; readonly reason: string }
   | { readonly type: 'resume'; readonly reason: string }
-  | { readonly type: 'recover'; readonly reason: string }
+  /** The provider reported it paid; `campaignChannel`: the last campaign message sent to it (services/recovery-attribution.ts). */
+  | { readonly type: 'recover'; readonly reason: string; readonly campaignChannel?: CampaignChannel | null }
   | { readonly type: 'terminate'; readonly reason: string }
   | { readonly type: 'card_updated'; readonly reason: string; readonly cardIdentity?: string }
   | { readonly type: 'await_card_update'; readonly reason: string }
   | { readonly type: 'start_attempt'; readonly attempt: RetryAttempt; readonly reason: string }
-  | { readonly type: 'attempt_succeeded'; readonly providerChargeId: string; readonly reason: string }
+  | { readonly type: 'attempt_succeeded'; readonly providerChargeId: string; readonly reason: string; readonly campaignChannel?: CampaignChannel | null }
   | { readonly type: 'attempt_declined'; readonly decline: AttemptDecline; readonly reason: string }
   | { readonly type: 'attempt_errored'; readonly reason: string }
   | { readonly type: 'decline_detailed'; readonly decline: AttemptDecline; readonly reason: string };
@@ -210,7 +216,8 @@ function attemptInFlight(record: PaymentRecord): RetryAttempt {
  * - await_card_update: pending or retrying → pending, waiting for a card update (no retry).
  * - start_attempt: retrying → retrying with the attempt recorded (next_retry_at = its lease end);
  *   the same attempt again (same idempotency key) is a re-send after a crash.
- * - attempt_succeeded: the attempt in flight → recovered (retry_count = its number).
+ * - attempt_succeeded: the attempt in flight → recovered (retry_count = its number;
+ *   recovery_method by recoveryMethodOf, as our retry).
  * - attempt_declined: the attempt in flight ends declined (retry_count = its number, the new
  *   decline recorded); a hard_customer decline → pending, waiting for a card update; otherwise
  *   the policy's next decision follows in the same write.
@@ -223,9 +230,11 @@ function attemptInFlight(record: PaymentRecord): RetryAttempt {
  *   (next_retry_at cleared, so the payment leaves the due index); refused otherwise.
  * - resume: paused → previous status, paused_at cleared; the policy plans the retry again (an
  *   attempt still in flight is due at the end of its lease); refused otherwise.
- * - recover: pending, retrying or paused → recovered (recovered_at set).
+ * - recover: pending, retrying or paused → recovered (recovered_at set; recovery_method by
+ *   recoveryMethodOf, as reported by the provider).
  * - terminate: pending, retrying or paused → terminal.
- * - card_updated: clears awaiting_card_update on an open payment (status unchanged).
+ * - card_updated: clears awaiting_card_update on an open payment (status unchanged) and stamps
+ *   card_updated_at (a recovery after it is a `card_update` one, unless a campaign's message outranks it).
  */
 export function transition(record: PaymentRecord, event: PaymentEvent, now: Date): Transition {
   const at = now.toISOString();
@@ -281,7 +290,14 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
     case 'recover': {
       if (!isOpen(record.status)) refuse(record, 'recover');
       return {
-        changes: { status: 'recovered', previous_status: null, recovered_at: at, next_retry_at: null, attempt: null },
+        changes: {
+          status: 'recovered',
+          previous_status: null,
+          recovered_at: at,
+          recovery_method: recoveryMethodOf(record, 'provider', event.campaignChannel),
+          next_retry_at: null,
+          attempt: null,
+        },
         history: history('recovered'),
         timeline: { type: 'retry_succeeded', detail: `Recovered: ${event.reason}`, details: { from: record.status, to: 'recovered', reason: event.reason } },
       };
@@ -301,7 +317,7 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
     case 'card_updated': {
       if (!isOpen(record.status)) refuse(record, 'update the card of');
       return {
-        changes: { awaiting_card_update: false, ...(event.cardIdentity === undefined ? {} : { card_identity: event.cardIdentity }) },
+        changes: { awaiting_card_update: false, card_updated_at: at, ...(event.cardIdentity === undefined ? {} : { card_identity: event.cardIdentity }) },
         history: undefined,
         timeline: {
           type: 'payment_method_updated',
@@ -341,6 +357,7 @@ export function transition(record: PaymentRecord, event: PaymentEvent, now: Date
           status: 'recovered',
           previous_status: null,
           recovered_at: at,
+          recovery_method: recoveryMethodOf(record, 'retry', event.campaignChannel),
           next_retry_at: null,
           attempt: null,
           retry_count: attempt.number,

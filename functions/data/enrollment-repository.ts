@@ -8,7 +8,7 @@ import { documentClient } from './client';
 import type { TransactItem } from './customer-repository';
 import { findDueEntries } from './due-index';
 import { enrollmentEntity } from './entities/enrollment';
-import { CAMPAIGN_DUE_SHARDS, campaignKeys, conditions, customerKeys, enrollmentKeys } from './keys';
+import { CAMPAIGN_DUE_SHARDS, campaignKeys, conditions, customerKeys, enrollmentKeys, paymentKeys } from './keys';
 
 type Item = Record<string, unknown>;
 
@@ -20,7 +20,7 @@ export const enrollmentItem = (enrollment: EnrollmentRecord): Item => enrollment
 
 /**
  * Enrolls a payment: ONE TransactWriteItems request that puts the enrollment (on condition that the
- * payment has none: a redelivered event never enrolls twice) and adds 1 to the campaign's
+ * payment has none: a redelivered event never enrolls twice), sets the payment's `campaign_id`, and adds 1 to the campaign's
  * `stats.enrolled` and `stats.active` (on condition that the campaign is still active: a campaign
  * paused since the index was read takes no one). False when either condition fails.
  */
@@ -30,6 +30,17 @@ export async function putEnrollment(enrollment: EnrollmentRecord): Promise<boole
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: env.TABLE_NAME, Item: enrollmentItem(enrollment), ConditionExpression: conditions.absent } },
+          {
+            // The payment names its campaign, so the CAMP rollups (projections/campaign-rollups.ts) count it from its own item.
+            // The version bump makes a concurrent change of the payment, which read it before, write again on fresh state.
+            Update: {
+              TableName: env.TABLE_NAME,
+              Key: paymentKeys.payment(enrollment.merchant_id, bodyOf(enrollment.payment_id)),
+              UpdateExpression: 'SET campaign_id = :campaign ADD version :one',
+              ConditionExpression: conditions.exists,
+              ExpressionAttributeValues: { ':campaign': enrollment.campaign_id, ':one': 1 },
+            },
+          },
           {
             Update: {
               TableName: env.TABLE_NAME,

@@ -166,7 +166,10 @@ async function totalOf(merchantId: string, filter: PaymentFilter, queries: Query
 
 const createdOrder = (item: Item): string => `${item.created_at as string}#${paymentBodyOf(item.id as string)}`;
 
-/** One page of payments, newest first, with its pagination block. */
+/**
+ * One page of payments, newest first, with its pagination block. The counters trail writes by the
+ * stream's lag, so `total` is never less than what the pages read show.
+ */
 export async function listPayments(
   merchantId: string,
   filter: PaymentFilter,
@@ -175,9 +178,10 @@ export async function listPayments(
 ): Promise<{ payments: PaymentRecord[]; pagination: Pagination }> {
   const queries = listQueries(merchantId, filter);
   const wanted = page * perPage;
-  const [total, ...results] = await Promise.all([totalOf(merchantId, filter, queries), ...queries.map((query) => readUpTo(query, wanted))]);
+  const [counted, ...results] = await Promise.all([totalOf(merchantId, filter, queries), ...queries.map((query) => readUpTo(query, wanted))]);
   const merged = results.flat().sort((a, b) => (createdOrder(a) < createdOrder(b) ? 1 : -1));
   const payments = merged.slice((page - 1) * perPage, wanted).map(paymentFromItem);
+  const total = Math.max(counted, merged.length);
   return { payments, pagination: { total, page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
 }
 

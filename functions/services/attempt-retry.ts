@@ -12,6 +12,7 @@ import { changePayment, type PaymentChange } from '#data/payment-repository';
 import { getProviderApiKey } from '#data/provider-secret-repository';
 import { eventOfPlan, loadPlanningContext } from '#data/retry-planning';
 import { logger } from '#shared/logger';
+import { campaignChannelOf } from './recovery-attribution';
 
 /**
  * One due retry of one payment, end to end, for the every-minute job (execute-due-retries.ts), the
@@ -184,6 +185,7 @@ async function resolve(
             {
               type: 'attempt_succeeded',
               providerChargeId: answer.providerChargeId,
+              campaignChannel: await campaignChannelOf(merchantId, before.id),
               reason: `charged ${before.amount} ${before.currency} through the ${attempt.gateway} gateway`,
             },
           ],

@@ -20,6 +20,7 @@ import type { CustomerRecord } from '#core/customers';
 import { logger } from '#shared/logger';
 import { enrollOnFailure } from './campaign-enrollment';
 import { stopEnrollmentsOnCardUpdate } from './campaign-enrollment-writes';
+import { campaignChannelOf } from './recovery-attribution';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */
 const WAIT_FOR_FIRST_DELIVERY_MS = 5_000;
@@ -259,7 +260,9 @@ async function paymentSucceeded(merchantId: string, event: IngestEvent, eventId:
   if (customer === undefined) return { result: resultOf(event, eventId) };
   const payment = await matchingPayment(merchantId, customer.id, event, true);
   if (payment === undefined || !isOpen(payment.status)) return { result: resultOf(event, eventId, payment), customerId: customer.id };
-  const recovered = await applyWhileOpen(merchantId, payment.id, { type: 'recover', reason: `Payment succeeded (event ${eventId})` }, now);
+  // What the campaign sent it decides the recovery's method (core/recovery-method.ts), read before the write.
+  const campaignChannel = await campaignChannelOf(merchantId, payment.id);
+  const recovered = await applyWhileOpen(merchantId, payment.id, { type: 'recover', reason: `Payment succeeded (event ${eventId})`, campaignChannel }, now);
   return { result: resultOf(event, eventId, payment, recovered ? [payment.id] : []), customerId: customer.id };
 }
 

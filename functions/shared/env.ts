@@ -13,6 +13,8 @@ interface VariableRule {
   readonly minLength?: number;
   readonly url?: true;
   readonly oneOf?: readonly string[];
+  /** Digits only: a whole number, 0 or more. */
+  readonly wholeNumber?: true;
 }
 
 const RULES = {
@@ -129,6 +131,12 @@ const RULES = {
   UNSUBSCRIBE_SIGNING_SECRET: { minLength: 32 },
   UNSUBSCRIBE_SIGNING_SECRET_ARN: { minLength: 1 },
   LOG_LEVEL: { fallback: 'info', oneOf: ['debug', 'info', 'warn', 'error', 'silent'] },
+  /**
+   * How long the hourly rollup recompute waits before it looks again at a merchant whose rollups
+   * drifted, in milliseconds (services/recompute-rollups.ts): drift seen twice is reported. 0
+   * reports the first pass (tests, which apply the stream only when they drain it).
+   */
+  ROLLUP_DRIFT_CONFIRM_MS: { fallback: '5000', wholeNumber: true },
 } as const satisfies Record<string, VariableRule>;
 
 type Rules = typeof RULES;
@@ -144,6 +152,7 @@ function problemOf(value: string | undefined, rule: VariableRule): string | unde
   if (rule.minLength !== undefined && value.length < rule.minLength) return `must be at least ${rule.minLength} characters`;
   if (rule.url && !URL.canParse(value)) return 'must be a URL';
   if (rule.oneOf !== undefined && !rule.oneOf.includes(value)) return `must be one of ${rule.oneOf.join(', ')}`;
+  if (rule.wholeNumber && !/^\d+$/.test(value)) return 'must be a whole number';
   return undefined;
 }
 

@@ -14,5 +14,7 @@ process.env.TABLE_NAME = `test-${process.env.JEST_WORKER_ID ?? '0'}-${randomByte
 process.env.AWS_REGION = 'us-east-1';
 process.env.QUEUE_DRIVER = 'local';
 process.env.DEFAULT_PAYMENT_GATEWAY = 'sandbox';
+// Tests apply the table's stream only when they drain it: the hourly recompute reports drift at once.
+process.env.ROLLUP_DRIFT_CONFIRM_MS ??= '0';
 process.env.LOG_LEVEL ??= 'silent';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

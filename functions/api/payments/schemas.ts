@@ -1,6 +1,7 @@
 import * as z from '#shared/zod';
 import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
 import { PAYMENT_STATUSES, PAYMENT_STATUS_FILTERS, type PaymentStatusFilter } from '#core/payments';
+import { RECOVERY_METHODS } from '#core/recovery-method';
 import { PSPS } from '#core/providers';
 import { offsetPagingQuery } from '#api/pipeline/paging-query';
 import { ResponseMeta } from '#api/envelope-schemas';
@@ -86,6 +87,10 @@ export const PaymentData = z
     paused_at: z.nullable(Timestamp),
     previous_status: z.nullable(Status),
     recovered_at: z.nullable(Timestamp),
+    recovery_method: z.nullable(z.enum(RECOVERY_METHODS)).clone().register(z.globalRegistry, {
+      description:
+        'What recovered the payment, decided when it was recovered (docs/analytics.md, Recovery attribution): `campaign_email` or `campaign_sms` when a campaign it was enrolled in (not stopped) had already sent it a message on that channel (the last one wins; WhatsApp counts as sms), else `card_update` when the customer updated the card before it was recovered, else `retry` when one of our retries charged it, else `provider` (the provider reported it paid). Null while not recovered, and for payments recovered before attribution was recorded.',
+    }),
     subscription_id: z.nullable(z.string()),
     invoice_id: z.nullable(z.string()),
     metadata: z.record(z.string(), z.unknown()),

@@ -30,6 +30,7 @@ export const paymentView = (p: PaymentRecord): z.output<typeof PaymentData> => (
   paused_at: p.paused_at,
   previous_status: p.previous_status,
   recovered_at: p.recovered_at,
+  recovery_method: p.recovery_method,
   subscription_id: p.subscription_id,
   invoice_id: p.invoice_id,
   metadata: p.metadata,

@@ -21,13 +21,16 @@ export interface Pagination {
 /**
  * One page of an offset-paged list. DynamoDB has no offset, so the items before the page are
  * read and passed over (cost grows with the page number, as with any offset paging); `total`
- * comes from a counter kept as items are written, never from a pass over all items.
+ * comes from a counter, never from a pass over all items. Counters are kept by the table-stream
+ * consumer and trail writes by the stream's lag, so the first page is always read (an item
+ * written a moment ago is listed even before the counter has it) and `total` is never less than
+ * what the page shows; later pages past the counted total are not read.
  */
-export async function queryOffsetPage(input: QueryInput, page: number, perPage: number, total: number): Promise<{ items: Item[]; pagination: Pagination }> {
+export async function queryOffsetPage(input: QueryInput, page: number, perPage: number, counted: number): Promise<{ items: Item[]; pagination: Pagination }> {
   const offset = (page - 1) * perPage;
   const items: Item[] = [];
   let seen = 0;
-  if (offset < total) {
+  if (offset === 0 || offset < counted) {
     for await (const result of paginateQuery({ client: documentClient, pageSize: Math.min(1000, offset + perPage) }, input)) {
       for (const item of result.Items ?? []) {
         if (seen >= offset && items.length < perPage) items.push(item);
@@ -36,6 +39,7 @@ export async function queryOffsetPage(input: QueryInput, page: number, perPage: 
       if (items.length >= perPage) break;
     }
   }
+  const total = items.length === 0 ? counted : Math.max(counted, offset + items.length);
   return { items, pagination: { total, page, per_page: perPage, total_pages: Math.ceil(total / perPage) } };
 }
 

@@ -1,6 +1,7 @@
 import * as z from '#shared/zod';
 import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
 import { PAYMENT_STATUSES } from '#core/payments';
+import { RECOVERY_METHODS } from '#core/recovery-method';
 import { CAMPAIGN_STEP_ACTIONS } from '#core/campaigns/types';
 import { ENROLLMENT_STATUSES } from '#core/enrollments';
 import { offsetPagingQuery } from '#api/pipeline/paging-query';
@@ -21,6 +22,10 @@ export const Recovery = z.object({
   max_retries: z.number().check(z.int()),
   next_retry_at: z.nullable(Timestamp),
   recovered_at: z.nullable(Timestamp),
+  recovery_method: z.nullable(z.enum(RECOVERY_METHODS)).clone().register(z.globalRegistry, {
+    description:
+      'What recovered the payment, decided when it was recovered (docs/analytics.md, Recovery attribution): `campaign_email` or `campaign_sms` when a campaign it was enrolled in (not stopped) had already sent it a message on that channel (the last one wins; WhatsApp counts as sms), else `card_update` when the customer updated the card before it was recovered, else `retry` when one of our retries charged it, else `provider` (the provider reported it paid). Null while not recovered, and for payments recovered before attribution was recorded.',
+  }),
   psp_payment_id: z.nullable(z.string()),
   amount: z.number().check(z.int()),
   amount_cents: z.number().check(z.int()),

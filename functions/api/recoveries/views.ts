@@ -19,6 +19,7 @@ export const recoveryView = (p: PaymentRecord, enrollment?: EnrollmentRecord): z
   max_retries: p.max_retries,
   next_retry_at: p.next_retry_at,
   recovered_at: p.recovered_at,
+  recovery_method: p.recovery_method,
   psp_payment_id: p.provider_payment_id,
   amount: p.amount,
   amount_cents: p.amount,

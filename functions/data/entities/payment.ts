@@ -16,6 +16,9 @@ const RETRY_ENGINE_DEFAULTS = {
   retry_requested_at: null,
 } as const;
 
+/** Fields added by recovery attribution (issue 12), for items written before it: an old recovered payment's method reads as null. */
+const ATTRIBUTION_DEFAULTS = { recovery_method: null, card_updated_at: null } as const;
+
 /**
  * A payment and its recovery (one item: `pe_<body>` and `rec_<body>` share the body). Indexes:
  * status (GSI1), the customer's data (GSI2, erasure), decline category (GSI3), and the due-retry
@@ -34,7 +37,7 @@ export const paymentEntity = defineEntity<PaymentRecord>({
       next_retry_at: payment.next_retry_at,
     }),
   parse: (attributes) => {
-    const payment = { ...RETRY_ENGINE_DEFAULTS, ...attributes } as unknown as PaymentRecord;
+    const payment = { ...RETRY_ENGINE_DEFAULTS, ...ATTRIBUTION_DEFAULTS, ...attributes } as unknown as PaymentRecord;
     return payment.card_identity === undefined ? { ...payment, card_identity: cardIdentityOf({ psp: payment.psp, customerId: payment.customer_id }) } : payment;
   },
 });

@@ -1,7 +1,10 @@
 import { ENTITY } from '../keys';
+import { campaignRollupsProjection } from './campaign-rollups';
 import { customerCountersProjection } from './customer-counters';
 import { messageRollups } from './message-rollups';
+import { openStateProjection } from './open-state';
 import { paymentCountersProjection } from './payment-counters';
+import { paymentRollupsProjection } from './payment-rollups';
 import type { Projection } from './projection';
 import { recoveryPeriodProjection } from './recovery-period-counters';
 
@@ -9,7 +12,15 @@ import { recoveryPeriodProjection } from './recovery-period-counters';
  * Every projection the table-stream consumer applies (functions/consumers/table-stream.ts) and
  * the hourly recompute checks: one line each.
  */
-export const projections: readonly Projection[] = [paymentCountersProjection, customerCountersProjection, recoveryPeriodProjection, messageRollups];
+export const projections: readonly Projection[] = [
+  paymentCountersProjection,
+  customerCountersProjection,
+  recoveryPeriodProjection,
+  paymentRollupsProjection,
+  campaignRollupsProjection,
+  openStateProjection,
+  messageRollups,
+];
 
 /**
  * The `entity` of every item some projection counts: the stream's event source mapping invokes

@@ -40,7 +40,11 @@ describe('counter projections', () => {
       's:retrying|c:soft_retry|p:stripe': 1,
     });
     expect(countersOf(increments, recoveryCounterKeys.month('merch_1', '2026-10'))).toEqual({ failed_count: 1, failed_amount_usd: 4999 });
-    expect(increments.every((increment) => increment.attributes?.entity === ENTITY.counters)).toBe(true);
+    const counterItems = [paymentKeys.counters('merch_1'), recoveryCounterKeys.month('merch_1', '2026-10')];
+    expect(counterItems.map((key) => increments.find((i) => i.key.PK === key.PK && i.key.SK === key.SK)?.attributes?.entity)).toEqual([
+      ENTITY.counters,
+      ENTITY.counters,
+    ]);
   });
 
   it('adds nothing when a change leaves every counted attribute as it was', () => {

@@ -12,6 +12,7 @@ import { countSending, judgeSending } from '#data/channel-repository';
 import { claimMessage, createMessage, getMessage, markMessageSent, recordDeliveryEvent } from '#data/message-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { linksFor } from '#services/message-links';
+import { recomputeMerchantRollups } from '#services/recompute-rollups';
 import { unsubscribeByToken } from '#services/unsubscribe';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -220,6 +221,17 @@ describe('email analytics', () => {
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'invalid_request', param });
     });
+  });
+
+  it('keeps MSG rollups the hourly recompute finds no drift in', async () => {
+    // Prepare
+    const day = dayOf(new Date((await sentEmails())[0]?.sent_at as string));
+    // Act
+    const report = await recomputeMerchantRollups(tenant.merchant.id, day, { families: ['MSG'] });
+    // Assess
+    expect(report.items_recomputed).toBeGreaterThan(0);
+    expect(report.items_stored).toBe(report.items_recomputed);
+    expect(report.drift).toEqual([]);
   });
 
   describe('GET /api/v1/analytics/email-engagement', () => {

@@ -42,6 +42,14 @@ export const CampaignAnalyticsRow = z.object({
   completed_count: described(Int, 'Enrollments that ran every step without the payment being recovered.'),
   stopped_count: described(Int, 'Enrollments stopped: payment terminal, paused or erased, card updated, campaign archived.'),
   messages_sent: described(Int, 'Messages the campaign queued (every channel).'),
+  enrolled_amount_by_currency: described(
+    AmountsByCurrency,
+    'The amounts of the payments the campaign took on (every payment enrolled in it), per currency, smallest unit (CAMP rollups).',
+  ),
+  recovered_amount_by_currency: described(
+    AmountsByCurrency,
+    'Of those, the amounts recovered, by any method and at any time after enrollment (also after the enrollment ended), per currency (CAMP rollups).',
+  ),
   created_at: DateTime,
   activated_at: z.nullable(DateTime),
 });

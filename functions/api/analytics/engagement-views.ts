@@ -5,11 +5,18 @@ import { ratio } from '#core/analytics/ratio';
 import type { CampaignRecord } from '#core/campaigns/types';
 import type { CustomerRecord } from '#core/customers';
 import type { EnrollmentRecord } from '#core/enrollments';
+import type { AmountsByCurrency } from '#core/money';
 import { MAX_BOUNCE_RATE, MAX_COMPLAINT_RATE, MIN_SENDS_TO_JUDGE, SENDING_WINDOW_DAYS, type SendingPause } from '#core/sending-pause';
 import type { AtRiskCustomerRow, CampaignAnalyticsRow, getEmailHealthSchemas } from './engagement-schemas';
 
+/** A campaign's money from its CAMP rollups, per currency. */
+export interface CampaignAmounts {
+  readonly enrolled: AmountsByCurrency;
+  readonly recovered: AmountsByCurrency;
+}
+
 /** A campaign's row (spec "Campaign analytics row"): sessions are enrollments. */
-export const campaignAnalyticsView = (c: CampaignRecord): z.output<typeof CampaignAnalyticsRow> => {
+export const campaignAnalyticsView = (c: CampaignRecord, amounts: CampaignAmounts | undefined): z.output<typeof CampaignAnalyticsRow> => {
   const recovery = ratio(c.stats.recovered, c.stats.enrolled);
   return {
     id: c.id,
@@ -24,6 +31,8 @@ export const campaignAnalyticsView = (c: CampaignRecord): z.output<typeof Campai
     completed_count: c.stats.completed,
     stopped_count: c.stats.stopped,
     messages_sent: c.stats.messages_sent,
+    enrolled_amount_by_currency: amounts?.enrolled ?? {},
+    recovered_amount_by_currency: amounts?.recovered ?? {},
     created_at: c.created_at,
     activated_at: c.activated_at,
   };

@@ -12,6 +12,7 @@ import { moveThrough, seedPayment } from '#test/fixtures/payments';
 import type { PaymentRecord } from '#core/payments';
 import { advanceCampaignSteps } from '#jobs/advance-campaign-steps';
 import { enrollmentsOf } from '#data/enrollment-repository';
+import { getPayment } from '#data/payment-repository';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 interface Row {
@@ -23,6 +24,8 @@ interface Row {
   recovered_count: number;
   recovery_rate: number;
   recovery: { rate: number; numerator: number; denominator: number };
+  enrolled_amount_by_currency: Record<string, number>;
+  recovered_amount_by_currency: Record<string, number>;
 }
 interface Answer {
   data: Row[];
@@ -64,6 +67,8 @@ describe('GET /api/v1/analytics/campaigns', () => {
     // The first campaign's first payment is recovered; the engine ends its enrollment `recovered` at its next step.
     await moveThrough(tenant.merchant.id, enrolled[0] as PaymentRecord, ['recover']);
     await advanceCampaignSteps({ now: new Date(Date.now() + 30 * 86_400_000), executionId: 'campaign-analytics-test' });
+    // The amounts come from the CAMP rollups, which the table-stream consumer keeps.
+    await stack.runtime.stream.drain();
   }, 60_000);
 
   afterAll(async () => {
@@ -93,6 +98,28 @@ describe('GET /api/v1/analytics/campaigns', () => {
       recovery: { rate: 0.3333, numerator: 1, denominator: 3 },
     });
     expect(response.body.cursor).toEqual({ next: null });
+  });
+
+  it("gives each campaign's enrolled and recovered amounts per currency, as its payments add up", async () => {
+    // Prepare: the direct sum over the payments each campaign took on.
+    const m = tenant.merchant.id;
+    const direct: Record<string, { enrolled: Record<string, number>; recovered: Record<string, number> }> = {};
+    for (const id of ids) {
+      const sums = { enrolled: {} as Record<string, number>, recovered: {} as Record<string, number> };
+      for (const paymentId of await campaignEnrollmentPaymentIds(m, id)) {
+        const payment = (await getPayment(m, paymentId)) as PaymentRecord;
+        sums.enrolled[payment.currency] = (sums.enrolled[payment.currency] ?? 0) + payment.amount;
+        if (payment.status === 'recovered') sums.recovered[payment.currency] = (sums.recovered[payment.currency] ?? 0) + payment.amount;
+      }
+      direct[id] = sums;
+    }
+    // Act
+    const response = await read();
+    // Assess
+    expect(
+      Object.fromEntries(response.body.data.map((row) => [row.id, { enrolled: row.enrolled_amount_by_currency, recovered: row.recovered_amount_by_currency }])),
+    ).toEqual(direct);
+    expect(direct[ids[0] as string]).toEqual({ enrolled: { usd: 3 * 4999 }, recovered: { usd: 4999 } });
   });
 
   it('pages with cursor and limit (B), the cursor tied to the merchant', async () => {

@@ -1,4 +1,9 @@
 import { createGroupHandler } from '#api/group-handler';
+import { enrollAtRiskCustomer } from './enroll-at-risk-customer';
+import { getCampaignAnalytics } from './get-campaign-analytics';
+import { getEmailEngagement } from './get-email-engagement';
+import { getEmailHealth } from './get-email-health';
+import { listAtRiskCustomers } from './list-at-risk-customers';
 import { analyticsRoutes } from './routes';
 import { getAnalyticsSummary } from './get-analytics-summary';
 import { getAtRiskAnalytics } from './get-at-risk-analytics';
@@ -15,4 +20,9 @@ export const handler = createGroupHandler(analyticsRoutes, {
   getAtRiskAnalytics,
   getDeclineCodeAnalytics,
   getRecoveryBreakdown,
+  getCampaignAnalytics,
+  listAtRiskCustomers,
+  enrollAtRiskCustomer,
+  getEmailHealth,
+  getEmailEngagement,
 });

@@ -1,7 +1,6 @@
 import {
   type CohortFigures,
   type CohortTotals,
-  type RollupRow,
   amountByCurrency,
   amountsIn,
   cohortSeries,
@@ -10,6 +9,7 @@ import {
   recoveryRates,
   reportingCurrency,
 } from '#core/analytics/cohort';
+import type { RollupItem } from '#core/analytics/rollup-item';
 import type { AnalyticsPeriod } from '#core/analytics/period';
 import { RECOVERY_METHODS, type RecoveryMethod } from '#core/recovery-method';
 import { DECLINE_CATEGORIES } from '#core/decline-codes/types';
@@ -128,7 +128,7 @@ export function declineCodeRowView(row: DeclineCodeRow, currency: string) {
 }
 
 /** The body of GET /analytics/recovery: A's fields, B's where they do not collide, and ours (docs/analytics.md). */
-export function recoveryAnalyticsView(rows: readonly RollupRow[], period: AnalyticsPeriod, requestedCurrency: string | undefined) {
+export function recoveryAnalyticsView(rows: readonly RollupItem[], period: AnalyticsPeriod, requestedCurrency: string | undefined) {
   const totals = cohortTotals(rows);
   const currency = reportingCurrency(totals, requestedCurrency);
   const byCategory = groupRows(rows, (row) => row.dims.decline_category ?? 'unknown');

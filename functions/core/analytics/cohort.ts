@@ -1,3 +1,4 @@
+import type { RollupItem } from './rollup-item';
 import { RECOVERY_METHODS, type RecoveryMethod } from '#core/recovery-method';
 import { type AnalyticsPeriod, seriesBucketOf, seriesBuckets } from './period';
 import { type Ratio, ratio } from './ratio';
@@ -5,15 +6,8 @@ import { type Ratio, ratio } from './ratio';
 /**
  * Failure-cohort arithmetic over PAY and CAMP rollup items (docs/analytics.md): a payment counts
  * in the bucket of its `created_at`, whenever it is recovered or closed. Pure: it takes the items
- * `readRollups` returns (same shape as `RollupRow`) and never reads anything.
+ * `readRollups` returns (same shape as `RollupItem`) and never reads anything.
  */
-
-/** A rollup item as analytics reads it (`RollupItem` of data/rollup-queries.ts has this shape). */
-export interface RollupRow {
-  readonly bucket: string;
-  readonly dims: Readonly<Record<string, string>>;
-  readonly counters: Readonly<Record<string, number>>;
-}
 
 /** Figures of a set of payments, all counts or all amounts of one currency. `open` = failed − recovered − terminal. */
 export interface CohortFigures {
@@ -52,7 +46,7 @@ export const addFigures = (a: CohortFigures, b: CohortFigures): CohortFigures =>
 });
 
 /** The totals of some rollup items (each carries a `currency` dimension). */
-export function cohortTotals(rows: readonly RollupRow[]): CohortTotals {
+export function cohortTotals(rows: readonly RollupItem[]): CohortTotals {
   let count = EMPTY_FIGURES;
   const byCurrency: Record<string, { count: CohortFigures; amount: CohortFigures }> = {};
   for (const row of rows) {
@@ -108,12 +102,12 @@ export const recoveryRates = (count: CohortFigures, amount: CohortFigures): Reco
 });
 
 /** The items whose dimensions hold every given value (undefined: no filter on that dimension). */
-export const rowsMatching = (rows: readonly RollupRow[], filter: Readonly<Record<string, string | undefined>>): RollupRow[] =>
+export const rowsMatching = (rows: readonly RollupItem[], filter: Readonly<Record<string, string | undefined>>): RollupItem[] =>
   rows.filter((row) => Object.entries(filter).every(([name, value]) => value === undefined || row.dims[name] === value));
 
 /** The items grouped by a key of theirs, in first-seen order. */
-export function groupRows(rows: readonly RollupRow[], keyOf: (row: RollupRow) => string): Map<string, RollupRow[]> {
-  const groups = new Map<string, RollupRow[]>();
+export function groupRows(rows: readonly RollupItem[], keyOf: (row: RollupItem) => string): Map<string, RollupItem[]> {
+  const groups = new Map<string, RollupItem[]>();
   for (const row of rows) {
     const key = keyOf(row);
     const group = groups.get(key);
@@ -124,7 +118,7 @@ export function groupRows(rows: readonly RollupRow[], keyOf: (row: RollupRow) =>
 }
 
 /** The totals of every series bucket of the period, in order; buckets without items have zero totals. */
-export function cohortSeries(rows: readonly RollupRow[], period: AnalyticsPeriod): Array<{ readonly bucket: string; readonly totals: CohortTotals }> {
+export function cohortSeries(rows: readonly RollupItem[], period: AnalyticsPeriod): Array<{ readonly bucket: string; readonly totals: CohortTotals }> {
   const groups = groupRows(rows, (row) => seriesBucketOf(row.bucket, period.group_by));
   return seriesBuckets(period).map((bucket) => ({ bucket, totals: cohortTotals(groups.get(bucket) ?? []) }));
 }

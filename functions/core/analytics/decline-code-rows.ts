@@ -1,6 +1,7 @@
 import { getDeclineCode, getDeclineCodeVariations } from '#core/decline-codes/queries';
 import { isPsp } from '#core/providers';
-import { type CohortTotals, cohortTotals, groupRows, type RollupRow } from './cohort';
+import { type CohortTotals, cohortTotals, groupRows } from './cohort';
+import type { RollupItem } from './rollup-item';
 
 /**
  * The decline-code distribution of a failure cohort, from PAY rollup items: one row per decline
@@ -47,7 +48,7 @@ function subcategoryOf(code: string, category: string, occurrencesByPsp: Readonl
 }
 
 /** Every row of the cohort's items, sorted (compareDeclineCodePositions), and the payments without a decline code. */
-export function declineCodeRows(rows: readonly RollupRow[]): { readonly rows: DeclineCodeRow[]; readonly withoutCode: CohortTotals } {
+export function declineCodeRows(rows: readonly RollupItem[]): { readonly rows: DeclineCodeRow[]; readonly withoutCode: CohortTotals } {
   const coded = rows.filter((row) => (row.dims.decline_code ?? '') !== '');
   const groups = groupRows(coded, (row) => JSON.stringify([row.dims.decline_code, row.dims.decline_category]));
   const result: DeclineCodeRow[] = [];

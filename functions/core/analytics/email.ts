@@ -1,12 +1,6 @@
+import type { RollupItem } from './rollup-item';
 import { type AnalyticsPeriod, seriesBucketOf, seriesBuckets } from './period';
 import { type Ratio, ratio } from './ratio';
-
-/** A MSG rollup item as the email analytics read it (data/rollup-queries.ts RollupItem). */
-export interface MessageRollup {
-  readonly bucket: string;
-  readonly dims: Readonly<Record<string, string>>;
-  readonly counters: Readonly<Record<string, number>>;
-}
 
 /** Message counts: how many messages were sent, and how many of them reached each outcome. */
 export interface MessageCounts {
@@ -23,17 +17,17 @@ const ZERO: MessageCounts = { sent: 0, delivered: 0, bounced: 0, complained: 0, 
 const KINDS = Object.keys(ZERO) as (keyof MessageCounts)[];
 
 /** The counts of rollup items added up (counter `<kind>_count` of each). */
-export function countsOf(items: readonly MessageRollup[]): MessageCounts {
+export function countsOf(items: readonly RollupItem[]): MessageCounts {
   const total: Record<keyof MessageCounts, number> = { ...ZERO };
   for (const item of items) for (const kind of KINDS) total[kind] += item.counters[`${kind}_count`] ?? 0;
   return total;
 }
 
 /** Email items only: SMS and WhatsApp have no bounces, complaints or opens of the same meaning. */
-export const emailOnly = (items: readonly MessageRollup[]): MessageRollup[] => items.filter((item) => item.dims.channel === 'email');
+export const emailOnly = (items: readonly RollupItem[]): RollupItem[] => items.filter((item) => item.dims.channel === 'email');
 
-function groupBy<K>(items: readonly MessageRollup[], keyOf: (item: MessageRollup) => K): Map<K, MessageRollup[]> {
-  const groups = new Map<K, MessageRollup[]>();
+function groupBy<K>(items: readonly RollupItem[], keyOf: (item: RollupItem) => K): Map<K, RollupItem[]> {
+  const groups = new Map<K, RollupItem[]>();
   for (const item of items) {
     const key = keyOf(item);
     const group = groups.get(key);
@@ -80,7 +74,7 @@ export interface EmailHealth {
 }
 
 /** Email health over a period, from the MSG rollups read for it (any channel: non-email items are left out). */
-export function emailHealthOf(items: readonly MessageRollup[], period: AnalyticsPeriod): EmailHealth {
+export function emailHealthOf(items: readonly RollupItem[], period: AnalyticsPeriod): EmailHealth {
   const emails = emailOnly(items);
   const domains = [...groupBy(emails, (item) => item.dims.domain ?? '')]
     .map(([domain, group]) => ({ domain, group, counts: countsOf(group) }))
@@ -131,7 +125,7 @@ export interface EmailEngagement {
 }
 
 /** Email engagement over the rollups read for a period, optionally of one campaign only. */
-export function emailEngagementOf(items: readonly MessageRollup[], campaignId?: string): EmailEngagement {
+export function emailEngagementOf(items: readonly RollupItem[], campaignId?: string): EmailEngagement {
   const emails = emailOnly(items).filter((item) => campaignId === undefined || item.dims.campaign_id === campaignId);
   const byCampaign = [...groupBy(emails, (item) => item.dims.campaign_id ?? '')]
     .map(([campaign, group]) => ({ campaign_id: campaign === '' ? null : campaign, ...engagementOf(countsOf(group)) }))

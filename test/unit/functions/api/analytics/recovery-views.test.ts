@@ -1,7 +1,7 @@
 import { recoveryAnalyticsView } from '#api/analytics/recovery-views';
-import type { RollupRow } from '#core/analytics/cohort';
+import type { RollupItem } from '#core/analytics/rollup-item';
 
-const row = (bucket: string, category: string, currency: string, failed: number, recovered: number, amount: number): RollupRow => ({
+const row = (bucket: string, category: string, currency: string, failed: number, recovered: number, amount: number): RollupItem => ({
   bucket,
   dims: { psp: 'stripe', decline_category: category, decline_code: 'x', currency },
   counters: {

@@ -1,13 +1,5 @@
-import {
-  amountByCurrency,
-  amountsIn,
-  cohortSeries,
-  cohortTotals,
-  recoveryRates,
-  reportingCurrency,
-  type RollupRow,
-  rowsMatching,
-} from '#core/analytics/cohort';
+import { amountByCurrency, amountsIn, cohortSeries, cohortTotals, recoveryRates, reportingCurrency, rowsMatching } from '#core/analytics/cohort';
+import type { RollupItem } from '#core/analytics/rollup-item';
 
 /** A PAY rollup item as the projection writes it: counters of `count` payments of `amount` each. */
 function payRow(
@@ -15,7 +7,7 @@ function payRow(
   dims: { psp?: string; decline_category?: string; decline_code?: string; currency?: string },
   counts: { failed: number; recovered?: number; terminal?: number; retry?: number; provider?: number },
   amount: number,
-): RollupRow {
+): RollupItem {
   const recovered = counts.recovered ?? 0;
   const terminal = counts.terminal ?? 0;
   return {

@@ -1,7 +1,7 @@
-import type { RollupRow } from '#core/analytics/cohort';
+import type { RollupItem } from '#core/analytics/rollup-item';
 import { compareDeclineCodePositions, declineCodeRows } from '#core/analytics/decline-code-rows';
 
-const row = (psp: string, code: string, category: string, failed: number, recovered = 0, currency = 'usd'): RollupRow => ({
+const row = (psp: string, code: string, category: string, failed: number, recovered = 0, currency = 'usd'): RollupItem => ({
   bucket: '2026-10-01',
   dims: { psp, decline_category: category, decline_code: code, currency },
   counters: { failed_count: failed, failed_amount: failed * 1000, recovered_count: recovered, recovered_amount: recovered * 1000 },

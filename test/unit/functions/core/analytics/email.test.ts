@@ -1,9 +1,10 @@
-import { emailEngagementOf, emailHealthOf, type MessageRollup } from '#core/analytics/email';
+import { emailEngagementOf, emailHealthOf } from '#core/analytics/email';
+import type { RollupItem } from '#core/analytics/rollup-item';
 
-const item = (bucket: string, dims: Record<string, string>, counters: Record<string, number>): MessageRollup => ({ bucket, dims, counters });
+const item = (bucket: string, dims: Record<string, string>, counters: Record<string, number>): RollupItem => ({ bucket, dims, counters });
 const email = (campaign: string, domain: string) => ({ campaign_id: campaign, channel: 'email', domain });
 
-const items: MessageRollup[] = [
+const items: RollupItem[] = [
   item('2026-03-02', email('camp_1', 'gmail.com'), {
     sent_count: 100,
     delivered_count: 95,

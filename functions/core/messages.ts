@@ -76,6 +76,12 @@ export interface MessageRecord {
   readonly clicked_at?: string;
   readonly bounced_at?: string;
   readonly complained_at?: string;
+  /**
+   * When the recipient used this message's one-click unsubscribe link or header, if they were not
+   * unsubscribed already (services/unsubscribe.ts): the message an unsubscribe is attributed to in
+   * the engagement analytics. Absent otherwise.
+   */
+  readonly unsubscribed_at?: string;
   /** Every distinct delivery callback event, in arrival order (at most {@link MAX_DELIVERY_EVENTS}). */
   readonly delivery_events?: readonly DeliveryEvent[];
 }

@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CampaignAction, type CampaignFields, transitionCampaign, updateCampaign } from '#core/campaigns/lifecycle';
 import type { MatchableCampaign } from '#core/campaigns/matching';
 import { CAMPAIGN_STAT_NAMES, type CampaignRecord, type CampaignStats, type CampaignStatus, campaignBodyOf } from '#core/campaigns/types';
@@ -313,4 +313,32 @@ export async function customersByIds(merchantId: string, customerIds: readonly s
     }
   }
   return found;
+}
+
+/**
+ * Up to `limit` of the merchant's campaigns, newest first, after the campaign `afterId` (the last
+ * of the previous page) when given: one Query of the `CAMP#` range starting after its key, reading
+ * one more item to know whether another page follows. For cursor-paged lists (campaign analytics).
+ */
+export async function campaignsPage(merchantId: string, afterId: string | undefined, limit: number): Promise<{ campaigns: CampaignRecord[]; more: boolean }> {
+  const prefix = campaignKeys.campaignPrefix(merchantId);
+  const afterBody = afterId === undefined ? undefined : campaignBodyOf(afterId);
+  const items: Item[] = [];
+  let startKey: Item | undefined = afterBody === undefined ? undefined : { ...campaignKeys.campaign(merchantId, afterBody) };
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: env.TABLE_NAME,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)',
+        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+        ExpressionAttributeValues: { ':pk': prefix.PK, ':sk': prefix.SKPrefix },
+        ScanIndexForward: false,
+        Limit: limit + 1 - items.length,
+        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined && items.length <= limit);
+  return { campaigns: items.slice(0, limit).map(campaignFromItem), more: items.length > limit };
 }

@@ -41,6 +41,31 @@ export async function getMessage(merchantId: string, messageId: string): Promise
   return Item === undefined ? undefined : messageFromItem(Item);
 }
 
+/**
+ * Records on a sent message that its recipient unsubscribed through it (`unsubscribed_at`, the
+ * first use only): one conditional UpdateItem. False when the message is gone (erased) or already
+ * carries an unsubscribe.
+ */
+export async function markMessageUnsubscribed(merchantId: string, messageId: string, now: Date): Promise<boolean> {
+  const body = messageBodyOf(messageId);
+  if (body === undefined) return false;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: messageKeys.message(merchantId, body),
+        UpdateExpression: 'SET unsubscribed_at = :now',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(unsubscribed_at)',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
 /** A manual dunning email refused because the customer got one less than the cooldown ago. */
 export class DunningCooldownError extends StateConflictError {}
 

@@ -1,15 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { RollupItem } from '#core/analytics/rollup-item';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type RollupFamily, type RollupGranularity, rollupKeys } from './keys';
 
-/** One rollup item as read: its bucket, its dimension values and its counters. */
-export interface RollupItem {
-  /** `YYYY-MM-DDTHH` (hour) or `YYYY-MM-DD` (day), UTC. */
-  readonly bucket: string;
-  readonly dims: Readonly<Record<string, string>>;
-  readonly counters: Readonly<Record<string, number>>;
-}
+export type { RollupItem };
 
 /** Attributes of a rollup item that are not counters. */
 const DESCRIPTIVE = new Set(['PK', 'SK', 'entity', 'merchant_id', 'bucket', 'dims', 'family', 'granularity']);

@@ -185,7 +185,7 @@ async function resolve(
             {
               type: 'attempt_succeeded',
               providerChargeId: answer.providerChargeId,
-              campaignChannel: await campaignChannelOf(merchantId, before.id),
+              campaignChannel: await campaignChannelOf(before),
               reason: `charged ${before.amount} ${before.currency} through the ${attempt.gateway} gateway`,
             },
           ],

@@ -1,11 +1,12 @@
 import { failureOf } from '#core/campaigns/failure';
 import { matchingCampaign } from '#core/campaigns/matching';
+import type { CampaignRecord } from '#core/campaigns/types';
 import type { CustomerRecord } from '#core/customers';
 import { type EnrollmentRecord, stepTimeFor } from '#core/enrollments';
 import { isOpen, type PaymentRecord } from '#core/payments';
 import { isValidTimeZone } from '#core/quiet-hours';
 import { getActiveCampaignIndex } from '#data/campaign-repository';
-import { putEnrollment } from '#data/enrollment-repository';
+import { getEnrollment, putEnrollment } from '#data/enrollment-repository';
 import { getQuietHours } from '#data/settings-repository';
 
 const HOUR_MS = 3_600_000;
@@ -37,11 +38,37 @@ export async function enrollOnFailure(payment: PaymentRecord, customer: Customer
   if (index.campaigns.length === 0) return undefined;
   const campaign = matchingCampaign(index.campaigns, failureOf(payment, customer, { customerIncludesPayment: true }));
   if (campaign === undefined || campaign.steps_count === 0) return undefined;
+  const enrollment = await enrollmentFor(payment, customer, campaign, now);
+  return (await putEnrollment(enrollment)) ? enrollment : undefined;
+}
+
+/** What scheduling a campaign's first step needs of it (the active index's entry, or the campaign itself). */
+export interface CampaignSchedule {
+  readonly id: string;
+  readonly steps_count: number;
+  readonly delay_hours?: number;
+  readonly first_step_delay_hours?: number;
+  readonly start_hour?: number;
+  readonly end_hour?: number;
+}
+
+/** The schedule of a campaign record (the same fields the active index keeps for it). */
+export const scheduleOf = (campaign: CampaignRecord): CampaignSchedule => ({
+  id: campaign.id,
+  steps_count: campaign.steps.length,
+  delay_hours: campaign.delay_hours,
+  first_step_delay_hours: campaign.steps[0]?.delay_hours ?? 0,
+  start_hour: campaign.start_hour,
+  end_hour: campaign.end_hour,
+});
+
+/** A new active enrollment of the payment in the campaign, its first step scheduled from `now`. */
+async function enrollmentFor(payment: PaymentRecord, customer: CustomerRecord | undefined, campaign: CampaignSchedule, now: Date): Promise<EnrollmentRecord> {
   const quiet = await getQuietHours(payment.merchant_id, now.getTime());
   const firstAfter = new Date(now.getTime() + ((campaign.delay_hours ?? 0) + (campaign.first_step_delay_hours ?? 0)) * HOUR_MS);
   const window = { start_hour: campaign.start_hour ?? 0, end_hour: campaign.end_hour ?? 23 };
   const at = now.toISOString();
-  const enrollment: EnrollmentRecord = {
+  return {
     merchant_id: payment.merchant_id,
     campaign_id: campaign.id,
     payment_id: payment.id,
@@ -58,5 +85,29 @@ export async function enrollOnFailure(payment: PaymentRecord, customer: Customer
     steps: [],
     version: 1,
   };
-  return (await putEnrollment(enrollment)) ? enrollment : undefined;
+}
+
+export type ManualEnrollment =
+  | { readonly outcome: 'enrolled'; readonly enrollment: EnrollmentRecord }
+  /** The payment has an enrollment already (in this or another campaign: a payment is in at most one). */
+  | { readonly outcome: 'already_enrolled'; readonly enrollment: EnrollmentRecord }
+  /** The campaign left `active` before the enrollment was written. */
+  | { readonly outcome: 'campaign_not_active' };
+
+/**
+ * Enrolls an open payment in a campaign the merchant chose (POST /analytics/at-risk-customers/{id}/enroll),
+ * whatever its filters: the same enrollment and the same ONE TransactWriteItems as enrollOnFailure
+ * (conditional on the payment having no enrollment and the campaign being active), the first step
+ * scheduled from `now`.
+ */
+export async function enrollInCampaign(
+  payment: PaymentRecord,
+  customer: CustomerRecord | undefined,
+  campaign: CampaignSchedule,
+  now: Date,
+): Promise<ManualEnrollment> {
+  const enrollment = await enrollmentFor(payment, customer, campaign, now);
+  if (await putEnrollment(enrollment)) return { outcome: 'enrolled', enrollment };
+  const existing = await getEnrollment(payment.merchant_id, payment.id);
+  return existing === undefined ? { outcome: 'campaign_not_active' } : { outcome: 'already_enrolled', enrollment: existing };
 }

@@ -261,7 +261,7 @@ async function paymentSucceeded(merchantId: string, event: IngestEvent, eventId:
   const payment = await matchingPayment(merchantId, customer.id, event, true);
   if (payment === undefined || !isOpen(payment.status)) return { result: resultOf(event, eventId, payment), customerId: customer.id };
   // What the campaign sent it decides the recovery's method (core/recovery-method.ts), read before the write.
-  const campaignChannel = await campaignChannelOf(merchantId, payment.id);
+  const campaignChannel = await campaignChannelOf(payment);
   const recovered = await applyWhileOpen(merchantId, payment.id, { type: 'recover', reason: `Payment succeeded (event ${eventId})`, campaignChannel }, now);
   return { result: resultOf(event, eventId, payment, recovered ? [payment.id] : []), customerId: customer.id };
 }

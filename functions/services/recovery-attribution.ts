@@ -1,4 +1,5 @@
 import type { MessageRecord } from '#core/messages';
+import type { PaymentRecord } from '#core/payments';
 import type { CampaignChannel } from '#core/recovery-method';
 import { getEnrollment } from '#data/enrollment-repository';
 import { getMessage } from '#data/message-repository';
@@ -16,10 +17,15 @@ import { getMessage } from '#data/message-repository';
  * that stops on it, payment ended, campaign archived) does not: the campaign had withdrawn.
  * Dunning messages sent outside a campaign (POST /recoveries/{id}/dunning) are not campaign ones.
  *
- * @example await campaignChannelOf('merch_1', 'pe_01J…') // 'email' | 'sms' | null
+ * A payment that was never enrolled (`campaign_id` null, set in the enrollment's own transaction)
+ * costs no read at all: the common case of the retry executor and ingest.
+ *
+ * @example await campaignChannelOf(payment) // 'email' | 'sms' | null
  */
-export async function campaignChannelOf(merchantId: string, paymentId: string): Promise<CampaignChannel | null> {
-  const enrollment = await getEnrollment(merchantId, paymentId);
+export async function campaignChannelOf(payment: Pick<PaymentRecord, 'merchant_id' | 'id' | 'campaign_id'>): Promise<CampaignChannel | null> {
+  if (payment.campaign_id === null) return null;
+  const merchantId = payment.merchant_id;
+  const enrollment = await getEnrollment(merchantId, payment.id);
   if (enrollment === undefined || enrollment.status === 'stopped') return null;
   const ids = enrollment.steps.filter((step) => step.action !== 'retry' && step.message_id !== null).map((step) => step.message_id as string);
   if (ids.length === 0) return null;

@@ -1,6 +1,7 @@
 import { ENTITY } from '../keys';
 import { campaignRollupsProjection } from './campaign-rollups';
 import { customerCountersProjection } from './customer-counters';
+import { messageRollups } from './message-rollups';
 import { openStateProjection } from './open-state';
 import { paymentCountersProjection } from './payment-counters';
 import { paymentRollupsProjection } from './payment-rollups';
@@ -18,6 +19,7 @@ export const projections: readonly Projection[] = [
   paymentRollupsProjection,
   campaignRollupsProjection,
   openStateProjection,
+  messageRollups,
 ];
 
 /**
@@ -25,4 +27,4 @@ export const projections: readonly Projection[] = [
  * the consumer only for records whose old or new image has one of them (lib/constructs/table-stream-consumer.ts).
  * A projection counting another entity adds it here.
  */
-export const projectedEntities: readonly string[] = [ENTITY.payment, ENTITY.customer];
+export const projectedEntities: readonly string[] = [ENTITY.payment, ENTITY.customer, ENTITY.message];

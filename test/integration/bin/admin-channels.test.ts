@@ -1,33 +1,12 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import type { Merchant } from '#core/merchants';
 import { timeOrderedId } from '#core/ids';
 import { dynamo } from '#data/client';
 import { countSending, getSendingPause, judgeSending, type LocalMessage, putLocalMessage } from '#data/channel-repository';
 import { createMerchant } from '#data/merchant-repository';
+import { admin } from '#test/fixtures/admin-cli';
 
 // The first run bundles the CLI (bin/cli.mjs).
 jest.setTimeout(90_000);
-
-const root = join(__dirname, '..', '..', '..');
-const cli = join(root, 'bin', 'cli.mjs');
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function admin(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, 'admin', ...args],
-      { cwd: root, env: { ...process.env, TABLE_NAME: process.env.TABLE_NAME, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT } },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    );
-  });
-}
 
 afterAll(() => dynamo.destroy());
 

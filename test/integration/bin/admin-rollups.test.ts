@@ -3,29 +3,14 @@
  * bundled CLI against DynamoDB Local. Nothing here runs the table-stream consumer, so a payment
  * recorded is in the recompute but in no stored rollup: drift the CLI must show.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { dynamo } from '#data/client';
 import { createMerchant } from '#data/merchant-repository';
 import { recordFailedPayment } from '#data/payment-repository';
 import { failedPaymentInput } from '#test/fixtures/payments';
+import { admin } from '#test/fixtures/admin-cli';
 
 // The first run bundles the CLI (bin/cli.mjs).
 jest.setTimeout(90_000);
-
-const root = join(__dirname, '..', '..', '..');
-const cli = join(root, 'bin', 'cli.mjs');
-
-function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, 'admin', ...args],
-      { cwd: root, env: { ...process.env, TABLE_NAME: process.env.TABLE_NAME, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT } },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    );
-  });
-}
 
 afterAll(() => dynamo.destroy());
 

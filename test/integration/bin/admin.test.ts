@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { hashApiKey, isUsable, looksLikeApiKey } from '#core/api-keys';
 import type { ApiKeyRecord } from '#core/api-keys';
 import type { Merchant } from '#core/merchants';
@@ -23,34 +21,10 @@ import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { failedPaymentInput } from '#test/fixtures/payments';
 import { INBOUND_MAX_RECEIVES, stripeFailedFor } from '#test/fixtures/provider-webhooks';
+import { admin } from '#test/fixtures/admin-cli';
 
 // The first run bundles the CLI (bin/cli.mjs); the DLQ tests deliver a message five times.
 jest.setTimeout(90_000);
-
-const root = join(__dirname, '..', '..', '..');
-// What `npm run admin` runs (bin/cli.mjs: the bundled CLI), run directly: npm may print its own
-// config warnings on stderr, which would blur the one-line-error checks.
-const cli = join(root, 'bin', 'cli.mjs');
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, 'admin', ...args],
-      {
-        cwd: root,
-        env: { ...process.env, TABLE_NAME: process.env.TABLE_NAME, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, ...env },
-      },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    );
-  });
-}
 
 const lines = (text: string): string[] => text.split('\n').filter((line) => line !== '');
 

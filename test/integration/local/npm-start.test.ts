@@ -2,20 +2,26 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort } from '#lib/local/dynamo-local';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+/** What `--import tsx` resolves to from the project folder (the scratch folder has no node_modules). */
+const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 interface Running {
   readonly child: ChildProcessWithoutNullStreams;
   readonly output: () => string;
 }
 
-/** `npm start` as an operator runs it (bin/local.ts), in a scratch folder so .local/ lands there. */
+/**
+ * `npm start` as an operator runs it (`node --import tsx bin/local.ts`: one process, so a signal
+ * reaches the stack's own handler, with no tsx parent relaying it), in a scratch folder so
+ * .local/ lands there.
+ */
 async function start(cwd: string, port: number, dataDir: string): Promise<Running> {
   const { TABLE_NAME: _table, DYNAMODB_ENDPOINT: _endpoint, ...environment } = process.env;
-  const child = spawn(process.execPath, [TSX, join(ROOT, 'bin', 'local.ts')], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'bin', 'local.ts')], {
     cwd,
     env: { ...environment, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
   });

@@ -1,4 +1,5 @@
 import { createTableStreamHandler } from '#consumers/table-stream';
+import { projectedEntities } from '#data/projections/index';
 import { sendTransaction } from '#data/stream-apply';
 import { env } from '#shared/env';
 import { LocalTableStream, type StreamPassCounts } from '#lib/local/table-stream';
@@ -48,6 +49,8 @@ export class ConsumerLoop {
       tableName,
       region: env.AWS_REGION,
       handler: (event) => asConsumer(() => handler(event)),
+      // The event source mapping's filter, as on AWS and in the local stack.
+      entities: projectedEntities,
     });
   }
 

@@ -36,11 +36,14 @@ export async function startLocalRuntime(options: { readonly background: boolean 
   const queues = new LocalQueues({ consumers, onDeadLetter: (queue, letter) => saveLocalDeadLetter(queue, letter) });
   const scheduler = new LocalScheduler({ handlers: jobs });
   const { handler: streamHandler } = (await import('../../functions/consumers/table-stream')) as { handler: StreamEventHandler };
+  const { projectedEntities } = await import('../../functions/data/projections/index');
   const stream = new LocalTableStream({
     endpoint: process.env.DYNAMODB_ENDPOINT as string,
     tableName: process.env.TABLE_NAME as string,
     region: process.env.AWS_REGION ?? 'us-east-1',
     handler: streamHandler,
+    // The event source mapping's filter on AWS: only records of items some projection counts.
+    entities: projectedEntities,
   });
   if (options.background) {
     queues.start(QUEUE_POLL_INTERVAL_MS);

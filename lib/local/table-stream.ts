@@ -22,6 +22,12 @@ export interface LocalTableStreamOptions {
   readonly region?: string;
   /** Records per handler invocation, as the event source mapping's batch size. @default 100 */
   readonly batchSize?: number;
+  /**
+   * Only records whose new or old image has one of these `entity` values reach the handler, as
+   * the event source mapping's filter criteria do on AWS (lib/constructs/table-stream-consumer.ts,
+   * `projectedEntities`); the others are passed over. @default every record
+   */
+  readonly entities?: readonly string[];
   readonly logger?: Logger;
 }
 
@@ -82,6 +88,7 @@ export class LocalTableStream {
   private readonly handler: StreamEventHandler;
   private readonly region: string;
   private readonly batchSize: number;
+  private readonly entities: ReadonlySet<string> | undefined;
   private readonly logger: Logger;
   /** Sequence number of the last record applied, per shard. */
   private readonly checkpoints = new Map<string, string>();
@@ -99,6 +106,7 @@ export class LocalTableStream {
     this.tableName = options.tableName;
     this.handler = options.handler;
     this.batchSize = options.batchSize ?? 100;
+    this.entities = options.entities === undefined ? undefined : new Set(options.entities);
     this.logger = options.logger ?? defaultLogger;
   }
 
@@ -177,12 +185,16 @@ export class LocalTableStream {
     while (iterator !== undefined) {
       const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
       const records = page.Records ?? [];
-      for (let start = 0; start < records.length; start += this.batchSize) {
-        const batch = records.slice(start, start + this.batchSize);
+      const matching = records.filter((record) => this.matches(record));
+      for (let start = 0; start < matching.length; start += this.batchSize) {
+        const batch = matching.slice(start, start + this.batchSize);
         const appliedUpTo = await this.invoke(arn, batch, counts);
         if (appliedUpTo !== undefined) this.checkpoints.set(shardId, appliedUpTo);
         if (appliedUpTo !== batch.at(-1)?.dynamodb?.SequenceNumber) return;
       }
+      // Every matching record is applied: the place moves past the records the filter passed over too.
+      const last = records.at(-1)?.dynamodb?.SequenceNumber;
+      if (last !== undefined) this.checkpoints.set(shardId, last);
       if (page.NextShardIterator === undefined) {
         this.finished.add(shardId);
         return;
@@ -190,6 +202,15 @@ export class LocalTableStream {
       if (records.length === 0) return;
       iterator = page.NextShardIterator;
     }
+  }
+
+  /** Whether the filter lets the record through (its new or old image's `entity` is listed). */
+  private matches(record: StreamsRecord): boolean {
+    if (this.entities === undefined) return true;
+    const entityOf = (image: Image | undefined): unknown => (image?.entity as { S?: string } | undefined)?.S;
+    return [entityOf(record.dynamodb?.NewImage), entityOf(record.dynamodb?.OldImage)].some(
+      (entity) => typeof entity === 'string' && this.entities?.has(entity),
+    );
   }
 
   /** Hands one batch to the handler; the sequence number of the last record applied (undefined: none). */

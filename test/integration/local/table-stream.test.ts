@@ -13,8 +13,13 @@ const TableName = process.env.TABLE_NAME as string;
 const streams: LocalTableStream[] = [];
 
 /** A poller of this file's table with the given handler, stopped after the file. */
-function pollerWith(handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>): LocalTableStream {
-  const stream = new LocalTableStream({ endpoint: process.env.DYNAMODB_ENDPOINT as string, tableName: TableName, handler });
+function pollerWith(handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>, entities?: readonly string[]): LocalTableStream {
+  const stream = new LocalTableStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT as string,
+    tableName: TableName,
+    handler,
+    ...(entities === undefined ? {} : { entities }),
+  });
   streams.push(stream);
   return stream;
 }
@@ -96,5 +101,33 @@ describe('LocalTableStream', () => {
     // Records before the failed one are delivered once, the failed one and those after it twice at most.
     expect(delivered.filter((sequence) => sequence === batches[0]?.[0])).toHaveLength(1);
     expect(new Set(delivered).size).toBe(150);
+  });
+
+  it('filters like the event source mapping: only records whose new or old image is a listed entity reach the handler, and the place moves past the others', async () => {
+    // Prepare: the records of the tests before (other entities) are passed over first.
+    const received: DynamoDBRecord[] = [];
+    const stream = pollerWith(
+      async (event) => {
+        received.push(...event.Records);
+        return { batchItemFailures: [] };
+      },
+      ['counted'],
+    );
+    await stream.drain();
+    received.length = 0;
+    await documentClient.send(new PutCommand({ TableName, Item: { ...key(7), entity: 'other', note: 'skipped' } }));
+    await documentClient.send(new PutCommand({ TableName, Item: { ...key(8), entity: 'counted', note: 'inserted' } }));
+    await documentClient.send(new DeleteCommand({ TableName, Key: key(8) }));
+    await documentClient.send(new PutCommand({ TableName, Item: { ...key(9), entity: 'other', note: 'skipped too' } }));
+    // Act
+    const counts = await stream.drain();
+    const again = await stream.drain();
+    // Assess: the insert and the removal (old image only) of the counted item; nothing read twice.
+    expect(received.map((record) => [record.eventName, record.dynamodb?.Keys?.SK?.S])).toEqual([
+      ['INSERT', key(8).SK],
+      ['REMOVE', key(8).SK],
+    ]);
+    expect(counts).toMatchObject({ records: 2, failed: 0 });
+    expect(again.records).toBe(0);
   });
 });

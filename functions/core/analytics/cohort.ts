@@ -29,32 +29,52 @@ const methods = (value: (method: RecoveryMethod) => number): Record<RecoveryMeth
 
 export const EMPTY_FIGURES: CohortFigures = { failed: 0, recovered: 0, terminal: 0, open: 0, by_method: methods(() => 0) };
 
-function figuresOf(counters: Readonly<Record<string, number>>, unit: 'count' | 'amount'): CohortFigures {
-  const read = (name: string): number => counters[`${name}_${unit}`] ?? 0;
-  const failed = read('failed');
-  const recovered = read('recovered');
-  const terminal = read('terminal');
-  return { failed, recovered, terminal, open: failed - recovered - terminal, by_method: methods((method) => read(`recovered_by_${method}`)) };
+/** Figures being summed: mutable, so that summing a period's items allocates per currency, not per item. */
+type FiguresSum = { failed: number; recovered: number; terminal: number; open: number; by_method: Record<RecoveryMethod, number> };
+
+const newSum = (): FiguresSum => ({ failed: 0, recovered: 0, terminal: 0, open: 0, by_method: methods(() => 0) });
+
+interface CounterNames {
+  readonly failed: string;
+  readonly recovered: string;
+  readonly terminal: string;
+  readonly by_method: ReadonlyArray<readonly [RecoveryMethod, string]>;
 }
 
-export const addFigures = (a: CohortFigures, b: CohortFigures): CohortFigures => ({
-  failed: a.failed + b.failed,
-  recovered: a.recovered + b.recovered,
-  terminal: a.terminal + b.terminal,
-  open: a.open + b.open,
-  by_method: methods((method) => a.by_method[method] + b.by_method[method]),
+const counterNamesOf = (unit: 'count' | 'amount'): CounterNames => ({
+  failed: `failed_${unit}`,
+  recovered: `recovered_${unit}`,
+  terminal: `terminal_${unit}`,
+  by_method: RECOVERY_METHODS.map((method) => [method, `recovered_by_${method}_${unit}`] as const),
 });
+
+/** The counter names of each unit, spelled once rather than for every item. */
+const COUNTER_NAMES: Readonly<Record<'count' | 'amount', CounterNames>> = { count: counterNamesOf('count'), amount: counterNamesOf('amount') };
+
+/** Adds an item's counters of one unit to a sum. `open` = failed − recovered − terminal. */
+function addCounters(sum: FiguresSum, counters: Readonly<Record<string, number>>, unit: 'count' | 'amount'): void {
+  const names = COUNTER_NAMES[unit];
+  const failed = counters[names.failed] ?? 0;
+  const recovered = counters[names.recovered] ?? 0;
+  const terminal = counters[names.terminal] ?? 0;
+  sum.failed += failed;
+  sum.recovered += recovered;
+  sum.terminal += terminal;
+  sum.open += failed - recovered - terminal;
+  for (const [method, name] of names.by_method) sum.by_method[method] += counters[name] ?? 0;
+}
 
 /** The totals of some rollup items (each carries a `currency` dimension). */
 export function cohortTotals(rows: readonly RollupItem[]): CohortTotals {
-  let count = EMPTY_FIGURES;
-  const byCurrency: Record<string, { count: CohortFigures; amount: CohortFigures }> = {};
+  const count = newSum();
+  const byCurrency: Record<string, { count: FiguresSum; amount: FiguresSum }> = {};
   for (const row of rows) {
     const currency = row.dims.currency ?? '';
-    const rowCount = figuresOf(row.counters, 'count');
-    const known = byCurrency[currency] ?? { count: EMPTY_FIGURES, amount: EMPTY_FIGURES };
-    byCurrency[currency] = { count: addFigures(known.count, rowCount), amount: addFigures(known.amount, figuresOf(row.counters, 'amount')) };
-    count = addFigures(count, rowCount);
+    byCurrency[currency] ??= { count: newSum(), amount: newSum() };
+    const sums = byCurrency[currency];
+    addCounters(count, row.counters, 'count');
+    addCounters(sums.count, row.counters, 'count');
+    addCounters(sums.amount, row.counters, 'amount');
   }
   const sorted = Object.fromEntries(Object.entries(byCurrency).sort(([a], [b]) => (a < b ? -1 : 1)));
   return { count, by_currency: sorted };

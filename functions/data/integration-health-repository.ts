@@ -5,7 +5,7 @@ import { env } from '#shared/env';
 import { documentClient } from './client';
 import type { DeadLetteredEvent } from './dead-letter-repository';
 import { deadLetteredEventEntity } from './entities/dead-lettered-event';
-import { INTEGRATION_ENTITY, integrationKeys } from './keys';
+import { INTEGRATION_ENTITY, integrationKeys, keys, queries } from './keys';
 
 /** How long an hourly signature-failure counter is kept: the 24 h the health routes read, and a day of margin. */
 export const SIGNATURE_FAILURE_RETENTION_SECONDS = 48 * 3600;
@@ -89,4 +89,10 @@ export async function listDeliveriesSince(merchantId: string, since: Date): Prom
 export async function listDeadLettersSince(merchantId: string, since: Date): Promise<DeadLetteredEvent[]> {
   const items = await queryAll({ TableName: env.TABLE_NAME, ...integrationKeys.deadLettersFrom(merchantId, timeOrderedIdFloor(since)) });
   return items.map((item) => deadLetteredEventEntity.fromItem(item));
+}
+
+/** The providers the merchant has a webhook signing secret for: one Query of its `PSP#` items, projecting the provider only (never the secret). */
+export async function listConfiguredProviders(merchantId: string): Promise<Set<string>> {
+  const items = await queryAll({ TableName: env.TABLE_NAME, ...queries.partitionPrefix(keys.providerSecretPrefix(merchantId)), ProjectionExpression: 'psp' });
+  return new Set(items.map((item) => String(item.psp)));
 }

@@ -13,7 +13,10 @@ export interface StorefrontAssociation {
 }
 
 /** What registerStorefront did: `created` (no association before), `updated` (another domain before) or `unchanged` (the same domain again). */
-export type StorefrontRegistration = { readonly outcome: 'created' | 'updated' | 'unchanged'; readonly association: StorefrontAssociation } | { readonly outcome: 'taken' | 'concurrent' };
+export type StorefrontRegistration =
+  | { readonly outcome: 'created' | 'updated' | 'unchanged'; readonly association: StorefrontAssociation }
+  | { readonly outcome: 'taken' }
+  | { readonly outcome: 'concurrent' };
 
 export async function getStorefront(merchantId: string): Promise<StorefrontAssociation | undefined> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: integrationKeys.storefront(merchantId), ConsistentRead: true }));

@@ -2,7 +2,21 @@
 export const MAX_SHOP_DOMAIN_LENGTH = 253;
 
 /** Top-level names that never denote a public storefront (RFC 2606, RFC 6761, RFC 6762, common private use). */
-const RESERVED_TLDS: ReadonlySet<string> = new Set(['localhost', 'local', 'internal', 'test', 'invalid', 'example', 'onion', 'arpa', 'home', 'lan', 'corp', 'intranet', 'private']);
+const RESERVED_TLDS: ReadonlySet<string> = new Set([
+  'localhost',
+  'local',
+  'internal',
+  'test',
+  'invalid',
+  'example',
+  'onion',
+  'arpa',
+  'home',
+  'lan',
+  'corp',
+  'intranet',
+  'private',
+]);
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** A top-level label: letters (2-63), or an IDN in its ASCII form (`xn--…`). */

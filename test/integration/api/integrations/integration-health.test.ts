@@ -11,6 +11,7 @@ import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
 import { queueDefinitions } from '#contracts/queues';
 import { PSPS } from '#core/providers';
 import { documentClient } from '#data/client';
+import { markDeadLetteredEventsRedriven } from '#data/dead-letter-repository';
 import { setProviderSecret } from '#data/provider-secret-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { LocalQueues } from '#lib/local/queue-hub';
@@ -196,6 +197,44 @@ describe('/api/v1/integrations/{id}/health and /errors', () => {
     expect([hourBefore, hourAfter]).toContain(response.body.data[1]?.hour);
     expect((await get<ErrorEntry[]>('/integrations/paypal/errors', tenant)).body.data).toEqual([]);
     expect((await get<ErrorEntry[]>('/integrations/crm_b/errors', tenant)).body.data).toEqual([]);
+  });
+
+  it('counts a refused delivery in an hourly counter that keeps nothing of the delivery', async () => {
+    // Prepare
+    const tenant = await newTenant(['read'], UNLIMITED);
+    await setProviderSecret(tenant.merchant.id, 'stripe', SECRET);
+    // Act
+    const refused = await post(`/stripe/${tenant.merchant.id}`, stripeFailedFor('whsec_not_the_merchants_secret_000000'));
+    // Assess
+    expect(refused.status).toBe(401);
+    const { Items = [] } = await documentClient.send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME as string,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': `M#${tenant.merchant.id}`, ':sk': 'SIGFAIL#' },
+      }),
+    );
+    expect(Items).toHaveLength(1);
+    expect(Object.keys(Items[0] ?? {}).sort()).toEqual(['PK', 'SK', 'count', 'entity', 'expires_at', 'hour', 'last_at', 'psp']);
+    expect(Items[0]).toMatchObject({ count: 1, psp: 'stripe' });
+    expect(Number(Items[0]?.expires_at) - Date.now() / 1000).toBeGreaterThan(47 * 3600);
+    expect(await countItems(tenant.merchant.id, 'WHK#')).toBe(0);
+  });
+
+  it('stops counting a dead-lettered event as pending once an operator redrove it', async () => {
+    // Prepare
+    const tenant = await newTenant(['read'], UNLIMITED);
+    await setProviderSecret(tenant.merchant.id, 'stripe', SECRET);
+    const poison = await postUntilDeadLettered(`/stripe/${tenant.merchant.id}`, stripePoisonEvent(SECRET));
+    const before = await get<Health>('/integrations/stripe/health', tenant);
+    // Act
+    await markDeadLetteredEventsRedriven({ merchant_id: tenant.merchant.id, webhook_log_id: poison.body.data.id }, 'succeeded');
+    const after = await get<Health>('/integrations/stripe/health', tenant);
+    // Assess
+    expect(before.body.data).toMatchObject({ status: 'degraded', dead_lettered_events: 1, dead_lettered_pending: 1 });
+    expect(after.body.data).toMatchObject({ status: 'healthy', dead_lettered_events: 1, dead_lettered_pending: 0 });
+    const errors = await get<ErrorEntry[]>('/integrations/stripe/errors', tenant);
+    expect(errors.body.data).toEqual([expect.objectContaining({ type: 'dead_lettered', redriven_at: expect.any(String), redrive_outcome: 'succeeded' })]);
   });
 
   it.each([['/integrations/shopify/health'], ['/integrations/crm_c/errors'], ['/integrations/STRIPE/health']])(

@@ -47,17 +47,24 @@ export interface SignatureFailureBucket {
   readonly last_at: string;
 }
 
-/** Every page of a Query, in key order (the callers bound it by time). */
-async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+/** The pages of a Query, in key order, up to `maxPages` (the callers bound it by time); `complete` when no page was left. */
+async function queryPages(input: QueryCommandInput, maxPages = Number.POSITIVE_INFINITY): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
   const items: Record<string, unknown>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
+  let pages = 0;
   do {
     const page = await documentClient.send(new QueryCommand({ ...input, ...(ExclusiveStartKey === undefined ? {} : { ExclusiveStartKey }) }));
     items.push(...(page.Items ?? []));
     ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey !== undefined);
-  return items;
+    pages += 1;
+  } while (ExclusiveStartKey !== undefined && pages < maxPages);
+  return { items, complete: ExclusiveStartKey === undefined };
 }
+
+const queryAll = async (input: QueryCommandInput): Promise<Record<string, unknown>[]> => (await queryPages(input)).items;
+
+/** The most 1 MB pages of stored deliveries one health request reads (newest first): beyond it, counts are lower bounds. */
+export const MAX_DELIVERY_PAGES = 8;
 
 /** The merchant's hourly signature-failure counters from the hour of `from` to the hour of `to`, every provider: one Query of at most 25 × 13 small items. */
 export async function listSignatureFailures(merchantId: string, from: Date, to: Date): Promise<SignatureFailureBucket[]> {
@@ -73,16 +80,21 @@ export interface ReceivedDelivery {
 
 /**
  * The merchant's provider deliveries stored since `since` (the intake stores one per provider
- * event), oldest first: a Query of the `WHK#` range from the time-ordered id floor of `since`,
- * projecting provider and time (the read still costs the items' full size).
+ * event), newest first: a Query of the `WHK#` range from the time-ordered id floor of `since`,
+ * projecting provider and time (the read still costs the items' full size), at most
+ * MAX_DELIVERY_PAGES pages; `complete` false when older deliveries of the window were left unread.
  */
-export async function listDeliveriesSince(merchantId: string, since: Date): Promise<ReceivedDelivery[]> {
-  const items = await queryAll({
-    TableName: env.TABLE_NAME,
-    ...integrationKeys.webhookLogsFrom(merchantId, timeOrderedIdFloor(since)),
-    ProjectionExpression: 'psp, received_at',
-  });
-  return items.map((item) => ({ psp: String(item.psp), received_at: String(item.received_at) }));
+export async function listDeliveriesSince(merchantId: string, since: Date): Promise<{ deliveries: ReceivedDelivery[]; complete: boolean }> {
+  const { items, complete } = await queryPages(
+    {
+      TableName: env.TABLE_NAME,
+      ...integrationKeys.webhookLogsFrom(merchantId, timeOrderedIdFloor(since)),
+      ProjectionExpression: 'psp, received_at',
+      ScanIndexForward: false,
+    },
+    MAX_DELIVERY_PAGES,
+  );
+  return { deliveries: items.map((item) => ({ psp: String(item.psp), received_at: String(item.received_at) })), complete };
 }
 
 /** The merchant's dead-lettered inbound events since `since`, oldest first: a Query of the `DEADLETTER#` range from the id floor of `since` (small items, no payload). */

@@ -35,6 +35,7 @@ export interface IntegrationHealth {
   readonly status: 'healthy' | 'degraded' | 'not_connected';
   readonly last_event_received_at: string | null;
   readonly events_24h: number;
+  readonly events_24h_complete: boolean;
   readonly signature_failures_24h: number;
   readonly dead_lettered_events: number;
   readonly dead_lettered_pending: number;
@@ -58,6 +59,8 @@ export type IntegrationErrorEntry =
 interface HealthData {
   readonly configured: Set<string>;
   readonly deliveries: readonly ReceivedDelivery[];
+  /** False when the day's deliveries were more than one request reads: counts are lower bounds. */
+  readonly deliveriesComplete: boolean;
   readonly failures: readonly SignatureFailureBucket[];
   readonly deadLetters: readonly DeadLetteredEvent[];
 }
@@ -66,12 +69,12 @@ async function healthData(merchantId: string, now: Date, withDeliveries = true):
   const since = new Date(now.getTime() - HEALTH_WINDOW_MS);
   const [configured, deliveries, failures, deadLetters] = await Promise.all([
     withDeliveries ? listConfiguredProviders(merchantId) : new Set<string>(),
-    withDeliveries ? listDeliveriesSince(merchantId, since) : [],
+    withDeliveries ? listDeliveriesSince(merchantId, since) : { deliveries: [], complete: true },
     // The hour buckets that overlap the window: the current hour and the 24 before it, each counted whole.
     listSignatureFailures(merchantId, since, now),
     listDeadLettersSince(merchantId, new Date(now.getTime() - DEAD_LETTER_WINDOW_MS)),
   ]);
-  return { configured, deliveries, failures, deadLetters };
+  return { configured, deliveries: deliveries.deliveries, deliveriesComplete: deliveries.complete, failures, deadLetters };
 }
 
 const latest = <T extends { readonly at: string }>(entries: readonly T[]): T | null =>
@@ -106,6 +109,7 @@ function healthOf(id: string, data: HealthData): IntegrationHealth {
       status: 'not_connected',
       last_event_received_at: null,
       events_24h: 0,
+      events_24h_complete: true,
       signature_failures_24h: 0,
       dead_lettered_events: 0,
       dead_lettered_pending: 0,
@@ -125,6 +129,7 @@ function healthOf(id: string, data: HealthData): IntegrationHealth {
     status: !connected ? 'not_connected' : signatureFailures > 0 || pending > 0 ? 'degraded' : 'healthy',
     last_event_received_at: latest(received.map((delivery) => ({ at: delivery.received_at })))?.at ?? null,
     events_24h: received.length,
+    events_24h_complete: data.deliveriesComplete,
     signature_failures_24h: signatureFailures,
     dead_lettered_events: deadLettered.length,
     dead_lettered_pending: pending,
@@ -140,7 +145,10 @@ export async function listIntegrationHealth(merchantId: string, now: Date = new 
 
 /** The health of one integration (an id of INTEGRATION_IDS). */
 export async function getIntegrationHealth(merchantId: string, id: string, now: Date = new Date()): Promise<IntegrationHealth> {
-  return healthOf(id, isPsp(id) ? await healthData(merchantId, now) : { configured: new Set(), deliveries: [], failures: [], deadLetters: [] });
+  return healthOf(
+    id,
+    isPsp(id) ? await healthData(merchantId, now) : { configured: new Set(), deliveries: [], deliveriesComplete: true, failures: [], deadLetters: [] },
+  );
 }
 
 /** The recent errors of one integration, newest first: hourly signature-failure buckets of the last 24 h and dead-lettered events of the last 30 days. */

@@ -55,6 +55,10 @@ export const IntegrationHealth = z
     ),
     last_event_received_at: described(z.nullable(DateTime), 'The last delivery stored in the last 24 h; null when none (older ones are not read).'),
     events_24h: described(Count, 'Deliveries stored in the last 24 h (one per provider event; replays are not counted again).'),
+    events_24h_complete: described(
+      z.boolean(),
+      'False when the day held more deliveries than one request reads (8 MB of webhook bodies, newest first): events_24h is then a lower bound.',
+    ),
     signature_failures_24h: described(Count, 'Refused deliveries, by hour: the current hour and the 24 before it, each counted whole.'),
     dead_lettered_events: described(Count, 'Events dropped after their retries in the last 30 days (see `GET /integrations/{id}/errors`).'),
     dead_lettered_pending: described(Count, 'Of those, the ones no operator has redriven yet (`dlq redrive`).'),

@@ -27,6 +27,7 @@ interface Health {
   status: string;
   last_event_received_at: string | null;
   events_24h: number;
+  events_24h_complete: boolean;
   signature_failures_24h: number;
   dead_lettered_events: number;
   dead_lettered_pending: number;
@@ -135,6 +136,7 @@ describe('/api/v1/integrations/{id}/health and /errors', () => {
       status: 'degraded',
       last_event_received_at: expect.any(String),
       events_24h: stored,
+      events_24h_complete: true,
       signature_failures_24h: 1,
       dead_lettered_events: deadLettered,
       dead_lettered_pending: deadLettered,
@@ -162,6 +164,7 @@ describe('/api/v1/integrations/{id}/health and /errors', () => {
       status: 'not_connected',
       last_event_received_at: null,
       events_24h: 0,
+      events_24h_complete: true,
       signature_failures_24h: 0,
       dead_lettered_events: 0,
       dead_lettered_pending: 0,

@@ -669,3 +669,43 @@ export const enrollmentKeys = {
 export const ENROLLMENT_ENTITY = {
   enrollment: 'campaign_enrollment',
 } as const;
+
+/**
+ * Integrations (issue 13; functions/data/storefront-repository.ts, integration-health-repository.ts):
+ * | a merchant's storefront association (1 GetItem)                    | PK = M#<m>, SK = STOREFRONT | table |
+ * | who owns a shop domain (one merchant; the register transaction's condition) | PK = SHOPDOMAIN#<domain>, SK = SHOPDOMAIN | table |
+ * | a merchant's provider signature failures of one hour and provider (counter, `ADD`) | PK = M#<m>, SK = SIGFAIL#<yyyy-mm-ddThh>#<psp> | table |
+ * | the last 24 h of signature failures, every provider (1 Query, ≤ 25 × 13 small items) | PK = M#<m>, SK BETWEEN SIGFAIL#<from hour> AND SIGFAIL#<to hour>#~ | table |
+ * | the last 24 h of stored provider deliveries (integration health) | PK = M#<m>, SK BETWEEN WHK#<floor id of now-24h> AND WHK#~ (webhookLogKeys) | table |
+ * | the last 30 days of dead-lettered inbound events (integration health) | PK = M#<m>, SK BETWEEN DEADLETTER#<floor id> AND DEADLETTER#~ (deadLetterKeys) | table |
+ * `SIGFAIL#` items hold a count, the last failure's time and an expiry (48 h): no payload, no personal data.
+ */
+export const integrationKeys = {
+  storefront: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'STOREFRONT' }),
+  shopDomain: (domain: string): ItemKey => ({ PK: `SHOPDOMAIN#${domain}`, SK: 'SHOPDOMAIN' }),
+  signatureFailures: (merchantId: string, hour: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SIGFAIL#${hour}#${psp}` }),
+  /** Key condition bounds of the hourly signature-failure counters from `fromHour` to `toHour` (inclusive). */
+  signatureFailureRange: (merchantId: string, fromHour: string, toHour: string) => ({
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `SIGFAIL#${fromHour}`, ':to': `SIGFAIL#${toHour}#~` },
+  }),
+  /** Key condition of the stored deliveries (`WHK#<body>`) whose time-ordered body is at least `fromBody`. */
+  webhookLogsFrom: (merchantId: string, fromBody: string) => ({
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `WHK#${fromBody}`, ':to': 'WHK#~' },
+  }),
+  /** Key condition of the dead-lettered events (`DEADLETTER#<body>`) whose time-ordered body is at least `fromBody`. */
+  deadLettersFrom: (merchantId: string, fromBody: string) => ({
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `DEADLETTER#${fromBody}`, ':to': 'DEADLETTER#~' },
+  }),
+} as const;
+
+export const INTEGRATION_ENTITY = {
+  storefront: 'storefront',
+  shopDomain: 'shop_domain',
+  signatureFailures: 'signature_failures',
+} as const;

@@ -1,5 +1,7 @@
 import { createGroupHandler } from '#api/group-handler';
+import { getIntegrationHealth, listIntegrationErrors, listIntegrationHealth } from './integration-health';
+import { registerStorefront } from './register-storefront';
 import { integrationsRoutes } from './routes';
 
-/** The integrations Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(integrationsRoutes, {});
+/** The integrations Lambda: storefront registration and the integration health routes. */
+export const handler = createGroupHandler(integrationsRoutes, { registerStorefront, listIntegrationHealth, getIntegrationHealth, listIntegrationErrors });

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InternalError, InvalidRequestError, InvalidSignatureError, ResourceNotFoundError } from '#core/errors';
 import { isPsp, type Psp } from '#core/providers';
 import { queueSender } from '#adapters/queue-sender';
+import { countSignatureFailure } from '#data/integration-health-repository';
 import { getMerchantCached } from '#data/merchant-repository';
 import { getProviderSecret } from '#data/provider-secret-repository';
 import { markWebhookEventEnqueued, PROVIDER_WEBHOOK_KIND, putWebhookLogOnce, type WebhookRouteVariant } from '#data/webhook-log-repository';
@@ -68,7 +69,8 @@ function eventIdentityOf(psp: Psp, request: InboundWebhook): string | undefined 
  * The provider_signature authenticator of these rows: the delivery is verified with the provider's
  * own scheme and the merchant's secret for it, over the body exactly as received. An unknown
  * merchant or a provider without a secret is 404 (the same answer), a bad, missing or stale
- * signature 401 `invalid_signature`. Never logs bodies, headers or secrets.
+ * signature 401 `invalid_signature`, counted in the merchant's hourly signature-failure counter
+ * for the provider (integration health). Never logs bodies, headers or secrets.
  */
 export async function verifyProviderWebhook(event: APIGatewayProxyEvent, route: RouteDef): Promise<ProviderWebhookPrincipal> {
   const { psp, variant } = providerOfRoute(route);
@@ -85,6 +87,11 @@ export async function verifyProviderWebhook(event: APIGatewayProxyEvent, route: 
   const verification = await webhookModuleFor(psp).verify(webhook, { secret: secret.secret }, new Date());
   if (!verification.ok) {
     logger.info('provider webhook refused', { request_id: event.requestContext.requestId, merchant_id: merchantId, psp, reason: verification.reason });
+    // Counted for the integration health routes: one unconditional ADD, nothing of the delivery kept.
+    // A failure to count never changes the answer.
+    await countSignatureFailure(merchantId, psp).catch((error: unknown) =>
+      logger.warn('signature failure not counted', { request_id: event.requestContext.requestId, merchant_id: merchantId, psp, error: String(error) }),
+    );
     throw new InvalidSignatureError('The webhook signature is missing, invalid or outside the allowed time window.');
   }
   return { kind: 'provider_signature', sender: psp, merchantId, psp, variant, webhook };

@@ -338,6 +338,15 @@ describe('GET /api/v1/openapi.json', () => {
       await record('getEmailHealth', 'weekly', `${api}/analytics/email-health?group_by=week`, { key });
       await record('getEmailEngagement', 'defaults', `${api}/analytics/email-engagement`, { key });
 
+      await record('registerStorefront', 'create', `${api}/integrations/storefront/register`, {
+        method: 'POST',
+        key,
+        body: { shop_domain: `openapi-${tenant.merchant.id.toLowerCase().replace(/[^a-z0-9]/g, '')}.myshopify.com` },
+      });
+      await record('listIntegrationHealth', 'all', `${api}/integrations/health`, { key });
+      await record('getIntegrationHealth', 'stripe', `${api}/integrations/stripe/health`, { key });
+      await record('listIntegrationErrors', 'stripe', `${api}/integrations/stripe/errors`, { key });
+
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
     }
 

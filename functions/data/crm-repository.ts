@@ -85,7 +85,9 @@ export async function putCrmConnection(merchantId: string, crm: CrmName, sealedT
   const at = now.toISOString();
   const previous = await getCrmConnection(merchantId, crm);
   const record: CrmConnectionRecord = { merchant_id: merchantId, crm, sealed_tokens: sealedTokens, connected_at: previous?.connected_at ?? at, updated_at: at };
-  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: { ...crmKeys.connection(merchantId, crm), entity: CRM_ENTITY.connection, ...record } }));
+  await documentClient.send(
+    new PutCommand({ TableName: env.TABLE_NAME, Item: { ...crmKeys.connection(merchantId, crm), entity: CRM_ENTITY.connection, ...record } }),
+  );
   return record;
 }
 
@@ -93,7 +95,10 @@ export async function putCrmConnection(merchantId: string, crm: CrmName, sealedT
 export async function updateCrmTokens(connection: CrmConnectionRecord, sealedTokens: string, now: Date): Promise<CrmConnectionRecord> {
   const record: CrmConnectionRecord = { ...connection, sealed_tokens: sealedTokens, updated_at: now.toISOString() };
   await documentClient.send(
-    new PutCommand({ TableName: env.TABLE_NAME, Item: { ...crmKeys.connection(connection.merchant_id, connection.crm), entity: CRM_ENTITY.connection, ...record } }),
+    new PutCommand({
+      TableName: env.TABLE_NAME,
+      Item: { ...crmKeys.connection(connection.merchant_id, connection.crm), entity: CRM_ENTITY.connection, ...record },
+    }),
   );
   return record;
 }
@@ -129,10 +134,18 @@ export async function recordCrmSync(merchantId: string, entry: CrmSyncLogRecord)
         {
           Put: {
             TableName: env.TABLE_NAME,
-            Item: { ...crmKeys.syncLog(merchantId, entry.crm, entry.started_at, entry.sync_id), entity: CRM_ENTITY.syncLog, merchant_id: merchantId, ...entry, expires_at: expiresAt },
+            Item: {
+              ...crmKeys.syncLog(merchantId, entry.crm, entry.started_at, entry.sync_id),
+              entity: CRM_ENTITY.syncLog,
+              merchant_id: merchantId,
+              ...entry,
+              expires_at: expiresAt,
+            },
           },
         },
-        { Put: { TableName: env.TABLE_NAME, Item: { ...crmKeys.status(merchantId, entry.crm), entity: CRM_ENTITY.status, merchant_id: merchantId, ...status } } },
+        {
+          Put: { TableName: env.TABLE_NAME, Item: { ...crmKeys.status(merchantId, entry.crm), entity: CRM_ENTITY.status, merchant_id: merchantId, ...status } },
+        },
       ],
     }),
   );

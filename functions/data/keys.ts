@@ -680,7 +680,10 @@ export const ENROLLMENT_ENTITY = {
 export const crmKeys = {
   connection: (merchantId: string, crm: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CRMCONN#${crm}` }),
   status: (merchantId: string, crm: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CRMSTATUS#${crm}` }),
-  syncLog: (merchantId: string, crm: string, startedAt: string, syncId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CRMSYNC#${crm}#${startedAt}#${syncId}` }),
+  syncLog: (merchantId: string, crm: string, startedAt: string, syncId: string): ItemKey => ({
+    PK: merchantPk(merchantId),
+    SK: `CRMSYNC#${crm}#${startedAt}#${syncId}`,
+  }),
   syncLogPrefix: (merchantId: string, crm: string) => ({ PK: merchantPk(merchantId), SKPrefix: `CRMSYNC#${crm}#` }),
   stateNonce: (merchantId: string, nonce: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CRMSTATE#${nonce}` }),
 } as const;

@@ -6,7 +6,15 @@ export const CRM_TIMEOUT_MS = 10_000;
 /** Contacts per upsert request (HubSpot's batch limit is 100, Salesforce's composite sObject collection 200). */
 export const CRM_BATCH_SIZE = 100;
 
-type CrmVariable = 'CRM_A_API_BASE_URL' | 'CRM_A_CLIENT_ID' | 'CRM_A_CLIENT_SECRET' | 'CRM_A_REDIRECT_URI' | 'CRM_B_LOGIN_BASE_URL' | 'CRM_B_CLIENT_ID' | 'CRM_B_CLIENT_SECRET' | 'CRM_B_REDIRECT_URI';
+type CrmVariable =
+  | 'CRM_A_API_BASE_URL'
+  | 'CRM_A_CLIENT_ID'
+  | 'CRM_A_CLIENT_SECRET'
+  | 'CRM_A_REDIRECT_URI'
+  | 'CRM_B_LOGIN_BASE_URL'
+  | 'CRM_B_CLIENT_ID'
+  | 'CRM_B_CLIENT_SECRET'
+  | 'CRM_B_REDIRECT_URI';
 
 /**
  * A CRM setting, read at call time: `process.env[variable]` when set (a test points the adapter

@@ -147,7 +147,14 @@ export async function syncCrm(merchantId: string, crm: CrmName, now: () => Date 
   const adapter = crmAdapterFor(crm);
   const log = logger.child({ merchant_id: merchantId, crm, sync_id: syncId });
   const { contacts, truncated } = await atRiskContacts(merchantId);
-  let tokens = await open(connection);
+  let tokens: CrmTokens;
+  try {
+    tokens = await open(connection);
+  } catch (caught) {
+    // A key rotated away or a record that was tampered with: the merchant reconnects; never a 500.
+    log.error('crm tokens could not be opened', { error: caught instanceof Error ? caught.name : 'unknown' });
+    tokens = { access_token: '' };
+  }
   let tokenRefreshed = false;
   const refresh = async (): Promise<void> => {
     tokens = await adapter.refresh(tokens, now());
@@ -158,6 +165,7 @@ export async function syncCrm(merchantId: string, crm: CrmName, now: () => Date 
   let failed = 0;
   let error: string | null = null;
   try {
+    if (tokens.access_token === '') throw new CrmError(crm, 'unauthorized', 'the stored tokens could not be decrypted: connect the CRM again');
     if (tokens.expires_at !== undefined && Date.parse(tokens.expires_at) <= startedAt.getTime() + 60_000) await refresh();
     let result: { upserted: number; failed: number };
     try {

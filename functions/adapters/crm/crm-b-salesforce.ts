@@ -27,6 +27,9 @@ const token = async (form: Record<string, string>, now: Date, previous?: CrmToke
     previous,
   );
   if (tokens.instance_url === undefined || !URL.canParse(tokens.instance_url)) throw new CrmError(crm, 'bad_response', 'token answer without instance_url');
+  // The API origin comes from the token answer: never let an HTTPS login hand us a plain-HTTP one.
+  if (new URL(crmSetting(crm, 'CRM_B_LOGIN_BASE_URL')).protocol === 'https:' && new URL(tokens.instance_url).protocol !== 'https:')
+    throw new CrmError(crm, 'bad_response', 'token answer with an instance_url that is not https');
   return tokens;
 };
 

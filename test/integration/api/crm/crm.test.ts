@@ -8,7 +8,7 @@
 import { CrmConnectionResponse, CrmSyncResponse } from '#api/crm/schemas';
 import type { CrmName } from '#core/crm';
 import { isOpen, type PaymentRecord } from '#core/payments';
-import { getCrmConnection, getCrmSyncStatus, listCrmSyncLog } from '#data/crm-repository';
+import { getCrmConnection, getCrmSyncStatus, listCrmSyncLog, putCrmConnection } from '#data/crm-repository';
 import { getCustomer } from '#data/customer-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { mintCrmState } from '#services/crm';
@@ -261,6 +261,27 @@ describe('/api/v1/crm_a and /api/v1/crm_b', () => {
       expect([response.status, response.body.error?.code]).toEqual([409, 'state_conflict']);
       expect(fakeOf(crm).upsertRequests().length).toBe(upsertsBefore);
       expect(await listCrmSyncLog(stranger.merchant.id, crm)).toEqual([]);
+    });
+
+    it('does not open tokens copied onto another merchant’s connection: the sync fails, nothing is pushed', async () => {
+      // Prepare
+      const owner = await newTenant(['write'], UNLIMITED);
+      const stranger = await newTenant(['write'], UNLIMITED);
+      await seedBook(stranger.merchant.id);
+      await connect(crm, owner);
+      const stolen = (await getCrmConnection(owner.merchant.id, crm))?.sealed_tokens as string;
+      await putCrmConnection(stranger.merchant.id, crm, stolen, new Date());
+      const upsertsBefore = fakeOf(crm).upsertRequests().length;
+
+      // Act
+      const response = await sync(crm, stranger);
+
+      // Assess
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({ status: 'failed', contacts_upserted: 0, at_risk_customers: 2 });
+      expect(response.body.data.error).toContain('could not be decrypted');
+      expect(fakeOf(crm).upsertRequests().length).toBe(upsertsBefore);
+      expect(await getCrmSyncStatus(stranger.merchant.id, crm)).toMatchObject({ last_outcome: 'failed', last_error: response.body.data.error });
     });
 
     it('refuses a tampered, expired, replayed or other-CRM state with 400 on state, and a refused code with 400 on code', async () => {

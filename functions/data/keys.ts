@@ -709,3 +709,28 @@ export const INTEGRATION_ENTITY = {
   shopDomain: 'shop_domain',
   signatureFailures: 'signature_failures',
 } as const;
+
+/**
+ * CRM integrations (functions/data/crm-repository.ts; issue 13). All under the merchant:
+ * | a merchant's connection to a CRM: tokens sealed by the secret box, connected_at (callback writes, sync reads) | PK = M#<m>, SK = CRMCONN#<crm> | table |
+ * | a CRM's sync status, read by integrations health: last_synced_at (last success), last_sync_at, last_outcome, last_error (null after a success), counts | PK = M#<m>, SK = CRMSTATUS#<crm> | table |
+ * | a CRM's sync log, newest first (counts and outcome only, no personal data) | PK = M#<m>, SK = CRMSYNC#<crm>#<started_at>#<sync id>; Query begins_with CRMSYNC#<crm># descending | table |
+ * | a spent OAuth state nonce (single use: conditional put; TTL `expires_at`) | PK = M#<m>, SK = CRMSTATE#<nonce> | table |
+ */
+export const crmKeys = {
+  connection: (merchantId: string, crm: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CRMCONN#${crm}` }),
+  status: (merchantId: string, crm: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CRMSTATUS#${crm}` }),
+  syncLog: (merchantId: string, crm: string, startedAt: string, syncId: string): ItemKey => ({
+    PK: merchantPk(merchantId),
+    SK: `CRMSYNC#${crm}#${startedAt}#${syncId}`,
+  }),
+  syncLogPrefix: (merchantId: string, crm: string) => ({ PK: merchantPk(merchantId), SKPrefix: `CRMSYNC#${crm}#` }),
+  stateNonce: (merchantId: string, nonce: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CRMSTATE#${nonce}` }),
+} as const;
+
+export const CRM_ENTITY = {
+  connection: 'crm_connection',
+  status: 'crm_sync_status',
+  syncLog: 'crm_sync_log',
+  stateNonce: 'crm_state_nonce',
+} as const;

@@ -77,6 +77,23 @@ const RULES = {
   CHARGEBEE_API_BASE_URL: { fallback: 'https://{site}.chargebee.com', url: true },
   BRAINTREE_API_BASE_URL: { fallback: 'https://api.braintreegateway.com', url: true },
   /**
+   * CRM integrations (functions/adapters/crm, docs/integrations.md). CRM A (HubSpot-shaped): API
+   * and token origin, OAuth client and the redirect URI registered with it. CRM B
+   * (Salesforce-shaped): login (token) origin, OAuth client, redirect URI; its API origin is the
+   * connected account's `instance_url`. A CRM whose client is unset answers its calls as unavailable.
+   */
+  CRM_A_API_BASE_URL: { fallback: 'https://api.hubapi.com', url: true },
+  CRM_A_CLIENT_ID: { minLength: 1 },
+  CRM_A_CLIENT_SECRET: { minLength: 1 },
+  CRM_A_REDIRECT_URI: { url: true },
+  CRM_B_LOGIN_BASE_URL: { fallback: 'https://login.salesforce.com', url: true },
+  CRM_B_CLIENT_ID: { minLength: 1 },
+  CRM_B_CLIENT_SECRET: { minLength: 1 },
+  CRM_B_REDIRECT_URI: { url: true },
+  /** Key of the CRM OAuth `state` (HMAC-SHA256), or the Secrets Manager secret holding it; unset: derived from the list-cursor key, else one of this process. */
+  CRM_STATE_SIGNING_SECRET: { minLength: 32 },
+  CRM_STATE_SIGNING_SECRET_ARN: { minLength: 1 },
+  /**
    * The payment gateway of the retry engine for a merchant and provider with none configured
    * (`gateways set`): `sandbox` locally and in tests; unset on AWS, where an unconfigured provider
    * gets no attempts (each is a gateway error, retried later and never counted).
@@ -130,6 +147,19 @@ const RULES = {
   /** Key of the unsubscribe tokens (HMAC-SHA256), or the Secrets Manager secret holding it (AWS); unset locally, where each process makes its own. */
   UNSUBSCRIBE_SIGNING_SECRET: { minLength: 32 },
   UNSUBSCRIBE_SIGNING_SECRET_ARN: { minLength: 1 },
+  /**
+   * Secrets at rest (functions/adapters/secret-box.ts): `kms` on AWS (SECRETS_KMS_KEY_ID, set by
+   * CDK), `local` in the local stack and tests (SECRET_BOX_KEY: 32 bytes, base64; the local stack
+   * makes one per data folder). Read again at call time.
+   */
+  SECRET_BOX_DRIVER: { fallback: 'kms', oneOf: ['kms', 'local'] },
+  SECRETS_KMS_KEY_ID: { minLength: 1 },
+  SECRET_BOX_KEY: { minLength: 44 },
+  /**
+   * `true` lets outbound webhooks reach loopback receivers (`http://` allowed for loopback hosts
+   * only). The local stack sets it; CDK never does, so on AWS every non-public address is refused.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: { oneOf: ['true', 'false'] },
   LOG_LEVEL: { fallback: 'info', oneOf: ['debug', 'info', 'warn', 'error', 'silent'] },
   /**
    * How long the hourly rollup recompute waits before it looks again at a merchant whose rollups

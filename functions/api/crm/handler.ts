@@ -1,5 +1,7 @@
 import { createGroupHandler } from '#api/group-handler';
+import { completeCrmAOauth, completeCrmBOauth } from './complete-crm-oauth';
 import { crmRoutes } from './routes';
+import { syncCrmA, syncCrmB } from './sync-crm';
 
-/** The crm Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(crmRoutes, {});
+/** The crm Lambda: CRM installation callbacks and syncs. */
+export const handler = createGroupHandler(crmRoutes, { completeCrmAOauth, completeCrmBOauth, syncCrmA, syncCrmB });

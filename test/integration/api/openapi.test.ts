@@ -17,6 +17,8 @@ import { suppressEmail } from '#data/suppression-repository';
 import type { MessageRecord } from '#core/messages';
 import { getMessage } from '#data/message-repository';
 import { linksFor } from '#services/message-links';
+import { mintCrmState } from '#services/crm';
+import { startFakeCrmA, startFakeCrmB } from '#test/fakes/crm-apis';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call, type JsonResponse } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
@@ -142,6 +144,42 @@ describe('GET /api/v1/openapi.json', () => {
       record(operationId, what, `${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
     const publicUrl = (path: string): string => `https://${new URL(originOf(stack)).host}${path}`;
     const data = (response: JsonResponse<Json>): Json => response.body.data as Json;
+
+    /** The CRM callbacks and syncs against the loopback CRM fakes (test/fakes/crm-apis.ts), configured for this block only. */
+    async function exerciseCrm(api: string, key: string): Promise<void> {
+      const fakes = { crm_a: await startFakeCrmA(), crm_b: await startFakeCrmB() };
+      const settings: Record<string, string> = {
+        CRM_A_API_BASE_URL: fakes.crm_a.url,
+        CRM_A_CLIENT_ID: fakes.crm_a.clientId,
+        CRM_A_CLIENT_SECRET: fakes.crm_a.clientSecret,
+        CRM_A_REDIRECT_URI: fakes.crm_a.redirectUri,
+        CRM_B_LOGIN_BASE_URL: fakes.crm_b.url,
+        CRM_B_CLIENT_ID: fakes.crm_b.clientId,
+        CRM_B_CLIENT_SECRET: fakes.crm_b.clientSecret,
+        CRM_B_REDIRECT_URI: fakes.crm_b.redirectUri,
+      };
+      const saved = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
+      Object.assign(process.env, settings);
+      try {
+        for (const [crm, operation, sync] of [
+          ['crm_a', 'completeCrmAOauth', 'syncCrmA'],
+          ['crm_b', 'completeCrmBOauth', 'syncCrmB'],
+        ] as const) {
+          await record(operation, 'installation', `${api}/${crm}/oauth/callback`, {
+            method: 'POST',
+            body: { code: fakes[crm].issueCode(), state: await mintCrmState(tenant.merchant.id, crm) },
+          });
+          await record(sync, 'sync', `${api}/${crm}/sync`, { method: 'POST', key });
+        }
+      } finally {
+        for (const [name, value] of Object.entries(saved)) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
+        await fakes.crm_a.stop();
+        await fakes.crm_b.stop();
+      }
+    }
 
     /** Every built operation once with a request it accepts, in an order that gives each its data. */
     async function exerciseSuccesses(): Promise<void> {
@@ -346,6 +384,8 @@ describe('GET /api/v1/openapi.json', () => {
       await record('listIntegrationHealth', 'all', `${api}/integrations/health`, { key });
       await record('getIntegrationHealth', 'stripe', `${api}/integrations/stripe/health`, { key });
       await record('listIntegrationErrors', 'stripe', `${api}/integrations/stripe/errors`, { key });
+
+      await exerciseCrm(api, key);
 
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
     }

@@ -37,10 +37,13 @@ const Count = z.number().check(z.int(), z.gte(0));
 
 const LastError = z.object({
   type: described(
-    z.enum(['signature_failure', 'dead_lettered']),
-    'A refused delivery (bad, missing or stale signature), or an event the service dropped after its retries.',
+    z.enum(['signature_failure', 'dead_lettered', 'sync_failed']),
+    'A refused delivery (bad, missing or stale signature), an event the service dropped after its retries, or (CRM) a failed sync.',
   ),
-  code: described(z.string(), "`invalid_signature`, or the dead-lettered event's reason code (`unknown_webhook_customer`, `provider_api_key_missing`, …)."),
+  code: described(
+    z.string(),
+    "`invalid_signature`, the dead-lettered event's reason code (`unknown_webhook_customer`, `provider_api_key_missing`, …), or a failed sync's error kind.",
+  ),
   at: DateTime,
 });
 
@@ -48,13 +51,16 @@ export const IntegrationHealth = z
   .object({
     id: IntegrationId,
     type: z.enum(['psp', 'crm']),
-    connected: described(z.boolean(), 'Provider: a webhook signing secret is configured. CRM: always false until CRM sync lands.'),
+    connected: described(z.boolean(), 'Provider: a webhook signing secret is configured. CRM: its OAuth callback stored tokens.'),
     status: described(
       z.enum(['healthy', 'degraded', 'not_connected']),
-      '`degraded`: signature failures in the last 24 h, or dead-lettered events not redriven yet.',
+      '`degraded`: signature failures in the last 24 h, or dead-lettered events not redriven yet; for a CRM, its last sync failed.',
     ),
-    last_event_received_at: described(z.nullable(DateTime), 'The last delivery stored in the last 24 h; null when none (older ones are not read).'),
-    events_24h: described(Count, 'Deliveries stored in the last 24 h (one per provider event; replays are not counted again).'),
+    last_event_received_at: described(
+      z.nullable(DateTime),
+      'Provider: the last delivery stored in the last 24 h; null when none (older ones are not read). CRM: the last sync.',
+    ),
+    events_24h: described(Count, 'Deliveries stored in the last 24 h (one per provider event; replays are not counted again); for a CRM, syncs started.'),
     events_24h_complete: described(
       z.boolean(),
       'False when the day held more deliveries than one request reads (8 MB of webhook bodies, newest first): events_24h is then a lower bound.',
@@ -69,19 +75,19 @@ export const IntegrationHealth = z
 
 export const IntegrationErrorEntry = z
   .object({
-    type: z.enum(['signature_failure', 'dead_lettered']),
+    type: z.enum(['signature_failure', 'dead_lettered', 'sync_failed']),
     code: z.string(),
     at: described(DateTime, 'The last failure of the hour, or when the event was dead-lettered.'),
     hour: described(z.optional(z.string()), 'signature_failure: the hour (UTC, `yyyy-mm-ddThh`).'),
     count: described(z.optional(Count), 'signature_failure: failures in that hour.'),
-    id: described(z.optional(z.string()), 'dead_lettered: `dle_…`.'),
+    id: described(z.optional(z.string()), 'dead_lettered: `dle_…`; sync_failed: the sync id.'),
     event_ids: described(z.optional(z.array(z.string())), "dead_lettered: the provider's event ids of the delivery."),
     webhook_log_id: described(z.optional(z.string()), 'dead_lettered: the stored delivery (`whk_…`) a redrive processes again.'),
     redriven_at: z.optional(z.nullable(DateTime)),
     redrive_outcome: z.optional(z.nullable(z.string())),
   })
   .clone()
-  .register(z.globalRegistry, { id: 'IntegrationError', description: 'A refused delivery (hourly) or a dead-lettered event.' });
+  .register(z.globalRegistry, { id: 'IntegrationError', description: 'A refused delivery (hourly), a dead-lettered event, or a failed CRM sync.' });
 
 const IntegrationParams = z.object({ id: IntegrationId });
 

@@ -246,6 +246,40 @@ describe('/api/v1/crm_a and /api/v1/crm_b', () => {
       expect((await listCrmSyncLog(tenant.merchant.id, crm)).map((entry) => entry.outcome)).toEqual(['succeeded', 'failed']);
     });
 
+    it('shows in integrations health: not connected, then healthy after a sync, then degraded with the failed sync among its errors', async () => {
+      // Prepare
+      const tenant = await newTenant(['write', 'read'], UNLIMITED);
+      const health = () => call<Body<Record<string, unknown>>>(`${stack.api_url}/integrations/${crm}/health`, { key: tenant.key });
+      const before = await health();
+      await seedBook(tenant.merchant.id);
+      await connect(crm, tenant);
+      await sync(crm, tenant);
+      const healthy = await health();
+      fakeOf(crm).server.failNextWith(503);
+      const failed = await sync(crm, tenant);
+
+      // Act
+      const degraded = await health();
+      const errors = await call<Body<Array<Record<string, unknown>>>>(`${stack.api_url}/integrations/${crm}/errors`, { key: tenant.key });
+
+      // Assess
+      expect(before.body.data).toMatchObject({ type: 'crm', connected: false, status: 'not_connected', events_24h: 0, last_error: null });
+      expect(healthy.body.data).toMatchObject({
+        connected: true,
+        status: 'healthy',
+        events_24h: 1,
+        last_event_received_at: expect.any(String),
+        last_error: null,
+      });
+      expect(degraded.body.data).toMatchObject({
+        connected: true,
+        status: 'degraded',
+        events_24h: 2,
+        last_error: { type: 'sync_failed', code: failed.body.data.error },
+      });
+      expect(errors.body.data).toEqual([expect.objectContaining({ type: 'sync_failed', code: failed.body.data.error, id: failed.body.data.sync_id })]);
+    });
+
     it('answers 409 when the merchant has not connected the CRM, and another merchant never syncs with this one’s tokens', async () => {
       // Prepare
       const owner = await newTenant(['write'], UNLIMITED);

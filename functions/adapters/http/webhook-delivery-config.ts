@@ -9,10 +9,17 @@ export function webhookAddressPolicy(): AddressPolicy {
   return { allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true' };
 }
 
-let resolver: AddressResolver | undefined;
+let resolver: { readonly servers: string | undefined; readonly resolver: AddressResolver } | undefined;
 
-/** The system's resolver (node:dns), made once per process. */
+/** The resolver of webhook hosts: WEBHOOK_DNS_SERVERS when set (read at call time), else the system's; made once per setting. */
 export function webhookResolver(): AddressResolver {
-  resolver ??= dnsResolver();
-  return resolver;
+  const servers = process.env.WEBHOOK_DNS_SERVERS;
+  if (resolver === undefined || resolver.servers !== servers) {
+    const list = servers
+      ?.split(',')
+      .map((server) => server.trim())
+      .filter((server) => server !== '');
+    resolver = { servers, resolver: dnsResolver(list === undefined ? {} : { servers: list }) };
+  }
+  return resolver.resolver;
 }

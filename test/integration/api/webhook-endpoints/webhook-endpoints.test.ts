@@ -20,6 +20,7 @@ import { documentClient } from '#data/client';
 import { queries, webhookKeys } from '#data/keys';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
+import { startDnsServer, type TestDnsServer } from '#test/fixtures/dns-server';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
@@ -438,6 +439,62 @@ describe('/api/v1/webhooks/endpoints', () => {
       expect((await log(reader)).body.data).toEqual([]);
       expect((await log(reader, `?endpoint_id=${made.id}`)).body.data).toEqual([]);
       expect((await log(tenant, '?status=lost')).status).toBe(400);
+    });
+  });
+
+  describe('host names (resolved through a DNS server on loopback)', () => {
+    let dns: TestDnsServer;
+    beforeAll(async () => {
+      dns = await startDnsServer();
+      process.env.WEBHOOK_DNS_SERVERS = dns.address;
+    });
+    afterAll(async () => {
+      delete process.env.WEBHOOK_DNS_SERVERS;
+      await dns.close();
+    });
+
+    it('refuses at save a name that resolves to a private or metadata address, and one that does not resolve', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      dns.set('internal.example.test', ['10.20.30.40']);
+      dns.set('metadata.example.test', ['169.254.169.254']);
+      dns.set('mixed.example.test', ['93.184.216.34', '::ffff:192.168.0.1']);
+
+      // Act
+      const answers = await Promise.all(
+        ['internal', 'metadata', 'mixed', 'unknown'].map((name) => create(tenant, { url: `https://${name}.example.test/hooks` })),
+      );
+
+      // Assess
+      expect(answers.map((answer) => [answer.status, answer.body.error?.param])).toEqual([
+        [422, 'url'],
+        [422, 'url'],
+        [422, 'url'],
+        [422, 'url'],
+      ]);
+    });
+
+    it('saves a name that resolves public, and refuses to send once it resolves private (DNS rebinding), logging the failure', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      dns.set('rebind.example.test', ['93.184.216.34']);
+      const saved = await create(tenant, { url: 'https://rebind.example.test/hooks' });
+      dns.set('rebind.example.test', ['10.0.0.5']);
+
+      // Act
+      const tested = await call<Body<{ success: boolean; status_code: number | null; error: string | null }>>(`${base()}/${saved.body.data.id}/test`, {
+        method: 'POST',
+        key: tenant.key,
+      });
+
+      // Assess
+      expect(saved.status).toBe(201);
+      expect(tested.status).toBe(200);
+      expect(tested.body.data).toMatchObject({ success: false, status_code: null, error: expect.stringContaining('public') });
+      const { Items } = await documentClient.send(
+        new QueryCommand({ TableName: process.env.TABLE_NAME, ...queries.partitionPrefix(webhookKeys.deliveryPrefix(tenant.merchant.id)) }),
+      );
+      expect(Items?.map((item) => [item.status, item.status_code])).toEqual([['failed', null]]);
     });
   });
 });

@@ -82,6 +82,8 @@ export async function deliverSafely(request: DeliveryRequest): Promise<DeliveryR
 
   return new Promise<DeliveryResult>((resolve) => {
     let settled = false;
+    // The status, once the receiver's headers came (a body that then hangs keeps it in the report).
+    let answered: number | null = null;
     const finish = (result: Omit<DeliveryResult, 'duration_ms' | 'address'>) => {
       if (settled) return;
       settled = true;
@@ -109,6 +111,7 @@ export async function deliverSafely(request: DeliveryRequest): Promise<DeliveryR
       },
       (res) => {
         const status = res.statusCode ?? 0;
+        answered = status;
         const disable = res.headers['webhook-delivery'];
         const headers = typeof disable === 'string' ? { 'webhook-delivery': disable } : {};
         let received = 0;
@@ -125,7 +128,7 @@ export async function deliverSafely(request: DeliveryRequest): Promise<DeliveryR
       },
     );
     const timer = setTimeout(
-      () => finish({ success: false, status: null, headers: {}, error: 'timeout', message: `no complete answer within ${timeoutMs} ms` }),
+      () => finish({ success: false, status: answered, headers: {}, error: 'timeout', message: `no complete answer within ${timeoutMs} ms` }),
       timeoutMs,
     );
     req.on('error', (error) => finish({ success: false, status: null, headers: {}, error: 'connection_error', message: error.message }));

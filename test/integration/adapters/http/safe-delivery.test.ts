@@ -177,6 +177,23 @@ describe('deliverSafely', () => {
     expect(result.duration_ms).toBeLessThan(2000);
   });
 
+  it('cuts a receiver whose body never ends at the timeout, keeping the status it sent', async () => {
+    const target = await receiver((_req, res) => {
+      res.writeHead(200);
+      res.write('partial');
+    });
+    const result = await deliverSafely({
+      url: `http://127.0.0.1:${target.port}/in`,
+      headers: {},
+      body: '{}',
+      resolver: dnsResolver(),
+      policy: LOCAL,
+      timeoutMs: 300,
+    });
+    await close(target.server);
+    expect(result).toMatchObject({ success: false, status: 200, error: 'timeout' });
+  });
+
   it('cuts a 10 MB answer at 64 KB, reported as failed', async () => {
     // Prepare
     let written = 0;

@@ -23,6 +23,12 @@ export interface ApiGroup {
   readonly sendsTo?: readonly QueueName[];
   /** Calls the AI model (Bedrock on AWS, with permission on that one model). @default false */
   readonly ai?: boolean;
+  /**
+   * Seals and opens secrets at rest (functions/adapters/secret-box.ts: webhook signing secrets,
+   * CRM tokens): on AWS, Encrypt/Decrypt on the data stack's secrets key, named in
+   * SECRETS_KMS_KEY_ID. @default false
+   */
+  readonly secrets?: boolean;
 }
 
 export const apiGroups = {
@@ -41,7 +47,7 @@ export const apiGroups = {
   analytics: { api: 'merchant', table: 'write' },
   'decline-codes': { api: 'merchant', table: 'read' },
   // "Send a test event" goes through the normal signed delivery path.
-  'webhook-endpoints': { api: 'merchant', table: 'write', sendsTo: ['outbound-deliveries'] },
+  'webhook-endpoints': { api: 'merchant', table: 'write', sendsTo: ['outbound-deliveries'], secrets: true },
   settings: { api: 'merchant', table: 'write' },
   email: { api: 'merchant', table: 'write' },
   experiments: { api: 'merchant', table: 'write' },

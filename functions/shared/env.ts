@@ -160,6 +160,8 @@ const RULES = {
    * only). The local stack sets it; CDK never does, so on AWS every non-public address is refused.
    */
   WEBHOOK_ALLOW_LOOPBACK: { oneOf: ['true', 'false'] },
+  /** `host:port` DNS servers (comma-separated) that webhook URLs are resolved with; the system's when unset (AWS). Tests point it at a DNS server on loopback. */
+  WEBHOOK_DNS_SERVERS: { minLength: 1 },
   LOG_LEVEL: { fallback: 'info', oneOf: ['debug', 'info', 'warn', 'error', 'silent'] },
   /**
    * How long the hourly rollup recompute waits before it looks again at a merchant whose rollups

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -180,6 +181,14 @@ export class GroupFunction extends Construct {
   bindCronSecret(secret: ISecret): void {
     secret.grantRead(this.function);
     this.function.addEnvironment('CRON_SECRET_ARN', secret.secretArn);
+  }
+
+  /** Lets the function seal and open secrets at rest with the secrets key (KMS Encrypt/Decrypt on that key only). */
+  bindSecretsKey(key: IKey): void {
+    // Encrypt and Decrypt only (grantEncryptDecrypt would add ReEncrypt* and GenerateDataKey*, which the secret box never calls).
+    key.grant(this.function, 'kms:Encrypt', 'kms:Decrypt');
+    this.function.addEnvironment('SECRET_BOX_DRIVER', 'kms');
+    this.function.addEnvironment('SECRETS_KMS_KEY_ID', key.keyArn);
   }
 
   /** Points the AI port at Amazon Bedrock: `AI_PROVIDER=bedrock`, the model id, and InvokeModel on that one foundation model (Converse needs it). */

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -25,6 +26,8 @@ export interface RestApiFromRoutesProps {
   readonly cursorSecret: ISecret;
   /** The shared secret of the internal routes; only groups serving a `cron_secret` row may read it. @default - none: those rows refuse every call */
   readonly cronSecret?: ISecret;
+  /** The secrets-at-rest key; only groups whose registry entry says `secrets` may use it. @default - none: those groups cannot seal secrets */
+  readonly secretsKey?: IKey;
   /** @default routes (functions/api/routes.ts) */
   readonly routes?: readonly RouteDef[];
 }
@@ -125,6 +128,7 @@ export class RestApiFromRoutes extends Construct {
     fn.bindCursorSecret(props.cursorSecret);
     if (props.cronSecret !== undefined && rows.some((row) => row.auth === 'cron_secret')) fn.bindCronSecret(props.cronSecret);
     if (config.ai === true) fn.bindBedrockModel(bedrockModel.modelId);
+    if (config.secrets === true && props.secretsKey !== undefined) fn.bindSecretsKey(props.secretsKey);
     this.functions.set(group, fn);
     return fn;
   }

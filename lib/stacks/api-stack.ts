@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -21,6 +22,8 @@ export interface ApiStackProps extends StackProps {
   readonly cursorSecret: ISecret;
   /** @default - none; required */
   readonly cronSecret: ISecret;
+  /** @default - none; required */
+  readonly secretsKey: IKey;
 }
 
 /** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
@@ -36,6 +39,7 @@ export class ApiStack extends Stack {
       queues: props.queues,
       cursorSecret: props.cursorSecret,
       cronSecret: props.cronSecret,
+      secretsKey: props.secretsKey,
     });
     new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
     acknowledgeApiFindings(this.restApi);

@@ -1,6 +1,7 @@
 import { ArnFormat, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
@@ -26,6 +27,12 @@ export class DataStack extends Stack {
   readonly cursorSecret: ISecret;
   /** The shared secret of the internal (`cron_secret`) routes; internal callers read the same secret. */
   readonly cronSecret: ISecret;
+  /**
+   * Encrypts secrets at rest (webhook signing secrets, CRM tokens) under an encryption context
+   * naming their owner (functions/adapters/secret-box.ts); only the groups whose registry entry
+   * says `secrets` may use it.
+   */
+  readonly secretsKey: IKey;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? keepsData(props.stage) });
@@ -81,5 +88,10 @@ export class DataStack extends Stack {
       'The internal callers (schedulers, offline scoring jobs) hold a copy of this secret; it is rotated by hand together with them, with no rotation Lambda to maintain.',
     );
     this.cronSecret = cronSecret;
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      description: 'Recovery service: secrets at rest (webhook signing secrets, CRM tokens)',
+      enableKeyRotation: true,
+      removalPolicy: removalPolicyFor(props.stage),
+    });
   }
 }

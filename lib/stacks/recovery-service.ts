@@ -50,6 +50,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
       queues: data.queues,
       cursorSecret: data.cursorSecret,
       cronSecret: data.cronSecret,
+      secretsKey: data.secretsKey,
       description: `Recovery service: ${apiName} API`,
     });
   }

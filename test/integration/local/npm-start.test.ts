@@ -1,8 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Webhook } from 'standardwebhooks';
 import { freePort } from '#lib/local/dynamo-local';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -60,6 +63,18 @@ describe('npm start (bin/local.ts)', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'recovery-start-'));
     const dataDir = join(cwd, 'data');
     const port = await freePort();
+    // A webhook receiver on loopback: the endpoint saved in the first run is tested in the second.
+    const received: Array<{ headers: Record<string, string>; body: string }> = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
     // Act: first run
     const first = await start(cwd, port, dataDir);
@@ -68,6 +83,13 @@ describe('npm start (bin/local.ts)', () => {
     const status = await fetch(`${stack.api_url}/status`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
     const statusBody = (await status.json()) as { data: { merchant_id: string; authenticated: boolean } };
     const inbox = await fetch(`${stack.mail_catcher_url}/api/email`);
+    const endpoint = (await (
+      await fetch(`${stack.api_url}/webhooks/endpoints`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${stack.api_key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: receiverUrl }),
+      })
+    ).json()) as { data: { id: string; signing_secret: string } };
     const firstStop = await stop(first, 'SIGTERM');
 
     // Assess: first run
@@ -96,7 +118,12 @@ describe('npm start (bin/local.ts)', () => {
     const second = await start(cwd, port, dataDir);
     const again = JSON.parse(readFileSync(join(cwd, '.local', 'stack.json'), 'utf8')) as Record<string, string>;
     const statusAgain = await fetch(`${again.api_url}/status`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
+    const tested = await fetch(`${again.api_url}/webhooks/endpoints/${endpoint.data.id}/test`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${stack.api_key}` },
+    });
     const secondStop = await stop(second, 'SIGINT');
+    await new Promise<void>((done) => receiver.close(() => done()));
 
     // Assess: the merchant and key survived the restart
     expect(again.merchant_id).toBe(stack.merchant_id);
@@ -104,6 +131,11 @@ describe('npm start (bin/local.ts)', () => {
     // Unsubscribe links outlive the restart with the data.
     expect(again.unsubscribe_signing_secret).toBe(stack.unsubscribe_signing_secret);
     expect(((await statusAgain.json()) as { data: { merchant_name: string } }).data.merchant_name).toBe('Demo Merchant');
+    // The sealed signing secret opens after the restart (its key is kept in DATA_DIR, mode 0600): the test event verifies.
+    expect(((await tested.json()) as { data: { success: boolean } }).data.success).toBe(true);
+    expect(received).toHaveLength(1);
+    expect(() => new Webhook(endpoint.data.signing_secret).verify(received[0]?.body as string, received[0]?.headers as Record<string, string>)).not.toThrow();
+    expect(statSync(join(dataDir, 'secret-box-key')).mode & 0o777).toBe(0o600);
     expect(secondStop.code).toBe(0);
     expect(secondStop.ms).toBeLessThan(5000);
   }, 120_000);

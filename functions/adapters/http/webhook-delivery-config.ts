@@ -1,0 +1,25 @@
+import { dnsResolver, type AddressResolver } from '../dns/resolver';
+import type { AddressPolicy } from '#core/webhooks/address-policy';
+
+/**
+ * What outbound webhooks may reach here, read at call time (the local stack sets
+ * WEBHOOK_ALLOW_LOOPBACK before its first request; CDK never sets it, so AWS refuses loopback).
+ */
+export function webhookAddressPolicy(): AddressPolicy {
+  return { allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true' };
+}
+
+let resolver: { readonly servers: string | undefined; readonly resolver: AddressResolver } | undefined;
+
+/** The resolver of webhook hosts: WEBHOOK_DNS_SERVERS when set (read at call time), else the system's; made once per setting. */
+export function webhookResolver(): AddressResolver {
+  const servers = process.env.WEBHOOK_DNS_SERVERS;
+  if (resolver === undefined || resolver.servers !== servers) {
+    const list = servers
+      ?.split(',')
+      .map((server) => server.trim())
+      .filter((server) => server !== '');
+    resolver = { servers, resolver: dnsResolver(list === undefined ? {} : { servers: list }) };
+  }
+  return resolver.resolver;
+}

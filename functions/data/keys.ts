@@ -687,7 +687,9 @@ export const ENROLLMENT_ENTITY = {
  */
 export const automationKeys = {
   eventByType: (merchantId: string, type: string, body: string, index: 'GSI1' | 'GSI3') =>
-    index === 'GSI1' ? { GSI1PK: `${merchantPk(merchantId)}#EVTTYPE#${type}`, GSI1SK: body } : { GSI3PK: `${merchantPk(merchantId)}#EVTTYPE#${type}`, GSI3SK: body },
+    index === 'GSI1'
+      ? { GSI1PK: `${merchantPk(merchantId)}#EVTTYPE#${type}`, GSI1SK: body }
+      : { GSI3PK: `${merchantPk(merchantId)}#EVTTYPE#${type}`, GSI3SK: body },
   /** The newest events of one name in one of the two type indexes (descending by event body, which is time-ordered). */
   eventsOfType: (merchantId: string, type: string, index: 'GSI1' | 'GSI3') => ({
     IndexName: index,

@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { idBody, timeOrderedId } from '#core/ids';
+import { env } from '#shared/env';
+import { documentClient } from './client';
+import { AUTOMATION_ENTITY, automationKeys, queries } from './keys';
+
+/**
+ * REST-hook subscriptions of automation platforms (keys.ts `automationKeys`): one item per
+ * (event type, target URL) of a merchant, under the catalogue's canonical name of the type, so a
+ * dispatcher finds a merchant's subscriptions to a type with one Query (`listSubscriptionsOfType`);
+ * and an id lookup item, written in the same transaction, for unsubscribing by id.
+ */
+export interface AutomationSubscription {
+  /** `hook_<body>`, time-ordered. */
+  readonly id: string;
+  readonly merchant_id: string;
+  readonly target_url: string;
+  /** The catalogue's canonical name of the subscribed event type. */
+  readonly event_type: string;
+  readonly created_at: string;
+}
+
+const ID_PREFIX = 'hook';
+
+const targetHash = (targetUrl: string): string => createHash('sha256').update(targetUrl).digest('hex');
+
+function subscriptionOf(item: Record<string, unknown>): AutomationSubscription {
+  return {
+    id: String(item.id),
+    merchant_id: String(item.merchant_id),
+    target_url: String(item.target_url),
+    event_type: String(item.event_type),
+    created_at: String(item.created_at),
+  };
+}
+
+async function readSubscription(merchantId: string, eventType: string, hash: string): Promise<AutomationSubscription | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: automationKeys.subscription(merchantId, eventType, hash), ConsistentRead: true }),
+  );
+  return Item === undefined ? undefined : subscriptionOf(Item);
+}
+
+/**
+ * Subscribes `targetUrl` to `eventType` (canonical name). Idempotent: the same target and type
+ * again gives the existing subscription back with `created: false`. One transaction writes the
+ * subscription and its id lookup, on the condition that the subscription does not exist yet.
+ */
+export async function subscribe(
+  merchantId: string,
+  eventType: string,
+  targetUrl: string,
+  now: Date = new Date(),
+): Promise<{ subscription: AutomationSubscription; created: boolean }> {
+  const hash = targetHash(targetUrl);
+  const body = timeOrderedId(now);
+  const subscription: AutomationSubscription = {
+    id: `${ID_PREFIX}_${body}`,
+    merchant_id: merchantId,
+    target_url: targetUrl,
+    event_type: eventType,
+    created_at: now.toISOString(),
+  };
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: env.TABLE_NAME,
+              Item: { ...automationKeys.subscription(merchantId, eventType, hash), entity: AUTOMATION_ENTITY.subscription, ...subscription },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: env.TABLE_NAME,
+              Item: { ...automationKeys.subscriptionId(merchantId, body), entity: AUTOMATION_ENTITY.subscriptionId, event_type: eventType, target_hash: hash },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+        ],
+      }),
+    );
+    return { subscription, created: true };
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException) || error.CancellationReasons?.[0]?.Code !== 'ConditionalCheckFailed') throw error;
+    const existing = await readSubscription(merchantId, eventType, hash);
+    if (existing === undefined) throw error;
+    return { subscription: existing, created: false };
+  }
+}
+
+/** The subscription of that id, or undefined (another merchant's id included). */
+export async function getSubscriptionById(merchantId: string, id: string): Promise<AutomationSubscription | undefined> {
+  const body = idBody(id, ID_PREFIX);
+  if (body === undefined) return undefined;
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: automationKeys.subscriptionId(merchantId, body), ConsistentRead: true }),
+  );
+  if (Item === undefined) return undefined;
+  return readSubscription(merchantId, String(Item.event_type), String(Item.target_hash));
+}
+
+/** The subscription of that target to that (canonical) event type, or undefined. */
+export function getSubscriptionByTarget(merchantId: string, eventType: string, targetUrl: string): Promise<AutomationSubscription | undefined> {
+  return readSubscription(merchantId, eventType, targetHash(targetUrl));
+}
+
+/** Removes a subscription and its id lookup in one transaction; false when it was gone already. */
+export async function deleteSubscription(subscription: AutomationSubscription): Promise<boolean> {
+  const body = idBody(subscription.id, ID_PREFIX) as string;
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: env.TABLE_NAME,
+              Key: automationKeys.subscription(subscription.merchant_id, subscription.event_type, targetHash(subscription.target_url)),
+              ConditionExpression: 'id = :id',
+              ExpressionAttributeValues: { ':id': subscription.id },
+            },
+          },
+          { Delete: { TableName: env.TABLE_NAME, Key: automationKeys.subscriptionId(subscription.merchant_id, body) } },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
+
+/**
+ * Every subscription of a merchant to one (canonical) event type (in no particular order): one Query
+ * (paged past 1 MB), for the dispatcher that delivers events to them.
+ */
+export async function listSubscriptionsOfType(merchantId: string, eventType: string): Promise<AutomationSubscription[]> {
+  const subscriptions: AutomationSubscription[] = [];
+  const pages = paginateQuery(
+    { client: documentClient },
+    { TableName: env.TABLE_NAME, ...queries.partitionPrefix(automationKeys.subscriptionsOfType(merchantId, eventType)) },
+  );
+  for await (const page of pages) subscriptions.push(...(page.Items ?? []).map(subscriptionOf));
+  return subscriptions;
+}

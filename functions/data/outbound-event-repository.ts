@@ -48,14 +48,17 @@ export async function listOutboundEvents(merchantId: string, limit = 100): Promi
 export const POLL_LIMIT = 50;
 
 /**
- * The merchant's last `limit` outbound events carrying `type` among their names, newest first:
- * one Query on each of the two type indexes (an event's first name is in GSI1, its second in
- * GSI3), merged by event id (time-ordered). At most 2 × limit items read, whatever the volume.
+ * The merchant's last `limit` outbound events carrying any of `names` (the A and B names of one
+ * fact), newest first: one Query per name on each of the two type indexes (an event's first name
+ * is in GSI1, its second in GSI3), in parallel, merged by event id (time-ordered). At most
+ * 2 × names × limit items read, whatever the merchant's volume.
  */
-export async function listRecentOutboundEventsOfType(merchantId: string, type: string, limit = POLL_LIMIT): Promise<OutboundEvent[]> {
+export async function listRecentOutboundEventsOfType(merchantId: string, names: readonly string[], limit = POLL_LIMIT): Promise<OutboundEvent[]> {
   const pages = await Promise.all(
-    (['GSI1', 'GSI3'] as const).map((index) =>
-      documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, Limit: limit, ...automationKeys.eventsOfType(merchantId, type, index) })),
+    names.flatMap((name) =>
+      (['GSI1', 'GSI3'] as const).map((index) =>
+        documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, Limit: limit, ...automationKeys.eventsOfType(merchantId, name, index) })),
+      ),
     ),
   );
   const events = pages.flatMap(({ Items }) => (Items ?? []).map((item) => outboundEventEntity.fromItem(item)));

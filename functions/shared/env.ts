@@ -130,6 +130,19 @@ const RULES = {
   /** Key of the unsubscribe tokens (HMAC-SHA256), or the Secrets Manager secret holding it (AWS); unset locally, where each process makes its own. */
   UNSUBSCRIBE_SIGNING_SECRET: { minLength: 32 },
   UNSUBSCRIBE_SIGNING_SECRET_ARN: { minLength: 1 },
+  /**
+   * Secrets at rest (functions/adapters/secret-box.ts): `kms` on AWS (SECRETS_KMS_KEY_ID, set by
+   * CDK), `local` in the local stack and tests (SECRET_BOX_KEY: 32 bytes, base64; the local stack
+   * makes one per data folder). Read again at call time.
+   */
+  SECRET_BOX_DRIVER: { fallback: 'kms', oneOf: ['kms', 'local'] },
+  SECRETS_KMS_KEY_ID: { minLength: 1 },
+  SECRET_BOX_KEY: { minLength: 44 },
+  /**
+   * `true` lets outbound webhooks reach loopback receivers (`http://` allowed for loopback hosts
+   * only). The local stack sets it; CDK never does, so on AWS every non-public address is refused.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: { oneOf: ['true', 'false'] },
   LOG_LEVEL: { fallback: 'info', oneOf: ['debug', 'info', 'warn', 'error', 'silent'] },
   /**
    * How long the hourly rollup recompute waits before it looks again at a merchant whose rollups

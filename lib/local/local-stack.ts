@@ -85,6 +85,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // a data folder, one key per start; the stack file hands it to the CLI (`npm run job`), whose
     // emails must carry links this server accepts.
     process.env.UNSUBSCRIBE_SIGNING_SECRET ??= options.dataDir === undefined ? randomBytes(32).toString('hex') : unsubscribeKey(options.dataDir);
+    // Secrets at rest: AES-256-GCM under a key kept beside the data (like the unsubscribe key), so
+    // sealed webhook secrets and CRM tokens still open after a restart. Loopback webhook receivers
+    // are admitted here only (never on AWS).
+    process.env.SECRET_BOX_DRIVER ??= 'local';
+    process.env.SECRET_BOX_KEY ??= options.dataDir === undefined ? randomBytes(32).toString('base64') : keptKey(options.dataDir, SECRET_BOX_KEY_FILE, 'base64');
+    process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
     let mailCatcherUrl: string | undefined;
     const catcherOption = options.mailCatcher ?? true;
     if (catcherOption !== false) {
@@ -143,6 +149,18 @@ function unsubscribeKey(dataDir: string): string {
   const file = join(dataDir, UNSUBSCRIBE_KEY_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const key = randomBytes(32).toString('hex');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
+const SECRET_BOX_KEY_FILE = 'secret-box-key';
+
+/** A key of a persistent local stack, made once and kept (mode 0600). */
+function keptKey(dataDir: string, name: string, encoding: 'hex' | 'base64'): string {
+  const file = join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString(encoding);
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;

@@ -1,0 +1,175 @@
+/**
+ * The outbound event catalogue: every event type a merchant can subscribe an endpoint (or an
+ * automation hook) to, with A's and B's names for the same fact, what it means, and a realistic
+ * sample payload. An outbox item (functions/data/outbound-event-repository.ts) carries every name
+ * of its fact in `types`, so an endpoint subscribed to either name gets it once.
+ *
+ * `recorded` says whether the service records the event today (attempt-retry.ts writes the
+ * recovery outcomes); the others are catalogued from DESIGN §1 so endpoints may subscribe ahead.
+ *
+ * Payload (DESIGN §1): `{ id, type, created_at, merchant_id, data: { object } }`.
+ */
+
+export interface EventPayload {
+  readonly id: string;
+  readonly type: string;
+  readonly created_at: string;
+  readonly merchant_id: string;
+  readonly data: { readonly object: Readonly<Record<string, unknown>> };
+}
+
+export interface CatalogueEntry {
+  /** A's name of the fact, when A has one. */
+  readonly a?: string;
+  /** B's name of the fact, when B has one (the same as A's when both use one name). */
+  readonly b?: string;
+  readonly description: string;
+  /** Recorded by the service today (an outbox item is written in the change's transaction). */
+  readonly recorded: boolean;
+  /** A realistic `data.object` for this event. */
+  readonly sampleObject: () => Readonly<Record<string, unknown>>;
+}
+
+const retryObject = { payment_id: 'pe_01JD8Z3K4Q6W2X7Y9A0B1C2D3E', recovery_id: 'rec_01JD8Z3K4Q6W2X7Y9A0B1C2D3F', retry_number: 2, gateway: 'stripe' };
+
+export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
+  {
+    b: 'payment.failed',
+    description: 'A payment failed and was recorded; a recovery may start.',
+    recorded: false,
+    sampleObject: () => ({
+      payment_id: retryObject.payment_id,
+      customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V',
+      amount: 4900,
+      currency: 'usd',
+      decline_code: 'insufficient_funds',
+      psp: 'stripe',
+    }),
+  },
+  {
+    a: 'recovery.succeeded',
+    b: 'payment.recovered',
+    description: 'A retry charged the failed payment: it is recovered.',
+    recorded: true,
+    sampleObject: () => ({ ...retryObject, amount: 4900, currency: 'usd', provider_charge_id: 'ch_3QHk2L2eZvKYlo2C1a2b3c4d' }),
+  },
+  {
+    a: 'recovery.failed',
+    b: 'payment.terminal',
+    description: 'Recovery gave up on the payment (retries exhausted or a decline that must not be retried).',
+    recorded: true,
+    sampleObject: () => ({ ...retryObject, reason: 'card declined: stolen_card (do not retry)' }),
+  },
+  {
+    b: 'payment.paused',
+    description: 'Retries of a payment were paused.',
+    recorded: false,
+    sampleObject: () => ({ payment_id: retryObject.payment_id, recovery_id: retryObject.recovery_id, reason: 'paused by the merchant' }),
+  },
+  {
+    b: 'payment.resumed',
+    description: 'Retries of a paused payment resumed.',
+    recorded: false,
+    sampleObject: () => ({ payment_id: retryObject.payment_id, recovery_id: retryObject.recovery_id, next_retry_at: '2026-11-26T09:00:00.000Z' }),
+  },
+  {
+    a: 'recovery.retry_scheduled',
+    b: 'recovery.retry_scheduled',
+    description: 'The next retry of a failed payment was scheduled.',
+    recorded: true,
+    sampleObject: () => ({ ...retryObject, retry_number: 3, scheduled_at: '2026-11-27T14:00:00.000Z' }),
+  },
+  {
+    a: 'recovery.retry_attempted',
+    b: 'recovery.retry_attempted',
+    description: 'A retry was attempted; `outcome` is succeeded, declined or gateway_error.',
+    recorded: true,
+    sampleObject: () => ({ ...retryObject, outcome: 'declined' }),
+  },
+  {
+    a: 'campaign.activated',
+    b: 'campaign.activated',
+    description: 'A recovery campaign was activated.',
+    recorded: false,
+    sampleObject: () => ({ campaign_id: 'camp_01JD8Y0A1B2C3D4E5F6G7H8J9K', name: 'Card declines, 3 steps', status: 'active' }),
+  },
+  {
+    a: 'campaign.paused',
+    b: 'campaign.paused',
+    description: 'A recovery campaign was paused.',
+    recorded: false,
+    sampleObject: () => ({ campaign_id: 'camp_01JD8Y0A1B2C3D4E5F6G7H8J9K', name: 'Card declines, 3 steps', status: 'paused' }),
+  },
+  {
+    a: 'dunning.sent',
+    b: 'dunning.sent',
+    description: 'A dunning message (email, SMS or WhatsApp) was sent to the customer.',
+    recorded: false,
+    sampleObject: () => ({
+      message_id: 'msg_01JD8Z5R6S7T8U9V0W1X2Y3Z4A',
+      payment_id: retryObject.payment_id,
+      customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V',
+      channel: 'email',
+      step: 1,
+    }),
+  },
+  {
+    a: 'customer.deleted',
+    b: 'customer.deleted',
+    description: 'A customer was erased; their data is gone from the service (payloads keep the id only).',
+    recorded: false,
+    sampleObject: () => ({ customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V' }),
+  },
+];
+
+/** The type of the event the test route sends; not subscribable (every endpoint may be tested). */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** Every name of an entry, A's first (one when A and B share it). */
+export function namesOf(entry: CatalogueEntry): string[] {
+  return [...new Set([entry.a, entry.b].filter((name): name is string => name !== undefined))];
+}
+
+/** Every subscribable event name, A's and B's, in catalogue order. */
+export const EVENT_TYPES: readonly string[] = EVENT_CATALOGUE.flatMap(namesOf);
+
+export function isEventType(name: string): boolean {
+  return EVENT_TYPES.includes(name);
+}
+
+/** The catalogue entry a name (A's or B's) belongs to. */
+export function catalogueEntry(name: string): CatalogueEntry | undefined {
+  return EVENT_CATALOGUE.find((entry) => entry.a === name || entry.b === name);
+}
+
+/** Whether an endpoint subscribed to `subscribed` receives an event of `types` (all of its fact's names). */
+export function matchesSubscription(subscribed: readonly string[], types: readonly string[]): boolean {
+  return types.some((type) => subscribed.includes(type));
+}
+
+/**
+ * A realistic payload of the event `name` for a merchant (automation `sample`, docs), typed
+ * with the name asked for. Undefined for a name outside the catalogue.
+ */
+export function samplePayload(name: string, merchantId: string, now: Date = new Date()): EventPayload | undefined {
+  const entry = catalogueEntry(name);
+  if (entry === undefined) return undefined;
+  return {
+    id: 'evt_sample_01JD8Z6B7C8D9E0F1G2H3J4K5M',
+    type: name,
+    created_at: now.toISOString(),
+    merchant_id: merchantId,
+    data: { object: entry.sampleObject() },
+  };
+}
+
+/** The payload of a test delivery (POST /webhooks/endpoints/{id}/test). */
+export function testPayload(id: string, merchantId: string, endpointId: string, now: Date): EventPayload {
+  return {
+    id,
+    type: TEST_EVENT_TYPE,
+    created_at: now.toISOString(),
+    merchant_id: merchantId,
+    data: { object: { endpoint_id: endpointId, message: 'A test event sent from the recovery service.' } },
+  };
+}

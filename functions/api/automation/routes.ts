@@ -1,5 +1,5 @@
 import { type RouteDef, READ, WRITE, v1 } from '#api/route-rows';
-import { pollAutomationEventsSchemas, subscribeAutomationHookSchemas, unsubscribeAutomationHookSchemas } from './schemas';
+import { getAutomationSampleSchemas, pollAutomationEventsSchemas, subscribeAutomationHookSchemas, unsubscribeAutomationHookSchemas } from './schemas';
 
 /** The `automation` group's rows of the route table: its Lambda serves exactly these. */
 export const automationRoutes: readonly RouteDef[] = [
@@ -10,5 +10,5 @@ export const automationRoutes: readonly RouteDef[] = [
     schemas: unsubscribeAutomationHookSchemas,
   }),
   v1('automation', 'GET', '/automation/poll/{eventType}', 'pollAutomationEvents', READ, 'Last 50 events of a type', { schemas: pollAutomationEventsSchemas }),
-  v1('automation', 'GET', '/automation/sample/{eventType}', 'getAutomationSample', READ, 'Sample event of a type'),
+  v1('automation', 'GET', '/automation/sample/{eventType}', 'getAutomationSample', READ, 'Sample event of a type', { schemas: getAutomationSampleSchemas }),
 ];

@@ -60,3 +60,19 @@ const PollResponse = z.object({
 export const subscribeAutomationHookSchemas = { body: SubscribeBody, responses: { 200: SubscriptionResponse, 201: SubscriptionResponse } } as const;
 export const unsubscribeAutomationHookSchemas = { body: UnsubscribeBody, responses: { 200: DeletedResponse } } as const;
 export const pollAutomationEventsSchemas = { params: EventTypeParams, responses: { 200: PollResponse } } as const;
+
+const SampleResponse = z.object({
+  data: described(
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      created_at: DateTime,
+      merchant_id: z.string(),
+      data: z.object({ object: z.record(z.string(), z.unknown()) }),
+    }),
+    'A sample event of the type, shaped as deliveries carry it (`type` is the asked name).',
+  ),
+  meta: ResponseMeta,
+});
+
+export const getAutomationSampleSchemas = { params: EventTypeParams, responses: { 200: SampleResponse } } as const;

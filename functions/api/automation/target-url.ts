@@ -1,38 +1,30 @@
-import { lookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
+import { type AddressResolver, dnsResolver } from '#adapters/dns/resolver';
 import { ValidationError } from '#core/errors';
+import { checkResolvedAddresses, hostOf, parseWebhookUrl } from '#core/webhooks/address-policy';
+import { env } from '#shared/env';
+
+const resolver: AddressResolver = dnsResolver();
 
 /**
- * STOPGAP until the webhooks helper's shared URL validator (the SSRF-safe client's) is merged: the
- * SSRF rules of issue 13 at save time. HTTPS only, no credentials; the host (a literal address or
- * every address it resolves to) must be public unicast: private, loopback, link-local (metadata
- * 169.254.169.254 included), CGNAT, unspecified, multicast, reserved and IPv4-mapped forms of
- * these are refused. Any failure: 422 with `param` target_url.
+ * The SSRF rules of outbound webhooks (core/webhooks/address-policy.ts, shared with endpoints and
+ * the delivery client) applied to an automation `target_url` at save: https, no credentials, and a
+ * host resolving only to public addresses (loopback, and http:// to loopback, only where
+ * WEBHOOK_ALLOW_LOOPBACK=true: the local stack). Refusals are 422 with `param` target_url; a host
+ * that does not resolve too. Delivery resolves and checks again at every send (the dispatcher's).
  */
-export async function assertPublicTargetUrl(raw: string, param = 'target_url'): Promise<void> {
-  const refuse = (why: string): never => {
-    throw new ValidationError(`Field ${param} is invalid: ${why}`, { param });
-  };
-  let url: URL;
+export async function assertPublicTargetUrl(raw: string): Promise<void> {
+  const policy = { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === 'true' };
   try {
-    url = new URL(raw);
-  } catch {
-    return refuse('not a URL.');
-  }
-  if (url.protocol !== 'https:') refuse('only https:// URLs are accepted.');
-  if (url.username !== '' || url.password !== '') refuse('URLs with credentials are refused.');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  if (ipaddr.isValid(host)) addresses = [host];
-  else {
+    const url = parseWebhookUrl(raw, policy);
+    let addresses: string[];
     try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+      addresses = await resolver.resolve(hostOf(url));
     } catch {
-      return refuse('its host does not resolve.');
+      addresses = [];
     }
-  }
-  if (addresses.length === 0) refuse('its host does not resolve.');
-  for (const address of addresses) {
-    if (ipaddr.process(address).range() !== 'unicast') refuse('its host resolves to a private, loopback, link-local or reserved address.');
+    checkResolvedAddresses(url, addresses, policy);
+  } catch (error) {
+    if (error instanceof ValidationError) throw new ValidationError(error.message.replace(/^url\b/, 'target_url'), { param: 'target_url' });
+    throw error;
   }
 }

@@ -5,6 +5,7 @@
  * by target and type, and another merchant's subscription answered 404.
  */
 import { listSubscriptionsOfType } from '#data/automation-repository';
+import { env } from '#shared/env';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -89,27 +90,63 @@ describe('/api/v1/automation/subscribe', () => {
     expect(await listSubscriptionsOfType(tenant.merchant.id, 'payment.exploded')).toEqual([]);
   });
 
-  it.each([
-    ['loopback', 'https://127.0.0.1/hook'],
-    ['loopback by name', 'https://localhost/hook'],
-    ['IPv6 loopback', 'https://[::1]/hook'],
-    ['private', 'https://10.0.0.7/hook'],
-    ['private 192.168', 'https://192.168.1.20/hook'],
-    ['link-local metadata', 'https://169.254.169.254/latest/meta-data'],
-    ['CGNAT', 'https://100.64.0.1/hook'],
-    ['IPv4-mapped private IPv6', 'https://[::ffff:10.0.0.1]/hook'],
-    ['plain http', 'http://93.184.215.14/hook'],
-    ['credentials', 'https://user:pass@93.184.215.14/hook'],
-    ['not a URL', 'hooks.example.com'],
-  ])('refuses a %s target_url with 422 param target_url, and stores nothing', async (_kind, target) => {
-    // Prepare
-    const tenant = await newTenant(['write']);
-    // Act
-    const response = await subscribe(tenant, { target_url: target, event_type: 'recovery.failed' });
-    // Assess
-    expect(response.status).toBe(422);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'target_url' });
-    expect(await listSubscriptionsOfType(tenant.merchant.id, 'recovery.failed')).toEqual([]);
+  describe('as on AWS (WEBHOOK_ALLOW_LOOPBACK unset)', () => {
+    let saved: typeof env.WEBHOOK_ALLOW_LOOPBACK;
+    beforeAll(() => {
+      saved = env.WEBHOOK_ALLOW_LOOPBACK;
+      env.WEBHOOK_ALLOW_LOOPBACK = undefined;
+    });
+    afterAll(() => {
+      env.WEBHOOK_ALLOW_LOOPBACK = saved;
+    });
+
+    it.each([
+      ['loopback', 'https://127.0.0.1/hook'],
+      ['loopback by name', 'https://localhost/hook'],
+      ['IPv6 loopback', 'https://[::1]/hook'],
+      ['private', 'https://10.0.0.7/hook'],
+      ['private 192.168', 'https://192.168.1.20/hook'],
+      ['link-local metadata', 'https://169.254.169.254/latest/meta-data'],
+      ['CGNAT', 'https://100.64.0.1/hook'],
+      ['IPv4-mapped private IPv6', 'https://[::ffff:10.0.0.1]/hook'],
+      ['plain http', 'http://93.184.215.14/hook'],
+      ['credentials', 'https://user:pass@93.184.215.14/hook'],
+      ['not a URL', 'hooks.example.com'],
+    ])('refuses a %s target_url with 422 param target_url, and stores nothing', async (_kind, target) => {
+      // Prepare
+      const tenant = await newTenant(['write']);
+      // Act
+      const response = await subscribe(tenant, { target_url: target, event_type: 'recovery.failed' });
+      // Assess
+      expect(response.status).toBe(422);
+      expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'target_url' });
+      expect(await listSubscriptionsOfType(tenant.merchant.id, 'recovery.failed')).toEqual([]);
+    });
+  });
+
+  describe('on the local stack (WEBHOOK_ALLOW_LOOPBACK=true)', () => {
+    let saved: typeof env.WEBHOOK_ALLOW_LOOPBACK;
+    beforeAll(() => {
+      saved = env.WEBHOOK_ALLOW_LOOPBACK;
+      env.WEBHOOK_ALLOW_LOOPBACK = 'true';
+    });
+    afterAll(() => {
+      env.WEBHOOK_ALLOW_LOOPBACK = saved;
+    });
+
+    it("admits a developer's loopback receiver, over http:// too, and still refuses private addresses and http:// elsewhere", async () => {
+      // Prepare
+      const tenant = await newTenant(['write']);
+      // Act
+      const loopback = await subscribe(tenant, { target_url: 'http://127.0.0.1:4999/hook', event_type: 'recovery.failed' });
+      const privateTarget = await subscribe(tenant, { target_url: 'https://10.0.0.7/hook', event_type: 'recovery.failed' });
+      const plainPublic = await subscribe(tenant, { target_url: 'http://93.184.215.14/hook', event_type: 'recovery.failed' });
+      // Assess
+      expect(loopback.status).toBe(201);
+      expect([privateTarget.status, privateTarget.body.error?.param]).toEqual([422, 'target_url']);
+      expect([plainPublic.status, plainPublic.body.error?.param]).toEqual([422, 'target_url']);
+      expect((await listSubscriptionsOfType(tenant.merchant.id, 'recovery.failed')).map((s) => s.target_url)).toEqual(['http://127.0.0.1:4999/hook']);
+    });
   });
 
   it('answers 400 param target_url when target_url is missing', async () => {

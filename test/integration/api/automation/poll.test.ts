@@ -2,11 +2,13 @@
  * GET /api/v1/automation/poll/{eventType} and /automation/sample/{eventType} over HTTP. The poll
  * answers exactly the merchant's last 50 outbound events of the type (either of its names), newest
  * first, after more than 50 real state changes by the retry engine, compared with a direct listing
- * of the same merchant's outbox; another merchant sees none of them; unknown types are 422.
+ * of the same merchant's outbox; another merchant sees none of them; unknown types are 422; an
+ * erased customer's events leave the poll with them.
  */
 import { listOutboundEvents, type OutboundEvent } from '#data/outbound-event-repository';
 import { getPayment } from '#data/payment-repository';
 import { handler as everyMinute } from '#jobs/every-minute';
+import { eraseCustomer } from '#services/erase-customer';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -52,6 +54,7 @@ describe('/api/v1/automation/poll and /sample', () => {
   let tenant: Tenant;
   let stranger: Tenant;
   let outbox: OutboundEvent[];
+  let customerOf: Map<string, string>;
 
   const poll = (who: Tenant, type: string) => call<Body<Event[]>>(`${stack.api_url}/automation/poll/${encodeURIComponent(type)}`, { key: who.key });
   const sample = (who: Tenant, type: string) => call<Body<Event>>(`${stack.api_url}/automation/sample/${encodeURIComponent(type)}`, { key: who.key });
@@ -78,6 +81,7 @@ describe('/api/v1/automation/poll and /sample', () => {
       await runJobAt(new Date(Math.max(...due)));
     }
     outbox = await listOutboundEvents(tenant.merchant.id, 1000);
+    customerOf = new Map(seeded.map((p) => [p.id, p.customer_id]));
   }, 120_000);
 
   afterAll(async () => {
@@ -154,5 +158,25 @@ describe('/api/v1/automation/poll and /sample', () => {
     });
     expect(byA.body.data.type).toBe('recovery.succeeded');
     expect(byA.body.data.data).toEqual(byB.body.data.data);
+  });
+
+  // Last: it erases a customer of the shared data.
+  it("answers none of an erased customer's events: erasure removes them from the poll too", async () => {
+    // Prepare
+    const erased = customerOf.values().next().value as string;
+    // Act
+    await eraseCustomer(tenant.merchant.id, erased);
+    const response = await poll(tenant, 'recovery.retry_attempted');
+    const remaining = (await listOutboundEvents(tenant.merchant.id, 1000)).filter((e) => e.types.includes('recovery.retry_attempted'));
+    // Assess
+    const erasedAttempts = outbox.filter((e) => e.types.includes('recovery.retry_attempted') && customerOf.get(String(e.data.object.payment_id)) === erased);
+    expect(erasedAttempts.length).toBeGreaterThan(0);
+    expect(remaining).toHaveLength(PAYMENTS * 3 - erasedAttempts.length);
+    expect(response.body.data.map((e) => e.id)).toEqual(
+      newestFirst(remaining)
+        .slice(0, 50)
+        .map((e) => e.id),
+    );
+    expect(response.body.data.filter((e) => customerOf.get(String(e.data.object.payment_id)) === erased)).toEqual([]);
   });
 });

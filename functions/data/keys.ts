@@ -711,3 +711,24 @@ export const AUTOMATION_ENTITY = {
   subscription: 'automation_subscription',
   subscriptionId: 'automation_subscription_id',
 } as const;
+
+/**
+ * Outbound webhook endpoints and their delivery log (functions/data/webhook-endpoint-repository.ts):
+ * | a merchant's endpoints, oldest first (list, dispatch) | PK = M#<m>, SK begins_with WHEP#         | table |
+ * | one endpoint                                          | PK = M#<m>, SK = WHEP#<endpoint body>    | table |
+ * | the merchant's endpoint count (at most 16)            | PK = M#<m>, SK = WHEPCOUNT               | table |
+ * | the delivery log, newest first (GET /webhooks/events) | PK = M#<m>, SK begins_with WHDLV#, descending | table |
+ * One merchant has at most 16 endpoints: reading them all is one small query, so dispatch needs no index.
+ */
+export const webhookKeys = {
+  endpoint: (merchantId: string, endpointBody: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WHEP#${endpointBody}` }),
+  endpointPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'WHEP#' }),
+  endpointCount: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'WHEPCOUNT' }),
+  delivery: (merchantId: string, deliveryBody: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WHDLV#${deliveryBody}` }),
+  deliveryPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'WHDLV#' }),
+} as const;
+
+export const WEBHOOK_ENTITY = {
+  endpoint: 'webhook_endpoint',
+  delivery: 'webhook_delivery',
+} as const;

@@ -5,7 +5,6 @@
  * by target and type, and another merchant's subscription answered 404.
  */
 import { listSubscriptionsOfType } from '#data/automation-repository';
-import { env } from '#shared/env';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -91,13 +90,14 @@ describe('/api/v1/automation/subscribe', () => {
   });
 
   describe('as on AWS (WEBHOOK_ALLOW_LOOPBACK unset)', () => {
-    let saved: typeof env.WEBHOOK_ALLOW_LOOPBACK;
+    let saved: string | undefined;
     beforeAll(() => {
-      saved = env.WEBHOOK_ALLOW_LOOPBACK;
-      env.WEBHOOK_ALLOW_LOOPBACK = undefined;
+      saved = process.env.WEBHOOK_ALLOW_LOOPBACK;
+      delete process.env.WEBHOOK_ALLOW_LOOPBACK;
     });
     afterAll(() => {
-      env.WEBHOOK_ALLOW_LOOPBACK = saved;
+      if (saved === undefined) delete process.env.WEBHOOK_ALLOW_LOOPBACK;
+      else process.env.WEBHOOK_ALLOW_LOOPBACK = saved;
     });
 
     it.each([
@@ -125,13 +125,14 @@ describe('/api/v1/automation/subscribe', () => {
   });
 
   describe('on the local stack (WEBHOOK_ALLOW_LOOPBACK=true)', () => {
-    let saved: typeof env.WEBHOOK_ALLOW_LOOPBACK;
+    let saved: string | undefined;
     beforeAll(() => {
-      saved = env.WEBHOOK_ALLOW_LOOPBACK;
-      env.WEBHOOK_ALLOW_LOOPBACK = 'true';
+      saved = process.env.WEBHOOK_ALLOW_LOOPBACK;
+      process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
     });
     afterAll(() => {
-      env.WEBHOOK_ALLOW_LOOPBACK = saved;
+      if (saved === undefined) delete process.env.WEBHOOK_ALLOW_LOOPBACK;
+      else process.env.WEBHOOK_ALLOW_LOOPBACK = saved;
     });
 
     it("admits a developer's loopback receiver, over http:// too, and still refuses private addresses and http:// elsewhere", async () => {

@@ -1,0 +1,94 @@
+import * as z from '#shared/zod';
+import { DateTime, ResponseMeta } from '#api/envelope-schemas';
+import { cursorPagingQuery } from '#api/pipeline/paging-query';
+
+/** A copy of the schema with a description for the OpenAPI document. */
+function described<T extends z.ZodMiniType>(schema: T, description: string): T {
+  const copy = schema.clone() as T;
+  z.globalRegistry.add(copy, { description });
+  return copy;
+}
+
+const Id = z.string().check(z.minLength(1), z.maxLength(255));
+const Int = z.number().check(z.int());
+
+const Url = described(
+  z.string().check(z.minLength(1), z.maxLength(4096)),
+  'HTTPS URL of the receiver, without credentials, at most 2,048 characters. Its host must resolve only to public addresses (checked now and at every delivery): a private, loopback, link-local, CGNAT, metadata or IPv4-mapped private address is 422 `param: url`.',
+);
+const Events = described(
+  z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(64)),
+  'Event types to receive, A or B names (see docs/webhooks.md); all events when omitted. An unknown type is 422 `param: events`.',
+);
+const Description = described(z.string().check(z.maxLength(500)), 'A note for the merchant, at most 500 characters.');
+
+export const WebhookEndpoint = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.nullable(z.string()),
+  enabled: z.boolean(),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+
+const WithSecret = z.object({
+  ...WebhookEndpoint.shape,
+  signing_secret: described(z.string(), 'The `whsec_…` secret that signs deliveries (Standard Webhooks). Shown once: store it now.'),
+});
+
+const EndpointParams = z.object({ id: Id });
+
+export const listWebhookEndpointsSchemas = {
+  query: z.object({ ...cursorPagingQuery }),
+  responses: {
+    200: z.object({
+      data: z.array(WebhookEndpoint),
+      cursor: z.object({ next: described(z.nullable(z.string()), 'The cursor of the next page; null at the end.') }),
+      meta: ResponseMeta,
+    }),
+  },
+} as const;
+
+export const createWebhookEndpointSchemas = {
+  body: z.object({ url: Url, events: z.optional(Events), description: z.optional(z.nullable(Description)) }),
+  responses: { 201: z.object({ data: WithSecret, meta: ResponseMeta }) },
+} as const;
+
+export const updateWebhookEndpointSchemas = {
+  params: EndpointParams,
+  body: z.object({
+    url: z.optional(Url),
+    events: z.optional(Events),
+    description: z.optional(z.nullable(Description)),
+    enabled: z.optional(z.boolean()),
+    rotate_secret: z.optional(
+      described(
+        z.boolean(),
+        'true makes a new signing secret, returned once as `signing_secret`; the old one keeps signing for 24 h (both signatures are sent).',
+      ),
+    ),
+  }),
+  responses: {
+    200: z.object({
+      data: z.object({ ...WebhookEndpoint.shape, signing_secret: z.optional(z.string()) }),
+      meta: ResponseMeta,
+    }),
+  },
+} as const;
+
+export const deleteWebhookEndpointSchemas = { params: EndpointParams, responses: { 204: z.undefined() } } as const;
+
+export const WebhookTestResult = z.object({
+  success: described(z.boolean(), 'The receiver answered 2xx within 15 s (and at most 64 KB).'),
+  status_code: described(z.nullable(Int), "The receiver's status code; null when none came (refused address, timeout, connection error)."),
+  response_time_ms: Int,
+  endpoint_id: z.string(),
+  event_id: z.string(),
+  error: described(z.nullable(z.string()), 'Why the delivery failed; null on success.'),
+});
+
+export const testWebhookEndpointSchemas = {
+  params: EndpointParams,
+  responses: { 200: z.object({ data: WebhookTestResult, meta: ResponseMeta }) },
+} as const;

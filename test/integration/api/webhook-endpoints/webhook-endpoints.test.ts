@@ -1,0 +1,366 @@
+/**
+ * /api/v1/webhooks/endpoints over HTTP: create (secret shown once, stored sealed), list (cursor
+ * paging), update (and secret rotation), delete, and a real signed test event to a receiver on
+ * loopback that verifies it with the `standardwebhooks` package; bad input (422 with `param`),
+ * scopes and another merchant's id (404).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook } from 'standardwebhooks';
+import { createWebhookEndpointSchemas, listWebhookEndpointsSchemas, testWebhookEndpointSchemas } from '#api/webhook-endpoints/schemas';
+import { createApiKey } from '#data/api-key-repository';
+import { EVENT_TYPES } from '#core/webhooks/events';
+import { documentClient } from '#data/client';
+import { queries, webhookKeys } from '#data/keys';
+import type { LocalStack } from '#lib/local/local-stack';
+import { call } from '#test/fixtures/http';
+import { startTestStack } from '#test/fixtures/local-stack';
+import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+
+interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+  signing_secret?: string;
+}
+interface Body<T> {
+  data: T;
+  cursor?: { next: string | null };
+  error?: { code: string; message: string; param?: string };
+}
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A receiver on loopback answering `status`; it keeps every request. */
+async function startReceiver(status = 200): Promise<{ server: Server; url: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers as Record<string, string>, body });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
+}
+
+const stop = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
+describe('/api/v1/webhooks/endpoints', () => {
+  let stack: LocalStack;
+  const base = () => `${stack.api_url}/webhooks/endpoints`;
+  const create = (tenant: Tenant, body: unknown) => call<Body<Endpoint>>(base(), { method: 'POST', key: tenant.key, body });
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => {
+    await stack.stop();
+  });
+
+  describe('POST', () => {
+    it('answers 201 with a whsec_ secret shown once, subscribed to every event by default, stored sealed', async () => {
+      // Prepare
+      const tenant = await newTenant(['webhooks'], UNLIMITED);
+
+      // Act
+      const response = await create(tenant, { url: 'https://93.184.216.34/hooks', description: 'CRM bridge' });
+
+      // Assess
+      expect(response.status).toBe(201);
+      expect(createWebhookEndpointSchemas.responses[201].safeParse(response.body).success).toBe(true);
+      const endpoint = response.body.data;
+      expect(endpoint).toEqual({
+        id: expect.stringMatching(/^we_/),
+        url: 'https://93.184.216.34/hooks',
+        events: [...EVENT_TYPES],
+        description: 'CRM bridge',
+        enabled: true,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        signing_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
+      });
+      const { Item } = await documentClient.send(
+        new GetCommand({ TableName: process.env.TABLE_NAME, Key: webhookKeys.endpoint(tenant.merchant.id, endpoint.id.slice(3)) }),
+      );
+      expect(JSON.stringify(Item)).not.toContain((endpoint.signing_secret as string).slice(6));
+      expect(String(Item?.secret_sealed)).toMatch(/^v1\.local\./);
+      const listed = await call<Body<Endpoint[]>>(base(), { key: tenant.key });
+      expect(listed.body.data.map((item) => item.signing_secret)).toEqual([undefined]);
+    });
+
+    it('keeps the events asked for, A or B names', async () => {
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const response = await create(tenant, { url: 'https://93.184.216.34/a', events: ['recovery.succeeded', 'payment.failed'] });
+      expect(response.status).toBe(201);
+      expect(response.body.data.events).toEqual(['recovery.succeeded', 'payment.failed']);
+    });
+
+    it.each([
+      ['http:// to a public host', 'http://93.184.216.34/hooks', 'url'],
+      ['credentials in the URL', 'https://user:secret@93.184.216.34/hooks', 'url'],
+      ['a private address', 'https://10.1.2.3/hooks', 'url'],
+      ['the metadata address', 'https://169.254.169.254/latest/meta-data/', 'url'],
+      ['an IPv4-mapped private IPv6 address', 'https://[::ffff:192.168.0.10]/hooks', 'url'],
+      ['a CGNAT address', 'https://100.64.0.9/hooks', 'url'],
+      ['a unique-local IPv6 address', 'https://[fd00::5]/hooks', 'url'],
+    ])('refuses %s with 422 param url', async (_label, url, param) => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+
+      // Act
+      const response = await create(tenant, { url });
+
+      // Assess
+      expect(response.status).toBe(422);
+      expect(response.body.error).toMatchObject({ code: 'validation_error', param });
+      expect((await call<Body<Endpoint[]>>(base(), { key: tenant.key })).body.data).toEqual([]);
+    });
+
+    it('refuses unknown or no event types with 422 param events, and a missing url with 400', async () => {
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const unknown = await create(tenant, { url: 'https://93.184.216.34/a', events: ['payment.recovered', 'payment.exploded'] });
+      const empty = await create(tenant, { url: 'https://93.184.216.34/a', events: [] });
+      const missing = await create(tenant, { events: ['payment.failed'] });
+      expect([unknown.status, unknown.body.error?.param]).toEqual([422, 'events']);
+      expect(unknown.body.error?.message).toContain('payment.exploded');
+      expect([empty.status, empty.body.error?.param]).toEqual([422, 'events']);
+      expect(missing.status).toBe(400);
+    });
+
+    it('allows 16 endpoints per merchant and answers 422 for the 17th; a delete frees a place', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made: Endpoint[] = [];
+      for (let i = 0; i < 16; i += 1) made.push((await create(tenant, { url: `https://93.184.216.34/hook-${i}` })).body.data);
+
+      // Act
+      const seventeenth = await create(tenant, { url: 'https://93.184.216.34/hook-16' });
+      await call(`${base()}/${made[0]?.id}`, { method: 'DELETE', key: tenant.key });
+      const again = await create(tenant, { url: 'https://93.184.216.34/hook-17' });
+
+      // Assess
+      expect(made.every((endpoint) => endpoint.id.startsWith('we_'))).toBe(true);
+      expect(seventeenth.status).toBe(422);
+      expect(seventeenth.body.error?.message).toContain('16');
+      expect(again.status).toBe(201);
+      const { Items } = await documentClient.send(
+        new QueryCommand({ TableName: process.env.TABLE_NAME, ...queries.partitionPrefix(webhookKeys.endpointPrefix(tenant.merchant.id)) }),
+      );
+      expect(Items).toHaveLength(16);
+    });
+
+    it('needs the webhooks or admin scope', async () => {
+      const reader = await newTenant(['read']);
+      const response = await create(reader, { url: 'https://93.184.216.34/a' });
+      expect(response.status).toBe(403);
+    });
+  });
+
+  describe('GET', () => {
+    it('lists the endpoints oldest first with cursor paging, and only the merchant own', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const other = await newTenant(['admin'], UNLIMITED);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i += 1) ids.push((await create(tenant, { url: `https://93.184.216.34/p${i}` })).body.data.id);
+      await create(other, { url: 'https://93.184.216.34/other' });
+
+      // Act
+      const first = await call<Body<Endpoint[]>>(`${base()}?limit=2`, { key: tenant.key });
+      const second = await call<Body<Endpoint[]>>(`${base()}?limit=2&cursor=${encodeURIComponent(first.body.cursor?.next as string)}`, { key: tenant.key });
+
+      // Assess
+      expect(first.status).toBe(200);
+      expect(listWebhookEndpointsSchemas.responses[200].safeParse(first.body).success).toBe(true);
+      expect([...first.body.data, ...second.body.data].map((endpoint) => endpoint.id)).toEqual(ids);
+      expect(second.body.cursor?.next).toBeNull();
+    });
+
+    it('is readable with the read scope', async () => {
+      const reader = await newTenant(['read']);
+      expect((await call(base(), { key: reader.key })).status).toBe(200);
+    });
+  });
+
+  describe('PUT', () => {
+    it('changes url, events, description and enabled; leaves what is not sent', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: 'https://93.184.216.34/a', description: 'first' })).body.data;
+
+      // Act
+      const response = await call<Body<Endpoint>>(`${base()}/${made.id}`, {
+        method: 'PUT',
+        key: tenant.key,
+        body: { url: 'https://93.184.216.35/b', events: ['payment.recovered'], enabled: false },
+      });
+
+      // Assess
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({
+        id: made.id,
+        url: 'https://93.184.216.35/b',
+        events: ['payment.recovered'],
+        description: 'first',
+        enabled: false,
+      });
+      expect(response.body.data.signing_secret).toBeUndefined();
+      const listed = await call<Body<Endpoint[]>>(base(), { key: tenant.key });
+      expect(listed.body.data[0]).toEqual({ ...response.body.data });
+    });
+
+    it('refuses a private URL or an unknown event with 422, and changes nothing', async () => {
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: 'https://93.184.216.34/a' })).body.data;
+      const badUrl = await call<Body<Endpoint>>(`${base()}/${made.id}`, { method: 'PUT', key: tenant.key, body: { url: 'https://192.168.1.1/x' } });
+      const badEvent = await call<Body<Endpoint>>(`${base()}/${made.id}`, { method: 'PUT', key: tenant.key, body: { events: ['nope'] } });
+      expect([badUrl.status, badUrl.body.error?.param]).toEqual([422, 'url']);
+      expect([badEvent.status, badEvent.body.error?.param]).toEqual([422, 'events']);
+      expect((await call<Body<Endpoint[]>>(base(), { key: tenant.key })).body.data[0]?.url).toBe('https://93.184.216.34/a');
+    });
+
+    it("answers 404 for another merchant's endpoint", async () => {
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: 'https://93.184.216.34/a' })).body.data;
+      await expectOtherMerchantGets404(`${base()}/${made.id}`, { method: 'PUT', body: { enabled: false } });
+    });
+  });
+
+  describe('DELETE', () => {
+    it('answers 204 and the endpoint is gone; again is 404', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: 'https://93.184.216.34/a' })).body.data;
+
+      // Act
+      const deleted = await call(`${base()}/${made.id}`, { method: 'DELETE', key: tenant.key });
+      const again = await call(`${base()}/${made.id}`, { method: 'DELETE', key: tenant.key });
+
+      // Assess
+      expect(deleted.status).toBe(204);
+      expect(deleted.text).toBe('');
+      expect(again.status).toBe(404);
+      expect((await call<Body<Endpoint[]>>(base(), { key: tenant.key })).body.data).toEqual([]);
+    });
+
+    it("answers 404 for another merchant's endpoint and an id of no endpoint", async () => {
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: 'https://93.184.216.34/a' })).body.data;
+      await expectOtherMerchantGets404(`${base()}/${made.id}`, { method: 'DELETE' });
+      expect((await call(`${base()}/we_nothing`, { method: 'DELETE', key: tenant.key })).status).toBe(404);
+      expect((await call<Body<Endpoint[]>>(base(), { key: tenant.key })).body.data).toHaveLength(1);
+    });
+  });
+
+  describe('POST /{id}/test', () => {
+    it('sends a real signed test event that the receiver verifies with standardwebhooks, and logs the attempt', async () => {
+      // Prepare
+      const receiver = await startReceiver(200);
+      const tenant = await newTenant(['webhooks'], UNLIMITED);
+      const made = (await create(tenant, { url: receiver.url })).body.data;
+
+      // Act
+      const response = await call<Body<{ success: boolean; status_code: number; response_time_ms: number; endpoint_id: string; event_id: string }>>(
+        `${base()}/${made.id}/test`,
+        { method: 'POST', key: tenant.key },
+      );
+      await stop(receiver.server);
+
+      // Assess
+      expect(response.status).toBe(200);
+      expect(testWebhookEndpointSchemas.responses[200].safeParse(response.body).success).toBe(true);
+      expect(response.body.data).toMatchObject({ success: true, status_code: 200, endpoint_id: made.id, error: null });
+      expect(response.body.data.response_time_ms).toBeGreaterThanOrEqual(0);
+      expect(receiver.received).toHaveLength(1);
+      const delivered = receiver.received[0] as Received;
+      const verified = new Webhook(made.signing_secret as string).verify(delivered.body, delivered.headers) as Record<string, unknown>;
+      expect(verified).toEqual({
+        id: response.body.data.event_id,
+        type: 'webhook.test',
+        created_at: expect.any(String),
+        merchant_id: tenant.merchant.id,
+        data: { object: { endpoint_id: made.id, message: expect.any(String) } },
+      });
+      expect(delivered.headers['webhook-id']).toBe(response.body.data.event_id);
+      const { Items } = await documentClient.send(
+        new QueryCommand({ TableName: process.env.TABLE_NAME, ...queries.partitionPrefix(webhookKeys.deliveryPrefix(tenant.merchant.id)) }),
+      );
+      expect(Items).toHaveLength(1);
+      expect(Items?.[0]).toMatchObject({
+        endpoint_id: made.id,
+        event_id: response.body.data.event_id,
+        event_type: 'webhook.test',
+        attempt: 1,
+        status: 'delivered',
+        status_code: 200,
+      });
+    });
+
+    it('reports a receiver answering 500 as failed with its status, logged as failed', async () => {
+      const receiver = await startReceiver(500);
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: receiver.url })).body.data;
+      const response = await call<Body<{ success: boolean; status_code: number | null }>>(`${base()}/${made.id}/test`, { method: 'POST', key: tenant.key });
+      await stop(receiver.server);
+      expect(response.body.data).toMatchObject({ success: false, status_code: 500 });
+      const { Items } = await documentClient.send(
+        new QueryCommand({ TableName: process.env.TABLE_NAME, ...queries.partitionPrefix(webhookKeys.deliveryPrefix(tenant.merchant.id)) }),
+      );
+      expect(Items?.map((item) => item.status)).toEqual(['failed']);
+    });
+
+    it('after a rotation signs with both secrets, so the old and the new one verify', async () => {
+      // Prepare
+      const receiver = await startReceiver(200);
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: receiver.url })).body.data;
+      const rotated = await call<Body<Endpoint>>(`${base()}/${made.id}`, { method: 'PUT', key: tenant.key, body: { rotate_secret: true } });
+
+      // Act
+      await call(`${base()}/${made.id}/test`, { method: 'POST', key: tenant.key });
+      await stop(receiver.server);
+
+      // Assess
+      expect(rotated.body.data.signing_secret).toMatch(/^whsec_/);
+      expect(rotated.body.data.signing_secret).not.toBe(made.signing_secret);
+      const delivered = receiver.received[0] as Received;
+      expect(delivered.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+      expect(() => new Webhook(made.signing_secret as string).verify(delivered.body, delivered.headers)).not.toThrow();
+      expect(() => new Webhook(rotated.body.data.signing_secret as string).verify(delivered.body, delivered.headers)).not.toThrow();
+    });
+
+    it("answers 404 for another merchant's endpoint, sending nothing", async () => {
+      const receiver = await startReceiver(200);
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: receiver.url })).body.data;
+      await expectOtherMerchantGets404(`${base()}/${made.id}/test`, { method: 'POST' });
+      await stop(receiver.server);
+      expect(receiver.received).toHaveLength(0);
+    });
+
+    it('needs the webhooks or admin scope', async () => {
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: 'https://93.184.216.34/a' })).body.data;
+      const { key } = await createApiKey({ merchantId: tenant.merchant.id, scopes: ['read'], mode: 'test' });
+      const response = await call<Body<unknown>>(`${base()}/${made.id}/test`, { method: 'POST', key });
+      expect([response.status, response.body.error?.code]).toEqual([403, 'insufficient_scope']);
+    });
+  });
+});

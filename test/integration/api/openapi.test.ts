@@ -260,6 +260,17 @@ describe('GET /api/v1/openapi.json', () => {
       await record('listEmailSuppressions', 'list', `${api}/email/suppressions`, { key });
       await record('getEmailSuppressionStats', 'stats', `${api}/email/suppressions/stats`, { key });
       await record('deleteEmailSuppression', 'lift', `${api}/email/suppressions/${encodeURIComponent(bounced.email)}`, { method: 'DELETE', key });
+      // The test event goes to this server's own origin (loopback, which the local stack admits): any answer is a 200 report.
+      const endpoint = await record('createWebhookEndpoint', 'default events', `${api}/webhooks/endpoints`, {
+        method: 'POST',
+        key,
+        body: { url: `${originOf(stack)}/contract-receiver`, description: 'contract' },
+      });
+      const endpointId = data(endpoint).id as string;
+      await record('listWebhookEndpoints', 'list', `${api}/webhooks/endpoints?limit=5`, { key });
+      await record('updateWebhookEndpoint', 'events', `${api}/webhooks/endpoints/${endpointId}`, { method: 'PUT', key, body: { events: ['payment.recovered'] } });
+      await record('testWebhookEndpoint', 'test event', `${api}/webhooks/endpoints/${endpointId}/test`, { method: 'POST', key });
+      await record('deleteWebhookEndpoint', 'delete', `${api}/webhooks/endpoints/${endpointId}`, { method: 'DELETE', key });
 
       const messaging = '/api/v1/messaging/status';
       await deliver(

@@ -268,7 +268,11 @@ describe('GET /api/v1/openapi.json', () => {
       });
       const endpointId = data(endpoint).id as string;
       await record('listWebhookEndpoints', 'list', `${api}/webhooks/endpoints?limit=5`, { key });
-      await record('updateWebhookEndpoint', 'events', `${api}/webhooks/endpoints/${endpointId}`, { method: 'PUT', key, body: { events: ['payment.recovered'] } });
+      await record('updateWebhookEndpoint', 'events', `${api}/webhooks/endpoints/${endpointId}`, {
+        method: 'PUT',
+        key,
+        body: { events: ['payment.recovered'] },
+      });
       await record('testWebhookEndpoint', 'test event', `${api}/webhooks/endpoints/${endpointId}/test`, { method: 'POST', key });
       await record('deleteWebhookEndpoint', 'delete', `${api}/webhooks/endpoints/${endpointId}`, { method: 'DELETE', key });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { idBody, timeOrderedId } from '#core/ids';
+import { catalogueEntry, namesOf } from '#core/webhooks/events';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { AUTOMATION_ENTITY, automationKeys, queries } from './keys';
@@ -147,4 +148,15 @@ export async function listSubscriptionsOfType(merchantId: string, eventType: str
   );
   for await (const page of pages) subscriptions.push(...(page.Items ?? []).map(subscriptionOf));
   return subscriptions;
+}
+
+/**
+ * The subscriptions an outbound event goes to (the dispatcher's read): its fact's canonical name
+ * from the catalogue (any of the event's `types` finds the fact), then one Query. An event of no
+ * catalogued fact has none.
+ */
+export async function listSubscriptionsForEvent(merchantId: string, types: readonly string[]): Promise<AutomationSubscription[]> {
+  const entry = types.map(catalogueEntry).find((found) => found !== undefined);
+  if (entry === undefined) return [];
+  return listSubscriptionsOfType(merchantId, namesOf(entry)[0] as string);
 }

@@ -681,8 +681,10 @@ export const ENROLLMENT_ENTITY = {
  * in the type index once per name: its first name in GSI1, its second in GSI3 (both free on the
  * event item; GSI2 is its erasure tag). A poll reads both partitions of the asked name (at most 50
  * items each) and keeps the newest 50: two Queries, at most 100 items read, whatever the merchant's
- * volume. Subscriptions are stored under the catalogue's canonical name of their event type, so a
- * dispatcher finds every subscription to an event with one Query per name it carries.
+ * volume. Write cost: each event item is also written to those two indexes (one more write unit
+ * per index per KB of event). Events written before this index existed are not in it (they expire
+ * within 30 days). Subscriptions are stored under the catalogue's canonical name of their event
+ * type, so a dispatcher finds every subscription to an event with one Query.
  * `AUTOHOOKID#` does not begin with `AUTOHOOK#`.
  */
 export const automationKeys = {

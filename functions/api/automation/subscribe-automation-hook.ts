@@ -3,7 +3,7 @@ import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { resolveEventType } from './event-types';
 import { subscribeAutomationHookSchemas } from './schemas';
-import { assertPublicTargetUrl } from './target-url';
+import { checkTargetUrl } from './target-url';
 import { subscriptionView } from './views';
 
 /**
@@ -14,7 +14,7 @@ import { subscriptionView } from './views';
  */
 export const subscribeAutomationHook = defineOperation({ auth: 'api_key', schemas: subscribeAutomationHookSchemas }, async ({ body, principal, requestId }) => {
   const type = resolveEventType(body.event_type);
-  await assertPublicTargetUrl(body.target_url);
-  const { subscription, created } = await subscribe(principal.merchantId, type?.canonical ?? body.event_type, body.target_url);
+  const targetUrl = await checkTargetUrl(body.target_url);
+  const { subscription, created } = await subscribe(principal.merchantId, type?.canonical ?? body.event_type, targetUrl);
   return { statusCode: created ? 201 : 200, body: envelope(subscriptionView(subscription), requestId, principal.merchantId) };
 });

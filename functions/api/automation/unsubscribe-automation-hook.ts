@@ -4,6 +4,7 @@ import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
 import { resolveEventType } from './event-types';
 import { unsubscribeAutomationHookSchemas } from './schemas';
+import { normalisedTargetUrl } from './target-url';
 import { subscriptionView } from './views';
 
 /**
@@ -20,7 +21,7 @@ export const unsubscribeAutomationHook = defineOperation(
     if (body.id !== undefined) subscription = await getSubscriptionById(merchantId, body.id);
     else if (body.target_url !== undefined && body.event_type !== undefined) {
       const canonical = resolveEventType(body.event_type)?.canonical ?? body.event_type;
-      subscription = await getSubscriptionByTarget(merchantId, canonical, body.target_url);
+      subscription = await getSubscriptionByTarget(merchantId, canonical, normalisedTargetUrl(body.target_url));
     } else {
       throw new InvalidRequestError('Name the subscription by id, or by target_url and event_type.', {
         param: body.target_url === undefined && body.event_type === undefined ? 'id' : body.target_url === undefined ? 'target_url' : 'event_type',

@@ -4,7 +4,7 @@
  * event types and targets failing the SSRF rules refused with 422 and `param`, unsubscribe by id or
  * by target and type, and another merchant's subscription answered 404.
  */
-import { listSubscriptionsOfType } from '#data/automation-repository';
+import { listSubscriptionsForEvent, listSubscriptionsOfType } from '#data/automation-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -76,6 +76,31 @@ describe('/api/v1/automation/subscribe', () => {
       [a.body.data.id, b.body.data.id].sort(),
     );
     expect((await listSubscriptionsOfType(tenant.merchant.id, 'recovery.failed')).map((s) => s.id)).toEqual([c.body.data.id]);
+  });
+
+  it("gives the dispatcher an event's subscriptions with one Query, whichever name each was made with", async () => {
+    // Prepare
+    const tenant = await newTenant(['write']);
+    const byB = (await subscribe(tenant, { target_url: TARGET, event_type: 'payment.terminal' })).body.data;
+    const byA = (await subscribe(tenant, { target_url: `${TARGET}/a`, event_type: 'recovery.failed' })).body.data;
+    await subscribe(tenant, { target_url: TARGET, event_type: 'recovery.retry_attempted' });
+    // Act
+    const found = await listSubscriptionsForEvent(tenant.merchant.id, ['payment.terminal', 'recovery.failed']);
+    const uncatalogued = await listSubscriptionsForEvent(tenant.merchant.id, ['payment.exploded']);
+    // Assess
+    expect(found.map((s) => s.id).sort()).toEqual([byA.id, byB.id].sort());
+    expect(uncatalogued).toEqual([]);
+  });
+
+  it('stores the target URL normalised, and unsubscribes by it in any spelling of the same URL', async () => {
+    // Prepare
+    const tenant = await newTenant(['write']);
+    const created = (await subscribe(tenant, { target_url: 'HTTPS://93.184.215.14:443/hooks/Z', event_type: 'dunning.sent' })).body.data;
+    // Act
+    const removed = await unsubscribe(tenant, { target_url: 'https://93.184.215.14/hooks/Z', event_type: 'dunning.sent' });
+    // Assess
+    expect(created.target_url).toBe('https://93.184.215.14/hooks/Z');
+    expect([removed.status, removed.body.data?.id]).toEqual([200, created.id]);
   });
 
   it('refuses an unknown event type with 422 param event_type, and stores nothing', async () => {

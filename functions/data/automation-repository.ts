@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ValidationError } from '#core/errors';
 import { idBody, timeOrderedId } from '#core/ids';
 import { catalogueEntry, namesOf } from '#core/webhooks/events';
 import { env } from '#shared/env';
@@ -25,6 +26,13 @@ export interface AutomationSubscription {
 
 const ID_PREFIX = 'hook';
 
+/**
+ * Subscriptions one merchant may hold (every type together): bounds the dispatcher's fan-out per
+ * event. The spec names no limit; webhook endpoints have 16, automation platforms make one
+ * subscription per trigger of each workflow, hence more room.
+ */
+export const MAX_AUTOMATION_SUBSCRIPTIONS = 100;
+
 const targetHash = (targetUrl: string): string => createHash('sha256').update(targetUrl).digest('hex');
 
 function subscriptionOf(item: Record<string, unknown>): AutomationSubscription {
@@ -47,7 +55,9 @@ async function readSubscription(merchantId: string, eventType: string, hash: str
 /**
  * Subscribes `targetUrl` to `eventType` (canonical name). Idempotent: the same target and type
  * again gives the existing subscription back with `created: false`. One transaction writes the
- * subscription and its id lookup, on the condition that the subscription does not exist yet.
+ * subscription, its id lookup and the merchant's count, on the conditions that the subscription
+ * does not exist yet and that the count is under MAX_AUTOMATION_SUBSCRIPTIONS (else 422
+ * `param: target_url`).
  */
 export async function subscribe(
   merchantId: string,
@@ -82,15 +92,33 @@ export async function subscribe(
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
+          {
+            Update: {
+              TableName: env.TABLE_NAME,
+              Key: automationKeys.subscriptionCount(merchantId),
+              UpdateExpression: 'ADD subscription_count :one',
+              ConditionExpression: 'attribute_not_exists(subscription_count) OR subscription_count < :max',
+              ExpressionAttributeValues: { ':one': 1, ':max': MAX_AUTOMATION_SUBSCRIPTIONS },
+            },
+          },
         ],
       }),
     );
     return { subscription, created: true };
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException) || error.CancellationReasons?.[0]?.Code !== 'ConditionalCheckFailed') throw error;
-    const existing = await readSubscription(merchantId, eventType, hash);
-    if (existing === undefined) throw error;
-    return { subscription: existing, created: false };
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const failed = (index: number): boolean => error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
+    if (failed(0)) {
+      const existing = await readSubscription(merchantId, eventType, hash);
+      if (existing !== undefined) return { subscription: existing, created: false };
+    }
+    if (failed(2)) {
+      throw new ValidationError(`A merchant has at most ${MAX_AUTOMATION_SUBSCRIPTIONS} automation subscriptions: unsubscribe one first.`, {
+        param: 'target_url',
+        cause: error,
+      });
+    }
+    throw error;
   }
 }
 
@@ -110,7 +138,7 @@ export function getSubscriptionByTarget(merchantId: string, eventType: string, t
   return readSubscription(merchantId, eventType, targetHash(targetUrl));
 }
 
-/** Removes a subscription and its id lookup in one transaction; false when it was gone already. */
+/** Removes a subscription and its id lookup, and frees its place in the count, in one transaction; false when it was gone already. */
 export async function deleteSubscription(subscription: AutomationSubscription): Promise<boolean> {
   const body = idBody(subscription.id, ID_PREFIX) as string;
   try {
@@ -126,6 +154,14 @@ export async function deleteSubscription(subscription: AutomationSubscription): 
             },
           },
           { Delete: { TableName: env.TABLE_NAME, Key: automationKeys.subscriptionId(subscription.merchant_id, body) } },
+          {
+            Update: {
+              TableName: env.TABLE_NAME,
+              Key: automationKeys.subscriptionCount(subscription.merchant_id),
+              UpdateExpression: 'ADD subscription_count :minus',
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
         ],
       }),
     );

@@ -677,6 +677,7 @@ export const ENROLLMENT_ENTITY = {
  * | a subscription by event type and target (subscribe is idempotent; unsubscribe by target) | PK = M#<m>, SK = AUTOHOOK#<event type>#<sha256 of target_url> | table |
  * | a merchant's subscriptions to one event type (the dispatcher: one Query) | PK = M#<m>, SK begins_with AUTOHOOK#<event type># | table |
  * | a subscription by id (unsubscribe by id) | PK = M#<m>, SK = AUTOHOOKID#<body> → event type + target hash | table |
+ * | the merchant's subscription count (at most MAX_AUTOMATION_SUBSCRIPTIONS) | PK = M#<m>, SK = AUTOHOOKCOUNT | table |
  * An outbound event carries one or two names of the same fact (A's and B's), so the event item is
  * in the type index once per name: its first name in GSI1, its second in GSI3 (both free on the
  * event item; GSI2 is its erasure tag). A poll reads both partitions of the asked name (at most 50
@@ -685,7 +686,7 @@ export const ENROLLMENT_ENTITY = {
  * per index per KB of event). Events written before this index existed are not in it (they expire
  * within 30 days). Subscriptions are stored under the catalogue's canonical name of their event
  * type, so a dispatcher finds every subscription to an event with one Query.
- * `AUTOHOOKID#` does not begin with `AUTOHOOK#`.
+ * `AUTOHOOKID#` and `AUTOHOOKCOUNT` do not begin with `AUTOHOOK#`.
  */
 export const automationKeys = {
   eventByType: (merchantId: string, type: string, body: string, index: 'GSI1' | 'GSI3') =>
@@ -706,6 +707,7 @@ export const automationKeys = {
   }),
   subscriptionsOfType: (merchantId: string, eventType: string) => ({ PK: merchantPk(merchantId), SKPrefix: `AUTOHOOK#${eventType}#` }),
   subscriptionId: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `AUTOHOOKID#${body}` }),
+  subscriptionCount: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'AUTOHOOKCOUNT' }),
 } as const;
 
 /** Entity names of the items above (beside ENTITY, so that this block only appends). */

@@ -4,7 +4,7 @@
  * event types and targets failing the SSRF rules refused with 422 and `param`, unsubscribe by id or
  * by target and type, and another merchant's subscription answered 404.
  */
-import { listSubscriptionsForEvent, listSubscriptionsOfType } from '#data/automation-repository';
+import { listSubscriptionsForEvent, listSubscriptionsOfType, MAX_AUTOMATION_SUBSCRIPTIONS, subscribe as storeSubscription } from '#data/automation-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -101,6 +101,24 @@ describe('/api/v1/automation/subscribe', () => {
     // Assess
     expect(created.target_url).toBe('https://93.184.215.14/hooks/Z');
     expect([removed.status, removed.body.data?.id]).toEqual([200, created.id]);
+  });
+
+  it(`holds a merchant to ${MAX_AUTOMATION_SUBSCRIPTIONS} subscriptions: 422 past it, the same one again still 200, room again after an unsubscribe`, async () => {
+    // Prepare
+    const tenant = await newTenant(['write']);
+    const targets = Array.from({ length: MAX_AUTOMATION_SUBSCRIPTIONS }, (_, i) => `${TARGET}/${i}`);
+    for (const target of targets) await storeSubscription(tenant.merchant.id, 'recovery.retry_scheduled', target);
+    // Act
+    const over = await subscribe(tenant, { target_url: `${TARGET}/over`, event_type: 'recovery.retry_scheduled' });
+    const same = await subscribe(tenant, { target_url: targets[0], event_type: 'recovery.retry_scheduled' });
+    const freed = await unsubscribe(tenant, { target_url: targets[1], event_type: 'recovery.retry_scheduled' });
+    const after = await subscribe(tenant, { target_url: `${TARGET}/over`, event_type: 'recovery.retry_scheduled' });
+    // Assess
+    expect([over.status, over.body.error?.param]).toEqual([422, 'target_url']);
+    expect(same.status).toBe(200);
+    expect(freed.status).toBe(200);
+    expect(after.status).toBe(201);
+    expect(await listSubscriptionsOfType(tenant.merchant.id, 'recovery.retry_scheduled')).toHaveLength(MAX_AUTOMATION_SUBSCRIPTIONS);
   });
 
   it('refuses an unknown event type with 422 param event_type, and stores nothing', async () => {

@@ -165,3 +165,55 @@ export function deliveriesQuery(merchantId: string) {
 }
 
 export const deliveryFromItem = (item: Record<string, unknown>): WebhookDeliveryRecord => webhookDeliveryEntity.fromItem(item);
+
+/** At most this many reads per page of the delivery log when filters skip most rows (the page is then shorter, with a cursor). */
+const MAX_LOG_READS = 10;
+
+/**
+ * One page of the delivery log, newest first, optionally only one endpoint's or one status's
+ * attempts. Each read asks for no more rows than the page still needs, so the page ends exactly
+ * where DynamoDB stopped and `lastKey` continues it without losing a row.
+ */
+export async function readDeliveryLog(
+  merchantId: string,
+  filters: { readonly endpoint_id?: string | undefined; readonly status?: DeliveryStatus | undefined },
+  limit: number,
+  startKey: Record<string, unknown> | undefined,
+): Promise<{ deliveries: WebhookDeliveryRecord[]; lastKey: Record<string, unknown> | undefined }> {
+  const conditionsOf: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (filters.endpoint_id !== undefined) {
+    conditionsOf.push('#endpoint = :endpoint');
+    names['#endpoint'] = 'endpoint_id';
+    values[':endpoint'] = filters.endpoint_id;
+  }
+  if (filters.status !== undefined) {
+    conditionsOf.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = filters.status;
+  }
+  const base = deliveriesQuery(merchantId);
+  const deliveries: WebhookDeliveryRecord[] = [];
+  let start = startKey;
+  for (let read = 0; read < MAX_LOG_READS && deliveries.length < limit; read += 1) {
+    const { Items, LastEvaluatedKey } = await documentClient.send(
+      new QueryCommand({
+        ...base,
+        Limit: limit - deliveries.length,
+        ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        ...(conditionsOf.length === 0
+          ? {}
+          : {
+              FilterExpression: conditionsOf.join(' AND '),
+              ExpressionAttributeNames: { ...base.ExpressionAttributeNames, ...names },
+              ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ...values },
+            }),
+      }),
+    );
+    deliveries.push(...(Items ?? []).map(deliveryFromItem));
+    start = LastEvaluatedKey;
+    if (start === undefined) break;
+  }
+  return { deliveries, lastKey: start };
+}

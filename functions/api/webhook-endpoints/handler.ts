@@ -1,16 +1,18 @@
 import { createGroupHandler } from '#api/group-handler';
 import { createWebhookEndpoint } from './create-webhook-endpoint';
 import { deleteWebhookEndpoint } from './delete-webhook-endpoint';
+import { listWebhookDeliveries } from './list-webhook-deliveries';
 import { listWebhookEndpoints } from './list-webhook-endpoints';
 import { webhookEndpointsRoutes } from './routes';
 import { testWebhookEndpoint } from './test-webhook-endpoint';
 import { updateWebhookEndpoint } from './update-webhook-endpoint';
 
-/** The webhook-endpoints Lambda: endpoints (list, create, update, delete, test); rows not built yet answer 501. */
+/** The webhook-endpoints Lambda: endpoints (list, create, update, delete, test); and the delivery log. */
 export const handler = createGroupHandler(webhookEndpointsRoutes, {
   listWebhookEndpoints,
   createWebhookEndpoint,
   updateWebhookEndpoint,
   deleteWebhookEndpoint,
   testWebhookEndpoint,
+  listWebhookDeliveries,
 });

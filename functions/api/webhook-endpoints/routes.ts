@@ -2,6 +2,7 @@ import { type RouteDef, v1 } from '#api/route-rows';
 import {
   createWebhookEndpointSchemas,
   deleteWebhookEndpointSchemas,
+  listWebhookDeliveriesSchemas,
   listWebhookEndpointsSchemas,
   testWebhookEndpointSchemas,
   updateWebhookEndpointSchemas,
@@ -24,5 +25,7 @@ export const webhookEndpointsRoutes: readonly RouteDef[] = [
   v1('webhook-endpoints', 'POST', '/webhooks/endpoints/{id}/test', 'testWebhookEndpoint', ['webhooks', 'admin'], 'Send a test event', {
     schemas: testWebhookEndpointSchemas,
   }),
-  v1('webhook-endpoints', 'GET', '/webhooks/events', 'listWebhookDeliveries', ['webhooks', 'read'], 'Delivery log'),
+  v1('webhook-endpoints', 'GET', '/webhooks/events', 'listWebhookDeliveries', ['webhooks', 'read'], 'Delivery log', {
+    schemas: listWebhookDeliveriesSchemas,
+  }),
 ];

@@ -92,3 +92,34 @@ export const testWebhookEndpointSchemas = {
   params: EndpointParams,
   responses: { 200: z.object({ data: WebhookTestResult, meta: ResponseMeta }) },
 } as const;
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+export const WebhookDelivery = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  endpoint_id: z.string(),
+  attempt: described(Int, 'The attempt number of this event to this endpoint, from 1.'),
+  status: z.enum(DELIVERY_STATUSES),
+  status_code: described(z.nullable(Int), "The receiver's status code; null when none came (refused address, timeout, connection error)."),
+  duration_ms: Int,
+  error: z.nullable(z.string()),
+  next_attempt_at: described(z.nullable(DateTime), 'When the next attempt is due; null when none is planned.'),
+  created_at: DateTime,
+});
+
+export const listWebhookDeliveriesSchemas = {
+  query: z.object({
+    endpoint_id: z.optional(described(Id, "Only this endpoint's attempts.")),
+    status: z.optional(z.enum(DELIVERY_STATUSES)),
+    ...cursorPagingQuery,
+  }),
+  responses: {
+    200: z.object({
+      data: z.array(WebhookDelivery),
+      cursor: z.object({ next: described(z.nullable(z.string()), 'The cursor of the next page; null at the end.') }),
+      meta: ResponseMeta,
+    }),
+  },
+} as const;

@@ -1,4 +1,4 @@
-import type { WebhookEndpointRecord } from '#data/webhook-endpoint-repository';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '#data/webhook-endpoint-repository';
 
 /** An endpoint as every answer shows it: never its secrets (the signing secret is shown once, by create and rotate). */
 export function webhookEndpointView(endpoint: WebhookEndpointRecord) {
@@ -10,5 +10,22 @@ export function webhookEndpointView(endpoint: WebhookEndpointRecord) {
     enabled: endpoint.enabled,
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at,
+  };
+}
+
+/** One attempt of the delivery log. */
+export function webhookDeliveryView(delivery: WebhookDeliveryRecord) {
+  return {
+    id: delivery.id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    endpoint_id: delivery.endpoint_id,
+    attempt: delivery.attempt,
+    status: delivery.status,
+    status_code: delivery.status_code,
+    duration_ms: delivery.duration_ms,
+    error: delivery.error,
+    next_attempt_at: delivery.next_attempt_at,
+    created_at: delivery.created_at,
   };
 }

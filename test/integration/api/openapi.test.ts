@@ -274,6 +274,7 @@ describe('GET /api/v1/openapi.json', () => {
         body: { events: ['payment.recovered'] },
       });
       await record('testWebhookEndpoint', 'test event', `${api}/webhooks/endpoints/${endpointId}/test`, { method: 'POST', key });
+      await record('listWebhookDeliveries', 'delivery log', `${api}/webhooks/events?endpoint_id=${endpointId}`, { key });
       await record('deleteWebhookEndpoint', 'delete', `${api}/webhooks/endpoints/${endpointId}`, { method: 'DELETE', key });
 
       const messaging = '/api/v1/messaging/status';

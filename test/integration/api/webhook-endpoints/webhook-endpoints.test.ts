@@ -8,7 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
-import { createWebhookEndpointSchemas, listWebhookEndpointsSchemas, testWebhookEndpointSchemas } from '#api/webhook-endpoints/schemas';
+import {
+  createWebhookEndpointSchemas,
+  listWebhookDeliveriesSchemas,
+  listWebhookEndpointsSchemas,
+  testWebhookEndpointSchemas,
+} from '#api/webhook-endpoints/schemas';
 import { createApiKey } from '#data/api-key-repository';
 import { EVENT_TYPES } from '#core/webhooks/events';
 import { documentClient } from '#data/client';
@@ -361,6 +366,78 @@ describe('/api/v1/webhooks/endpoints', () => {
       const { key } = await createApiKey({ merchantId: tenant.merchant.id, scopes: ['read'], mode: 'test' });
       const response = await call<Body<unknown>>(`${base()}/${made.id}/test`, { method: 'POST', key });
       expect([response.status, response.body.error?.code]).toEqual([403, 'insufficient_scope']);
+    });
+  });
+
+  describe('GET /webhooks/events (delivery log)', () => {
+    interface Delivery {
+      id: string;
+      event_id: string;
+      event_type: string;
+      endpoint_id: string;
+      attempt: number;
+      status: string;
+      status_code: number | null;
+      duration_ms: number;
+      error: string | null;
+      next_attempt_at: string | null;
+      created_at: string;
+    }
+    const log = (tenant: Tenant, query = '') => call<Body<Delivery[]>>(`${stack.api_url}/webhooks/events${query}`, { key: tenant.key });
+
+    it('lists every attempt newest first, filters by endpoint and status, and pages each filter with its own cursor', async () => {
+      // Prepare
+      const ok = await startReceiver(200);
+      const failing = await startReceiver(500);
+      const tenant = await newTenant(['webhooks'], UNLIMITED);
+      const good = (await create(tenant, { url: ok.url })).body.data;
+      const bad = (await create(tenant, { url: failing.url })).body.data;
+      const sent: string[] = [];
+      for (const endpoint of [good, bad, good]) {
+        const response = await call<Body<{ event_id: string }>>(`${base()}/${endpoint.id}/test`, { method: 'POST', key: tenant.key });
+        sent.push(response.body.data.event_id);
+      }
+      await stop(ok.server);
+      await stop(failing.server);
+      await newTenant(['admin']).then((other) => create(other, { url: 'https://93.184.216.34/x' }));
+
+      // Act
+      const all = await log(tenant);
+      const ofGood = await log(tenant, `?endpoint_id=${good.id}`);
+      const failed = await log(tenant, '?status=failed');
+      const firstPage = await log(tenant, `?endpoint_id=${good.id}&limit=1`);
+      const secondPage = await log(tenant, `?endpoint_id=${good.id}&limit=1&cursor=${encodeURIComponent(firstPage.body.cursor?.next as string)}`);
+      const otherFilters = await log(tenant, `?status=failed&limit=1&cursor=${encodeURIComponent(firstPage.body.cursor?.next as string)}`);
+
+      // Assess
+      expect(all.status).toBe(200);
+      expect(listWebhookDeliveriesSchemas.responses[200].safeParse(all.body).success).toBe(true);
+      const { Items } = await documentClient.send(
+        new QueryCommand({ TableName: process.env.TABLE_NAME, ...queries.partitionPrefix(webhookKeys.deliveryPrefix(tenant.merchant.id)) }),
+      );
+      expect(all.body.data).toHaveLength(Items?.length ?? -1);
+      expect(all.body.data.map((row) => row.event_id)).toEqual([...sent].reverse());
+      expect(all.body.data.map((row) => [row.endpoint_id, row.status, row.status_code, row.attempt])).toEqual([
+        [good.id, 'delivered', 200, 1],
+        [bad.id, 'failed', 500, 1],
+        [good.id, 'delivered', 200, 1],
+      ]);
+      expect(ofGood.body.data.map((row) => row.event_id)).toEqual([sent[2], sent[0]]);
+      expect(failed.body.data.map((row) => row.event_id)).toEqual([sent[1]]);
+      expect([...firstPage.body.data, ...secondPage.body.data].map((row) => row.event_id)).toEqual([sent[2], sent[0]]);
+      expect([otherFilters.status, otherFilters.body.error?.param]).toEqual([400, 'cursor']);
+    });
+
+    it("shows nothing of another merchant's log, reads with the read scope, and refuses an unknown status", async () => {
+      const receiver = await startReceiver(200);
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: receiver.url })).body.data;
+      await call(`${base()}/${made.id}/test`, { method: 'POST', key: tenant.key });
+      await stop(receiver.server);
+      const reader = await newTenant(['read']);
+      expect((await log(reader)).body.data).toEqual([]);
+      expect((await log(reader, `?endpoint_id=${made.id}`)).body.data).toEqual([]);
+      expect((await log(tenant, '?status=lost')).status).toBe(400);
     });
   });
 });

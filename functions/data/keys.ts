@@ -736,6 +736,52 @@ export const CRM_ENTITY = {
 } as const;
 
 /**
+ * Automation REST hooks (functions/data/automation-repository.ts) and the outbound events' per-type
+ * index (functions/data/outbound-event-repository.ts):
+ * | the last events of one type, newest first (GET /automation/poll/{eventType}) | GSI1PK = M#<m>#EVTTYPE#<types[0]>, GSI1SK = <event body>; GSI3PK = M#<m>#EVTTYPE#<types[1]>, GSI3SK = <event body>; both read descending, Limit 50, merged | GSI1 + GSI3 |
+ * | a subscription by event type and target (subscribe is idempotent; unsubscribe by target) | PK = M#<m>, SK = AUTOHOOK#<event type>#<sha256 of target_url> | table |
+ * | a merchant's subscriptions to one event type (the dispatcher: one Query) | PK = M#<m>, SK begins_with AUTOHOOK#<event type># | table |
+ * | a subscription by id (unsubscribe by id) | PK = M#<m>, SK = AUTOHOOKID#<body> → event type + target hash | table |
+ * | the merchant's subscription count (at most MAX_AUTOMATION_SUBSCRIPTIONS) | PK = M#<m>, SK = AUTOHOOKCOUNT | table |
+ * An outbound event carries one or two names of the same fact (A's and B's), so the event item is
+ * in the type index once per name: its first name in GSI1, its second in GSI3 (both free on the
+ * event item; GSI2 is its erasure tag). A poll reads both partitions of the asked name (at most 50
+ * items each) and keeps the newest 50: two Queries, at most 100 items read, whatever the merchant's
+ * volume. Write cost: each event item is also written to those two indexes (one more write unit
+ * per index per KB of event). Events written before this index existed are not in it (they expire
+ * within 30 days). Subscriptions are stored under the catalogue's canonical name of their event
+ * type, so a dispatcher finds every subscription to an event with one Query.
+ * `AUTOHOOKID#` and `AUTOHOOKCOUNT` do not begin with `AUTOHOOK#`.
+ */
+export const automationKeys = {
+  eventByType: (merchantId: string, type: string, body: string, index: 'GSI1' | 'GSI3') =>
+    index === 'GSI1'
+      ? { GSI1PK: `${merchantPk(merchantId)}#EVTTYPE#${type}`, GSI1SK: body }
+      : { GSI3PK: `${merchantPk(merchantId)}#EVTTYPE#${type}`, GSI3SK: body },
+  /** The newest events of one name in one of the two type indexes (descending by event body, which is time-ordered). */
+  eventsOfType: (merchantId: string, type: string, index: 'GSI1' | 'GSI3') => ({
+    IndexName: index,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': `${index}PK` },
+    ExpressionAttributeValues: { ':pk': `${merchantPk(merchantId)}#EVTTYPE#${type}` },
+    ScanIndexForward: false,
+  }),
+  subscription: (merchantId: string, eventType: string, targetHash: string): ItemKey => ({
+    PK: merchantPk(merchantId),
+    SK: `AUTOHOOK#${eventType}#${targetHash}`,
+  }),
+  subscriptionsOfType: (merchantId: string, eventType: string) => ({ PK: merchantPk(merchantId), SKPrefix: `AUTOHOOK#${eventType}#` }),
+  subscriptionId: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `AUTOHOOKID#${body}` }),
+  subscriptionCount: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'AUTOHOOKCOUNT' }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const AUTOMATION_ENTITY = {
+  subscription: 'automation_subscription',
+  subscriptionId: 'automation_subscription_id',
+} as const;
+
+/**
  * Outbound webhook endpoints and their delivery log (functions/data/webhook-endpoint-repository.ts):
  * | a merchant's endpoints, oldest first (list, dispatch) | PK = M#<m>, SK begins_with WHEP#         | table |
  * | one endpoint                                          | PK = M#<m>, SK = WHEP#<endpoint body>    | table |

@@ -3,7 +3,7 @@ import { timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { outboundEventEntity, outboundEventIdFor } from './entities/outbound-event';
-import { queries, retryKeys } from './keys';
+import { automationKeys, queries, retryKeys } from './keys';
 import type { TransactItem } from './customer-repository';
 
 /**
@@ -42,4 +42,26 @@ export async function listOutboundEvents(merchantId: string, limit = 100): Promi
     new QueryCommand({ TableName: env.TABLE_NAME, Limit: limit, ...queries.partitionPrefix(retryKeys.outboundEventPrefix(merchantId)) }),
   );
   return (Items ?? []).map((item) => outboundEventEntity.fromItem(item));
+}
+
+/** How many events a poll answers (spec limits: "Automation polling: last 50 events"). */
+export const POLL_LIMIT = 50;
+
+/**
+ * The merchant's last `limit` outbound events carrying any of `names` (the A and B names of one
+ * fact), newest first: one Query per name on each of the two type indexes (an event's first name
+ * is in GSI1, its second in GSI3), in parallel, merged by event id (time-ordered). At most
+ * 2 × names × limit items read, whatever the merchant's volume.
+ */
+export async function listRecentOutboundEventsOfType(merchantId: string, names: readonly string[], limit = POLL_LIMIT): Promise<OutboundEvent[]> {
+  const pages = await Promise.all(
+    names.flatMap((name) =>
+      (['GSI1', 'GSI3'] as const).map((index) =>
+        documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, Limit: limit, ...automationKeys.eventsOfType(merchantId, name, index) })),
+      ),
+    ),
+  );
+  const events = pages.flatMap(({ Items }) => (Items ?? []).map((item) => outboundEventEntity.fromItem(item)));
+  const byId = new Map(events.map((event) => [event.id, event]));
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).slice(0, limit);
 }

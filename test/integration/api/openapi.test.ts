@@ -403,6 +403,12 @@ describe('GET /api/v1/openapi.json', () => {
 
       await exerciseCrm(api, key);
 
+      const hook = { target_url: 'https://93.184.215.14/hooks/openapi', event_type: 'payment.recovered' };
+      await record('subscribeAutomationHook', 'subscribe', `${api}/automation/subscribe`, { method: 'POST', key, body: hook });
+      await record('pollAutomationEvents', 'poll', `${api}/automation/poll/recovery.retry_attempted`, { key });
+      await record('getAutomationSample', 'sample', `${api}/automation/sample/payment.recovered`, { key });
+      await record('unsubscribeAutomationHook', 'unsubscribe', `${api}/automation/subscribe`, { method: 'DELETE', key, body: hook });
+
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
     }
 

@@ -18,7 +18,38 @@ describe('outboundEventEntity', () => {
     const item = outboundEventEntity.toItem({ ...event, expires_at: 1_770_000_000 }, { customer_id: 'cust_1' });
     // Assess
     expect(item).toMatchObject({ PK: 'M#merch_1', SK: `EVT#${body}`, entity: 'outbound_event', GSI2PK: 'M#merch_1#C#cust_1', GSI2SK: `EVT#${body}` });
-    expect(Object.keys(item).sort()).toEqual(['GSI2PK', 'GSI2SK', 'PK', 'SK', 'created_at', 'data', 'entity', 'expires_at', 'id', 'merchant_id', 'types']);
+    expect(Object.keys(item).sort()).toEqual([
+      'GSI1PK',
+      'GSI1SK',
+      'GSI2PK',
+      'GSI2SK',
+      'GSI3PK',
+      'GSI3SK',
+      'PK',
+      'SK',
+      'created_at',
+      'data',
+      'entity',
+      'expires_at',
+      'id',
+      'merchant_id',
+      'types',
+    ]);
+  });
+
+  it('files the event in the per-type index once per name: its first in GSI1, its second in GSI3, by body', () => {
+    // Act
+    const both = outboundEventEntity.toItem({ ...event, expires_at: 1_770_000_000 }, { customer_id: 'cust_1' });
+    const one = outboundEventEntity.toItem({ ...event, types: ['recovery.retry_attempted'], expires_at: 1_770_000_000 }, { customer_id: 'cust_1' });
+    // Assess
+    expect(both).toMatchObject({
+      GSI1PK: 'M#merch_1#EVTTYPE#payment.recovered',
+      GSI1SK: body,
+      GSI3PK: 'M#merch_1#EVTTYPE#recovery.succeeded',
+      GSI3SK: body,
+    });
+    expect(one).toMatchObject({ GSI1PK: 'M#merch_1#EVTTYPE#recovery.retry_attempted', GSI1SK: body });
+    expect(one).not.toHaveProperty('GSI3PK');
   });
 
   it('reads back the event without its expiry', () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App, CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { API_NAMES } from '#api/route-types';
 import type { StageName } from '#lib/config/stages';
 import type { GroupFunction } from '#lib/constructs/group-function';
 import { createRecoveryService, type RecoveryService } from '#lib/stacks/recovery-service';
@@ -72,4 +73,33 @@ export function roleLogicalIdOf(fn: GroupFunction): string {
   const role = fn.function.role;
   if (role === undefined) throw new Error(`${fn.node.path} has no role`);
   return logicalIdOf(role.node.defaultChild as CfnElement);
+}
+
+/** One API group's function of the synthesised service, with its stack, template and environment. */
+export interface ApiGroupFunction {
+  readonly group: string;
+  readonly fn: GroupFunction;
+  readonly stack: Stack;
+  readonly template: Template;
+  readonly variables: Record<string, unknown>;
+}
+
+/** Every API group function of the dev stage (every REST API), with its stack, template and environment variables. */
+export function apiGroupFunctions(): ApiGroupFunction[] {
+  const { service, template } = synthService();
+  return API_NAMES.flatMap((apiName) =>
+    service.apis[apiName].restApi.groups.map((group) => {
+      const fn = service.apis[apiName].restApi.functionForGroup(group);
+      const resource = Object.values(template(service.apis[apiName]).findResources('AWS::Lambda::Function')).find((candidate) =>
+        JSON.stringify(candidate.Properties.Role).includes(roleLogicalIdOf(fn)),
+      );
+      return {
+        group,
+        fn,
+        stack: service.apis[apiName],
+        template: template(service.apis[apiName]),
+        variables: (resource?.Properties.Environment?.Variables ?? {}) as Record<string, unknown>,
+      };
+    }),
+  );
 }

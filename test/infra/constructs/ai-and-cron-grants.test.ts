@@ -1,33 +1,12 @@
 import { apiGroup } from '#api/groups';
 import { routes } from '#api/routes';
-import { API_NAMES } from '#api/route-types';
 import { bedrockModel } from '#lib/config/ai-model';
-import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService } from '#test/infra/synth-service';
-
-/** Every API group function of the dev stage with its template. */
-function apiGroups() {
-  const { service, template } = synthService();
-  return API_NAMES.flatMap((apiName) =>
-    service.apis[apiName].restApi.groups.map((group) => {
-      const fn = service.apis[apiName].restApi.functionForGroup(group);
-      const resource = Object.values(template(service.apis[apiName]).findResources('AWS::Lambda::Function')).find((candidate) =>
-        JSON.stringify(candidate.Properties.Role).includes(roleLogicalIdOf(fn)),
-      );
-      return {
-        group,
-        fn,
-        stack: service.apis[apiName],
-        template: template(service.apis[apiName]),
-        variables: (resource?.Properties.Environment?.Variables ?? {}) as Record<string, unknown>,
-      };
-    }),
-  );
-}
+import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService, apiGroupFunctions } from '#test/infra/synth-service';
 
 describe('RestApiFromRoutes: the AI model (lib/config/ai-model.ts)', () => {
   it('points the scoring group at Bedrock with InvokeModel on its one foundation model only', () => {
     // Prepare
-    const scoring = apiGroups().filter((entry) => entry.group === 'scoring');
+    const scoring = apiGroupFunctions().filter((entry) => entry.group === 'scoring');
     // Act
     const statements = scoring.flatMap((entry) =>
       policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((statement) => JSON.stringify(statement.Action).includes('bedrock')),
@@ -45,7 +24,7 @@ describe('RestApiFromRoutes: the AI model (lib/config/ai-model.ts)', () => {
 
   it('leaves every other group on the local adapter with no Bedrock permission', () => {
     // Prepare
-    const others = apiGroups().filter((entry) => apiGroup(entry.group).ai !== true);
+    const others = apiGroupFunctions().filter((entry) => apiGroup(entry.group).ai !== true);
     // Act
     const granted = others.map((entry) => ({
       group: entry.group,
@@ -74,7 +53,7 @@ describe('RestApiFromRoutes: the cron secret (DataStack CronSecret)', () => {
 
   it('lets exactly the groups serving a cron_secret row read the cron secret, named in CRON_SECRET_ARN', () => {
     // Prepare
-    const groups = apiGroups();
+    const groups = apiGroupFunctions();
     // Act
     const readers = groups.filter((entry) =>
       policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).some(

@@ -1,25 +1,5 @@
 import { apiGroup } from '#api/groups';
-import { API_NAMES } from '#api/route-types';
-import { actionsOfRole, roleLogicalIdOf, synthService } from '#test/infra/synth-service';
-
-/** Every API group function of the dev stage with its template and environment. */
-function apiGroups() {
-  const { service, template } = synthService();
-  return API_NAMES.flatMap((apiName) =>
-    service.apis[apiName].restApi.groups.map((group) => {
-      const fn = service.apis[apiName].restApi.functionForGroup(group);
-      const resource = Object.values(template(service.apis[apiName]).findResources('AWS::Lambda::Function')).find((candidate) =>
-        JSON.stringify(candidate.Properties.Role).includes(roleLogicalIdOf(fn)),
-      );
-      return {
-        group,
-        fn,
-        template: template(service.apis[apiName]),
-        variables: (resource?.Properties.Environment?.Variables ?? {}) as Record<string, unknown>,
-      };
-    }),
-  );
-}
+import { actionsOfRole, roleLogicalIdOf, synthService, apiGroupFunctions } from '#test/infra/synth-service';
 
 describe('secrets at rest: the KMS secrets key (DataStack SecretsKey)', () => {
   it('creates one customer-managed key with rotation in the data stack', () => {
@@ -34,7 +14,7 @@ describe('secrets at rest: the KMS secrets key (DataStack SecretsKey)', () => {
 
   it('lets exactly the groups marked `secrets` encrypt and decrypt, with the kms driver and the key named', () => {
     // Prepare
-    const groups = apiGroups();
+    const groups = apiGroupFunctions();
     // Act
     const users = groups.filter((entry) => actionsOfRole(entry.template, roleLogicalIdOf(entry.fn)).some((action) => action === 'kms:Decrypt'));
     // Assess
@@ -52,6 +32,6 @@ describe('secrets at rest: the KMS secrets key (DataStack SecretsKey)', () => {
   });
 
   it('never passes WEBHOOK_ALLOW_LOOPBACK to any function', () => {
-    for (const entry of apiGroups()) expect(entry.variables.WEBHOOK_ALLOW_LOOPBACK).toBeUndefined();
+    for (const entry of apiGroupFunctions()) expect(entry.variables.WEBHOOK_ALLOW_LOOPBACK).toBeUndefined();
   });
 });

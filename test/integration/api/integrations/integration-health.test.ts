@@ -5,20 +5,17 @@
  * inbound-webhooks consumer counted, another merchant's deliveries never counted, unknown ids 404.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { registerLocalQueueTransport } from '#adapters/queue-sender';
 import { IntegrationHealth } from '#api/integrations/schemas';
-import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
-import { queueDefinitions } from '#contracts/queues';
 import { PSPS } from '#core/providers';
 import { documentClient } from '#data/client';
 import { markDeadLetteredEventsRedriven } from '#data/dead-letter-repository';
 import { setProviderSecret } from '#data/provider-secret-repository';
 import type { LocalStack } from '#lib/local/local-stack';
-import { LocalQueues } from '#lib/local/queue-hub';
 import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { type Delivery, type ProviderCase, providerCases, stripeFailedFor, stripePoisonEvent } from '#test/fixtures/provider-webhooks';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+import { postUntilDeadLettered as deadLetterAfterPost } from '#test/fixtures/inbound-dead-letters';
 
 interface Health {
   id: string;
@@ -53,7 +50,6 @@ interface Received {
 }
 
 const SECRET = 'whsec_health_0000000000000000000000';
-const MAX_RECEIVES = queueDefinitions.find((queue) => queue.name === 'inbound-webhooks')?.maxReceiveCount ?? 0;
 const stripeCase = providerCases.find((c) => c.psp === 'stripe') as ProviderCase;
 
 describe('/api/v1/integrations/{id}/health and /errors', () => {
@@ -70,21 +66,7 @@ describe('/api/v1/integrations/{id}/health and /errors', () => {
     call<Received>(`${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
   const get = <T>(path: string, tenant: Tenant) => call<Body<T>>(`${stack.api_url}${path}`, { key: tenant.key });
   /** Posts through queues with an injected clock and delivers until the message is dead-lettered (as the intake's own tests do). */
-  const postUntilDeadLettered = async (path: string, delivery: Delivery) => {
-    let clock = Date.now();
-    const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock });
-    try {
-      const response = await post(path, delivery);
-      for (let receive = 0; receive <= MAX_RECEIVES; receive += 1) {
-        await queues.drain();
-        clock += 61_000;
-      }
-      await queues.drain();
-      return response;
-    } finally {
-      registerLocalQueueTransport(stack.runtime.queues);
-    }
-  };
+  const postUntilDeadLettered = async (path: string, delivery: Delivery) => (await deadLetterAfterPost(stack, () => post(path, delivery))).response;
   /** A direct count of the merchant's items under a sort-key prefix (the stored deliveries, the dead letters). */
   const countItems = async (merchantId: string, prefix: string): Promise<number> =>
     (

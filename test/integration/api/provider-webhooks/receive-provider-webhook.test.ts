@@ -7,9 +7,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { registerLocalQueueTransport } from '#adapters/queue-sender';
-import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
 import { processProviderWebhook, UnknownWebhookCustomerError } from '#consumers/provider-webhook';
-import { queueDefinitions } from '#contracts/queues';
 import { documentClient } from '#data/client';
 import { recordFailedPayment } from '#data/payment-repository';
 import { setProviderApiKey, setProviderSecret } from '#data/provider-secret-repository';
@@ -23,6 +21,7 @@ import { failedPaymentInput } from '#test/fixtures/payments';
 import {
   braintreeSigned,
   type Delivery,
+  INBOUND_MAX_RECEIVES,
   installPaypalTestCertificate,
   mollieClassic,
   paypalCertificateRequests,
@@ -35,6 +34,7 @@ import {
   uninstallPaypalTestCertificate,
 } from '#test/fixtures/provider-webhooks';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+import { postUntilDeadLettered as deadLetterAfterPost } from '#test/fixtures/inbound-dead-letters';
 
 interface Received {
   data: { received: true; id: string };
@@ -103,27 +103,8 @@ describe('receiveProviderWebhook', () => {
         }),
       )
     ).Items ?? [];
-  const MAX_RECEIVES = queueDefinitions.find((queue) => queue.name === 'inbound-webhooks')?.maxReceiveCount ?? 0;
-  /**
-   * Posts through queues with an injected clock (the stack's run on the real one, where a failed
-   * message waits 60 s to come back), delivers until each message has been received
-   * maxReceiveCount times, and returns its dead letters and the response.
-   */
-  const postUntilDeadLettered = async (path: string, delivery: Delivery) => {
-    let clock = Date.now();
-    const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock });
-    try {
-      const response = await post(path, delivery);
-      for (let receive = 0; receive <= MAX_RECEIVES; receive += 1) {
-        await queues.drain();
-        clock += 61_000;
-      }
-      await queues.drain();
-      return { response, letters: queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(response.body.data.id)) };
-    } finally {
-      registerLocalQueueTransport(stack.runtime.queues);
-    }
-  };
+  /** Posts through queues with an injected clock until the delivery is dead-lettered (test/fixtures/inbound-dead-letters.ts). */
+  const postUntilDeadLettered = (path: string, delivery: Delivery) => deadLetterAfterPost(stack, () => post(path, delivery));
   const labelOf = (c: ProviderCase): string => (c.path('m').endsWith('/invoice') ? 'square invoice' : c.psp);
 
   describe.each(providerCases.map((c) => [labelOf(c), c] as const))('for %s', (_label, c) => {
@@ -484,7 +465,7 @@ describe('receiveProviderWebhook', () => {
     const { response, letters } = await postUntilDeadLettered(`/stripe/${tenant.merchant.id}`, stripePoisonEvent(secret));
     // Assess
     expect(response.status).toBe(200);
-    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
     expect(await paymentsOf(tenant, 'stripe')).toEqual([]);
     const customers = await call<{ data: unknown[] }>(`${stack.api_url}/customers`, { key: tenant.key });
     expect(customers.body.data).toEqual([]);
@@ -501,7 +482,7 @@ describe('receiveProviderWebhook', () => {
     // Assess
     expect(response.status).toBe(200);
     await expect(processProviderWebhook(message, {} as never)).rejects.toThrow(UnknownWebhookCustomerError);
-    expect(letters.map((letter) => letter.receiveCount)).toEqual([MAX_RECEIVES]);
+    expect(letters.map((letter) => letter.receiveCount)).toEqual([INBOUND_MAX_RECEIVES]);
     expect(await paymentsOf(tenant, 'paddle')).toEqual([]);
   });
 

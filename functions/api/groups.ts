@@ -59,7 +59,7 @@ export const apiGroups = {
   vectors: { api: 'merchant', table: 'write' },
   integrations: { api: 'merchant', table: 'write' },
   ingest: { api: 'merchant', table: 'write', sendsTo: ['notifications', 'outbound-deliveries'] },
-  crm: { api: 'merchant', table: 'write' },
+  crm: { api: 'merchant', table: 'write', secrets: true },
   automation: { api: 'merchant', table: 'write' },
   internal: { api: 'merchant', table: 'write' },
   'delivery-callbacks': { api: 'webhook', table: 'write' },

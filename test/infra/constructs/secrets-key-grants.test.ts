@@ -24,7 +24,7 @@ describe('secrets at rest: the KMS secrets key (DataStack SecretsKey)', () => {
         .map((entry) => entry.group)
         .sort(),
     );
-    expect(users.map((entry) => entry.group)).toContain('webhook-endpoints');
+    expect(users.map((entry) => entry.group)).toEqual(expect.arrayContaining(['webhook-endpoints', 'crm']));
     for (const entry of users) {
       expect(entry.variables).toMatchObject({ SECRET_BOX_DRIVER: 'kms', SECRETS_KMS_KEY_ID: expect.anything() });
       expect(actionsOfRole(entry.template, roleLogicalIdOf(entry.fn))).toEqual(expect.arrayContaining(['kms:Encrypt', 'kms:Decrypt']));

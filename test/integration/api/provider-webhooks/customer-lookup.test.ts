@@ -8,12 +8,9 @@
  * (`setProviderApiKey`).
  */
 import { createHmac } from 'node:crypto';
-import { registerLocalQueueTransport } from '#adapters/queue-sender';
-import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
 import { processProviderWebhook, UnknownWebhookCustomerError } from '#consumers/provider-webhook';
 import { setProviderApiKey, setProviderSecret } from '#data/provider-secret-repository';
 import type { LocalStack } from '#lib/local/local-stack';
-import { LocalQueues } from '#lib/local/queue-hub';
 import { BRAINTREE_TEST_API_KEY, BRAINTREE_TEST_MERCHANT_ID, type FakeBraintreeApi, startFakeBraintreeApi } from '#test/fakes/braintree-api';
 import { CHECKOUT_TEST_SECRET_KEY, type FakeCheckoutApi, startFakeCheckoutApi } from '#test/fakes/checkout-api';
 import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '#test/fakes/mollie-api';
@@ -23,6 +20,7 @@ import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { type Delivery, INBOUND_MAX_RECEIVES, type PaymentBody, type ReceivedBody, providerCases, stripeFailedFor } from '#test/fixtures/provider-webhooks';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+import { postUntilDeadLettered } from '#test/fixtures/inbound-dead-letters';
 
 const PADDLE_CUSTOMER_ID = 'ctm_01h8e18bxp9hby49dnm8ewf0m0';
 
@@ -133,21 +131,7 @@ describe('customer lookup through the provider API for failed payments without e
     return tenant;
   };
   /** Posts through queues on an injected clock, redelivering a failed message after its 60 s visibility timeout, up to maxReceiveCount. */
-  const postWithRedeliveries = async (path: string, delivery: Delivery) => {
-    let clock = Date.now();
-    const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock });
-    try {
-      const response = await post(path, delivery);
-      for (let receive = 0; receive <= INBOUND_MAX_RECEIVES; receive += 1) {
-        await queues.drain();
-        clock += 61_000;
-      }
-      await queues.drain();
-      return { response, letters: queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(response.body.data.id)) };
-    } finally {
-      registerLocalQueueTransport(stack.runtime.queues);
-    }
-  };
+  const postWithRedeliveries = (path: string, delivery: Delivery) => postUntilDeadLettered(stack, () => post(path, delivery));
   const messageOf = (tenant: Tenant, logId: string) => ({ kind: 'provider_webhook', merchant_id: tenant.merchant.id, psp: 'paddle', webhook_log_id: logId });
 
   it('records the failed payment under the email Paddle holds for a customer never seen before', async () => {

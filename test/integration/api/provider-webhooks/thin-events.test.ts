@@ -9,14 +9,11 @@
  * payment's timeline.
  */
 import { createHmac } from 'node:crypto';
-import { registerLocalQueueTransport } from '#adapters/queue-sender';
-import { handler as inboundWebhooks } from '#consumers/inbound-webhooks';
 import { processProviderWebhook, ProviderApiKeyMissingError } from '#consumers/provider-webhook';
 import { getPayment } from '#data/payment-repository';
 import { setProviderApiKey, setProviderSecret } from '#data/provider-secret-repository';
 import { WebhookPayloadError } from '#webhooks/types';
 import type { LocalStack } from '#lib/local/local-stack';
-import { LocalQueues } from '#lib/local/queue-hub';
 import { AUTHORIZE_NET_TEST_API_KEY, type FakeAuthorizeNetApi, startFakeAuthorizeNetApi } from '#test/fakes/authorize-net-api';
 import { type FakeGoCardlessApi, GOCARDLESS_TEST_ACCESS_TOKEN, startFakeGoCardlessApi } from '#test/fakes/gocardless-api';
 import { type FakeMollieApi, MOLLIE_TEST_API_KEY, startFakeMollieApi } from '#test/fakes/mollie-api';
@@ -25,6 +22,7 @@ import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { type Delivery, INBOUND_MAX_RECEIVES, type PaymentBody, type ReceivedBody, thinCases } from '#test/fixtures/provider-webhooks';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+import { postUntilDeadLettered } from '#test/fixtures/inbound-dead-letters';
 
 /** The merchant's next-gen signing secret: the webhook endpoint exists once a secret is set, though classic bodies are unsigned. */
 const MOLLIE_SECRET = 'mollie-next-gen-signing-secret-3x9';
@@ -150,21 +148,7 @@ describe('thin provider webhooks', () => {
     return tenant;
   };
   /** Posts through queues on an injected clock, redelivering a failed message after its 60 s visibility timeout, up to maxReceiveCount. */
-  const postWithRedeliveries = async (path: string, delivery: Delivery) => {
-    let clock = Date.now();
-    const queues = new LocalQueues({ consumers: { 'inbound-webhooks': inboundWebhooks }, now: () => clock });
-    try {
-      const response = await post(path, delivery);
-      for (let receive = 0; receive <= INBOUND_MAX_RECEIVES; receive += 1) {
-        await queues.drain();
-        clock += 61_000;
-      }
-      await queues.drain();
-      return { response, letters: queues.deadLetters('inbound-webhooks').filter((letter) => letter.body.includes(response.body.data.id)) };
-    } finally {
-      registerLocalQueueTransport(stack.runtime.queues);
-    }
-  };
+  const postWithRedeliveries = (path: string, delivery: Delivery) => postUntilDeadLettered(stack, () => post(path, delivery));
 
   describe('for mollie (classic id=tr_… webhooks)', () => {
     it('records the failed payment with the fetched amount in minor units, currency, customer email and decline code when a classic webhook is drained', async () => {

@@ -1,5 +1,6 @@
 import { monthOf } from '#core/recovery-goal';
 import { dynamo } from '#data/client';
+import { counterUpdate } from '#data/counter-update';
 import { customerKeys, ENTITY, paymentKeys, recoveryCounterKeys } from '#data/keys';
 import { paymentCounterNames } from '#data/projections/payment-counters';
 
@@ -49,25 +50,11 @@ type TransactItem = { Put?: { Item?: Item; ConditionExpression?: string; Express
 const images = new Map<string, Item>();
 const imageId = (item: Item, version: unknown): string => `${String(item.PK)}|${String(item.SK)}|${String(version)}`;
 
-/** The old `counterUpdate` of data/customer-repository.ts, as the document client takes it. */
-function counterUpdate(tableName: unknown, key: { PK: string; SK: string }, deltas: Record<string, number>): TransactItem {
-  const names: Record<string, string> = { '#entity': 'entity' };
-  const values: Record<string, unknown> = { ':entity': ENTITY.counters };
-  const adds = Object.entries(deltas).map(([name, delta], index) => {
-    names[`#c${index}`] = name;
-    values[`:c${index}`] = delta;
-    return `#c${index} :c${index}`;
-  });
-  return {
-    Update: {
-      TableName: tableName,
-      Key: key,
-      UpdateExpression: `SET #entity = :entity ADD ${adds.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  } as TransactItem;
-}
+/** The counter Update the old write path carried (data/counter-update.ts), on the intercepted transaction's table. */
+const oldCounterUpdate = (tableName: unknown, key: { PK: string; SK: string }, deltas: Record<string, number>): TransactItem => {
+  const { Update } = counterUpdate(key, deltas);
+  return { Update: { ...Update, TableName: tableName } } as TransactItem;
+};
 
 /** The image the Put replaces: none for a new item, else the one read at the version its condition names. */
 function beforeOf(put: NonNullable<TransactItem['Put']>): Item | undefined {
@@ -124,7 +111,7 @@ function oldCounterItems(items: readonly TransactItem[]): { items: TransactItem[
   const add = (kind: keyof typeof oldWritePath.added, table: unknown, key: { PK: string; SK: string }, deltas: Record<string, number>): void => {
     if (Object.keys(deltas).length === 0 || written.has(`${key.PK}|${key.SK}`)) return;
     written.add(`${key.PK}|${key.SK}`);
-    added.push(counterUpdate(table, key, deltas));
+    added.push(oldCounterUpdate(table, key, deltas));
     kinds.push(kind);
   };
   for (const item of items) {

@@ -141,26 +141,6 @@ export function putCustomer(before: CustomerRecord | undefined, after: CustomerR
   return items;
 }
 
-/** One UpdateItem adding deltas to named counters of a counter item. */
-export function counterUpdate(key: { PK: string; SK: string }, deltas: Readonly<Record<string, number>>): TransactItem {
-  const names: Record<string, string> = { '#entity': 'entity' };
-  const values: Record<string, unknown> = { ':entity': ENTITY.counters };
-  const adds = Object.entries(deltas).map(([name, delta], index) => {
-    names[`#c${index}`] = name;
-    values[`:c${index}`] = delta;
-    return `#c${index} :c${index}`;
-  });
-  return {
-    Update: {
-      TableName: env.TABLE_NAME,
-      Key: key,
-      UpdateExpression: `SET #entity = :entity ADD ${adds.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
-
 /**
  * The merchant's customer counters: all customers and those with an open recovery, as the
  * table-stream consumer keeps them (they trail the customers' writes by the stream's lag).

@@ -1,6 +1,7 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { counterUpdate } from './counter-update';
 import { ENTITY, type ItemKey, rollupKeys } from './keys';
 import { mergeIncrements } from './projections/increments';
 import type { CounterContribution } from './projections/projection';
@@ -60,31 +61,6 @@ export function chunkChanges<T extends StreamChange>(changes: readonly T[]): T[]
   return chunks;
 }
 
-/** One Update adding a counter item's increments (`ADD`) and setting its descriptive attributes (`SET`). */
-function counterUpdate(increment: CounterContribution): TransactItems[number] {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(increment.attributes ?? {}).map(([name, value], index) => {
-    names[`#a${index}`] = name;
-    values[`:a${index}`] = value;
-    return `#a${index} = :a${index}`;
-  });
-  const adds = Object.entries(increment.counters).map(([name, value], index) => {
-    names[`#c${index}`] = name;
-    values[`:c${index}`] = value;
-    return `#c${index} :c${index}`;
-  });
-  return {
-    Update: {
-      TableName: env.TABLE_NAME,
-      Key: increment.key,
-      UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
-
 function markerPut(change: StreamChange, nowSeconds: number): TransactItems[number] {
   if (change.merchantId === undefined) throw new Error(`Stream record ${change.eventId} has increments but its item names no merchant`);
   return {
@@ -121,7 +97,9 @@ export async function applyChunk(
   for (let conflicts = 0; pending.length > 0; ) {
     const nowSeconds = Math.floor(now() / 1000);
     const markers = pending.map((change) => markerPut(change, nowSeconds));
-    const updates = mergeIncrements(pending.flatMap((change) => change.increments)).map(counterUpdate);
+    const updates = mergeIncrements(pending.flatMap((change) => change.increments)).map((increment) =>
+      counterUpdate(increment.key, increment.counters, increment.attributes ?? {}),
+    );
     try {
       await send({ TransactItems: [...markers, ...updates] });
       return;

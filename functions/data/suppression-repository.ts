@@ -3,7 +3,7 @@ import { type Pagination, queryOffsetPage } from '#api/pipeline/paging';
 import { SUPPRESSION_REASONS, type SuppressionReason } from '#core/suppressions';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { counterUpdate } from './customer-repository';
+import { counterUpdate } from './counter-update';
 import { suppressionEntity } from './entities/suppression';
 import { ENTITY, queries, suppressionKeys, suppressionListKeys } from './keys';
 import { transactOptimistically } from './transact';

@@ -4,7 +4,7 @@ import type { TemplateRecord } from '#core/templates/template';
 import type { Pagination } from '#api/pipeline/paging';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { counterUpdate } from './customer-repository';
+import { counterUpdate } from './counter-update';
 import { templateBodyOf, templateEntity } from './entities/template';
 import { conditions, queries, templateKeys } from './keys';
 import { transactOptimistically } from './transact';

@@ -119,7 +119,8 @@ describe('/api/v1/automation/subscribe', () => {
     expect(freed.status).toBe(200);
     expect(after.status).toBe(201);
     expect(await listSubscriptionsOfType(tenant.merchant.id, 'recovery.retry_scheduled')).toHaveLength(MAX_AUTOMATION_SUBSCRIPTIONS);
-  });
+    // 100 sequential transactions to fill the quota: over jest's default 5 s on a busy machine.
+  }, 60_000);
 
   it('refuses an unknown event type with 422 param event_type, and stores nothing', async () => {
     // Prepare

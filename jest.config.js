@@ -1,6 +1,7 @@
 /**
  * Three tiers (style.md rule 8): unit (no network), integration (DynamoDB Local started once per
- * run by the global setup, one table per test file, real HTTP on loopback), infra (CDK templates).
+ * run by the global setup, one table per test file, real HTTP on loopback; with the hosted pages'
+ * end-to-end tests in headless Chromium under test/e2e), infra (CDK templates).
  */
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest'] };
 const common = {
@@ -28,7 +29,8 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // e2e: the hosted pages in headless Chromium (test/fixtures/browser.ts), against the same local stack.
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/setup/dynamo-global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/dynamo-global-teardown.ts',
       setupFiles: ['<rootDir>/test/setup/integration-env.ts'],

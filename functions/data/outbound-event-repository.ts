@@ -23,9 +23,14 @@ export interface OutboundEvent {
 
 const RETENTION_SECONDS = 30 * 24 * 3600;
 
+/**
+ * The Put of an outbound event, for the transaction of the change it reports. `customerId` files it
+ * among that customer's data (erasure removes it); null for an event about no customer (an
+ * endpoint disabled, a customer erased), which is the merchant's.
+ */
 export function outboundEventItem(
   merchantId: string,
-  customerId: string,
+  customerId: string | null,
   types: readonly string[],
   object: Readonly<Record<string, unknown>>,
   now: Date,

@@ -14,16 +14,18 @@ export type StoredOutboundEvent = OutboundEvent & { readonly expires_at: number 
 /**
  * An outbound event for the webhooks to deliver, filed among the data (GSI2, erasure) of the
  * customer it concerns; the customer is its place only (the payload names it, the item does not).
+ * An event about no customer (`customer_id: null`: an endpoint disabled, a customer erased) is
+ * the merchant's, and no erasure removes it.
  * Indexed by each of its (at most two) names, newest first, for the automation poll (keys.ts).
  */
-export const outboundEventEntity = defineEntity<StoredOutboundEvent, { readonly customer_id: string }, OutboundEvent>({
+export const outboundEventEntity = defineEntity<StoredOutboundEvent, { readonly customer_id: string | null }, OutboundEvent>({
   name: ENTITY.outboundEvent,
   key: keyOf,
   indexes: (event, { customer_id }) => {
     const body = idBody(event.id, 'evt') as string;
     const [first, second] = event.types;
     return {
-      ...customerTags.record(event.merchant_id, customer_id, keyOf(event)),
+      ...(customer_id === null ? {} : customerTags.record(event.merchant_id, customer_id, keyOf(event))),
       // The per-type index (GET /automation/poll/{eventType}): one entry per name of the fact.
       ...(first === undefined ? {} : automationKeys.eventByType(event.merchant_id, first, body, 'GSI1')),
       ...(second === undefined ? {} : automationKeys.eventByType(event.merchant_id, second, body, 'GSI3')),

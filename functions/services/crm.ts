@@ -36,11 +36,14 @@ const derived = (secret: string): Buffer => createHmac('sha256', secret).update(
 /**
  * The state key: CRM_STATE_SIGNING_SECRET, or the secret CRM_STATE_SIGNING_SECRET_ARN names; else
  * derived from the list-cursor key (CURSOR_SIGNING_SECRET or its ARN); locally, with none set, a
- * key of this process (a state minted by a previous run is then refused).
+ * key of this process (a state minted by a previous run is then refused). The plain variable is
+ * read at first use, like the CRM settings (adapters/crm/http.ts): the local stack sets it once
+ * it has started, and hands it to the operator CLI, whose installation URLs it must accept.
  */
 function crmStateKey(): Promise<Buffer> {
   stateKey ??= (async () => {
-    if (env.CRM_STATE_SIGNING_SECRET !== undefined) return Buffer.from(env.CRM_STATE_SIGNING_SECRET, 'utf8');
+    const plain = process.env.CRM_STATE_SIGNING_SECRET || env.CRM_STATE_SIGNING_SECRET;
+    if (plain) return Buffer.from(plain, 'utf8');
     if (env.CRM_STATE_SIGNING_SECRET_ARN !== undefined) return Buffer.from(await readSecret(env.CRM_STATE_SIGNING_SECRET_ARN), 'utf8');
     if (env.CURSOR_SIGNING_SECRET !== undefined) return derived(env.CURSOR_SIGNING_SECRET);
     if (env.CURSOR_SIGNING_SECRET_ARN !== undefined) return derived(await readSecret(env.CURSOR_SIGNING_SECRET_ARN));
@@ -51,8 +54,32 @@ function crmStateKey(): Promise<Buffer> {
 
 /** The `state` for the CRM's authorize URL when `merchantId` starts an installation: valid {@link CRM_STATE_TTL_SECONDS}, once. */
 export async function mintCrmState(merchantId: string, crm: CrmName, now: Date = new Date()): Promise<string> {
+  return (await mint(merchantId, crm, now)).state;
+}
+
+async function mint(merchantId: string, crm: CrmName, now: Date): Promise<{ state: string; exp: number }> {
   const exp = Math.floor(now.getTime() / 1000) + CRM_STATE_TTL_SECONDS;
-  return signCrmState({ merchant_id: merchantId, crm, nonce: randomBytes(16).toString('base64url'), exp }, await crmStateKey());
+  return { state: signCrmState({ merchant_id: merchantId, crm, nonce: randomBytes(16).toString('base64url'), exp }, await crmStateKey()), exp };
+}
+
+/** Where a merchant starts connecting a CRM: its consent page, with a fresh state for this merchant. */
+export interface CrmInstallationStart {
+  readonly merchant_id: string;
+  readonly crm: CrmName;
+  readonly authorize_url: string;
+  /** The state's expiry: the consent and the callback must both happen before it. */
+  readonly state_expires_at: string;
+}
+
+/**
+ * Starts an installation of `crm` for `merchantId` (the operator CLI's `crm authorize-url`): the
+ * CRM's authorize URL with the configured client, redirect URI and scopes, and a new signed state
+ * (valid {@link CRM_STATE_TTL_SECONDS}, once). Nothing is stored: the state carries the merchant.
+ * A CRM whose client or redirect URI is unset is a CrmError (`unavailable`).
+ */
+export async function startCrmInstallation(merchantId: string, crm: CrmName, now: Date = new Date()): Promise<CrmInstallationStart> {
+  const { state, exp } = await mint(merchantId, crm, now);
+  return { merchant_id: merchantId, crm, authorize_url: crmAdapterFor(crm).authorizeUrl(state), state_expires_at: new Date(exp * 1000).toISOString() };
 }
 
 const STATE_PROBLEMS: Record<CrmStateProblem, string> = {

@@ -81,14 +81,19 @@ const RULES = {
    * and token origin, OAuth client and the redirect URI registered with it. CRM B
    * (Salesforce-shaped): login (token) origin, OAuth client, redirect URI; its API origin is the
    * connected account's `instance_url`. A CRM whose client is unset answers its calls as unavailable.
+   * Each client secret is the value itself (local), or on AWS the Secrets Manager secret `*_ARN`
+   * names (set by CDK; read once per container). CRM A's consent page is on its own origin.
    */
   CRM_A_API_BASE_URL: { fallback: 'https://api.hubapi.com', url: true },
+  CRM_A_AUTHORIZE_BASE_URL: { fallback: 'https://app.hubspot.com', url: true },
   CRM_A_CLIENT_ID: { minLength: 1 },
   CRM_A_CLIENT_SECRET: { minLength: 1 },
+  CRM_A_CLIENT_SECRET_ARN: { minLength: 1 },
   CRM_A_REDIRECT_URI: { url: true },
   CRM_B_LOGIN_BASE_URL: { fallback: 'https://login.salesforce.com', url: true },
   CRM_B_CLIENT_ID: { minLength: 1 },
   CRM_B_CLIENT_SECRET: { minLength: 1 },
+  CRM_B_CLIENT_SECRET_ARN: { minLength: 1 },
   CRM_B_REDIRECT_URI: { url: true },
   /** Key of the CRM OAuth `state` (HMAC-SHA256), or the Secrets Manager secret holding it; unset: derived from the list-cursor key, else one of this process. */
   CRM_STATE_SIGNING_SECRET: { minLength: 32 },

@@ -1,5 +1,5 @@
 import { type CrmContact, CrmError, type CrmTokens } from '#core/crm';
-import { batchesOf, CRM_BATCH_SIZE, crmRequest, crmSetting, tokenRequest, tokensOf } from './http';
+import { batchesOf, CRM_BATCH_SIZE, crmClientSecret, crmRequest, crmSetting, tokenRequest, tokensOf, urlWithQuery } from './http';
 import type { CrmAdapter } from './port';
 
 /**
@@ -10,16 +10,21 @@ import type { CrmAdapter } from './port';
  * - contacts: `POST /crm/v3/objects/contacts/batch/upsert` with `Authorization: Bearer`,
  *   `{ inputs: [{ idProperty: 'email', id, properties }] }` → `{ status, results }`
  *   (https://developers.hubspot.com/docs/api/crm/contacts), 100 per request.
+ * - consent: `GET <CRM_A_AUTHORIZE_BASE_URL>/oauth/authorize?client_id&redirect_uri&scope&state`
+ *   (default https://app.hubspot.com; https://developers.hubspot.com/docs/api/oauth-quickstart-guide).
  * Contact properties: email, firstname/lastname from the name, and `recovery_*` properties
  * (our customer id, open payments, amounts at risk and recovered per currency as JSON).
  */
 const crm = 'crm_a' as const;
 
+/** `oauth` (every HubSpot app) and `crm.objects.contacts.write`, which the batch upsert requires; nothing more. */
+export const CRM_A_SCOPES = ['oauth', 'crm.objects.contacts.write'] as const;
+
 const token = async (form: Record<string, string>, now: Date, previous?: CrmTokens): Promise<CrmTokens> =>
   tokensOf(
     await tokenRequest(crm, `${crmSetting(crm, 'CRM_A_API_BASE_URL')}/oauth/v1/token`, {
       client_id: crmSetting(crm, 'CRM_A_CLIENT_ID'),
-      client_secret: crmSetting(crm, 'CRM_A_CLIENT_SECRET'),
+      client_secret: await crmClientSecret(crm),
       ...form,
     }),
     now,
@@ -41,6 +46,14 @@ function propertiesOf(contact: CrmContact): Record<string, string> {
 
 export const crmAHubSpot: CrmAdapter = {
   crm,
+  scopes: CRM_A_SCOPES,
+  authorizeUrl: (state) =>
+    urlWithQuery(`${crmSetting(crm, 'CRM_A_AUTHORIZE_BASE_URL')}/oauth/authorize`, {
+      client_id: crmSetting(crm, 'CRM_A_CLIENT_ID'),
+      redirect_uri: crmSetting(crm, 'CRM_A_REDIRECT_URI'),
+      scope: CRM_A_SCOPES.join(' '),
+      state,
+    }),
   exchangeCode: (code, now) => token({ grant_type: 'authorization_code', redirect_uri: crmSetting(crm, 'CRM_A_REDIRECT_URI'), code }, now),
   refresh: (tokens, now) => {
     if (tokens.refresh_token === undefined) return Promise.reject(new CrmError(crm, 'unauthorized', 'no refresh token'));

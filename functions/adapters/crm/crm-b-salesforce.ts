@@ -1,5 +1,5 @@
 import { type CrmContact, CrmError, type CrmTokens } from '#core/crm';
-import { batchesOf, CRM_BATCH_SIZE, crmRequest, crmSetting, tokenRequest, tokensOf } from './http';
+import { batchesOf, CRM_BATCH_SIZE, crmClientSecret, crmRequest, crmSetting, tokenRequest, tokensOf, urlWithQuery } from './http';
 import type { CrmAdapter } from './port';
 
 /**
@@ -10,9 +10,14 @@ import type { CrmAdapter } from './port';
  * - contacts: `PATCH <instance_url>/services/data/v60.0/composite/sobjects/Contact/Recovery_Customer_Id__c`
  *   (sObject Collections upsert by external id, `allOrNone: false`) with `Authorization: Bearer`
  *   → one `{ id, success, created, errors }` per record, 100 records per request.
+ * - consent: `GET <CRM_B_LOGIN_BASE_URL>/services/oauth2/authorize?response_type=code&client_id&redirect_uri&scope&state`
+ *   (the OAuth 2.0 web server flow).
  * The instance URL comes from the token answer of the configured login origin, over HTTPS on AWS.
  */
 const crm = 'crm_b' as const;
+
+/** `api` (the REST API the upsert calls) and `refresh_token` (without it Salesforce issues no refresh token). */
+export const CRM_B_SCOPES = ['api', 'refresh_token'] as const;
 export const CRM_B_API_VERSION = 'v60.0';
 export const CRM_B_EXTERNAL_ID_FIELD = 'Recovery_Customer_Id__c';
 
@@ -20,7 +25,7 @@ const token = async (form: Record<string, string>, now: Date, previous?: CrmToke
   const tokens = tokensOf(
     await tokenRequest(crm, `${crmSetting(crm, 'CRM_B_LOGIN_BASE_URL')}/services/oauth2/token`, {
       client_id: crmSetting(crm, 'CRM_B_CLIENT_ID'),
-      client_secret: crmSetting(crm, 'CRM_B_CLIENT_SECRET'),
+      client_secret: await crmClientSecret(crm),
       ...form,
     }),
     now,
@@ -51,6 +56,15 @@ function recordOf(contact: CrmContact): Record<string, unknown> {
 
 export const crmBSalesforce: CrmAdapter = {
   crm,
+  scopes: CRM_B_SCOPES,
+  authorizeUrl: (state) =>
+    urlWithQuery(`${crmSetting(crm, 'CRM_B_LOGIN_BASE_URL')}/services/oauth2/authorize`, {
+      response_type: 'code',
+      client_id: crmSetting(crm, 'CRM_B_CLIENT_ID'),
+      redirect_uri: crmSetting(crm, 'CRM_B_REDIRECT_URI'),
+      scope: CRM_B_SCOPES.join(' '),
+      state,
+    }),
   exchangeCode: (code, now) => token({ grant_type: 'authorization_code', redirect_uri: crmSetting(crm, 'CRM_B_REDIRECT_URI'), code }, now),
   refresh: (tokens, now) => {
     if (tokens.refresh_token === undefined) return Promise.reject(new CrmError(crm, 'unauthorized', 'no refresh token'));

@@ -1,3 +1,4 @@
+import { readSecret } from '#adapters/secrets';
 import { type CrmName, CrmError, type CrmTokens, crmErrorOfStatus } from '#core/crm';
 import { type Env, env } from '#shared/env';
 
@@ -8,12 +9,11 @@ export const CRM_BATCH_SIZE = 100;
 
 type CrmVariable =
   | 'CRM_A_API_BASE_URL'
+  | 'CRM_A_AUTHORIZE_BASE_URL'
   | 'CRM_A_CLIENT_ID'
-  | 'CRM_A_CLIENT_SECRET'
   | 'CRM_A_REDIRECT_URI'
   | 'CRM_B_LOGIN_BASE_URL'
   | 'CRM_B_CLIENT_ID'
-  | 'CRM_B_CLIENT_SECRET'
   | 'CRM_B_REDIRECT_URI';
 
 /**
@@ -25,7 +25,47 @@ export function crmSetting(crm: CrmName, variable: CrmVariable): string {
   const configured = process.env[variable];
   const value = configured === undefined || configured === '' ? (env as Env)[variable] : configured;
   if (value === undefined || value === '') throw new CrmError(crm, 'unavailable', `not configured (${variable} is unset)`);
-  return value.replace(/\/+$/, '');
+  // Origins lose a trailing slash; a redirect URI is kept exactly as registered with the CRM's app.
+  return variable.endsWith('_BASE_URL') ? value.replace(/\/+$/, '') : value;
+}
+
+const CLIENT_SECRET_VARIABLE = { crm_a: 'CRM_A_CLIENT_SECRET', crm_b: 'CRM_B_CLIENT_SECRET' } as const satisfies Record<CrmName, keyof Env>;
+const clientSecrets = new Map<CrmName, Promise<string>>();
+
+/**
+ * The OAuth client secret of `crm`: CRM_<X>_CLIENT_SECRET when set (locally; read at call time like
+ * {@link crmSetting}), else the Secrets Manager secret CRM_<X>_CLIENT_SECRET_ARN names (AWS: read
+ * once per container, again after a failed read). Neither, or a secret that cannot be read, is
+ * `unavailable` (never a 500); the secret itself is never put in a message.
+ */
+export async function crmClientSecret(crm: CrmName): Promise<string> {
+  const variable = CLIENT_SECRET_VARIABLE[crm];
+  const plain = process.env[variable] || (env as Env)[variable];
+  if (plain) return plain;
+  const arn = (env as Env)[`${variable}_ARN`];
+  if (arn === undefined) throw new CrmError(crm, 'unavailable', `not configured (${variable} and ${variable}_ARN are unset)`);
+  let secret = clientSecrets.get(crm);
+  if (secret === undefined) {
+    secret = readSecret(arn);
+    clientSecrets.set(crm, secret);
+    secret.catch(() => clientSecrets.delete(crm));
+  }
+  try {
+    return await secret;
+  } catch (error) {
+    throw new CrmError(crm, 'unavailable', `the client secret (${variable}_ARN) could not be read`, undefined, { cause: error });
+  }
+}
+
+/**
+ * A URL with `params` as its query, each value percent-encoded (spaces as `%20`, as HubSpot's and
+ * Salesforce's authorize endpoints document their space-separated `scope`).
+ */
+export function urlWithQuery(base: string, params: Readonly<Record<string, string>>): string {
+  const query = Object.entries(params)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
+  return `${base}?${query}`;
 }
 
 /** The JSON body of a CRM answer; non-2xx, network errors and timeouts become CrmErrors naming the status only. */

@@ -7,6 +7,13 @@ import type { CrmContact, CrmName, CrmTokens } from '#core/crm';
  */
 export interface CrmAdapter {
   readonly crm: CrmName;
+  /** The OAuth scopes an installation asks for: what a sync needs, and a refresh token. */
+  readonly scopes: readonly string[];
+  /**
+   * The CRM's consent page for an installation: the configured client and redirect URI, the
+   * scopes and `state` (an `unavailable` CrmError when the client or redirect URI is unset).
+   */
+  authorizeUrl(state: string): string;
   /** Exchanges an installation's authorization code for tokens (OAuth 2.0 authorization code grant). */
   exchangeCode(code: string, now: Date): Promise<CrmTokens>;
   /** New tokens from the refresh token (`unauthorized` when there is none or it is refused). */

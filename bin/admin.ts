@@ -20,6 +20,7 @@
  *   npm run --silent admin -- dlq events --merchant <id> [--limit 50]
  *   npm run --silent admin -- erasure lift --merchant <id> [--email <email>] [--provider-customer-id <id>]
  *   npm run --silent admin -- rollups recompute --merchant <id> --day <YYYY-MM-DD>
+ *   npm run --silent admin -- crm authorize-url --merchant <id> --crm crm_a|crm_b
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -33,6 +34,7 @@ import { GATEWAY_NAMES, isGatewayName } from '#core/payment-gateway';
 import type { DeadLetterQueues } from '#adapters/dead-letters/port';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
 import { isPsp, PSPS } from '#core/providers';
+import { CRMS, type CrmName } from '#core/crm';
 import { useLocalStackEnvironment } from '#lib/local/stack-file';
 
 class UsageError extends Error {
@@ -50,7 +52,8 @@ type Repositories = typeof import('#data/merchant-repository') &
   Pick<typeof import('#data/erasure-tombstones'), 'liftTombstones'> &
   Pick<typeof import('#adapters/email/outbox'), 'listRecentOutboxEmails'> &
   Pick<typeof import('#data/channel-repository'), 'listLocalMessages' | 'getSendingPause' | 'resumeSending' | 'sendingCounts'> &
-  Pick<typeof import('#services/recompute-rollups'), 'recomputeMerchantRollups'>;
+  Pick<typeof import('#services/recompute-rollups'), 'recomputeMerchantRollups'> &
+  Pick<typeof import('#services/crm'), 'startCrmInstallation'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -62,7 +65,7 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute';
+  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
@@ -82,6 +85,7 @@ const USAGE = [
   'dlq events --merchant <id> [--limit <n, default 50>]',
   'erasure lift --merchant <id> [--email <email>] [--provider-customer-id <id>] (at least one of the two)',
   'rollups recompute --merchant <id> --day <YYYY-MM-DD>',
+  `crm authorize-url --merchant <id> --crm <${CRMS.join('|')}>`,
 ];
 
 function limitOf(values: Values, fallback: number, max: number): number {
@@ -390,6 +394,24 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  /**
+   * Where a merchant starts connecting a CRM: the CRM's consent page (the configured OAuth client,
+   * redirect URI and scopes) with a fresh signed state naming the merchant, valid 10 minutes and
+   * once (docs/integrations.md). Nothing is written.
+   */
+  'crm authorize-url': {
+    options: { merchant: { type: 'string' }, crm: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const crm = required(values, 'crm');
+      if (!(CRMS as readonly string[]).includes(crm)) throw new UsageError(`unknown --crm "${crm}"; one of ${CRMS.join(', ')}`);
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        return repos.startCrmInstallation(merchantId, crm as CrmName);
+      };
+    },
+  },
 };
 
 function prepare(argv: string[]): Work {
@@ -444,7 +466,7 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, client] = await Promise.all([
+    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, crm, client] = await Promise.all([
       import('#data/merchant-repository'),
       import('#data/api-key-repository'),
       import('#data/provider-secret-repository'),
@@ -454,6 +476,7 @@ async function main(argv: string[]): Promise<number> {
       import('#adapters/email/outbox'),
       import('#data/channel-repository'),
       import('#services/recompute-rollups'),
+      import('#services/crm'),
       import('#data/client'),
     ]);
     try {
@@ -470,6 +493,7 @@ async function main(argv: string[]): Promise<number> {
         resumeSending: channels.resumeSending,
         sendingCounts: channels.sendingCounts,
         recomputeMerchantRollups: rollups.recomputeMerchantRollups,
+        startCrmInstallation: crm.startCrmInstallation,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

@@ -91,6 +91,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     process.env.SECRET_BOX_DRIVER ??= 'local';
     process.env.SECRET_BOX_KEY ??= options.dataDir === undefined ? randomBytes(32).toString('base64') : keptKey(options.dataDir, SECRET_BOX_KEY_FILE, 'base64');
     process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
+    // CRM OAuth states: one key for the stack and the operator CLI (the stack file hands it over),
+    // kept beside the data so that an installation started before a restart still completes.
+    process.env.CRM_STATE_SIGNING_SECRET ??=
+      options.dataDir === undefined ? randomBytes(32).toString('hex') : keptKey(options.dataDir, CRM_STATE_KEY_FILE, 'hex');
     let mailCatcherUrl: string | undefined;
     const catcherOption = options.mailCatcher ?? true;
     if (catcherOption !== false) {
@@ -132,6 +136,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...(mailCatcherUrl === undefined ? {} : { mail_catcher_url: mailCatcherUrl, smtp_url: process.env.SMTP_URL }),
       edge_url: process.env.EDGE_PUBLIC_BASE_URL,
       unsubscribe_signing_secret: process.env.UNSUBSCRIBE_SIGNING_SECRET,
+      crm_state_signing_secret: process.env.CRM_STATE_SIGNING_SECRET,
     };
     const stackPath = options.stackFile === undefined ? stackFilePath() : options.stackFile;
     if (stackPath !== null) writePrivate(stackPath, stackFile);
@@ -155,6 +160,7 @@ function unsubscribeKey(dataDir: string): string {
 }
 
 const SECRET_BOX_KEY_FILE = 'secret-box-key';
+const CRM_STATE_KEY_FILE = 'crm-state-signing-key';
 
 /** A key of a persistent local stack, made once and kept (mode 0600). */
 function keptKey(dataDir: string, name: string, encoding: 'hex' | 'base64'): string {

@@ -22,6 +22,8 @@ export interface StackFile {
   readonly edge_url?: string;
   /** The key of unsubscribe links, so that a script's emails carry links the stack accepts. */
   readonly unsubscribe_signing_secret?: string;
+  /** The key of CRM OAuth states, so that the installation URLs of `admin crm authorize-url` are accepted by the stack's callbacks. */
+  readonly crm_state_signing_secret?: string;
 }
 
 /** Where the stack started in `cwd` writes its stack file. */
@@ -46,7 +48,8 @@ export function readStackFile(path: string = stackFilePath()): Partial<StackFile
  * stack file; and, when the table is the stack's own, what the stack set for itself unless the
  * environment sets it: DEFAULT_PAYMENT_GATEWAY (a script that charges through the retry engine
  * uses the same default, not none), and the mail catcher's SMTP_URL (EMAIL_DRIVER smtp), the edge
- * origin and the unsubscribe key (a job run's emails land in the catcher with working links).
+ * origin and the unsubscribe key (a job run's emails land in the catcher with working links), and
+ * the CRM state key (an installation URL the CLI prints completes on the stack's callback).
  *
  * @returns whether the table is the local stack's (false: the environment named another table).
  */
@@ -69,6 +72,7 @@ export function useLocalStackEnvironment(path: string = stackFilePath()): boolea
       ['EMAIL_DRIVER', stack.smtp_url === undefined ? undefined : 'smtp'],
       ['EDGE_PUBLIC_BASE_URL', stack.edge_url],
       ['UNSUBSCRIBE_SIGNING_SECRET', stack.unsubscribe_signing_secret],
+      ['CRM_STATE_SIGNING_SECRET', stack.crm_state_signing_secret],
     ];
     for (const [name, value] of fromStack) if (process.env[name] === undefined && value !== undefined) process.env[name] = value;
   }

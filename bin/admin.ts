@@ -149,7 +149,12 @@ function required(values: Values, name: string): string {
   return value;
 }
 
+/** Longer than any merchant id (`merch_` and 22 base62 characters), and far below DynamoDB's 2 KB key limit. */
+const MAX_MERCHANT_ID_LENGTH = 128;
+
 async function existingMerchant(repos: Repositories, merchantId: string): Promise<void> {
+  // An id no merchant can have is unknown without a read, which DynamoDB would refuse past 2 KB.
+  if (merchantId.length > MAX_MERCHANT_ID_LENGTH) throw new UsageError(`unknown merchant "${merchantId.slice(0, 32)}…"`);
   if ((await repos.getMerchant(merchantId)) === undefined) throw new UsageError(`unknown merchant "${merchantId}"`);
 }
 

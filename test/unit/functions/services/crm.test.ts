@@ -35,7 +35,8 @@ describe('startCrmInstallation', () => {
     }
   });
 
-  const stateOf = (url: URL, crm: CrmName) => verifyCrmState(url.searchParams.get('state') ?? '', crm, Buffer.from(STATE_KEY), Math.floor(now.getTime() / 1000));
+  const stateOf = (url: URL, crm: CrmName) =>
+    verifyCrmState(url.searchParams.get('state') ?? '', crm, Buffer.from(STATE_KEY), Math.floor(now.getTime() / 1000));
 
   it('builds HubSpot’s consent URL with the client, the exact redirect URI, the scopes and a state for the merchant', async () => {
     // Prepare
@@ -53,7 +54,12 @@ describe('startCrmInstallation', () => {
     expect(url.searchParams.get('scope')).toBe('oauth crm.objects.contacts.write');
     // HubSpot documents the scope list separated by %20, not "+".
     expect(started.authorize_url).toContain('scope=oauth%20crm.objects.contacts.write');
-    expect(stateOf(url, 'crm_a')).toEqual({ merchant_id: merchantId, crm: 'crm_a', nonce: expect.any(String), exp: now.getTime() / 1000 + CRM_STATE_TTL_SECONDS });
+    expect(stateOf(url, 'crm_a')).toEqual({
+      merchant_id: merchantId,
+      crm: 'crm_a',
+      nonce: expect.any(String),
+      exp: now.getTime() / 1000 + CRM_STATE_TTL_SECONDS,
+    });
     expect(started).toEqual({
       merchant_id: merchantId,
       crm: 'crm_a',

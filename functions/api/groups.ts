@@ -29,6 +29,12 @@ export interface ApiGroup {
    * SECRETS_KMS_KEY_ID. @default false
    */
   readonly secrets?: boolean;
+  /**
+   * Calls the CRMs' APIs as their OAuth apps (functions/adapters/crm): on AWS, the apps' origins,
+   * client ids and redirect URIs (lib/config/crm-apps.ts), and read access to the client secrets
+   * and the OAuth state key, named in CRM_*_ARN variables. @default false
+   */
+  readonly crmApps?: boolean;
 }
 
 export const apiGroups = {
@@ -59,7 +65,7 @@ export const apiGroups = {
   vectors: { api: 'merchant', table: 'write' },
   integrations: { api: 'merchant', table: 'write' },
   ingest: { api: 'merchant', table: 'write', sendsTo: ['notifications', 'outbound-deliveries'] },
-  crm: { api: 'merchant', table: 'write', secrets: true },
+  crm: { api: 'merchant', table: 'write', secrets: true, crmApps: true },
   automation: { api: 'merchant', table: 'write' },
   internal: { api: 'merchant', table: 'write' },
   'delivery-callbacks': { api: 'webhook', table: 'write' },

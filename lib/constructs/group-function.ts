@@ -12,6 +12,7 @@ import { Construct } from 'constructs';
 import { RATE_LIMIT_PREFIX } from '#data/keys';
 import type { QueueDefinition } from '#contracts/queues';
 import { tableDefinition } from '#data/table-definition';
+import type { CrmApps } from '#lib/config/crm-apps';
 import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '#lib/config/stages';
 import { bundleDefinesFor } from '#lib/function-bundles';
 
@@ -25,6 +26,13 @@ export interface QueueHandle {
 }
 
 export type TableAccess = 'RO' | 'RW';
+
+/** The CRM integrations' secrets (DataStack): the key of the OAuth states, and each CRM app's client secret. */
+export interface CrmSecrets {
+  readonly stateSigningSecret: ISecret;
+  readonly crmAClientSecret: ISecret;
+  readonly crmBClientSecret: ISecret;
+}
 
 const INDEX_NAMES = tableDefinition.globalSecondaryIndexes.map((index) => index.indexName);
 
@@ -189,6 +197,27 @@ export class GroupFunction extends Construct {
     key.grant(this.function, 'kms:Encrypt', 'kms:Decrypt');
     this.function.addEnvironment('SECRET_BOX_DRIVER', 'kms');
     this.function.addEnvironment('SECRETS_KMS_KEY_ID', key.keyArn);
+  }
+
+  /**
+   * Gives the function the CRM apps: origins, client ids and redirect URIs as plain variables, and
+   * the client secrets and the state key as Secrets Manager ARNs it may read (each once per cold start).
+   */
+  bindCrmApps(apps: CrmApps, secrets: CrmSecrets): void {
+    const variables: Record<string, string | undefined> = {
+      CRM_A_API_BASE_URL: apps.crmAApiBaseUrl,
+      CRM_A_AUTHORIZE_BASE_URL: apps.crmAAuthorizeBaseUrl,
+      CRM_A_CLIENT_ID: apps.crm_a?.clientId,
+      CRM_A_REDIRECT_URI: apps.crm_a?.redirectUri,
+      CRM_A_CLIENT_SECRET_ARN: secrets.crmAClientSecret.secretArn,
+      CRM_B_LOGIN_BASE_URL: apps.crmBLoginBaseUrl,
+      CRM_B_CLIENT_ID: apps.crm_b?.clientId,
+      CRM_B_REDIRECT_URI: apps.crm_b?.redirectUri,
+      CRM_B_CLIENT_SECRET_ARN: secrets.crmBClientSecret.secretArn,
+      CRM_STATE_SIGNING_SECRET_ARN: secrets.stateSigningSecret.secretArn,
+    };
+    for (const [name, value] of Object.entries(variables)) if (value !== undefined) this.function.addEnvironment(name, value);
+    for (const secret of [secrets.stateSigningSecret, secrets.crmAClientSecret, secrets.crmBClientSecret]) secret.grantRead(this.function);
   }
 
   /** Points the AI port at Amazon Bedrock: `AI_PROVIDER=bedrock`, the model id, and InvokeModel on that one foundation model (Converse needs it). */

@@ -10,8 +10,9 @@ import { routes as routeTable } from '#api/routes';
 import { type ApiName, type RouteDef, servesApi } from '#api/route-types';
 import { apiGroup } from '#api/groups';
 import { bedrockModel } from '#lib/config/ai-model';
+import type { CrmApps } from '#lib/config/crm-apps';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '#lib/config/stages';
-import { GroupFunction, type QueueHandle } from './group-function';
+import { type CrmSecrets, GroupFunction, type QueueHandle } from './group-function';
 
 export interface RestApiFromRoutesProps {
   /** @default - none; required */
@@ -28,6 +29,8 @@ export interface RestApiFromRoutesProps {
   readonly cronSecret?: ISecret;
   /** The secrets-at-rest key; only groups whose registry entry says `secrets` may use it. @default - none: those groups cannot seal secrets */
   readonly secretsKey?: IKey;
+  /** The CRM apps and their secrets; only groups whose registry entry says `crmApps` get them. @default - none: those groups answer CRM calls as unavailable */
+  readonly crm?: { readonly apps: CrmApps; readonly secrets: CrmSecrets };
   /** @default routes (functions/api/routes.ts) */
   readonly routes?: readonly RouteDef[];
 }
@@ -129,6 +132,7 @@ export class RestApiFromRoutes extends Construct {
     if (props.cronSecret !== undefined && rows.some((row) => row.auth === 'cron_secret')) fn.bindCronSecret(props.cronSecret);
     if (config.ai === true) fn.bindBedrockModel(bedrockModel.modelId);
     if (config.secrets === true && props.secretsKey !== undefined) fn.bindSecretsKey(props.secretsKey);
+    if (config.crmApps === true && props.crm !== undefined) fn.bindCrmApps(props.crm.apps, props.crm.secrets);
     this.functions.set(group, fn);
     return fn;
   }

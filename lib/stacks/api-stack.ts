@@ -6,7 +6,8 @@ import type { Construct } from 'constructs';
 import type { ApiName } from '#api/route-types';
 import type { QueueName } from '#contracts/queues';
 import type { StageName } from '#lib/config/stages';
-import type { QueueHandle } from '#lib/constructs/group-function';
+import type { CrmApps } from '#lib/config/crm-apps';
+import type { CrmSecrets, QueueHandle } from '#lib/constructs/group-function';
 import { RestApiFromRoutes } from '#lib/constructs/rest-api-from-routes';
 
 export interface ApiStackProps extends StackProps {
@@ -24,6 +25,8 @@ export interface ApiStackProps extends StackProps {
   readonly cronSecret: ISecret;
   /** @default - none; required */
   readonly secretsKey: IKey;
+  /** @default - none; required */
+  readonly crm: { readonly apps: CrmApps; readonly secrets: CrmSecrets };
 }
 
 /** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
@@ -40,6 +43,7 @@ export class ApiStack extends Stack {
       cursorSecret: props.cursorSecret,
       cronSecret: props.cronSecret,
       secretsKey: props.secretsKey,
+      crm: props.crm,
     });
     new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
     acknowledgeApiFindings(this.restApi);

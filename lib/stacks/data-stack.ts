@@ -7,6 +7,7 @@ import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
 import { keepsData, removalPolicyFor, type StageName } from '#lib/config/stages';
+import type { CrmSecrets } from '#lib/constructs/group-function';
 import { QueueWithDlq } from '#lib/constructs/queue-with-dlq';
 import { SingleTable } from '#lib/constructs/single-table';
 
@@ -33,6 +34,8 @@ export class DataStack extends Stack {
    * says `secrets` may use it.
    */
   readonly secretsKey: IKey;
+  /** Read by the crm function only (ARNs in CRM_*_ARN); never plain environment values. */
+  readonly crmSecrets: CrmSecrets;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? keepsData(props.stage) });
@@ -88,6 +91,34 @@ export class DataStack extends Stack {
       'The internal callers (schedulers, offline scoring jobs) hold a copy of this secret; it is rotated by hand together with them, with no rotation Lambda to maintain.',
     );
     this.cronSecret = cronSecret;
+    const clientSecret = (id: string, crm: string, variable: string): Secret => {
+      // Generated only so that the secret exists with a value; the operator replaces it with the
+      // client secret of the CRM app registered for this stage (docs/integrations.md).
+      const secret = generatedSecret(
+        id,
+        `Recovery service: ${crm} OAuth app client secret (replace with put-secret-value)`,
+        `The CRM issues the client secret; it is rotated in the CRM app's settings and copied here by hand, which no rotation Lambda can do.`,
+      );
+      new CfnOutput(this, `${id}Arn`, {
+        value: secret.secretArn,
+        description: `${variable} of the crm function: aws secretsmanager put-secret-value --secret-id <this ARN> --secret-string <${crm} client secret>`,
+      });
+      return secret;
+    };
+    const stateSigningSecret = generatedSecret(
+      'CrmStateSigningSecret',
+      'Recovery service: HMAC key of the CRM OAuth state (installation URLs)',
+      'Rotating the state key only invalidates installations started in the last 10 minutes (the merchant starts again); it is rotated by hand, with no rotation Lambda to maintain.',
+    );
+    new CfnOutput(this, 'CrmStateSigningSecretArn', {
+      value: stateSigningSecret.secretArn,
+      description: 'CRM_STATE_SIGNING_SECRET_ARN: the operator CLI signs installation URLs with it (npm run admin -- crm authorize-url)',
+    });
+    this.crmSecrets = {
+      stateSigningSecret,
+      crmAClientSecret: clientSecret('CrmAClientSecret', 'CRM A', 'CRM_A_CLIENT_SECRET_ARN'),
+      crmBClientSecret: clientSecret('CrmBClientSecret', 'CRM B', 'CRM_B_CLIENT_SECRET_ARN'),
+    };
     this.secretsKey = new Key(this, 'SecretsKey', {
       description: 'Recovery service: secrets at rest (webhook signing secrets, CRM tokens)',
       enableKeyRotation: true,

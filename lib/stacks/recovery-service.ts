@@ -2,6 +2,7 @@ import { type App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { API_NAMES, type ApiName } from '#api/route-types';
+import { crmAppsFor } from '#lib/config/crm-apps';
 import type { StageName } from '#lib/config/stages';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
@@ -42,6 +43,8 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
   const common = { stage: props.stage, ...(props.env ? { env: props.env } : {}) };
   const data = new DataStack(scope, `${prefix}-Data`, { ...common, description: 'Recovery service: table, queues, alarm topic' });
   const apis = {} as Record<ApiName, ApiStack>;
+  // The CRMs' OAuth apps: origins per stage, clients from the `crmApps` context (lib/config/crm-apps.ts).
+  const crm = { apps: crmAppsFor(props.stage, scope.node.tryGetContext('crmApps')), secrets: data.crmSecrets };
   for (const apiName of API_NAMES) {
     apis[apiName] = new ApiStack(scope, `${prefix}-${pascal(apiName)}Api`, {
       ...common,
@@ -51,6 +54,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
       cursorSecret: data.cursorSecret,
       cronSecret: data.cronSecret,
       secretsKey: data.secretsKey,
+      crm,
       description: `Recovery service: ${apiName} API`,
     });
   }

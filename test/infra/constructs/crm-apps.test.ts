@@ -151,7 +151,11 @@ describe('crmAppsFor', () => {
     const [dev, prod] = [crmAppsFor('dev', undefined), crmAppsFor('prod', undefined)];
 
     // Assess
-    expect(dev).toEqual({ crmAApiBaseUrl: 'https://api.hubapi.com', crmAAuthorizeBaseUrl: 'https://app.hubspot.com', crmBLoginBaseUrl: 'https://test.salesforce.com' });
+    expect(dev).toEqual({
+      crmAApiBaseUrl: 'https://api.hubapi.com',
+      crmAAuthorizeBaseUrl: 'https://app.hubspot.com',
+      crmBLoginBaseUrl: 'https://test.salesforce.com',
+    });
     expect(prod.crmBLoginBaseUrl).toBe('https://login.salesforce.com');
   });
 });

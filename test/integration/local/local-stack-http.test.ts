@@ -145,7 +145,7 @@ describe('the local stack over HTTP', () => {
     expect(broken).toEqual([]);
   }, 30_000);
 
-  it('writes the stack file with the URL, endpoint, merchant, key, default gateway, edge origin and unsubscribe key, readable only by its owner', () => {
+  it('writes the stack file with the URL, endpoint, merchant, key, default gateway, edge origin, unsubscribe key and CRM state key, readable only by its owner', () => {
     // Act
     const file = JSON.parse(readFileSync(stack.stackFilePath as string, 'utf8')) as Record<string, string>;
     // Assess
@@ -159,7 +159,10 @@ describe('the local stack over HTTP', () => {
       // For scripts run against the stack: links to this server, signed with its unsubscribe key.
       edge_url: file.api_url?.replace(/\/api\/v1$/, ''),
       unsubscribe_signing_secret: process.env.UNSUBSCRIBE_SIGNING_SECRET,
+      // For `admin crm authorize-url`: installation URLs whose state this server's callbacks accept.
+      crm_state_signing_secret: process.env.CRM_STATE_SIGNING_SECRET,
     });
+    expect(file.crm_state_signing_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(statSync(stack.stackFilePath as string).mode & 0o777).toBe(0o600);
   }, 60_000);
 });

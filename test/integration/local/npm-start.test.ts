@@ -113,6 +113,8 @@ describe('npm start (bin/local.ts)', () => {
     expect(stack.smtp_url).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
     expect(stack.edge_url).toBe(`http://127.0.0.1:${port}`);
     expect(stack.unsubscribe_signing_secret).toMatch(/^[0-9a-f]{64}$/);
+    // The CLI's CRM installation URLs carry states signed with the stack's key.
+    expect(stack.crm_state_signing_secret).toMatch(/^[0-9a-f]{64}$/);
 
     // Act: second run on the same data folder
     const second = await start(cwd, port, dataDir);
@@ -130,6 +132,8 @@ describe('npm start (bin/local.ts)', () => {
     expect(again.api_key).toBe(stack.api_key);
     // Unsubscribe links outlive the restart with the data.
     expect(again.unsubscribe_signing_secret).toBe(stack.unsubscribe_signing_secret);
+    // So does an installation started before the restart.
+    expect(again.crm_state_signing_secret).toBe(stack.crm_state_signing_secret);
     expect(((await statusAgain.json()) as { data: { merchant_name: string } }).data.merchant_name).toBe('Demo Merchant');
     // The sealed signing secret opens after the restart (its key is kept in DATA_DIR, mode 0600): the test event verifies.
     expect(((await tested.json()) as { data: { success: boolean } }).data.success).toBe(true);

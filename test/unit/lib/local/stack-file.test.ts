@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useLocalStackEnvironment } from '#lib/local/stack-file';
 
-const NAMES = ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'DEFAULT_PAYMENT_GATEWAY', 'SMTP_URL', 'EMAIL_DRIVER', 'EDGE_PUBLIC_BASE_URL', 'UNSUBSCRIBE_SIGNING_SECRET'];
+const NAMES = [
+  'TABLE_NAME',
+  'DYNAMODB_ENDPOINT',
+  'DEFAULT_PAYMENT_GATEWAY',
+  'SMTP_URL',
+  'EMAIL_DRIVER',
+  'EDGE_PUBLIC_BASE_URL',
+  'UNSUBSCRIBE_SIGNING_SECRET',
+  'CRM_STATE_SIGNING_SECRET',
+];
 
 describe('useLocalStackEnvironment', () => {
   const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
@@ -20,6 +29,7 @@ describe('useLocalStackEnvironment', () => {
     smtp_url: 'smtp://127.0.0.1:1025',
     edge_url: 'http://127.0.0.1:3000',
     unsubscribe_signing_secret: 'k'.repeat(64),
+    crm_state_signing_secret: 'c'.repeat(64),
   };
 
   beforeEach(() => {
@@ -33,7 +43,7 @@ describe('useLocalStackEnvironment', () => {
     }
   });
 
-  it("points a script at the stack's table, gateway, mail catcher, edge origin and unsubscribe key", () => {
+  it("points a script at the stack's table, gateway, mail catcher, edge origin, unsubscribe key and CRM state key", () => {
     // Act
     const isStack = useLocalStackEnvironment(stackFile(STACK));
     // Assess
@@ -46,6 +56,7 @@ describe('useLocalStackEnvironment', () => {
       EMAIL_DRIVER: 'smtp',
       EDGE_PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
       UNSUBSCRIBE_SIGNING_SECRET: 'k'.repeat(64),
+      CRM_STATE_SIGNING_SECRET: 'c'.repeat(64),
     });
   });
 
@@ -63,6 +74,11 @@ describe('useLocalStackEnvironment', () => {
     expect(onStack).toBe(true);
     expect(emailDriver).toBe('outbox');
     expect(elsewhere).toBe(false);
-    expect([process.env.SMTP_URL, process.env.UNSUBSCRIBE_SIGNING_SECRET, process.env.DEFAULT_PAYMENT_GATEWAY]).toEqual([undefined, undefined, undefined]);
+    expect([process.env.SMTP_URL, process.env.UNSUBSCRIBE_SIGNING_SECRET, process.env.CRM_STATE_SIGNING_SECRET, process.env.DEFAULT_PAYMENT_GATEWAY]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -202,3 +202,30 @@ export function startFakeCrmB(): Promise<FakeCrm> {
     CRM_B_UPSERT_PATH,
   );
 }
+
+/**
+ * Points the CRM adapters (which read their settings at call time) and the operator CLI (which
+ * inherits the environment) at the two fakes: their origins, OAuth clients and redirect URIs.
+ * Returns what puts the environment back as it was.
+ */
+export function useFakeCrms(crmA: FakeCrm, crmB: FakeCrm): () => void {
+  const settings: Record<string, string> = {
+    CRM_A_API_BASE_URL: crmA.url,
+    CRM_A_AUTHORIZE_BASE_URL: crmA.url,
+    CRM_A_CLIENT_ID: crmA.clientId,
+    CRM_A_CLIENT_SECRET: crmA.clientSecret,
+    CRM_A_REDIRECT_URI: crmA.redirectUri,
+    CRM_B_LOGIN_BASE_URL: crmB.url,
+    CRM_B_CLIENT_ID: crmB.clientId,
+    CRM_B_CLIENT_SECRET: crmB.clientSecret,
+    CRM_B_REDIRECT_URI: crmB.redirectUri,
+  };
+  const saved = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, settings);
+  return () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}

@@ -18,7 +18,7 @@ import type { MessageRecord } from '#core/messages';
 import { getMessage } from '#data/message-repository';
 import { linksFor } from '#services/message-links';
 import { mintCrmState } from '#services/crm';
-import { startFakeCrmA, startFakeCrmB } from '#test/fakes/crm-apis';
+import { startFakeCrmA, startFakeCrmB, useFakeCrms } from '#test/fakes/crm-apis';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call, type JsonResponse } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
@@ -148,18 +148,7 @@ describe('GET /api/v1/openapi.json', () => {
     /** The CRM callbacks and syncs against the loopback CRM fakes (test/fakes/crm-apis.ts), configured for this block only. */
     async function exerciseCrm(api: string, key: string): Promise<void> {
       const fakes = { crm_a: await startFakeCrmA(), crm_b: await startFakeCrmB() };
-      const settings: Record<string, string> = {
-        CRM_A_API_BASE_URL: fakes.crm_a.url,
-        CRM_A_CLIENT_ID: fakes.crm_a.clientId,
-        CRM_A_CLIENT_SECRET: fakes.crm_a.clientSecret,
-        CRM_A_REDIRECT_URI: fakes.crm_a.redirectUri,
-        CRM_B_LOGIN_BASE_URL: fakes.crm_b.url,
-        CRM_B_CLIENT_ID: fakes.crm_b.clientId,
-        CRM_B_CLIENT_SECRET: fakes.crm_b.clientSecret,
-        CRM_B_REDIRECT_URI: fakes.crm_b.redirectUri,
-      };
-      const saved = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
-      Object.assign(process.env, settings);
+      const restoreSettings = useFakeCrms(fakes.crm_a, fakes.crm_b);
       try {
         for (const [crm, operation, sync] of [
           ['crm_a', 'completeCrmAOauth', 'syncCrmA'],
@@ -172,10 +161,7 @@ describe('GET /api/v1/openapi.json', () => {
           await record(sync, 'sync', `${api}/${crm}/sync`, { method: 'POST', key });
         }
       } finally {
-        for (const [name, value] of Object.entries(saved)) {
-          if (value === undefined) delete process.env[name];
-          else process.env[name] = value;
-        }
+        restoreSettings();
         await fakes.crm_a.stop();
         await fakes.crm_b.stop();
       }

@@ -12,9 +12,9 @@ import { getCrmConnection, getCrmSyncStatus, listCrmSyncLog, putCrmConnection } 
 import { getCustomer } from '#data/customer-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { mintCrmState } from '#services/crm';
-import { type FakeCrm, startFakeCrmA, startFakeCrmB } from '#test/fakes/crm-apis';
+import type { FakeCrm } from '#test/fakes/crm-apis';
+import { type CrmTestStack, startCrmTestStack } from '#test/fixtures/crm';
 import { call } from '#test/fixtures/http';
-import { startTestStack } from '#test/fixtures/local-stack';
 import { moveThrough, seedPayment } from '#test/fixtures/payments';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
@@ -37,17 +37,6 @@ interface Body<T> {
   meta: { merchant_id?: string };
   error?: { code: string; message: string; param?: string };
 }
-
-const ENV_NAMES = [
-  'CRM_A_API_BASE_URL',
-  'CRM_A_CLIENT_ID',
-  'CRM_A_CLIENT_SECRET',
-  'CRM_A_REDIRECT_URI',
-  'CRM_B_LOGIN_BASE_URL',
-  'CRM_B_CLIENT_ID',
-  'CRM_B_CLIENT_SECRET',
-  'CRM_B_REDIRECT_URI',
-] as const;
 
 /** Two customers at risk (one also with a recovered payment), one whose only payment is terminal. */
 async function seedBook(merchantId: string): Promise<PaymentRecord[]> {
@@ -75,12 +64,10 @@ function expectedAtRisk(payments: readonly PaymentRecord[]): { customers: Set<st
 }
 
 describe('/api/v1/crm_a and /api/v1/crm_b', () => {
+  let crms: CrmTestStack;
   let stack: LocalStack;
-  let crmA: FakeCrm;
-  let crmB: FakeCrm;
-  const saved: Partial<Record<(typeof ENV_NAMES)[number], string | undefined>> = {};
 
-  const fakeOf = (crm: CrmName): FakeCrm => (crm === 'crm_a' ? crmA : crmB);
+  const fakeOf = (crm: CrmName): FakeCrm => crms.fakes[crm];
   const callback = (crm: CrmName, body: unknown) => call<Body<Record<string, unknown>>>(`${stack.api_url}/${crm}/oauth/callback`, { method: 'POST', body });
   const sync = (crm: CrmName, tenant: Tenant) => call<Body<SyncData>>(`${stack.api_url}/${crm}/sync`, { method: 'POST', key: tenant.key });
   const connect = async (crm: CrmName, tenant: Tenant): Promise<void> => {
@@ -89,31 +76,11 @@ describe('/api/v1/crm_a and /api/v1/crm_b', () => {
   };
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    crmA = await startFakeCrmA();
-    crmB = await startFakeCrmB();
-    for (const name of ENV_NAMES) saved[name] = process.env[name];
-    Object.assign(process.env, {
-      CRM_A_API_BASE_URL: crmA.url,
-      CRM_A_CLIENT_ID: crmA.clientId,
-      CRM_A_CLIENT_SECRET: crmA.clientSecret,
-      CRM_A_REDIRECT_URI: crmA.redirectUri,
-      CRM_B_LOGIN_BASE_URL: crmB.url,
-      CRM_B_CLIENT_ID: crmB.clientId,
-      CRM_B_CLIENT_SECRET: crmB.clientSecret,
-      CRM_B_REDIRECT_URI: crmB.redirectUri,
-    });
+    crms = await startCrmTestStack();
+    ({ stack } = crms);
   });
 
-  afterAll(async () => {
-    for (const name of ENV_NAMES) {
-      if (saved[name] === undefined) delete process.env[name];
-      else process.env[name] = saved[name];
-    }
-    await crmA.stop();
-    await crmB.stop();
-    await stack.stop();
-  });
+  afterAll(() => crms.stop());
 
   describe.each(['crm_a', 'crm_b'] as const)('%s', (crm) => {
     it('connects with a signed state and pushes the customers at risk with their amounts per currency', async () => {

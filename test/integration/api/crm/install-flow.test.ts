@@ -8,10 +8,10 @@
 import type { CrmName } from '#core/crm';
 import { getCrmConnection } from '#data/crm-repository';
 import type { LocalStack } from '#lib/local/local-stack';
-import { type FakeCrm, startFakeCrmA, startFakeCrmB } from '#test/fakes/crm-apis';
+import type { FakeCrm } from '#test/fakes/crm-apis';
+import { type CrmTestStack, startCrmTestStack } from '#test/fixtures/crm';
 import { admin } from '#test/fixtures/admin-cli';
 import { call } from '#test/fixtures/http';
-import { startTestStack } from '#test/fixtures/local-stack';
 import { seedPayment } from '#test/fixtures/payments';
 import { newTenant, UNLIMITED } from '#test/fixtures/tenants';
 
@@ -31,43 +31,17 @@ interface Body<T> {
 jest.setTimeout(60_000);
 
 describe('CRM installation: admin crm authorize-url → consent → callback → sync', () => {
+  let crms: CrmTestStack;
   let stack: LocalStack;
-  let crmA: FakeCrm;
-  let crmB: FakeCrm;
-  const saved: Record<string, string | undefined> = {};
-  const fakeOf = (crm: CrmName): FakeCrm => (crm === 'crm_a' ? crmA : crmB);
+  const fakeOf = (crm: CrmName): FakeCrm => crms.fakes[crm];
   const authorizeUrl = (args: string[], env: NodeJS.ProcessEnv = {}) => admin(['crm', 'authorize-url', ...args], env);
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    crmA = await startFakeCrmA();
-    crmB = await startFakeCrmB();
-    const settings: Record<string, string> = {
-      CRM_A_API_BASE_URL: crmA.url,
-      CRM_A_AUTHORIZE_BASE_URL: crmA.url,
-      CRM_A_CLIENT_ID: crmA.clientId,
-      CRM_A_CLIENT_SECRET: crmA.clientSecret,
-      CRM_A_REDIRECT_URI: crmA.redirectUri,
-      CRM_B_LOGIN_BASE_URL: crmB.url,
-      CRM_B_CLIENT_ID: crmB.clientId,
-      CRM_B_CLIENT_SECRET: crmB.clientSecret,
-      CRM_B_REDIRECT_URI: crmB.redirectUri,
-    };
-    for (const [name, value] of Object.entries(settings)) {
-      saved[name] = process.env[name];
-      process.env[name] = value;
-    }
+    crms = await startCrmTestStack();
+    ({ stack } = crms);
   });
 
-  afterAll(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    await crmA.stop();
-    await crmB.stop();
-    await stack.stop();
-  });
+  afterAll(() => crms.stop());
 
   it.each(['crm_a', 'crm_b'] as const)('connects %s with the URL the CLI prints and syncs the merchant’s customers at risk', async (crm) => {
     // Prepare
@@ -115,7 +89,7 @@ describe('CRM installation: admin crm authorize-url → consent → callback →
     const tenant = await newTenant(['write'], UNLIMITED);
     const cli = await authorizeUrl(['--merchant', tenant.merchant.id, '--crm', 'crm_a']);
     const state = new URL((JSON.parse(cli.stdout) as Started).authorize_url).searchParams.get('state');
-    const post = () => call<Body<unknown>>(`${stack.api_url}/crm_a/oauth/callback`, { method: 'POST', body: { code: crmA.issueCode(), state } });
+    const post = () => call<Body<unknown>>(`${stack.api_url}/crm_a/oauth/callback`, { method: 'POST', body: { code: fakeOf('crm_a').issueCode(), state } });
 
     // Act
     const first = await post();

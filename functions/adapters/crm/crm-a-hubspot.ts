@@ -18,7 +18,7 @@ import type { CrmAdapter } from './port';
 const crm = 'crm_a' as const;
 
 /** `oauth` (every HubSpot app) and `crm.objects.contacts.write`, which the batch upsert requires; nothing more. */
-export const CRM_A_SCOPES = ['oauth', 'crm.objects.contacts.write'] as const;
+const CRM_A_SCOPES = ['oauth', 'crm.objects.contacts.write'] as const;
 
 const token = async (form: Record<string, string>, now: Date, previous?: CrmTokens): Promise<CrmTokens> =>
   tokensOf(
@@ -46,7 +46,6 @@ function propertiesOf(contact: CrmContact): Record<string, string> {
 
 export const crmAHubSpot: CrmAdapter = {
   crm,
-  scopes: CRM_A_SCOPES,
   authorizeUrl: (state) =>
     urlWithQuery(`${crmSetting(crm, 'CRM_A_AUTHORIZE_BASE_URL')}/oauth/authorize`, {
       client_id: crmSetting(crm, 'CRM_A_CLIENT_ID'),

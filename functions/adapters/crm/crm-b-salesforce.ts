@@ -17,7 +17,7 @@ import type { CrmAdapter } from './port';
 const crm = 'crm_b' as const;
 
 /** `api` (the REST API the upsert calls) and `refresh_token` (without it Salesforce issues no refresh token). */
-export const CRM_B_SCOPES = ['api', 'refresh_token'] as const;
+const CRM_B_SCOPES = ['api', 'refresh_token'] as const;
 export const CRM_B_API_VERSION = 'v60.0';
 export const CRM_B_EXTERNAL_ID_FIELD = 'Recovery_Customer_Id__c';
 
@@ -56,7 +56,6 @@ function recordOf(contact: CrmContact): Record<string, unknown> {
 
 export const crmBSalesforce: CrmAdapter = {
   crm,
-  scopes: CRM_B_SCOPES,
   authorizeUrl: (state) =>
     urlWithQuery(`${crmSetting(crm, 'CRM_B_LOGIN_BASE_URL')}/services/oauth2/authorize`, {
       response_type: 'code',

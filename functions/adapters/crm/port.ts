@@ -7,8 +7,6 @@ import type { CrmContact, CrmName, CrmTokens } from '#core/crm';
  */
 export interface CrmAdapter {
   readonly crm: CrmName;
-  /** The OAuth scopes an installation asks for: what a sync needs, and a refresh token. */
-  readonly scopes: readonly string[];
   /**
    * The CRM's consent page for an installation: the configured client and redirect URI, the
    * scopes and `state` (an `unavailable` CrmError when the client or redirect URI is unset).

@@ -179,6 +179,8 @@ async function resolve(
               ];
         return { events: [{ type: 'attempt_errored', reason: answer.message }, ...again], items: [attempted('gateway_error')] };
       }
+      // Its outcome event (recovered, terminal) is changePayment's, with this retry named.
+      const retry = { retry_number: attempt.number, gateway: attempt.gateway };
       if (answer.status === 'succeeded') {
         return {
           events: [
@@ -189,16 +191,8 @@ async function resolve(
               reason: `charged ${before.amount} ${before.currency} through the ${attempt.gateway} gateway`,
             },
           ],
-          items: [
-            attempted('succeeded'),
-            outboundEventItem(
-              merchantId,
-              before.customer_id,
-              ['payment.recovered', 'recovery.succeeded'],
-              { ...object, amount: before.amount, currency: before.currency, provider_charge_id: answer.providerChargeId },
-              now,
-            ),
-          ],
+          items: [attempted('succeeded')],
+          retry: { ...retry, provider_charge_id: answer.providerChargeId },
         };
       }
       const { decline, doNotRetry, reason } = declineOf(before.psp, answer);
@@ -209,16 +203,6 @@ async function resolve(
       }
       // The policy's decision follows the decline in the same write; its event is reported with it.
       const itemsAfter = (after: PaymentRecord): TransactItem[] => {
-        if (after.status === 'terminal')
-          return [
-            outboundEventItem(
-              merchantId,
-              after.customer_id,
-              ['payment.terminal', 'recovery.failed'],
-              { ...object, reason: after.state_history.at(-1)?.reason ?? reason },
-              now,
-            ),
-          ];
         if (after.status === 'retrying' && after.next_retry_at !== null)
           return [
             outboundEventItem(
@@ -231,7 +215,7 @@ async function resolve(
           ];
         return [];
       };
-      return { events: [{ type: 'attempt_declined', decline, reason }], items, itemsAfter };
+      return { events: [{ type: 'attempt_declined', decline, reason }], items, itemsAfter, retry };
     },
     now,
   );

@@ -5,8 +5,9 @@
  * of its fact in `types`, so an endpoint subscribed to either name gets it once.
  *
  * `recorded` says whether the service records the event today, each in the transaction of the
- * change it reports: the recovery outcomes, retry scheduled and retry attempted
- * (services/attempt-retry.ts), payment paused and resumed (services/pause-payments.ts), campaign
+ * change it reports: the recovery outcomes on every path that ends a recovery
+ * (data/payment-outcome-events.ts, through payment-repository changePayment), retry scheduled and
+ * retry attempted (services/attempt-retry.ts), payment paused and resumed (services/pause-payments.ts), campaign
  * activated and paused (services/campaign-status.ts), dunning sent (services/message-sent.ts) and
  * customer deleted (services/erase-customer.ts). An entry not recorded yet is catalogued from
  * DESIGN §1 so endpoints may subscribe ahead. docs/webhooks.md "Event types" lists every entry (a
@@ -55,14 +56,16 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
   {
     a: 'recovery.succeeded',
     b: 'payment.recovered',
-    description: 'A retry charged the failed payment: it is recovered.',
+    description:
+      'The failed payment is recovered: a retry charged it (`retry_number`, `gateway`, `provider_charge_id` name it), or the provider reported it paid (those three null).',
     recorded: true,
-    sampleObject: () => ({ ...retryObject, amount: 4900, currency: 'usd', provider_charge_id: 'ch_3QHk2L2eZvKYlo2C1a2b3c4d' }),
+    sampleObject: () => ({ ...retryObject, amount: 4900, currency: 'usd', provider_charge_id: 'ch_3QHk2L2eZvKYlo2C1a2b3c4d', recovery_method: 'retry' }),
   },
   {
     a: 'recovery.failed',
     b: 'payment.terminal',
-    description: 'Recovery gave up on the payment (retries exhausted or a decline that must not be retried).',
+    description:
+      'Recovery gave up on the payment: retries exhausted, a decline that must not be retried, or the provider ended it (`retry_number` and `gateway` null when no retry decided it).',
     recorded: true,
     sampleObject: () => ({ ...retryObject, reason: 'card declined: stolen_card (do not retry)' }),
   },

@@ -2,8 +2,9 @@
  * The outbound events recorded by the real routes and consumers (the outbox, read back through
  * GET /api/v1/automation/poll/{eventType}): payment.paused and payment.resumed (POST
  * /payments/{id}/pause and /resume, B's customer pause-all and resume-all), campaign.activated and
- * campaign.paused, dunning.sent (the notifications consumer, once the message is marked sent).
- * Each change records its event once, with every name of the fact and the object the catalogue
+ * campaign.paused, dunning.sent (the notifications consumer, once the message is marked sent),
+ * and the recovery outcomes on paths other than a retry of ours (the provider reports the payment
+ * paid, a cancelled subscription ends its recovery). Each change records its event once, with every name of the fact and the object the catalogue
  * samples; a refused change (409, 404 for another merchant's id) records none. customer.deleted is
  * tested with the erasure (test/integration/api/customers/delete-customer.test.ts).
  */
@@ -138,6 +139,75 @@ describe('outbound events recorded by state changes', () => {
         "Resumed with all of the customer's payments",
         "Resumed with all of the customer's payments",
       ]);
+    });
+  });
+
+  describe('payment.recovered and payment.terminal on paths other than a retry of ours', () => {
+    const ingest = (body: Record<string, unknown>) => post('/ingest/payment-event', { currency: 'usd', ...body });
+
+    it('records payment.recovered once, with both names and no retry, when the provider reports the payment paid', async () => {
+      // Prepare
+      const customer = { email: 'paid-elsewhere@example.com' };
+      const payment = await seedPayment(tenant.merchant.id, { customer, providerPaymentId: 'ch_paid_by_provider', amount: 2500 });
+      const paid = { event_type: 'payment_succeeded', amount_cents: 2500, customer_email: customer.email };
+      // Act
+      const first = await ingest({ ...paid, metadata: { payment_id: 'ch_paid_by_provider', event_id: 'evt_paid_1' } });
+      const again = await ingest({ ...paid, metadata: { payment_id: 'ch_paid_by_provider', event_id: 'evt_paid_2' } });
+      // Assess
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(first.body.data.affected_payment_ids).toEqual([payment.id]);
+      expect(again.body.data.affected_payment_ids).toEqual([]);
+      const events = await eventsAbout('payment_id', payment.id);
+      expect(events.map((event) => event.types)).toEqual([['payment.recovered', 'recovery.succeeded']]);
+      expect(events[0]?.data.object).toEqual({
+        payment_id: payment.id,
+        recovery_id: payment.recovery_id,
+        retry_number: null,
+        gateway: null,
+        amount: 2500,
+        currency: 'usd',
+        provider_charge_id: null,
+        recovery_method: 'provider',
+      });
+      expect(Object.keys(events[0]?.data.object ?? {}).sort()).toEqual(Object.keys(catalogueEntry('payment.recovered')?.sampleObject() ?? {}).sort());
+      expect((await poll('recovery.succeeded')).filter((event) => event.data.object.payment_id === payment.id)).toEqual([
+        expect.objectContaining({ type: 'recovery.succeeded', types: ['payment.recovered', 'recovery.succeeded'] }),
+      ]);
+    });
+
+    it('records payment.terminal once when a cancelled subscription ends its open recovery, and none for a payment already ended', async () => {
+      // Prepare
+      const customer = { email: 'cancelled-sub@example.com' };
+      const open = await seedPayment(tenant.merchant.id, { customer, subscriptionId: 'sub_cancelled' });
+      const paused = await seedPayment(tenant.merchant.id, { customer, subscriptionId: 'sub_cancelled' });
+      await post(`/payments/${paused.id}/pause`);
+      const ended = await seedPayment(tenant.merchant.id, { customer, subscriptionId: 'sub_cancelled', retryAllowed: false });
+      // Act
+      const response = await ingest({
+        event_type: 'subscription_cancelled',
+        amount_cents: 0,
+        customer_email: customer.email,
+        metadata: { subscription_id: 'sub_cancelled', event_id: 'evt_sub_cancelled_1' },
+      });
+      // Assess
+      expect(response.status).toBe(200);
+      expect([...(response.body.data.affected_payment_ids as string[])].sort()).toEqual([open.id, paused.id].sort());
+      for (const payment of [open, paused]) {
+        const terminal = (await eventsAbout('payment_id', payment.id)).filter((event) => event.types.includes('payment.terminal'));
+        expect(terminal.map((event) => [event.types, event.data.object])).toEqual([
+          [
+            ['payment.terminal', 'recovery.failed'],
+            {
+              payment_id: payment.id,
+              recovery_id: payment.recovery_id,
+              retry_number: null,
+              gateway: null,
+              reason: expect.stringMatching(/^Subscription cancelled \(event evt_/),
+            },
+          ],
+        ]);
+      }
+      expect(await eventsAbout('payment_id', ended.id)).toEqual([]);
     });
   });
 

@@ -20,33 +20,24 @@ export interface OutcomeRetry {
  * attempt) its fields are null.
  */
 export function outcomeEventItems(before: PaymentRecord, after: PaymentRecord, retry: OutcomeRetry | undefined, now: Date): TransactItem[] {
-  if (before.status === after.status) return [];
+  if (before.status === after.status || (after.status !== 'recovered' && after.status !== 'terminal')) return [];
   const object = { payment_id: after.id, recovery_id: after.recovery_id, retry_number: retry?.retry_number ?? null, gateway: retry?.gateway ?? null };
-  if (after.status === 'recovered')
-    return [
-      outboundEventItem(
-        after.merchant_id,
-        after.customer_id,
-        ['payment.recovered', 'recovery.succeeded'],
-        {
-          ...object,
-          amount: after.amount,
-          currency: after.currency,
-          provider_charge_id: retry?.provider_charge_id ?? null,
-          recovery_method: after.recovery_method,
-        },
-        now,
-      ),
-    ];
-  if (after.status === 'terminal')
-    return [
-      outboundEventItem(
-        after.merchant_id,
-        after.customer_id,
-        ['payment.terminal', 'recovery.failed'],
-        { ...object, reason: after.state_history.at(-1)?.reason ?? null },
-        now,
-      ),
-    ];
-  return [];
+  const recovered = {
+    ...object,
+    amount: after.amount,
+    currency: after.currency,
+    provider_charge_id: retry?.provider_charge_id ?? null,
+    recovery_method: after.recovery_method,
+  };
+  return [
+    after.status === 'recovered'
+      ? outboundEventItem(after.merchant_id, after.customer_id, ['payment.recovered', 'recovery.succeeded'], recovered, now)
+      : outboundEventItem(
+          after.merchant_id,
+          after.customer_id,
+          ['payment.terminal', 'recovery.failed'],
+          { ...object, reason: after.state_history.at(-1)?.reason ?? null },
+          now,
+        ),
+  ];
 }

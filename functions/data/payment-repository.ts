@@ -368,8 +368,9 @@ export async function changePayment<T = undefined>(
 
 /**
  * Applies one event of the status machine to a payment (changePayment with that one event).
+ * Pause and resume go through services/pause-payments.ts instead, which records their events.
  *
- * @example const { after } = await applyPaymentEvent(merchantId, 'pe_01J…', { type: 'pause', reason: 'Paused through the API' });
+ * @example const { after } = await applyPaymentEvent(merchantId, 'pe_01J…', { type: 'recover', reason: 'Payment succeeded (event evt_1)' });
  */
 export async function applyPaymentEvent(
   merchantId: string,

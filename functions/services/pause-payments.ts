@@ -2,6 +2,7 @@ import { ResourceNotFoundError, StateConflictError } from '#core/errors';
 import type { PaymentRecord, PaymentStatus } from '#core/payments';
 import { customerPaymentsIn } from '#data/customer-queries';
 import { outboundEventItem } from '#data/outbound-event-repository';
+import type { TransactItem } from '#data/customer-repository';
 import { changePayment } from '#data/payment-repository';
 
 /**
@@ -18,53 +19,45 @@ export interface PaymentChanged {
   readonly after: PaymentRecord;
 }
 
-const identity = (payment: PaymentRecord) => ({ payment_id: payment.id, recovery_id: payment.recovery_id, customer_id: payment.customer_id });
+/** The outbound event of a pause or resume, for the change's transaction, from the payment as changed. */
+function eventOf(action: 'pause' | 'resume', after: PaymentRecord, reason: string): TransactItem {
+  const payment = { payment_id: after.id, recovery_id: after.recovery_id, customer_id: after.customer_id, status: after.status };
+  const at = new Date(after.updated_at);
+  return action === 'pause'
+    ? outboundEventItem(
+        after.merchant_id,
+        after.customer_id,
+        ['payment.paused'],
+        { ...payment, previous_status: after.previous_status, paused_at: after.paused_at, reason },
+        at,
+      )
+    : outboundEventItem(
+        after.merchant_id,
+        after.customer_id,
+        ['payment.resumed'],
+        { ...payment, resumed_at: after.resumed_at, next_retry_at: after.next_retry_at, reason },
+        at,
+      );
+}
+
+async function pauseOrResume(merchantId: string, paymentId: string, action: 'pause' | 'resume', reason: string, now: Date): Promise<PaymentChanged> {
+  const changed = await changePayment(
+    merchantId,
+    paymentId,
+    () => ({ events: [{ type: action, reason }], itemsAfter: (after) => [eventOf(action, after, reason)] }),
+    now,
+  );
+  if (changed === undefined) throw new Error(`A ${action} always writes`);
+  return changed;
+}
 
 /** pending or retrying → paused; 404 unknown, 409 from any other status. */
-export async function pauseRetries(merchantId: string, paymentId: string, reason: string, now: Date = new Date()): Promise<PaymentChanged> {
-  const changed = await changePayment(
-    merchantId,
-    paymentId,
-    () => ({
-      events: [{ type: 'pause', reason }],
-      itemsAfter: (after) => [
-        outboundEventItem(
-          merchantId,
-          after.customer_id,
-          ['payment.paused'],
-          { ...identity(after), status: after.status, previous_status: after.previous_status, paused_at: after.paused_at, reason },
-          new Date(after.updated_at),
-        ),
-      ],
-    }),
-    now,
-  );
-  if (changed === undefined) throw new Error('A pause always writes');
-  return changed;
-}
+export const pauseRetries = (merchantId: string, paymentId: string, reason: string, now: Date = new Date()): Promise<PaymentChanged> =>
+  pauseOrResume(merchantId, paymentId, 'pause', reason, now);
 
 /** paused → the status held before the pause (A), its retry planned again; 404 unknown, 409 unless paused. */
-export async function resumeRetries(merchantId: string, paymentId: string, reason: string, now: Date = new Date()): Promise<PaymentChanged> {
-  const changed = await changePayment(
-    merchantId,
-    paymentId,
-    () => ({
-      events: [{ type: 'resume', reason }],
-      itemsAfter: (after) => [
-        outboundEventItem(
-          merchantId,
-          after.customer_id,
-          ['payment.resumed'],
-          { ...identity(after), status: after.status, resumed_at: after.resumed_at, next_retry_at: after.next_retry_at, reason },
-          new Date(after.updated_at),
-        ),
-      ],
-    }),
-    now,
-  );
-  if (changed === undefined) throw new Error('A resume always writes');
-  return changed;
-}
+export const resumeRetries = (merchantId: string, paymentId: string, reason: string, now: Date = new Date()): Promise<PaymentChanged> =>
+  pauseOrResume(merchantId, paymentId, 'resume', reason, now);
 
 /**
  * Pauses (or resumes) every payment of a customer in `from`, newest first, and returns the ids it
@@ -76,11 +69,10 @@ export async function resumeRetries(merchantId: string, paymentId: string, reaso
  */
 export async function pauseOrResumeAll(merchantId: string, customerId: string, action: 'pause' | 'resume', reason: string): Promise<string[]> {
   const from: readonly PaymentStatus[] = action === 'pause' ? ['pending', 'retrying'] : ['paused'];
-  const change = action === 'pause' ? pauseRetries : resumeRetries;
   const changed: string[] = [];
   for (const payment of await customerPaymentsIn(merchantId, customerId, from)) {
     try {
-      await change(merchantId, payment.id, reason);
+      await pauseOrResume(merchantId, payment.id, action, reason, new Date());
       changed.push(payment.id);
     } catch (error) {
       if (!(error instanceof StateConflictError || error instanceof ResourceNotFoundError)) throw error;

@@ -46,6 +46,17 @@ describe('event catalogue', () => {
     }
   });
 
+  it('leaves pausing and resuming payments to services/pause-payments.ts, which records their events', () => {
+    // Prepare
+    const root = join(__dirname, '..', '..', '..', '..', '..', 'functions');
+    // Act
+    const appliers = (readdirSync(root, { recursive: true }) as string[]).filter(
+      (file) => file.endsWith('.ts') && /type: '(pause|resume)'/.test(readFileSync(join(root, file), 'utf8')),
+    );
+    // Assess
+    expect(appliers).toEqual([join('core', 'payments.ts')]);
+  });
+
   it("holds DESIGN §1's thirteen event names and the spec's A and B examples", () => {
     for (const name of [
       'payment.failed',

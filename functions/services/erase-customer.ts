@@ -202,9 +202,10 @@ async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): P
  * sandbox gateway's records of its attempts; then the customer item, with the `customer.deleted`
  * outbound event (the merchant's, `{ customer_id }` only: the one item left that names the id).
  * The outbound webhooks' delivery log keeps its rows: they hold the event's id and type, the
- * endpoint and the outcome, never the payload, which was the erased outbound event. Counters move with what is
- * deleted: the table-stream consumer takes each deleted payment and the customer out of the
- * counters they counted in (list totals, customer totals, monthly recovery counters, rollups).
+ * endpoint and the outcome, never the payload, which was the erased outbound event. Counters move
+ * with what is deleted: the table-stream consumer takes each deleted payment and the customer out
+ * of the counters they counted in (list totals, customer totals, monthly recovery counters,
+ * rollups).
  *
  * The customer item goes last, so an erasure cut short (a timeout) is finished by repeating the
  * request. Entries are deleted in Query pages of 100 (BatchWriteItem, 25 a time), and the index

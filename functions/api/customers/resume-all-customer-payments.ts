@@ -6,7 +6,8 @@ import { pauseOrResumeAll } from '#services/pause-payments';
 
 /**
  * POST /api/v1/customers/{id}/resume-all (B): resumes every paused payment of the customer, each
- * to the status it held before its pause (A), each with its `payment.resumed` event; B's answer `status: active` describes the customer.
+ * to the status it held before its pause (A) and with its `payment.resumed` event; B's answer
+ * `status: active` describes the customer.
  */
 export const resumeAllCustomerPayments = defineOperation(
   { auth: 'api_key', schemas: resumeAllCustomerPaymentsSchemas },

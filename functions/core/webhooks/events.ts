@@ -7,11 +7,11 @@
  * `recorded` says whether the service records the event today, each in the transaction of the
  * change it reports: the recovery outcomes on every path that ends a recovery
  * (data/payment-outcome-events.ts, through payment-repository changePayment), retry scheduled and
- * retry attempted (services/attempt-retry.ts), payment paused and resumed (services/pause-payments.ts), campaign
- * activated and paused (services/campaign-status.ts), dunning sent (services/message-sent.ts) and
- * customer deleted (services/erase-customer.ts). An entry not recorded yet is catalogued from
- * DESIGN §1 so endpoints may subscribe ahead. docs/webhooks.md "Event types" lists every entry (a
- * unit test keeps the two in step).
+ * retry attempted (services/attempt-retry.ts), payment paused and resumed
+ * (services/pause-payments.ts), campaign activated and paused (services/campaign-status.ts),
+ * dunning sent (services/message-sent.ts) and customer deleted (services/erase-customer.ts). An
+ * entry not recorded yet is catalogued from DESIGN §1 so endpoints may subscribe ahead.
+ * docs/webhooks.md "Event types" lists every entry (a unit test keeps the two in step).
  *
  * Payload (DESIGN §1): `{ id, type, created_at, merchant_id, data: { object } }`.
  */

@@ -25,7 +25,7 @@ import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type CustomerIdentity, type TransactItem, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
 import { paymentEntity } from './entities/payment';
-import { type OutcomeRetry, outcomeEventItems } from './payment-outcome-events';
+import { type ChangeRetry, paymentChangeEventItems, retryScheduledItems } from './payment-change-events';
 import { customerTags, ENTITY, paymentKeys } from './keys';
 import { loadPlanningContext, needsRetryPlan, plannedRetryEvent } from './retry-planning';
 import { transactOptimistically } from './transact';
@@ -239,6 +239,7 @@ export async function recordFailedPayment(
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...[firstTimeline, ...timelines].map((entry, order) => timelineItem(planned, at, entry, order)),
       ...putCustomer(isNew ? undefined : customer, customerNow, now),
+      ...retryScheduledItems(planned, timelines, undefined, now),
     ];
     if (input.providerPaymentId !== null) {
       items.push({
@@ -311,8 +312,8 @@ export interface PaymentChange<T> {
   readonly items?: readonly TransactItem[];
   /** Writes that depend on the payment as it ends up, the policy's decision included. */
   readonly itemsAfter?: (after: PaymentRecord) => readonly TransactItem[];
-  /** The retry whose answer this change records, named by the outcome event if the change ends the recovery. */
-  readonly retry?: OutcomeRetry;
+  /** The retry whose answer this change records, named by the change's events (payment-change-events.ts). */
+  readonly retry?: ChangeRetry;
   readonly result?: T;
 }
 
@@ -321,8 +322,9 @@ export interface PaymentChange<T> {
  * `decide` choose the events (undefined: nothing to do), applies them with `transition` (409 when
  * the table forbids one), and, when the payment is then left open with no retry planned, the
  * retry policy's decision. Writes the new state with its state_history and timeline entries,
- * customer figures, `decide`'s own items and, when the change ends the recovery, its outcome
- * event (payment-outcome-events.ts) in one transaction guarded by the version read
+ * customer figures, `decide`'s own items and its outbound events (the outcome when it ends the
+ * recovery, else the retry it scheduled: payment-change-events.ts) in one transaction guarded by
+ * the version read
  * (counters follow from the table's stream); concurrent changes re-run on fresh state, so none is
  * lost and each successful transition leaves exactly one history entry. Entries are stamped at commit (commitInstant): ordered by time,
  * they are in the order of the writes.
@@ -356,7 +358,7 @@ export async function changePayment<T = undefined>(
       ...folded.timelines.map((entry, order) => timelineItem(after, at, entry, order)),
       ...(change.items ?? []),
       ...(change.itemsAfter?.(after) ?? []),
-      ...outcomeEventItems(before, after, change.retry, stamp),
+      ...paymentChangeEventItems(before, after, folded.timelines, change.retry, stamp),
     ];
     if (before.status !== after.status) {
       const customer = await getCustomer(merchantId, before.customer_id);

@@ -162,7 +162,9 @@ async function resolve(
     paymentId,
     async (before): Promise<PaymentChange<undefined> | undefined> => {
       if (before.attempt?.idempotency_key !== attempt.idempotency_key) return undefined;
-      const object = { payment_id: before.id, recovery_id: before.recovery_id, retry_number: attempt.number, gateway: attempt.gateway };
+      // The change's other events (retry scheduled, recovered, terminal) are changePayment's, naming this retry.
+      const retry = { retry_number: attempt.number, gateway: attempt.gateway };
+      const object = { payment_id: before.id, recovery_id: before.recovery_id, ...retry };
       const attempted = (outcome: string) => outboundEventItem(merchantId, before.customer_id, ['recovery.retry_attempted'], { ...object, outcome }, now);
       if (answer instanceof GatewayError) {
         const at = new Date(now.getTime() + gatewayErrorWaitMs(before.gateway_errors + 1)).toISOString();
@@ -177,10 +179,12 @@ async function resolve(
                   reason: `Retry ${attempt.number} again at ${at} with the same idempotency key after a gateway error (not counted as an attempt)`,
                 },
               ];
-        return { events: [{ type: 'attempt_errored', reason: answer.message }, ...again], items: [attempted('gateway_error')] };
+        return {
+          events: [{ type: 'attempt_errored', reason: answer.message }, ...again],
+          items: [attempted('gateway_error')],
+          retry,
+        };
       }
-      // Its outcome event (recovered, terminal) is changePayment's, with this retry named.
-      const retry = { retry_number: attempt.number, gateway: attempt.gateway };
       if (answer.status === 'succeeded') {
         return {
           events: [
@@ -201,21 +205,8 @@ async function resolve(
         const card = await getCardLedger(merchantId, before.card_identity);
         items.push(cardLedgerPut(merchantId, before.customer_id, card, blocked(card.ledger, now, reason)));
       }
-      // The policy's decision follows the decline in the same write; its event is reported with it.
-      const itemsAfter = (after: PaymentRecord): TransactItem[] => {
-        if (after.status === 'retrying' && after.next_retry_at !== null)
-          return [
-            outboundEventItem(
-              merchantId,
-              after.customer_id,
-              ['recovery.retry_scheduled'],
-              { ...object, retry_number: after.retry_count + 1, scheduled_at: after.next_retry_at },
-              now,
-            ),
-          ];
-        return [];
-      };
-      return { events: [{ type: 'attempt_declined', decline, reason }], items, itemsAfter, retry };
+      // The policy's decision follows the decline in the same write; changePayment records its event (retry scheduled, terminal).
+      return { events: [{ type: 'attempt_declined', decline, reason }], items, retry };
     },
     now,
   );

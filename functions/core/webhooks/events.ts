@@ -5,9 +5,9 @@
  * of its fact in `types`, so an endpoint subscribed to either name gets it once.
  *
  * `recorded` says whether the service records the event today, each in the transaction of the
- * change it reports: the recovery outcomes on every path that ends a recovery
- * (data/payment-outcome-events.ts, through payment-repository changePayment), retry scheduled and
- * retry attempted (services/attempt-retry.ts), payment paused and resumed
+ * change it reports: the recovery outcomes and retries scheduled on every path of a payment
+ * change (data/payment-change-events.ts, through payment-repository changePayment and
+ * recordFailedPayment), retry attempted (services/attempt-retry.ts), payment paused and resumed
  * (services/pause-payments.ts), campaign activated and paused (services/campaign-status.ts),
  * dunning sent (services/message-sent.ts) and customer deleted (services/erase-customer.ts). An
  * entry not recorded yet is catalogued from DESIGN §1 so endpoints may subscribe ahead.
@@ -100,7 +100,8 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
   {
     a: 'recovery.retry_scheduled',
     b: 'recovery.retry_scheduled',
-    description: 'The next retry of a failed payment was scheduled.',
+    description:
+      'The next retry of a failed payment was scheduled: at the failure, after a declined retry or a gateway error, moved by quiet hours or the card caps, on resume, on a new card, or asked for through the API (`gateway`: of the attempt whose answer led to it, else null).',
     recorded: true,
     sampleObject: () => ({ ...retryObject, retry_number: 3, scheduled_at: '2026-11-27T14:00:00.000Z' }),
   },

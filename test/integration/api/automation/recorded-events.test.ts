@@ -3,15 +3,18 @@
  * GET /api/v1/automation/poll/{eventType}): payment.paused and payment.resumed (POST
  * /payments/{id}/pause and /resume, B's customer pause-all and resume-all), campaign.activated and
  * campaign.paused, dunning.sent (the notifications consumer, once the message is marked sent),
- * and the recovery outcomes on paths other than a retry of ours (the provider reports the payment
- * paid, a cancelled subscription ends its recovery). Each change records its event once, with every name of the fact and the object the catalogue
- * samples; a refused change (409, 404 for another merchant's id) records none. customer.deleted is
- * tested with the erasure (test/integration/api/customers/delete-customer.test.ts).
+ * the recovery outcomes on paths other than a retry of ours (the provider reports the payment
+ * paid, a cancelled subscription ends its recovery) and the retries scheduled (with the failure,
+ * on resume, asked for through the API). Each change records its event once, with every name of
+ * the fact and the object the catalogue samples; a refused change (409, 404 for another
+ * merchant's id) records none. customer.deleted is tested with the erasure
+ * (test/integration/api/customers/delete-customer.test.ts).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { catalogueEntry } from '#core/webhooks/events';
 import { documentClient } from '#data/client';
 import { getMessage } from '#data/message-repository';
+import { getPayment } from '#data/payment-repository';
 import { listOutboundEvents, type OutboundEvent } from '#data/outbound-event-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
@@ -42,6 +45,8 @@ describe('outbound events recorded by state changes', () => {
   /** The merchant's events about one object (a payment, a campaign, a message), oldest first, whatever their type. */
   const eventsAbout = async (field: string, id: string): Promise<OutboundEvent[]> =>
     (await listOutboundEvents(tenant.merchant.id, 1000)).filter((event) => event.data.object[field] === id);
+  /** Leaves out the retries scheduled (with the failure, on resume): tests of other events look past them. */
+  const changesOnly = (events: readonly OutboundEvent[]): OutboundEvent[] => events.filter((event) => !event.types.includes('recovery.retry_scheduled'));
   /** The stored item of an event: a customer's event carries the customer's data key (GSI2PK, erasure); the merchant's does not. */
   const storedItem = async (event: { id: string }) =>
     (await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: `M#${tenant.merchant.id}`, SK: `EVT#${event.id.slice(4)}` } })))
@@ -65,9 +70,15 @@ describe('outbound events recorded by state changes', () => {
       const resumed = await post(`/payments/${payment.recovery_id}/resume`);
       // Assess
       expect([paused.status, resumed.status]).toEqual([200, 200]);
-      const events = await eventsAbout('payment_id', payment.id);
+      const all = await eventsAbout('payment_id', payment.id);
+      const events = changesOnly(all);
       expect(events.map((event) => event.types)).toEqual([['payment.paused'], ['payment.resumed']]);
       const [pausedEvent, resumedEvent] = events as [OutboundEvent, OutboundEvent];
+      // The failure planned retry 1 and the resume planned it again, each with its recovery.retry_scheduled.
+      expect(all.filter((event) => !events.includes(event)).map((event) => [event.types, event.data.object.scheduled_at])).toEqual([
+        [['recovery.retry_scheduled'], payment.next_retry_at],
+        [['recovery.retry_scheduled'], resumed.body.data.next_retry_at],
+      ]);
       expect(pausedEvent.data.object).toEqual({
         payment_id: payment.id,
         recovery_id: payment.recovery_id,
@@ -107,7 +118,7 @@ describe('outbound events recorded by state changes', () => {
       await expectOtherMerchantGets404(`${stack.api_url}/payments/${payment.id}/resume`, { method: 'POST' });
       // Assess
       expect([resumeActive.status, pauseAgain.status]).toEqual([409, 409]);
-      expect((await eventsAbout('payment_id', payment.id)).map((event) => event.types)).toEqual([['payment.paused']]);
+      expect(changesOnly(await eventsAbout('payment_id', payment.id)).map((event) => event.types)).toEqual([['payment.paused']]);
     });
 
     it("records one per payment changed by B's pause-all and resume-all, none for a payment it skips", async () => {
@@ -125,9 +136,9 @@ describe('outbound events recorded by state changes', () => {
       expect([pausedAll.status, pausedAgain.status, resumedAll.status]).toEqual([200, 200, 200]);
       expect(pausedAgain.body.data.paused_count).toBe(0);
       for (const payment of open)
-        expect((await eventsAbout('payment_id', payment.id)).map((event) => event.types)).toEqual([['payment.paused'], ['payment.resumed']]);
+        expect(changesOnly(await eventsAbout('payment_id', payment.id)).map((event) => event.types)).toEqual([['payment.paused'], ['payment.resumed']]);
       expect(await eventsAbout('payment_id', closed.id)).toEqual([]);
-      expect((await eventsAbout('customer_id', customerId)).map((event) => event.data.object.reason)).toEqual([
+      expect(changesOnly(await eventsAbout('customer_id', customerId)).map((event) => event.data.object.reason)).toEqual([
         "Paused with all of the customer's payments",
         "Paused with all of the customer's payments",
         "Resumed with all of the customer's payments",
@@ -151,7 +162,7 @@ describe('outbound events recorded by state changes', () => {
       expect([first.status, again.status]).toEqual([200, 200]);
       expect(first.body.data.affected_payment_ids).toEqual([payment.id]);
       expect(again.body.data.affected_payment_ids).toEqual([]);
-      const events = await eventsAbout('payment_id', payment.id);
+      const events = changesOnly(await eventsAbout('payment_id', payment.id));
       expect(events.map((event) => event.types)).toEqual([['payment.recovered', 'recovery.succeeded']]);
       expect(events[0]?.data.object).toEqual({
         payment_id: payment.id,
@@ -202,6 +213,25 @@ describe('outbound events recorded by state changes', () => {
         ]);
       }
       expect(await eventsAbout('payment_id', ended.id)).toEqual([]);
+    });
+  });
+
+  describe('recovery.retry_scheduled', () => {
+    it('records one when a retry is asked for through the API, and none when the request is refused (409)', async () => {
+      // Prepare
+      const payment = await seedPayment(tenant.merchant.id);
+      // Act
+      const asked = await post(`/payments/${payment.id}/retry`);
+      const again = await post(`/payments/${payment.id}/retry`);
+      // Assess
+      expect([asked.status, again.status]).toEqual([202, 409]);
+      const scheduled = (await eventsAbout('payment_id', payment.id)).filter((event) => event.types.includes('recovery.retry_scheduled'));
+      const stored = await getPayment(tenant.merchant.id, payment.id);
+      expect(scheduled.map((event) => event.data.object)).toEqual([
+        { payment_id: payment.id, recovery_id: payment.recovery_id, retry_number: 1, gateway: null, scheduled_at: payment.next_retry_at },
+        { payment_id: payment.id, recovery_id: payment.recovery_id, retry_number: 1, gateway: null, scheduled_at: stored?.next_retry_at },
+      ]);
+      expect((await poll('recovery.retry_scheduled')).filter((event) => event.data.object.payment_id === payment.id)).toHaveLength(2);
     });
   });
 
@@ -297,7 +327,7 @@ describe('outbound events recorded by state changes', () => {
       // Assess
       expect([queued.status, refused.status]).toEqual([202, 409]);
       expect((await getMessage(tenant.merchant.id, queued.body.data.message_id as string))?.status).toBe('cancelled');
-      expect((await eventsAbout('payment_id', payment.id)).map((event) => event.types)).toEqual([['payment.paused']]);
+      expect(changesOnly(await eventsAbout('payment_id', payment.id)).map((event) => event.types)).toEqual([['payment.paused']]);
     });
   });
 });

@@ -12,7 +12,9 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { catalogueEntry } from '#core/webhooks/events';
+import { idBody } from '#core/ids';
 import { documentClient } from '#data/client';
+import { retryKeys } from '#data/keys';
 import { getMessage } from '#data/message-repository';
 import { getPayment } from '#data/payment-repository';
 import { listOutboundEvents, type OutboundEvent } from '#data/outbound-event-repository';
@@ -49,8 +51,11 @@ describe('outbound events recorded by state changes', () => {
   const changesOnly = (events: readonly OutboundEvent[]): OutboundEvent[] => events.filter((event) => !event.types.includes('recovery.retry_scheduled'));
   /** The stored item of an event: a customer's event carries the customer's data key (GSI2PK, erasure); the merchant's does not. */
   const storedItem = async (event: { id: string }) =>
-    (await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: `M#${tenant.merchant.id}`, SK: `EVT#${event.id.slice(4)}` } })))
-      .Item;
+    (
+      await documentClient.send(
+        new GetCommand({ TableName: process.env.TABLE_NAME, Key: retryKeys.outboundEvent(tenant.merchant.id, idBody(event.id, 'evt') as string) }),
+      )
+    ).Item;
 
   beforeAll(async () => {
     stack = await startTestStack();

@@ -152,7 +152,8 @@ export interface NewFailedPayment {
 
 /**
  * Records a failed payment and opens its recovery, in one transaction with its customer
- * (created on first sight), references and first timeline entry (list totals and the monthly
+ * (created on first sight), references, first timeline entry and the `recovery.retry_scheduled`
+ * event of the retry planned with it (payment-change-events.ts) (list totals and the monthly
  * recovery counters follow from the table's stream: functions/consumers/table-stream.ts). A
  * provider payment id already recorded returns the payment that has it, unchanged
  * (`created: false`), so a redelivered event changes nothing, however many arrive at once; so does

@@ -16,12 +16,7 @@ export interface ChangeRetry {
  * retry moved by quiet hours or the card caps, a resume, a new card, `POST /payments/{id}/retry`),
  * filed under the customer. `retry` is the attempt whose answer led to it, else null fields.
  */
-export function retryScheduledItems(
-  after: PaymentRecord,
-  timelines: readonly Transition['timeline'][],
-  retry: ChangeRetry | undefined,
-  now: Date,
-): TransactItem[] {
+function retryScheduledItems(after: PaymentRecord, timelines: readonly Transition['timeline'][], retry: ChangeRetry | undefined, now: Date): TransactItem[] {
   if (after.status !== 'retrying' || after.next_retry_at === null || !timelines.some((entry) => entry.type === 'retry_scheduled')) return [];
   const object = {
     payment_id: after.id,
@@ -32,6 +27,29 @@ export function retryScheduledItems(
   };
   return [outboundEventItem(after.merchant_id, after.customer_id, ['recovery.retry_scheduled'], object, now)];
 }
+
+/** The outcome event of a payment entering `recovered` or `terminal` (see paymentChangeEventItems). */
+function outcomeItem(after: PaymentRecord, retry: ChangeRetry | undefined, now: Date): TransactItem {
+  const object = { payment_id: after.id, recovery_id: after.recovery_id, retry_number: retry?.retry_number ?? null, gateway: retry?.gateway ?? null };
+  const recovered = {
+    ...object,
+    amount: after.amount,
+    currency: after.currency,
+    provider_charge_id: retry?.provider_charge_id ?? null,
+    recovery_method: after.recovery_method,
+  };
+  return after.status === 'recovered'
+    ? outboundEventItem(after.merchant_id, after.customer_id, ['payment.recovered', 'recovery.succeeded'], recovered, now)
+    : outboundEventItem(
+        after.merchant_id,
+        after.customer_id,
+        ['payment.terminal', 'recovery.failed'],
+        { ...object, reason: after.state_history.at(-1)?.reason ?? null },
+        now,
+      );
+}
+
+const ends = (payment: PaymentRecord): boolean => payment.status === 'recovered' || payment.status === 'terminal';
 
 /**
  * The events of a payment change (payment-repository changePayment), for its transaction, so that
@@ -50,24 +68,14 @@ export function paymentChangeEventItems(
   retry: ChangeRetry | undefined,
   now: Date,
 ): TransactItem[] {
-  if (before.status === after.status || (after.status !== 'recovered' && after.status !== 'terminal')) return retryScheduledItems(after, timelines, retry, now);
-  const object = { payment_id: after.id, recovery_id: after.recovery_id, retry_number: retry?.retry_number ?? null, gateway: retry?.gateway ?? null };
-  const recovered = {
-    ...object,
-    amount: after.amount,
-    currency: after.currency,
-    provider_charge_id: retry?.provider_charge_id ?? null,
-    recovery_method: after.recovery_method,
-  };
-  return [
-    after.status === 'recovered'
-      ? outboundEventItem(after.merchant_id, after.customer_id, ['payment.recovered', 'recovery.succeeded'], recovered, now)
-      : outboundEventItem(
-          after.merchant_id,
-          after.customer_id,
-          ['payment.terminal', 'recovery.failed'],
-          { ...object, reason: after.state_history.at(-1)?.reason ?? null },
-          now,
-        ),
-  ];
+  return before.status !== after.status && ends(after) ? [outcomeItem(after, retry, now)] : retryScheduledItems(after, timelines, retry, now);
+}
+
+/**
+ * The events of a newly recorded failed payment (payment-repository recordFailedPayment), beside
+ * the `payment.failed` of the failure itself: `payment.terminal` when its decline forbids any
+ * retry, else the retry planned with it.
+ */
+export function newPaymentEventItems(payment: PaymentRecord, timelines: readonly Transition['timeline'][], now: Date): TransactItem[] {
+  return ends(payment) ? [outcomeItem(payment, undefined, now)] : retryScheduledItems(payment, timelines, undefined, now);
 }

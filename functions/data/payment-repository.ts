@@ -25,7 +25,7 @@ import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type CustomerIdentity, type TransactItem, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
 import { paymentEntity } from './entities/payment';
-import { type ChangeRetry, paymentChangeEventItems, retryScheduledItems } from './payment-change-events';
+import { type ChangeRetry, newPaymentEventItems, paymentChangeEventItems } from './payment-change-events';
 import { customerTags, ENTITY, paymentKeys } from './keys';
 import { loadPlanningContext, needsRetryPlan, plannedRetryEvent } from './retry-planning';
 import { transactOptimistically } from './transact';
@@ -152,8 +152,9 @@ export interface NewFailedPayment {
 
 /**
  * Records a failed payment and opens its recovery, in one transaction with its customer
- * (created on first sight), references, first timeline entry and the `recovery.retry_scheduled`
- * event of the retry planned with it (payment-change-events.ts) (list totals and the monthly
+ * (created on first sight), references, first timeline entry and its events (the retry planned
+ * with it, or `payment.terminal` for a decline that forbids retries: payment-change-events.ts)
+ * (list totals and the monthly
  * recovery counters follow from the table's stream: functions/consumers/table-stream.ts). A
  * provider payment id already recorded returns the payment that has it, unchanged
  * (`created: false`), so a redelivered event changes nothing, however many arrive at once; so does
@@ -240,7 +241,7 @@ export async function recordFailedPayment(
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...[firstTimeline, ...timelines].map((entry, order) => timelineItem(planned, at, entry, order)),
       ...putCustomer(isNew ? undefined : customer, customerNow, now),
-      ...retryScheduledItems(planned, timelines, undefined, now),
+      ...newPaymentEventItems(planned, timelines, now),
     ];
     if (input.providerPaymentId !== null) {
       items.push({

@@ -65,7 +65,7 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
     a: 'recovery.failed',
     b: 'payment.terminal',
     description:
-      'Recovery gave up on the payment: retries exhausted, a decline that must not be retried, or the provider ended it (`retry_number` and `gateway` null when no retry decided it).',
+      'Recovery gave up on the payment: retries exhausted, a decline that must not be retried (the first one included), or the provider ended it (`retry_number` and `gateway` null when no retry decided it).',
     recorded: true,
     sampleObject: () => ({ ...retryObject, reason: 'card declined: stolen_card (do not retry)' }),
   },

@@ -142,7 +142,7 @@ describe('outbound events recorded by state changes', () => {
       expect(pausedAgain.body.data.paused_count).toBe(0);
       for (const payment of open)
         expect(changesOnly(await eventsAbout('payment_id', payment.id)).map((event) => event.types)).toEqual([['payment.paused'], ['payment.resumed']]);
-      expect(await eventsAbout('payment_id', closed.id)).toEqual([]);
+      expect((await eventsAbout('payment_id', closed.id)).map((event) => event.types)).toEqual([['payment.terminal', 'recovery.failed']]);
       expect(changesOnly(await eventsAbout('customer_id', customerId)).map((event) => event.data.object.reason)).toEqual([
         "Paused with all of the customer's payments",
         "Paused with all of the customer's payments",
@@ -217,7 +217,13 @@ describe('outbound events recorded by state changes', () => {
           ],
         ]);
       }
-      expect(await eventsAbout('payment_id', ended.id)).toEqual([]);
+      // Its own payment.terminal, recorded with the failure (a decline that forbids retries), and nothing more.
+      expect((await eventsAbout('payment_id', ended.id)).map((event) => [event.types, event.data.object])).toEqual([
+        [
+          ['payment.terminal', 'recovery.failed'],
+          { payment_id: ended.id, recovery_id: ended.recovery_id, retry_number: null, gateway: null, reason: ended.state_history.at(-1)?.reason },
+        ],
+      ]);
     });
   });
 

@@ -8,11 +8,12 @@ import { countSending, getUnsubscribe, judgeSending } from '#data/channel-reposi
 import { getCustomer } from '#data/customer-repository';
 import { getMerchantCached } from '#data/merchant-repository';
 import { claimMessage, closeMessage, deferMessage, markMessageSent } from '#data/message-repository';
-import { getPayment, timelineItem } from '#data/payment-repository';
+import { getPayment } from '#data/payment-repository';
 import { getQuietHours } from '#data/settings-repository';
 import { getSuppression } from '#data/suppression-repository';
 import { countCampaignMessageSent } from '#services/campaign-message-events';
 import { linksFor } from '#services/message-links';
+import { messageSentItems } from '#services/message-sent';
 import { MessageRenderError, type RenderedMessage, renderMessage } from '#services/render-message';
 import { logger } from '#shared/logger';
 import { NotificationMessageSchema } from '#contracts/notifications';
@@ -60,7 +61,8 @@ async function recipientRefusal(message: MessageRecord): Promise<string | undefi
  *    links) and sends it through the channel's port (each deduplicates by message id; email carries
  *    RFC 8058 List-Unsubscribe headers); a refusal for good (a template deleted since, a free-form
  *    WhatsApp, an invalid number) is `failed`;
- * 7. marks it `sent` with the payment's `dunning_sent` timeline entry in one transaction, and
+ * 7. marks it `sent` with the payment's `dunning_sent` timeline entry and the `dunning.sent`
+ *    outbound event in one transaction (services/message-sent.ts), and
  *    counts an email send for the merchant's sending pause, and a campaign message for its
  *    campaign (`stats.messages_sent`) and its A/B arm.
  */
@@ -152,21 +154,7 @@ export const sendMessage: MessageProcessor = async (raw) => {
     return;
   }
   const now = new Date();
-  const label = message.channel === 'email' ? 'email' : message.channel === 'sms' ? 'SMS' : 'WhatsApp';
-  const timeline = timelineItem(payment, now.toISOString(), {
-    type: 'dunning_sent',
-    detail: `${message.purpose === 'campaign' ? 'Campaign' : 'Dunning'} ${label} sent${rendered.subject === undefined ? '' : `: ${rendered.subject}`}`,
-    details: {
-      message_id: messageId,
-      channel: message.channel,
-      purpose: message.purpose,
-      ...(message.campaign_id ? { campaign_id: message.campaign_id } : {}),
-      template_id: message.template_id,
-      provider: sent.provider,
-      provider_message_id: sent.providerMessageId,
-    },
-  });
-  const marked = await markMessageSent(message, sent, now, [timeline]);
+  const marked = await markMessageSent(message, sent, now, messageSentItems(message, payment, { ...sent, subject: rendered.subject }, now));
   if (marked && message.channel === 'email') await countSending(merchantId, 'sent', now);
   if (marked) await countCampaignMessageSent(message);
   log.info(marked ? 'message sent' : 'message completed by another consumer', { channel: message.channel, provider: sent.provider });

@@ -124,19 +124,22 @@ const loadOrThrow = async (merchantId: string, campaignId: string): Promise<Camp
 /**
  * A status action (activate, pause, archive, complete): one transaction that writes the campaign
  * on the condition that its status and version are those read, and, when it enters or leaves
- * `active`, rewrites the active index under the index's version. Of two concurrent activations
- * one commits; the other re-reads, finds it active and gets 409. 404 for an unknown campaign.
+ * `active`, rewrites the active index under the index's version, with `alsoWrite`'s items for the
+ * campaign as changed (its outbound event: services/campaign-status.ts). Of two concurrent
+ * activations one commits; the other re-reads, finds it active and gets 409. 404 for an unknown
+ * campaign.
  */
 export async function changeCampaignStatus(
   merchantId: string,
   campaignId: string,
   action: Exclude<CampaignAction, 'update'>,
   now: Date = new Date(),
+  alsoWrite: (before: CampaignRecord, after: CampaignRecord) => readonly TransactItem[] = () => [],
 ): Promise<CampaignRecord> {
   return transactOptimistically(async () => {
     const before = await loadOrThrow(merchantId, campaignId);
     const after = transitionCampaign(before, action, now);
-    const items: TransactItem[] = [{ Update: setFields(after, { status: before.status, version: before.version }) }];
+    const items: TransactItem[] = [{ Update: setFields(after, { status: before.status, version: before.version }) }, ...alsoWrite(before, after)];
     if ((before.status === 'active') !== (after.status === 'active')) {
       const index = await getActiveCampaignIndex(merchantId);
       const others = index.campaigns.filter((entry) => entry.id !== after.id);

@@ -25,6 +25,7 @@ import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type CustomerIdentity, type TransactItem, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
 import { paymentEntity } from './entities/payment';
+import { type ChangeRetry, newPaymentEventItems, paymentChangeEventItems } from './payment-change-events';
 import { customerTags, ENTITY, paymentKeys } from './keys';
 import { loadPlanningContext, needsRetryPlan, plannedRetryEvent } from './retry-planning';
 import { transactOptimistically } from './transact';
@@ -151,7 +152,9 @@ export interface NewFailedPayment {
 
 /**
  * Records a failed payment and opens its recovery, in one transaction with its customer
- * (created on first sight), references and first timeline entry (list totals and the monthly
+ * (created on first sight), references, first timeline entry and its events (the retry planned
+ * with it, or `payment.terminal` for a decline that forbids retries: payment-change-events.ts)
+ * (list totals and the monthly
  * recovery counters follow from the table's stream: functions/consumers/table-stream.ts). A
  * provider payment id already recorded returns the payment that has it, unchanged
  * (`created: false`), so a redelivered event changes nothing, however many arrive at once; so does
@@ -238,6 +241,7 @@ export async function recordFailedPayment(
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...[firstTimeline, ...timelines].map((entry, order) => timelineItem(planned, at, entry, order)),
       ...putCustomer(isNew ? undefined : customer, customerNow, now),
+      ...newPaymentEventItems(planned, timelines, now),
     ];
     if (input.providerPaymentId !== null) {
       items.push({
@@ -310,6 +314,8 @@ export interface PaymentChange<T> {
   readonly items?: readonly TransactItem[];
   /** Writes that depend on the payment as it ends up, the policy's decision included. */
   readonly itemsAfter?: (after: PaymentRecord) => readonly TransactItem[];
+  /** The retry whose answer this change records, named by the change's events (payment-change-events.ts). */
+  readonly retry?: ChangeRetry;
   readonly result?: T;
 }
 
@@ -318,7 +324,9 @@ export interface PaymentChange<T> {
  * `decide` choose the events (undefined: nothing to do), applies them with `transition` (409 when
  * the table forbids one), and, when the payment is then left open with no retry planned, the
  * retry policy's decision. Writes the new state with its state_history and timeline entries,
- * customer figures and `decide`'s own items in one transaction guarded by the version read
+ * customer figures, `decide`'s own items and its outbound events (the outcome when it ends the
+ * recovery, else the retry it scheduled: payment-change-events.ts) in one transaction guarded by
+ * the version read
  * (counters follow from the table's stream); concurrent changes re-run on fresh state, so none is
  * lost and each successful transition leaves exactly one history entry. Entries are stamped at commit (commitInstant): ordered by time,
  * they are in the order of the writes.
@@ -352,6 +360,7 @@ export async function changePayment<T = undefined>(
       ...folded.timelines.map((entry, order) => timelineItem(after, at, entry, order)),
       ...(change.items ?? []),
       ...(change.itemsAfter?.(after) ?? []),
+      ...paymentChangeEventItems(before, after, folded.timelines, change.retry, stamp),
     ];
     if (before.status !== after.status) {
       const customer = await getCustomer(merchantId, before.customer_id);
@@ -363,8 +372,9 @@ export async function changePayment<T = undefined>(
 
 /**
  * Applies one event of the status machine to a payment (changePayment with that one event).
+ * Pause and resume go through services/pause-payments.ts instead, which records their events.
  *
- * @example const { after } = await applyPaymentEvent(merchantId, 'pe_01J…', { type: 'pause', reason: 'Paused through the API' });
+ * @example const { after } = await applyPaymentEvent(merchantId, 'pe_01J…', { type: 'recover', reason: 'Payment succeeded (event evt_1)' });
  */
 export async function applyPaymentEvent(
   merchantId: string,

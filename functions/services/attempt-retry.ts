@@ -162,7 +162,9 @@ async function resolve(
     paymentId,
     async (before): Promise<PaymentChange<undefined> | undefined> => {
       if (before.attempt?.idempotency_key !== attempt.idempotency_key) return undefined;
-      const object = { payment_id: before.id, recovery_id: before.recovery_id, retry_number: attempt.number, gateway: attempt.gateway };
+      // The change's other events (retry scheduled, recovered, terminal) are changePayment's, naming this retry.
+      const retry = { retry_number: attempt.number, gateway: attempt.gateway };
+      const object = { payment_id: before.id, recovery_id: before.recovery_id, ...retry };
       const attempted = (outcome: string) => outboundEventItem(merchantId, before.customer_id, ['recovery.retry_attempted'], { ...object, outcome }, now);
       if (answer instanceof GatewayError) {
         const at = new Date(now.getTime() + gatewayErrorWaitMs(before.gateway_errors + 1)).toISOString();
@@ -177,7 +179,11 @@ async function resolve(
                   reason: `Retry ${attempt.number} again at ${at} with the same idempotency key after a gateway error (not counted as an attempt)`,
                 },
               ];
-        return { events: [{ type: 'attempt_errored', reason: answer.message }, ...again], items: [attempted('gateway_error')] };
+        return {
+          events: [{ type: 'attempt_errored', reason: answer.message }, ...again],
+          items: [attempted('gateway_error')],
+          retry,
+        };
       }
       if (answer.status === 'succeeded') {
         return {
@@ -189,16 +195,8 @@ async function resolve(
               reason: `charged ${before.amount} ${before.currency} through the ${attempt.gateway} gateway`,
             },
           ],
-          items: [
-            attempted('succeeded'),
-            outboundEventItem(
-              merchantId,
-              before.customer_id,
-              ['payment.recovered', 'recovery.succeeded'],
-              { ...object, amount: before.amount, currency: before.currency, provider_charge_id: answer.providerChargeId },
-              now,
-            ),
-          ],
+          items: [attempted('succeeded')],
+          retry: { ...retry, provider_charge_id: answer.providerChargeId },
         };
       }
       const { decline, doNotRetry, reason } = declineOf(before.psp, answer);
@@ -207,31 +205,8 @@ async function resolve(
         const card = await getCardLedger(merchantId, before.card_identity);
         items.push(cardLedgerPut(merchantId, before.customer_id, card, blocked(card.ledger, now, reason)));
       }
-      // The policy's decision follows the decline in the same write; its event is reported with it.
-      const itemsAfter = (after: PaymentRecord): TransactItem[] => {
-        if (after.status === 'terminal')
-          return [
-            outboundEventItem(
-              merchantId,
-              after.customer_id,
-              ['payment.terminal', 'recovery.failed'],
-              { ...object, reason: after.state_history.at(-1)?.reason ?? reason },
-              now,
-            ),
-          ];
-        if (after.status === 'retrying' && after.next_retry_at !== null)
-          return [
-            outboundEventItem(
-              merchantId,
-              after.customer_id,
-              ['recovery.retry_scheduled'],
-              { ...object, retry_number: after.retry_count + 1, scheduled_at: after.next_retry_at },
-              now,
-            ),
-          ];
-        return [];
-      };
-      return { events: [{ type: 'attempt_declined', decline, reason }], items, itemsAfter };
+      // The policy's decision follows the decline in the same write; changePayment records its event (retry scheduled, terminal).
+      return { events: [{ type: 'attempt_declined', decline, reason }], items, retry };
     },
     now,
   );

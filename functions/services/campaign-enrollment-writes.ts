@@ -2,7 +2,8 @@ import type { EnrollmentRecord, EnrollmentStatus } from '#core/enrollments';
 import { StateConflictError } from '#core/errors';
 import type { MessageRecord } from '#core/messages';
 import { commitInstant, type PaymentRecord, paymentBodyOf } from '#core/payments';
-import { changeCampaignStatus, getCampaign } from '#data/campaign-repository';
+import { getCampaign } from '#data/campaign-repository';
+import { setCampaignStatus } from './campaign-status';
 import { recordAbTestEvent } from '#data/ab-test-repository';
 import type { TransactItem } from '#data/customer-repository';
 import { activeEnrollmentsOfCustomer, campaignStatsWrite, enrollmentWrite, getEnrollment } from '#data/enrollment-repository';
@@ -97,7 +98,7 @@ export async function completeIfDone(merchantId: string, campaignId: string, now
   const campaign = await getCampaign(merchantId, campaignId);
   if (campaign === undefined || campaign.status !== 'paused' || campaign.stats.active > 0) return false;
   try {
-    await changeCampaignStatus(merchantId, campaignId, 'complete', now);
+    await setCampaignStatus(merchantId, campaignId, 'complete', now);
     return true;
   } catch (error) {
     if (error instanceof StateConflictError) return false;

@@ -11,6 +11,7 @@ import { customerKeys, ENTITY, ERASURE_ENTITY, type ItemKey, paymentKeys } from 
 import { getPayment } from '#data/payment-repository';
 import { sandboxChargeKeysOf } from '#data/sandbox-charge-repository';
 import { eraseSuppression } from '#data/suppression-repository';
+import { outboundEventItem } from '#data/outbound-event-repository';
 import { linkedWebhookLogKey } from '#data/webhook-log-repository';
 import { transactOptimistically } from '#data/transact';
 
@@ -159,9 +160,10 @@ async function sweep(merchantId: string, customerId: string, deleted: Deleted): 
 }
 
 /**
- * The customer item, last, guarded by the version read: false when a concurrent write (a new
- * payment of the customer) changed it, so that the caller sweeps again. Its REMOVE record takes it
- * out of the customer counters.
+ * The customer item, last, guarded by the version read, with the `customer.deleted` outbound event
+ * in the same transaction: false when a concurrent write (a new payment of the customer) changed
+ * it, so that the caller sweeps again (and nothing is recorded). Its REMOVE record takes it out of
+ * the customer counters.
  */
 async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): Promise<boolean> {
   const key = customerKeys.customer(customer.merchant_id, customerBodyOf(customer.id) as string);
@@ -179,6 +181,8 @@ async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): P
             ExpressionAttributeValues: { ':version': current.version },
           },
         },
+        // The merchant's (not filed under the customer, so no sweep removes it), naming the id only.
+        outboundEventItem(customer.merchant_id, null, ['customer.deleted'], { customer_id: customer.id }, new Date()),
       ],
     };
   });
@@ -195,9 +199,13 @@ async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): P
  * dedupe records, Idempotency-Key records that name the customer, and whatever later features tag
  * the same way; a link to a batch webhook delivery or a stored response filed under another
  * customer is deleted with what it names, which names this customer too), with each payment the
- * sandbox gateway's records of its attempts; then the customer item. Counters move with what is
- * deleted: the table-stream consumer takes each deleted payment and the customer out of the
- * counters they counted in (list totals, customer totals, monthly recovery counters, rollups).
+ * sandbox gateway's records of its attempts; then the customer item, with the `customer.deleted`
+ * outbound event (the merchant's, `{ customer_id }` only: the one item left that names the id).
+ * The outbound webhooks' delivery log keeps its rows: they hold the event's id and type, the
+ * endpoint and the outcome, never the payload, which was the erased outbound event. Counters move
+ * with what is deleted: the table-stream consumer takes each deleted payment and the customer out
+ * of the counters they counted in (list totals, customer totals, monthly recovery counters,
+ * rollups).
  *
  * The customer item goes last, so an erasure cut short (a timeout) is finished by repeating the
  * request. Entries are deleted in Query pages of 100 (BatchWriteItem, 25 a time), and the index

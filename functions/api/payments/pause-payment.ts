@@ -1,6 +1,6 @@
-import { applyPaymentEvent } from '#data/payment-repository';
 import { meta } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
+import { pauseRetries } from '#services/pause-payments';
 import { transitionIdOf } from './find-payment';
 import { pausePaymentSchemas } from './schemas';
 
@@ -11,7 +11,7 @@ import { pausePaymentSchemas } from './schemas';
  */
 export const pausePayment = defineOperation({ auth: 'api_key', schemas: pausePaymentSchemas }, async ({ params, principal, requestId }) => {
   const merchantId = principal.merchantId;
-  const { after } = await applyPaymentEvent(merchantId, await transitionIdOf(merchantId, params.id), { type: 'pause', reason: 'Paused through the API' });
+  const { after } = await pauseRetries(merchantId, await transitionIdOf(merchantId, params.id), 'Paused through the API');
   return {
     body: {
       ok: true,

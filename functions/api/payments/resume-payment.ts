@@ -1,6 +1,6 @@
-import { applyPaymentEvent } from '#data/payment-repository';
 import { meta } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
+import { resumeRetries } from '#services/pause-payments';
 import { transitionIdOf } from './find-payment';
 import { resumePaymentSchemas } from './schemas';
 
@@ -12,7 +12,7 @@ import { resumePaymentSchemas } from './schemas';
  */
 export const resumePayment = defineOperation({ auth: 'api_key', schemas: resumePaymentSchemas }, async ({ params, principal, requestId }) => {
   const merchantId = principal.merchantId;
-  const { after } = await applyPaymentEvent(merchantId, await transitionIdOf(merchantId, params.id), { type: 'resume', reason: 'Resumed through the API' });
+  const { after } = await resumeRetries(merchantId, await transitionIdOf(merchantId, params.id), 'Resumed through the API');
   return {
     body: {
       ok: true,

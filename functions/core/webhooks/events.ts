@@ -4,8 +4,14 @@
  * sample payload. An outbox item (functions/data/outbound-event-repository.ts) carries every name
  * of its fact in `types`, so an endpoint subscribed to either name gets it once.
  *
- * `recorded` says whether the service records the event today (attempt-retry.ts writes the
- * recovery outcomes); the others are catalogued from DESIGN §1 so endpoints may subscribe ahead.
+ * `recorded` says whether the service records the event today, each in the transaction of the
+ * change it reports: the recovery outcomes and retries scheduled on every path of a payment
+ * change (data/payment-change-events.ts, through payment-repository changePayment and
+ * recordFailedPayment), retry attempted (services/attempt-retry.ts), payment paused and resumed
+ * (services/pause-payments.ts), campaign activated and paused (services/campaign-status.ts),
+ * dunning sent (services/message-sent.ts) and customer deleted (services/erase-customer.ts). An
+ * entry not recorded yet is catalogued from DESIGN §1 so endpoints may subscribe ahead.
+ * docs/webhooks.md "Event types" lists every entry (a unit test keeps the two in step).
  *
  * Payload (DESIGN §1): `{ id, type, created_at, merchant_id, data: { object } }`.
  */
@@ -31,6 +37,7 @@ export interface CatalogueEntry {
 }
 
 const retryObject = { payment_id: 'pe_01JD8Z3K4Q6W2X7Y9A0B1C2D3E', recovery_id: 'rec_01JD8Z3K4Q6W2X7Y9A0B1C2D3F', retry_number: 2, gateway: 'stripe' };
+const campaignObject = { campaign_id: 'camp_01JD8Y0A1B2C3D4E5F6G7H8J9K', name: 'Card declines, 3 steps', trigger: 'payment_failed' };
 
 export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
   {
@@ -49,33 +56,52 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
   {
     a: 'recovery.succeeded',
     b: 'payment.recovered',
-    description: 'A retry charged the failed payment: it is recovered.',
+    description:
+      'The failed payment is recovered: a retry charged it (`retry_number`, `gateway`, `provider_charge_id` name it), or the provider reported it paid (those three null).',
     recorded: true,
-    sampleObject: () => ({ ...retryObject, amount: 4900, currency: 'usd', provider_charge_id: 'ch_3QHk2L2eZvKYlo2C1a2b3c4d' }),
+    sampleObject: () => ({ ...retryObject, amount: 4900, currency: 'usd', provider_charge_id: 'ch_3QHk2L2eZvKYlo2C1a2b3c4d', recovery_method: 'retry' }),
   },
   {
     a: 'recovery.failed',
     b: 'payment.terminal',
-    description: 'Recovery gave up on the payment (retries exhausted or a decline that must not be retried).',
+    description:
+      'Recovery gave up on the payment: retries exhausted, a decline that must not be retried (the first one included), or the provider ended it (`retry_number` and `gateway` null when no retry decided it).',
     recorded: true,
     sampleObject: () => ({ ...retryObject, reason: 'card declined: stolen_card (do not retry)' }),
   },
   {
     b: 'payment.paused',
-    description: 'Retries of a payment were paused.',
-    recorded: false,
-    sampleObject: () => ({ payment_id: retryObject.payment_id, recovery_id: retryObject.recovery_id, reason: 'paused by the merchant' }),
+    description: "Retries of a payment were paused (POST /payments/{id}/pause, or B's customer pause-all): no retry or dunning until resumed.",
+    recorded: true,
+    sampleObject: () => ({
+      payment_id: retryObject.payment_id,
+      recovery_id: retryObject.recovery_id,
+      customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V',
+      status: 'paused',
+      previous_status: 'retrying',
+      paused_at: '2026-11-25T16:20:00.000Z',
+      reason: 'Paused through the API',
+    }),
   },
   {
     b: 'payment.resumed',
-    description: 'Retries of a paused payment resumed.',
-    recorded: false,
-    sampleObject: () => ({ payment_id: retryObject.payment_id, recovery_id: retryObject.recovery_id, next_retry_at: '2026-11-26T09:00:00.000Z' }),
+    description: "Retries of a paused payment resumed (POST /payments/{id}/resume, or B's customer resume-all): back to the status held before the pause.",
+    recorded: true,
+    sampleObject: () => ({
+      payment_id: retryObject.payment_id,
+      recovery_id: retryObject.recovery_id,
+      customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V',
+      status: 'retrying',
+      resumed_at: '2026-11-26T08:55:00.000Z',
+      next_retry_at: '2026-11-26T09:00:00.000Z',
+      reason: 'Resumed through the API',
+    }),
   },
   {
     a: 'recovery.retry_scheduled',
     b: 'recovery.retry_scheduled',
-    description: 'The next retry of a failed payment was scheduled.',
+    description:
+      'The next retry of a failed payment was scheduled: at the failure, after a declined retry or a gateway error, moved by quiet hours or the card caps, on resume, on a new card, or asked for through the API (`gateway`: of the attempt whose answer led to it, else null).',
     recorded: true,
     sampleObject: () => ({ ...retryObject, retry_number: 3, scheduled_at: '2026-11-27T14:00:00.000Z' }),
   },
@@ -89,35 +115,40 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
   {
     a: 'campaign.activated',
     b: 'campaign.activated',
-    description: 'A recovery campaign was activated.',
-    recorded: false,
-    sampleObject: () => ({ campaign_id: 'camp_01JD8Y0A1B2C3D4E5F6G7H8J9K', name: 'Card declines, 3 steps', status: 'active' }),
+    description: 'A recovery campaign was activated (from draft or paused): new matching failed payments enroll.',
+    recorded: true,
+    sampleObject: () => ({ ...campaignObject, status: 'active', previous_status: 'draft', activated_at: '2026-11-25T10:00:00.000Z' }),
   },
   {
     a: 'campaign.paused',
     b: 'campaign.paused',
-    description: 'A recovery campaign was paused.',
-    recorded: false,
-    sampleObject: () => ({ campaign_id: 'camp_01JD8Y0A1B2C3D4E5F6G7H8J9K', name: 'Card declines, 3 steps', status: 'paused' }),
+    description: 'An active recovery campaign was paused: enrollments in progress continue, nothing new enrolls.',
+    recorded: true,
+    sampleObject: () => ({ ...campaignObject, status: 'paused', previous_status: 'active', paused_at: '2026-11-25T18:00:00.000Z' }),
   },
   {
     a: 'dunning.sent',
     b: 'dunning.sent',
-    description: 'A dunning message (email, SMS or WhatsApp) was sent to the customer.',
-    recorded: false,
+    description: 'A dunning message (email, SMS or WhatsApp; a manual dunning or a campaign step) was handed to its provider for the customer.',
+    recorded: true,
     sampleObject: () => ({
       message_id: 'msg_01JD8Z5R6S7T8U9V0W1X2Y3Z4A',
       payment_id: retryObject.payment_id,
+      recovery_id: retryObject.recovery_id,
       customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V',
       channel: 'email',
-      step: 1,
+      purpose: 'campaign',
+      campaign_id: campaignObject.campaign_id,
+      step_index: 0,
+      template_id: null,
+      sent_at: '2026-11-25T14:00:02.000Z',
     }),
   },
   {
     a: 'customer.deleted',
     b: 'customer.deleted',
-    description: 'A customer was erased; their data is gone from the service (payloads keep the id only).',
-    recorded: false,
+    description: 'A customer was erased (DELETE /customers/{id}): their data and their earlier events are gone from the service; this event keeps the id only.',
+    recorded: true,
     sampleObject: () => ({ customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V' }),
   },
 ];

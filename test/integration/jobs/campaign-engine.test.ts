@@ -11,6 +11,7 @@ import { changeCampaignStatus, createCampaign, getCampaign, updateCampaignFields
 import { putQuietHours } from '#data/settings-repository';
 import { getEnrollment } from '#data/enrollment-repository';
 import { getMessage } from '#data/message-repository';
+import { listOutboundEvents } from '#data/outbound-event-repository';
 import { paymentTimeline } from '#data/payment-queries';
 import { getPayment } from '#data/payment-repository';
 import { handler as hourly } from '#jobs/hourly';
@@ -164,6 +165,23 @@ describe('campaign engine: enrollment and the hourly advance-campaign-steps job'
     expect(secondRun).toMatchObject({ ended: 1, ran: 0 });
     expect(ended).toMatchObject({ status: 'recovered', end_reason: 'payment_recovered', next_step_at: null });
     expect(stats).toMatchObject({ enrolled: 1, active: 0, recovered: 1, messages_sent: 1 });
+    // Assess: the campaign's send and the provider-reported recovery, each recorded once as its outbound event
+    const events = await listOutboundEvents(tenant.merchant.id, 1000);
+    expect(events.filter((event) => event.types.includes('dunning.sent')).map((event) => event.data.object)).toEqual([
+      expect.objectContaining({
+        message_id: messageId,
+        payment_id: paymentId,
+        purpose: 'campaign',
+        campaign_id: campaign.id,
+        step_index: 0,
+        template_id: 'tmpl_soft_decline_1',
+      }),
+    ]);
+    const recoveredPayment = await getPayment(tenant.merchant.id, paymentId);
+    expect(events.filter((event) => event.types.includes('payment.recovered')).map((event) => event.data.object)).toEqual([
+      expect.objectContaining({ payment_id: paymentId, retry_number: null, provider_charge_id: null, recovery_method: recoveredPayment?.recovery_method }),
+    ]);
+    expect(recoveredPayment?.recovery_method).toBe('campaign_email');
     // The step's template, rendered with the payment's values.
     expect(outbox[0]?.subject).toBe('We could not process your payment of $49.99');
   }, 60_000);

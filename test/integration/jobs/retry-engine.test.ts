@@ -114,7 +114,19 @@ describe('retry engine', () => {
     ]);
     // Events of one write share its instant, so they are compared as a sorted list.
     const events = (await listOutboundEvents(m)).map((e) => e.types.join('+')).sort();
-    expect(events).toEqual(['payment.recovered+recovery.succeeded', 'recovery.retry_attempted', 'recovery.retry_attempted', 'recovery.retry_scheduled']);
+    expect(events).toEqual([
+      'payment.recovered+recovery.succeeded',
+      'recovery.retry_attempted',
+      'recovery.retry_attempted',
+      'recovery.retry_scheduled',
+      'recovery.retry_scheduled',
+    ]);
+    // One retry scheduled with the failure (no attempt behind it), one after attempt 1's decline.
+    const scheduled = (await listOutboundEvents(m)).filter((e) => e.types.includes('recovery.retry_scheduled')).map((e) => e.data.object);
+    expect(scheduled).toEqual([
+      { payment_id: recorded.id, recovery_id: recorded.recovery_id, retry_number: 1, gateway: null, scheduled_at: recorded.next_retry_at },
+      { payment_id: recorded.id, recovery_id: recorded.recovery_id, retry_number: 2, gateway: 'sandbox', scheduled_at: afterFirst.next_retry_at },
+    ]);
     // The recovered payment has left the due index.
     const item = (await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: paymentKeys.payment(m, recorded.id.slice(3)) }))).Item;
     expect(item?.GSI4PK).toBeUndefined();

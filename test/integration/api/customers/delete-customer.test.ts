@@ -1,7 +1,9 @@
 /**
  * DELETE /api/v1/customers/{id} over HTTP: GDPR erasure. A Scan of the whole table, before and
  * after, proves that nothing mentions the customer (its ids, email, name, provider id or any of
- * its payments' ids) afterwards, that another customer of the same merchant is untouched, that the
+ * its payments' ids) afterwards but the `customer.deleted` event, whose object is the id alone:
+ * its outbound events are gone and the webhooks' delivery log rows of those events name no
+ * customer data; that another customer of the same merchant is untouched, that the
  * counters behind list totals moved with what was deleted, that a response stored under an
  * Idempotency-Key is not replayed after the erasure, and that the tombstone (hashes only) refuses
  * later events for the customer.
@@ -14,7 +16,9 @@ import type { PaymentRecord } from '#core/payments';
 import { documentClient } from '#data/client';
 import { customerCounts, getCustomer } from '#data/customer-repository';
 import { claimIdempotencyKey, completeIdempotencyKey, customersNamedIn } from '#data/idempotency-repository';
+import { listOutboundEvents } from '#data/outbound-event-repository';
 import { getPayment, paymentCounterNames, paymentCounters } from '#data/payment-repository';
+import { readDeliveryLog, recordWebhookDelivery, type WebhookDeliveryRecord } from '#data/webhook-endpoint-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { moveThrough, seedCustomerPayment, UNLIMITED } from '#test/fixtures/customers';
 import { call } from '#test/fixtures/http';
@@ -67,6 +71,13 @@ async function idempotencyRecordMentioning(merchantId: string, keyHash: string, 
   );
 }
 
+/** The one item erasure leaves that names the customer: the merchant's `customer.deleted` event, `{ customer_id }` only. */
+const isDeletedEvent = (item: Item, customerId: string): boolean =>
+  item.entity === 'outbound_event' &&
+  JSON.stringify(item.types) === '["customer.deleted"]' &&
+  JSON.stringify(item.data) === JSON.stringify({ object: { customer_id: customerId } }) &&
+  item.GSI2PK === undefined;
+
 /** The id body shared by a payment's `pe_` and `rec_` ids: what any item about the payment mentions. */
 const bodyOfPayment = (id: string): string => id.replace(/^pe_/, '');
 
@@ -104,6 +115,8 @@ describe('DELETE /api/v1/customers/{id}', () => {
     let victimBefore: Map<string, Item>;
     let totalsBefore: { payments: number; customers: number };
     let response: Awaited<ReturnType<typeof erase>>;
+    /** The delivery log's rows of the victim's outbound events, as the dispatcher logs each attempt. */
+    let deliveries: WebhookDeliveryRecord[];
 
     const victimId = () => victim[0]?.customer_id as string;
     const otherId = () => other[0]?.customer_id as string;
@@ -192,6 +205,28 @@ describe('DELETE /api/v1/customers/{id}', () => {
       victim = (await Promise.all(victim.map((payment) => getPayment(m, payment.id)))) as PaymentRecord[];
       other = (await Promise.all(other.map((payment) => getPayment(m, payment.id)))) as PaymentRecord[];
       victimPaymentIds = [...victim.map((payment) => payment.id), ingested.payment_event_id];
+      // The victim's outbound events (paused, resumed, dunning sent) delivered to an endpoint: one failed attempt each, logged.
+      const victimEvents = (await listOutboundEvents(m, 1000)).filter((event) => event.data.object.customer_id === victimId());
+      deliveries = [];
+      for (const event of victimEvents)
+        deliveries.push(
+          await recordWebhookDelivery(
+            {
+              merchant_id: m,
+              endpoint_id: 'we_01JD8Z0000000000000000ERAS',
+              event_id: event.id,
+              event_type: event.types[0] as string,
+              attempt: 1,
+              status: 'failed',
+              status_code: 500,
+              duration_ms: 42,
+              error: 'HTTP 500',
+              next_attempt_at: null,
+            },
+            new Date(),
+          ),
+        );
+      expect(new Set(victimEvents.map((event) => event.types.join('+')))).toEqual(new Set(['payment.paused', 'payment.resumed', 'dunning.sent']));
 
       victimBefore = await itemsMentioning(...victimNeedles());
       otherBefore = await itemsMentioning(otherId(), 'other@example.com');
@@ -228,13 +263,46 @@ describe('DELETE /api/v1/customers/{id}', () => {
           'sandbox_charge',
           'dunning_cooldown',
           'customer_search_term',
+          'outbound_event',
         ]),
       );
     });
 
-    it("leaves no item anywhere in the table that mentions the customer's id, email, name, provider id or payments", async () => {
+    it("leaves no item anywhere in the table that mentions the customer's id, email, name, provider id or payments, but the customer.deleted event", async () => {
+      // Act
+      const left = [...(await itemsMentioning(...victimNeedles(), VICTIM.name, VICTIM.provider_customer_id)).values()];
       // Assess
-      expect([...(await itemsMentioning(...victimNeedles(), VICTIM.name, VICTIM.provider_customer_id)).keys()]).toEqual([]);
+      expect(left).toHaveLength(1);
+      expect(isDeletedEvent(left[0] as Item, victimId())).toBe(true);
+    });
+
+    it("keeps the delivery log's rows of the customer's events, which name no customer data: the events they point at are gone", async () => {
+      // Act
+      const log = await readDeliveryLog(tenant.merchant.id, { endpoint_id: 'we_01JD8Z0000000000000000ERAS' }, 200, undefined);
+      const outbox = await listOutboundEvents(tenant.merchant.id, 1000);
+      // Assess
+      expect(deliveries.length).toBeGreaterThanOrEqual(3);
+      expect(log.deliveries.map((row) => row.id).sort()).toEqual(deliveries.map((row) => row.id).sort());
+      for (const row of log.deliveries) for (const needle of victimNeedles()) expect(JSON.stringify(row)).not.toContain(needle);
+      expect(outbox.filter((event) => deliveries.some((row) => row.event_id === event.id))).toEqual([]);
+    });
+
+    it("records customer.deleted once, as the merchant's event, in the poll under its one name", async () => {
+      // Act
+      const polled = await call<{ data: Array<{ type: string; data: { object: Record<string, unknown> } }> }>(
+        `${stack.api_url}/automation/poll/customer.deleted`,
+        { key: tenant.key },
+      );
+      // Assess
+      expect(polled.status).toBe(200);
+      expect(polled.body.data).toEqual([
+        expect.objectContaining({
+          type: 'customer.deleted',
+          types: ['customer.deleted'],
+          merchant_id: tenant.merchant.id,
+          data: { object: { customer_id: victimId() } },
+        }),
+      ]);
     });
 
     it('replays no erased data for an Idempotency-Key sent before the erasure: the request runs again and is refused', async () => {
@@ -264,8 +332,10 @@ describe('DELETE /api/v1/customers/{id}', () => {
       }
       // Another customer's stored answer is still replayed.
       expect(replayedOther.headers.get('idempotent-replayed')).toBe('true');
-      // Only the new answer to the replayed pause-all (that 404) names the id, as its path did.
-      const left = [...(await itemsMentioning(...victimNeedles(), VICTIM.name, VICTIM.provider_customer_id)).values()];
+      // Only the new answer to the replayed pause-all (that 404) names the id, as its path did (and the customer.deleted event).
+      const left = [...(await itemsMentioning(...victimNeedles(), VICTIM.name, VICTIM.provider_customer_id)).values()].filter(
+        (item) => !isDeletedEvent(item, victimId()),
+      );
       expect(left.map((item) => [item.entity, (item.response as { statusCode: number } | undefined)?.statusCode])).toEqual([['idempotency_record', 404]]);
     });
 
@@ -334,6 +404,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
       // Assess
       expect(again.status).toBe(404);
       expect(again.body.error?.code).toBe('resource_not_found');
+      expect((await listOutboundEvents(tenant.merchant.id, 1000)).filter((event) => event.types.includes('customer.deleted'))).toHaveLength(1);
       expect(reads.map((read) => read.status)).toEqual([404, 404, 404, 404, 404, 404]);
     });
   });
@@ -354,7 +425,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
     expect(before.size).toBeGreaterThan(200);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ deleted: true, customer_id: customerId, records_deleted: before.size });
-    expect((await itemsMentioning(customerId, who.email)).size).toBe(0);
+    expect([...(await itemsMentioning(customerId, who.email)).values()].filter((item) => !isDeletedEvent(item, customerId))).toEqual([]);
     expect(await customerCounts(m)).toEqual({ all: 0, has_failed: 0 });
     expect(nonZero(await paymentCounters(m))).toEqual({});
   }, 60_000);
@@ -368,6 +439,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
     await expectOtherMerchantGets404(`${stack.api_url}/customers/${payment.customer_id}`, { method: 'DELETE' });
     // Assess
     expect(await itemsMentioning(payment.customer_id)).toEqual(before);
+    expect((await listOutboundEvents(tenant.merchant.id, 1000)).filter((event) => event.types.includes('customer.deleted'))).toEqual([]);
   });
 
   it('answers 404 for an unknown customer id or provider id', async () => {

@@ -12,15 +12,17 @@ import {
   testPayload,
 } from '#core/webhooks/events';
 
-/** Every `types` list the services pass to outboundEventItem (read from the source). */
+/** Every `types` list the services and the data layer pass to outboundEventItem (read from the source). */
 function recordedTypeLists(): string[][] {
-  const root = join(__dirname, '..', '..', '..', '..', '..', 'functions', 'services');
   const lists: string[][] = [];
-  for (const file of readdirSync(root, { recursive: true }) as string[]) {
-    if (!file.endsWith('.ts')) continue;
-    const source = readFileSync(join(root, file), 'utf8');
-    for (const match of source.matchAll(/outboundEventItem\(\s*[^,]+,\s*[^,]+,\s*\[([^\]]*)\]/g)) {
-      lists.push([...(match[1] ?? '').matchAll(/'([^']+)'/g)].map((name) => name[1] as string));
+  for (const folder of ['services', 'data']) {
+    const root = join(__dirname, '..', '..', '..', '..', '..', 'functions', folder);
+    for (const file of readdirSync(root, { recursive: true }) as string[]) {
+      if (!file.endsWith('.ts')) continue;
+      const source = readFileSync(join(root, file), 'utf8');
+      for (const match of source.matchAll(/outboundEventItem\(\s*[^,]+,\s*[^,]+,\s*\[([^\]]*)\]/g)) {
+        lists.push([...(match[1] ?? '').matchAll(/'([^']+)'/g)].map((name) => name[1] as string));
+      }
     }
   }
   return lists;
@@ -35,13 +37,24 @@ describe('event catalogue', () => {
     const entries = lists.map((types) => types.map((type) => catalogueEntry(type)));
 
     // Assess
-    expect(lists.length).toBeGreaterThanOrEqual(4);
+    expect(lists.length).toBeGreaterThanOrEqual(10);
     for (const [index, types] of lists.entries()) {
       const found = entries[index] ?? [];
       expect(found.every((entry) => entry !== undefined && entry === found[0])).toBe(true);
       expect(namesOf(found[0] as (typeof EVENT_CATALOGUE)[number]).sort()).toEqual([...types].sort());
       expect(found[0]?.recorded).toBe(true);
     }
+  });
+
+  it('leaves pausing and resuming payments to services/pause-payments.ts, which records their events', () => {
+    // Prepare
+    const root = join(__dirname, '..', '..', '..', '..', '..', 'functions');
+    // Act
+    const appliers = (readdirSync(root, { recursive: true }) as string[]).filter(
+      (file) => file.endsWith('.ts') && /type: '(pause|resume)'/.test(readFileSync(join(root, file), 'utf8')),
+    );
+    // Assess
+    expect(appliers).toEqual([join('core', 'payments.ts')]);
   });
 
   it("holds DESIGN §1's thirteen event names and the spec's A and B examples", () => {

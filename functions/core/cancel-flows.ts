@@ -71,8 +71,7 @@ export interface CancelFlowRecord {
   readonly deactivated_at: string | null;
 }
 
-const oneLine = (max: number) =>
-  z.string().check(z.trim(), z.minLength(1), z.maxLength(max), z.regex(/^[^\p{Cc}\u2028\u2029]*$/u, 'must be one line of text'));
+const oneLine = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max), z.regex(/^[^\p{Cc}\u2028\u2029]*$/u, 'must be one line of text'));
 
 export const CancelFlowName = oneLine(CANCEL_FLOW_LIMITS.name);
 const StepId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 letters, digits, _ or -'));
@@ -127,14 +126,17 @@ export function stepsIssues(steps: readonly StepInput[]): Issue[] {
   });
   steps.forEach((step, index) => {
     const options = step.options ?? [];
-    if (step.step_type === 'survey' && options.length < 2) issues.push({ path: [index, 'options'], message: 'a survey step needs at least 2 options', input: options });
+    if (step.step_type === 'survey' && options.length < 2)
+      issues.push({ path: [index, 'options'], message: 'a survey step needs at least 2 options', input: options });
     if (step.step_type !== 'survey' && options.length > 0) issues.push({ path: [index, 'options'], message: 'only a survey step has options', input: options });
     const values = options.map((option) => option.value);
     options.forEach((option, at) => {
-      if (values.indexOf(option.value) !== at) issues.push({ path: [index, 'options', at, 'value'], message: `duplicate option value "${option.value}"`, input: option.value });
+      if (values.indexOf(option.value) !== at)
+        issues.push({ path: [index, 'options', at, 'value'], message: `duplicate option value "${option.value}"`, input: option.value });
       if (option.next_step === undefined || option.next_step === null) return;
       const target = ids.indexOf(option.next_step);
-      if (target < 0) issues.push({ path: [index, 'options', at, 'next_step'], message: `no step of this flow has the id "${option.next_step}"`, input: option.next_step });
+      if (target < 0)
+        issues.push({ path: [index, 'options', at, 'next_step'], message: `no step of this flow has the id "${option.next_step}"`, input: option.next_step });
       else if (steps[target]?.step_type !== 'offer')
         issues.push({ path: [index, 'options', at, 'next_step'], message: `step "${option.next_step}" is not an offer step`, input: option.next_step });
       else if (target <= index) issues.push({ path: [index, 'options', at, 'next_step'], message: 'a branch goes to a later step', input: option.next_step });

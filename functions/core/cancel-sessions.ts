@@ -94,7 +94,7 @@ export function sessionState(session: Pick<CancelSessionRecord, 'state' | 'expir
 }
 
 export const outcomeOfOffer = (type: OfferType): SessionOutcome => (type === 'discount' ? 'saved_discount' : type === 'pause' ? 'saved_pause' : 'saved_other');
-export const isSaved = (outcome: SessionOutcome | null): boolean => outcome !== null && outcome.startsWith('saved_');
+export const isSaved = (outcome: SessionOutcome | null): boolean => outcome?.startsWith('saved_') === true;
 
 /**
  * The first step at or after `from` that the customer may see: an offer step in `exhausted` (the
@@ -118,7 +118,8 @@ function currentStepOf(session: CancelSessionRecord): { step: CancelFlowStep; in
 
 function offerDecision(response: AdvanceInput['response']): boolean {
   const accepted = response?.accepted;
-  if (accepted === undefined) throw new InvalidRequestError('An offer step needs response.accepted (true to accept the offer, false to decline it).', { param: 'response.accepted' });
+  if (accepted === undefined)
+    throw new InvalidRequestError('An offer step needs response.accepted (true to accept the offer, false to decline it).', { param: 'response.accepted' });
   if (typeof accepted !== 'boolean') throw new ValidationError('response.accepted must be true or false.', { param: 'response.accepted' });
   return accepted;
 }
@@ -156,7 +157,8 @@ export function advanceSession(session: CancelSessionRecord, input: AdvanceInput
   let recorded: SessionAnswer;
   if (step.step_type === 'survey') {
     const reason = input.selected_reason;
-    if (reason === undefined) throw new InvalidRequestError('A survey step needs selected_reason: the value of one of its options.', { param: 'selected_reason' });
+    if (reason === undefined)
+      throw new InvalidRequestError('A survey step needs selected_reason: the value of one of its options.', { param: 'selected_reason' });
     const option = step.options.find((candidate) => candidate.value === reason);
     if (option === undefined)
       throw new ValidationError(`selected_reason must be one of: ${step.options.map((o) => o.value).join(', ')}.`, { param: 'selected_reason' });
@@ -169,7 +171,12 @@ export function advanceSession(session: CancelSessionRecord, input: AdvanceInput
       const offer: AcceptedOffer = { ...step.offer, step_id: step.id };
       const reason = session.answers.findLast((a) => a.selected_reason !== null)?.selected_reason ?? null;
       return {
-        session: completed(session, outcomeOfOffer(step.offer.type), { answers: [...session.answers, recorded], accepted_offer: offer, current_step: null, reason }, now),
+        session: completed(
+          session,
+          outcomeOfOffer(step.offer.type),
+          { answers: [...session.answers, recorded], accepted_offer: offer, current_step: null, reason },
+          now,
+        ),
         accepted: offer,
       };
     }
@@ -194,9 +201,12 @@ export function completeSession(session: CancelSessionRecord, input: CompleteInp
   const offer = step?.step_type === 'offer' && step.offer !== null ? step.offer : null;
   const offerOutcome = offer === null ? null : outcomeOfOffer(offer.type);
   if ((input.outcome === 'saved_discount' || input.outcome === 'saved_pause') && offerOutcome !== input.outcome) {
-    throw new ValidationError(`${input.outcome} is the outcome of accepting a ${input.outcome === 'saved_discount' ? 'discount' : 'pause'} offer, and the current step is not one.`, {
-      param: 'outcome',
-    });
+    throw new ValidationError(
+      `${input.outcome} is the outcome of accepting a ${input.outcome === 'saved_discount' ? 'discount' : 'pause'} offer, and the current step is not one.`,
+      {
+        param: 'outcome',
+      },
+    );
   }
   const accepted: AcceptedOffer | null = offer !== null && step !== undefined && offerOutcome === input.outcome ? { ...offer, step_id: step.id } : null;
   const lastReason = session.answers.findLast((a) => a.selected_reason !== null)?.selected_reason ?? null;

@@ -63,7 +63,12 @@ export async function listCancelFlows(merchantId: string): Promise<CancelFlowRec
   let start: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
-      new QueryCommand({ TableName: env.TABLE_NAME, ConsistentRead: true, ExclusiveStartKey: start, ...queries.partitionPrefix(cancelFlowKeys.flowPrefix(merchantId)) }),
+      new QueryCommand({
+        TableName: env.TABLE_NAME,
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+        ...queries.partitionPrefix(cancelFlowKeys.flowPrefix(merchantId)),
+      }),
     );
     for (const item of page.Items ?? []) flows.push(cancelFlowEntity.fromItem(item));
     start = page.LastEvaluatedKey;
@@ -125,7 +130,14 @@ export async function deleteCancelFlow(merchantId: string, flowId: string): Prom
     if (flow.status === 'active') throw new StateConflictError('An active cancel flow cannot be deleted: deactivate it first.', { param: 'id' });
     return {
       items: [
-        { Delete: { TableName: env.TABLE_NAME, Key: flowKey(merchantId, flowId), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': flow.version } } },
+        {
+          Delete: {
+            TableName: env.TABLE_NAME,
+            Key: flowKey(merchantId, flowId),
+            ConditionExpression: 'version = :v',
+            ExpressionAttributeValues: { ':v': flow.version },
+          },
+        },
         countUpdate(merchantId, -1),
       ],
       result: undefined,

@@ -26,7 +26,9 @@ const dueOnOf = (session: CancelSessionRecord): string | null =>
 export const sessionItem = (session: CancelSessionRecord, tokenHash: string) => cancelSessionEntity.toItem(session, { tokenHash, dueOn: dueOnOf(session) });
 
 export async function createCancelSession(session: CancelSessionRecord, tokenHash: string): Promise<void> {
-  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: sessionItem(session, tokenHash), ConditionExpression: 'attribute_not_exists(PK)' }));
+  await documentClient.send(
+    new PutCommand({ TableName: env.TABLE_NAME, Item: sessionItem(session, tokenHash), ConditionExpression: 'attribute_not_exists(PK)' }),
+  );
 }
 
 export async function getCancelSession(tokenHash: string): Promise<CancelSessionRecord | undefined> {
@@ -49,7 +51,8 @@ export function redemptionItem(session: CancelSessionRecord, stepId: string, cap
     Update: {
       TableName: env.TABLE_NAME,
       Key: cancelFlowKeys.redemption(session.merchant_id, session.customer_id, flowBody, stepId),
-      UpdateExpression: 'SET entity = :entity, merchant_id = :m, customer_id = :c, flow_id = :f, step_id = :s, GSI2PK = :g2pk, GSI2SK = :g2sk, last_redeemed_at = :at ADD redemptions :one',
+      UpdateExpression:
+        'SET entity = :entity, merchant_id = :m, customer_id = :c, flow_id = :f, step_id = :s, GSI2PK = :g2pk, GSI2SK = :g2sk, last_redeemed_at = :at ADD redemptions :one',
       ConditionExpression: 'attribute_not_exists(redemptions) OR redemptions < :cap',
       ExpressionAttributeValues: {
         ':entity': CANCEL_FLOW_ENTITY.redemption,
@@ -72,7 +75,12 @@ export function redemptionItem(session: CancelSessionRecord, stepId: string, cap
  * `also` (a redemption, an outbound event) in the same transaction. A lost race is 409 (the
  * caller re-reads); a redemption at its cap is OfferCapReachedError (409).
  */
-export async function saveTransition(before: CancelSessionRecord, after: CancelSessionRecord, tokenHash: string, also: readonly TransactItem[] = []): Promise<void> {
+export async function saveTransition(
+  before: CancelSessionRecord,
+  after: CancelSessionRecord,
+  tokenHash: string,
+  also: readonly TransactItem[] = [],
+): Promise<void> {
   try {
     await documentClient.send(
       new TransactWriteCommand({
@@ -92,7 +100,8 @@ export async function saveTransition(before: CancelSessionRecord, after: CancelS
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
     const reasons = error.CancellationReasons ?? [];
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new StateConflictError('This cancel session was changed by another request: fetch it again.', { cause: error });
+    if (reasons[0]?.Code === 'ConditionalCheckFailed')
+      throw new StateConflictError('This cancel session was changed by another request: fetch it again.', { cause: error });
     if (reasons.slice(1).some((reason) => reason.Code === 'ConditionalCheckFailed'))
       throw new OfferCapReachedError('This customer has already redeemed this offer as many times as it allows.', { param: 'response.accepted', cause: error });
     throw error;
@@ -104,7 +113,9 @@ export async function customerSessions(merchantId: string, customerId: string): 
   const sessions: CancelSessionRecord[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, ExclusiveStartKey: start, ...cancelFlowKeys.customerSessions(merchantId, customerId) }));
+    const page = await documentClient.send(
+      new QueryCommand({ TableName: env.TABLE_NAME, ExclusiveStartKey: start, ...cancelFlowKeys.customerSessions(merchantId, customerId) }),
+    );
     for (const item of page.Items ?? []) sessions.push(cancelSessionEntity.fromItem(item));
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
@@ -116,7 +127,9 @@ export async function customerPaymentsForRecheck(merchantId: string, customerId:
   const payments: PaymentRecord[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, ExclusiveStartKey: start, ...cancelFlowKeys.customerPayments(merchantId, customerId) }));
+    const page = await documentClient.send(
+      new QueryCommand({ TableName: env.TABLE_NAME, ExclusiveStartKey: start, ...cancelFlowKeys.customerPayments(merchantId, customerId) }),
+    );
     for (const item of page.Items ?? []) payments.push(paymentFromItem(item));
     start = page.LastEvaluatedKey;
   } while (start !== undefined);

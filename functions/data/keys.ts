@@ -857,7 +857,10 @@ export const cancelFlowKeys = {
     PK: merchantPk(merchantId),
     SK: `CFREDEEM#${customerId}#${flowBody}#${stepId}`,
   }),
-  redemptionPrefix: (merchantId: string, customerId: string, flowBody: string) => ({ PK: merchantPk(merchantId), SKPrefix: `CFREDEEM#${customerId}#${flowBody}#` }),
+  redemptionPrefix: (merchantId: string, customerId: string, flowBody: string) => ({
+    PK: merchantPk(merchantId),
+    SKPrefix: `CFREDEEM#${customerId}#${flowBody}#`,
+  }),
   redemptionTag: (merchantId: string, customerId: string, flowBody: string, stepId: string) => ({
     GSI2PK: customerDataPk(merchantId, customerId),
     GSI2SK: `CFREDEEM#${flowBody}#${stepId}`,

@@ -1,0 +1,22 @@
+import { ResourceNotFoundError } from '#core/errors';
+import { edgeOrigin } from '#services/message-links';
+import { startCancelSession as start } from '#services/cancel-sessions';
+import { envelope } from '#api/pipeline/responses';
+import { defineOperation } from '#api/operation';
+import { startCancelSessionSchemas } from './schemas';
+import { cancelSessionView } from './views';
+
+/**
+ * POST /api/cancel-session/start (edge host): the merchant's server starts a session for one of
+ * its customers with its API key (scope write or write:cancel-flows), as Stripe's portal sessions
+ * are made, and sends the customer to `url`. The spec's `merchant_id` must be the key's merchant
+ * (another merchant's is 404, so a session for another merchant's customer cannot be made).
+ * 201 with the token (shown once) and the first step; no active flow: 409.
+ */
+export const startCancelSession = defineOperation({ auth: 'api_key', schemas: startCancelSessionSchemas }, async ({ body, principal, requestId }) => {
+  if (body.merchant_id !== principal.merchantId) throw new ResourceNotFoundError(`No merchant ${body.merchant_id}.`, { param: 'merchant_id' });
+  const now = new Date();
+  const { session, token } = await start(principal.merchantId, { customer_id: body.customer_id, subscription_id: body.subscription_id }, now);
+  const data = { ...cancelSessionView(session, now), token, url: `${edgeOrigin()}/cancel/${token}` };
+  return { statusCode: 201, body: envelope(data, requestId, principal.merchantId) };
+});

@@ -18,9 +18,6 @@ import { getCustomerByAnyId } from '#data/customer-repository';
 import { cancelSessionIdFor } from '#data/entities/cancel-flow';
 import { outboundEventItem } from '#data/outbound-event-repository';
 
-/** The outbound event of a completed session (catalogue: core/webhooks/events.ts). */
-export const SESSION_COMPLETED_EVENT = 'cancel_session.completed';
-
 /** The offer steps of the session's flow whose redemption cap the customer has reached. */
 async function exhaustedOffers(session: Pick<CancelSessionRecord, 'merchant_id' | 'customer_id' | 'flow_id' | 'steps'>): Promise<Set<string>> {
   if (!session.steps.some((step) => step.step_type === 'offer')) return new Set();
@@ -89,7 +86,7 @@ async function commit(before: CancelSessionRecord, transition: Transition, token
   const also: TransactItem[] = [];
   if (accepted !== null) also.push(redemptionItem(session, accepted.step_id, accepted.redemption_cap, now));
   if (session.state === 'completed')
-    also.push(outboundEventItem(session.merchant_id, session.customer_id, [SESSION_COMPLETED_EVENT], completedEventObject(session), now));
+    also.push(outboundEventItem(session.merchant_id, session.customer_id, ['cancel_session.completed'], completedEventObject(session), now));
   await saveTransition(before, session, tokenHash, also);
   return session;
 }

@@ -137,6 +137,8 @@ function htmlDocument(title: string, main: string, branding: PageBranding, nonce
     '.secondary{background:#fff;color:var(--brand);border:2px solid var(--brand)}',
     'button:disabled{opacity:.7;cursor:wait}',
     ':focus-visible{outline:3px solid #111827;outline-offset:3px;box-shadow:0 0 0 6px #fff}',
+    // The heading takes focus only so that a screen reader announces the new step; it is not a control.
+    '[tabindex="-1"]:focus{outline:none;box-shadow:none}',
     '#status{min-height:1.5rem;color:#991b1b}',
   ].join('');
   return [

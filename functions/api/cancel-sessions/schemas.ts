@@ -113,5 +113,6 @@ export const completeCancelSessionSchemas = {
 /** GET /cancel/{token}: the hosted cancel page (HTML); an unknown or expired token gets a 404 page. */
 export const showCancelPageSchemas = {
   params: z.object({ token: z.string().check(z.minLength(1)) }),
+  responses: { 200: z.string(), 404: z.string() },
   htmlStatuses: [200, 404],
 } as const;

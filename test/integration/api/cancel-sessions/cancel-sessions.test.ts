@@ -119,7 +119,7 @@ describe('/api/cancel-session', () => {
   });
 
   describe('GET /{token}', () => {
-    it('answers the state; 400 for a token that is not base64url or too long, 404 for an unknown or expired one', async () => {
+    it('answers the state; 400 for a token that is not base64url or an unknown query parameter, 404 for a 10 KB, unknown or expired token', async () => {
       // Prepare
       const token = (await start()).body.data.token as string;
       // Act
@@ -127,6 +127,7 @@ describe('/api/cancel-session', () => {
       const malformed = await call<Body>(edge('/not*a*token'));
       const long = await call<Body>(edge(`/${'A'.repeat(10_000)}`));
       const unknown = await call<Body>(edge(`/${'A'.repeat(43)}`));
+      const unknownQuery = await call<Body>(edge(`/${token}?stauts=open`));
       await documentClient.send(
         new UpdateCommand({
           TableName: process.env.TABLE_NAME,
@@ -140,7 +141,8 @@ describe('/api/cancel-session', () => {
       expect(found.status).toBe(200);
       expect(getCancelSessionSchemas.responses[200].safeParse(found.body).success).toBe(true);
       expect({ status: malformed.status, param: malformed.body.error?.param }).toEqual({ status: 400, param: 'token' });
-      expect(long.status).toBe(400);
+      expect({ status: long.status, param: long.body.error?.param }).toEqual({ status: 404, param: 'token' });
+      expect({ status: unknownQuery.status, param: unknownQuery.body.error?.param }).toEqual({ status: 400, param: 'stauts' });
       expect(unknown.status).toBe(404);
       expect(expired.status).toBe(404);
     });

@@ -110,11 +110,18 @@ describe('/api/cancel-session', () => {
       const readOnly = await start({ merchant_id: reader.merchant.id }, reader.key);
       const missing = await call<Body>(edge('/start'), { method: 'POST', key: tenant.key, body: { merchant_id: tenant.merchant.id } });
       const huge = await start({ customer_id: 'x'.repeat(10_000) });
+      const idempotent = await call<Body>(edge('/start'), {
+        method: 'POST',
+        key: tenant.key,
+        headers: { 'Idempotency-Key': 'start-1' },
+        body: { merchant_id: tenant.merchant.id, customer_id: customerId },
+      });
       // Assess
       expect(noKey.status).toBe(401);
       expect(readOnly.status).toBe(403);
       expect({ status: missing.status, param: missing.body.error?.param }).toEqual({ status: 400, param: 'customer_id' });
       expect({ status: huge.status, param: huge.body.error?.param }).toEqual({ status: 422, param: 'customer_id' });
+      expect({ status: idempotent.status, param: idempotent.body.error?.param }).toEqual({ status: 400, param: 'Idempotency-Key' });
     });
   });
 
@@ -210,6 +217,25 @@ describe('/api/cancel-session', () => {
       expect({ status: wrongSave.status, param: wrongSave.body.error?.param }).toEqual({ status: 422, param: 'outcome' });
       expect(proto.status).toBe(400);
       expect(state.body.data).toMatchObject({ state: 'in_progress', current_step: { id: 'why' } });
+    });
+  });
+
+  describe('erasure', () => {
+    it("removes the customer's sessions and redemptions with the customer: the token then answers 404", async () => {
+      // Prepare
+      const token = (await start()).body.data.token as string;
+      await advance(token, { selected_reason: 'too_expensive' });
+      await advance(token, { response: { accepted: true } });
+      // Act
+      const erased = await call(`${stack.api_url}/customers/${customerId}`, { method: 'DELETE', key: tenant.key });
+      const after = await call<Body>(edge(`/${token}`));
+      const page = await call(`${originOf(stack)}/cancel/${token}`);
+      // Assess
+      expect(erased.status).toBeLessThan(300);
+      expect(after.status).toBe(404);
+      expect(page.status).toBe(404);
+      const { Item } = await documentClient.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: cancelFlowKeys.session(hashSessionToken(token)) }));
+      expect(Item).toBeUndefined();
     });
   });
 

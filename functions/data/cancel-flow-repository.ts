@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CancelFlowRecord, CancelFlowStep } from '#core/cancel-flows';
 import { ResourceNotFoundError, StateConflictError, ValidationError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
@@ -6,6 +6,7 @@ import { env } from '#shared/env';
 import { documentClient } from './client';
 import { cancelFlowBodyOf, cancelFlowEntity, cancelFlowIdFor } from './entities/cancel-flow';
 import { CANCEL_FLOW_ENTITY, cancelFlowKeys, queries } from './keys';
+import { readUpTo } from './query-reads';
 import { transactOptimistically } from './transact';
 
 /**
@@ -57,23 +58,13 @@ export async function getActiveCancelFlow(merchantId: string): Promise<CancelFlo
   });
 }
 
-/** Every flow of the merchant, oldest first (at most MAX_CANCEL_FLOWS: one or two Query pages). */
+/** Every flow of the merchant, oldest first (at most MAX_CANCEL_FLOWS: one Query page). */
 export async function listCancelFlows(merchantId: string): Promise<CancelFlowRecord[]> {
-  const flows: CancelFlowRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: env.TABLE_NAME,
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-        ...queries.partitionPrefix(cancelFlowKeys.flowPrefix(merchantId)),
-      }),
-    );
-    for (const item of page.Items ?? []) flows.push(cancelFlowEntity.fromItem(item));
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
-  return flows;
+  const items = await readUpTo(
+    { TableName: env.TABLE_NAME, ConsistentRead: true, ...queries.partitionPrefix(cancelFlowKeys.flowPrefix(merchantId)) },
+    MAX_CANCEL_FLOWS,
+  );
+  return items.map((item) => cancelFlowEntity.fromItem(item));
 }
 
 const putFlow = (flow: CancelFlowRecord, expectedVersion: number | null) => ({

@@ -10,6 +10,7 @@ import { cancelFlowBodyOf, cancelSessionEntity } from './entities/cancel-flow';
 import { paymentFromItem } from './payment-repository';
 import { CANCEL_FLOW_ENTITY, cancelFlowKeys, queries } from './keys';
 import type { TransactItem } from './customer-repository';
+import { readUpTo } from './query-reads';
 
 /**
  * Cancel sessions, stored under their token's SHA-256 (the token itself is never stored), and the
@@ -108,42 +109,25 @@ export async function saveTransition(
   }
 }
 
+/** At most this many of a customer's sessions and payments are read by the save re-check (newest are what matters past it). */
+const RECHECK_READ_LIMIT = 1000;
+/** At most this many sessions are re-checked per day of the due index in one run; the rest wait for the next run's catch-up. */
+const DUE_READ_LIMIT = 50_000;
+
 /** The customer's sessions, oldest first (the save re-check reads later sessions). */
 export async function customerSessions(merchantId: string, customerId: string): Promise<CancelSessionRecord[]> {
-  const sessions: CancelSessionRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({ TableName: env.TABLE_NAME, ExclusiveStartKey: start, ...cancelFlowKeys.customerSessions(merchantId, customerId) }),
-    );
-    for (const item of page.Items ?? []) sessions.push(cancelSessionEntity.fromItem(item));
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
-  return sessions;
+  const items = await readUpTo({ TableName: env.TABLE_NAME, ...cancelFlowKeys.customerSessions(merchantId, customerId) }, RECHECK_READ_LIMIT);
+  return items.map((item) => cancelSessionEntity.fromItem(item));
 }
 
 /** The customer's payments (the save re-check looks for one that ended terminal after a save). */
 export async function customerPaymentsForRecheck(merchantId: string, customerId: string): Promise<PaymentRecord[]> {
-  const payments: PaymentRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({ TableName: env.TABLE_NAME, ExclusiveStartKey: start, ...cancelFlowKeys.customerPayments(merchantId, customerId) }),
-    );
-    for (const item of page.Items ?? []) payments.push(paymentFromItem(item));
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
-  return payments;
+  const items = await readUpTo({ TableName: env.TABLE_NAME, ...cancelFlowKeys.customerPayments(merchantId, customerId) }, RECHECK_READ_LIMIT);
+  return items.map(paymentFromItem);
 }
 
 /** The sessions whose save window closes on `day` and that are not re-checked yet, with their token hashes (from the key). */
 export async function sessionsDueOn(day: string): Promise<Array<{ session: CancelSessionRecord; tokenHash: string }>> {
-  const due: Array<{ session: CancelSessionRecord; tokenHash: string }> = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(new QueryCommand({ TableName: env.TABLE_NAME, ExclusiveStartKey: start, ...cancelFlowKeys.dueOn(day) }));
-    for (const item of page.Items ?? []) due.push({ session: cancelSessionEntity.fromItem(item), tokenHash: cancelFlowKeys.tokenHashOf(String(item.PK)) });
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
-  return due;
+  const items = await readUpTo({ TableName: env.TABLE_NAME, ...cancelFlowKeys.dueOn(day) }, DUE_READ_LIMIT);
+  return items.map((item) => ({ session: cancelSessionEntity.fromItem(item), tokenHash: cancelFlowKeys.tokenHashOf(String(item.PK)) }));
 }

@@ -1,15 +1,9 @@
 import * as z from '#shared/zod';
 import { CANCEL_FLOW_LIMITS, CANCEL_FLOW_STATUSES, CancelFlowName, CancelFlowStepsInput, OFFER_TYPES, STEP_TYPES } from '#core/cancel-flows';
-import { DateTime, OffsetPagination, ResponseMeta } from '#api/envelope-schemas';
+import { DateTime, described, OffsetPagination, ResponseMeta } from '#api/envelope-schemas';
 import { offsetPagingQuery } from '#api/pipeline/paging-query';
 
 const Int = z.number().check(z.int());
-/** A copy of the schema with a description for the OpenAPI document. */
-function described<T extends z.ZodMiniType>(schema: T, description: string): T {
-  const copy = schema.clone() as T;
-  z.globalRegistry.add(copy, { description });
-  return copy;
-}
 
 const Step = z.object({
   id: described(z.string(), 'The step id: given in the request, else `step_<n>` (its position from 1).'),

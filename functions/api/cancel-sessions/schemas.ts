@@ -1,15 +1,9 @@
 import * as z from '#shared/zod';
 import { OFFER_TYPES, STEP_TYPES } from '#core/cancel-flows';
 import { SAVE_STATUSES, SESSION_OUTCOMES, SESSION_STATES } from '#core/cancel-sessions';
-import { DateTime, ResponseMeta } from '#api/envelope-schemas';
+import { DateTime, described, ResponseMeta } from '#api/envelope-schemas';
 
 const Int = z.number().check(z.int());
-/** A copy of the schema with a description for the OpenAPI document. */
-function described<T extends z.ZodMiniType>(schema: T, description: string): T {
-  const copy = schema.clone() as T;
-  z.globalRegistry.add(copy, { description });
-  return copy;
-}
 
 const Offer = z.object({
   type: z.enum(OFFER_TYPES),

@@ -1,4 +1,4 @@
-import { type CancelFlowStep, normaliseSteps } from '#core/cancel-flows';
+import { type CancelFlowStep, CancelFlowStepsInput, normaliseSteps } from '#core/cancel-flows';
 import {
   advanceSession,
   type CancelSessionRecord,
@@ -9,22 +9,9 @@ import {
   sessionState,
 } from '#core/cancel-sessions';
 import { InvalidRequestError, StateConflictError, ValidationError } from '#core/errors';
+import { SURVEY_FLOW } from '#test/fixtures/cancel-flows';
 
-const steps: CancelFlowStep[] = normaliseSteps([
-  {
-    id: 'why',
-    step_type: 'survey',
-    title: 'Why are you leaving?',
-    options: [
-      { value: 'too_expensive', label: 'Too expensive', next_step: 'discount' },
-      { value: 'on_break', label: 'Taking a break', next_step: 'pause' },
-      { value: 'other', label: 'Something else' },
-    ],
-  },
-  { id: 'discount', step_type: 'offer', title: 'Stay for less', offer: { type: 'discount', value: 30, duration_months: 3 } },
-  { id: 'pause', step_type: 'offer', title: 'Take a break', offer: { type: 'pause', value: 2, redemption_cap: 2 } },
-  { id: 'sure', step_type: 'confirm', title: 'Are you sure?' },
-]);
+const steps: CancelFlowStep[] = normaliseSteps(CancelFlowStepsInput.parse(SURVEY_FLOW.steps));
 
 const NOW = new Date('2026-11-25T10:00:00.000Z');
 const session = (overrides: Partial<CancelSessionRecord> = {}): CancelSessionRecord => ({
@@ -55,16 +42,16 @@ const none = new Set<string>();
 describe('the cancel-session state machine', () => {
   it('branches a survey answer to the offer its option names', () => {
     // Act
-    const { session: after, accepted } = advanceSession(session(), { selected_reason: 'on_break' }, none, NOW);
+    const { session: after, accepted } = advanceSession(session(), { selected_reason: 'taking_a_break' }, none, NOW);
     // Assess
     expect(after).toMatchObject({ state: 'in_progress', current_step: 'pause', version: 2 });
-    expect(after.answers).toEqual([expect.objectContaining({ step_id: 'why', selected_reason: 'on_break' })]);
+    expect(after.answers).toEqual([expect.objectContaining({ step_id: 'why', selected_reason: 'taking_a_break' })]);
     expect(accepted).toBeNull();
   });
 
   it('goes to the next step in order for an option without a branch', () => {
     // Act
-    const { session: after } = advanceSession(session(), { selected_reason: 'other' }, none, NOW);
+    const { session: after } = advanceSession(session(), { selected_reason: 'missing_features' }, none, NOW);
     // Assess
     expect(after.current_step).toBe('discount');
   });
@@ -72,10 +59,10 @@ describe('the cancel-session state machine', () => {
   it('skips an offer the customer reached the cap of, branch or not', () => {
     // Act
     const branched = advanceSession(session(), { selected_reason: 'too_expensive' }, new Set(['discount']), NOW).session;
-    const inOrder = advanceSession(session(), { selected_reason: 'other' }, new Set(['discount', 'pause']), NOW).session;
+    const inOrder = advanceSession(session(), { selected_reason: 'missing_features' }, new Set(['discount', 'pause']), NOW).session;
     // Assess
     expect(branched.current_step).toBe('pause');
-    expect(inOrder.current_step).toBe('sure');
+    expect(inOrder.current_step).toBe('confirm');
     expect(firstVisibleStep(steps, 1, new Set(['discount']))).toBe('pause');
   });
 
@@ -115,7 +102,7 @@ describe('the cancel-session state machine', () => {
 
   it('leaves only completion after the last step, and refuses to advance further (409)', () => {
     // Act
-    const after = advanceSession(session({ current_step: 'sure' }), {}, none, NOW).session;
+    const after = advanceSession(session({ current_step: 'confirm' }), {}, none, NOW).session;
     // Assess
     expect(after.current_step).toBeNull();
     expect(() => advanceSession(after, {}, none, NOW)).toThrow(StateConflictError);

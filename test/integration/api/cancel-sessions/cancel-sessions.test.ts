@@ -196,6 +196,26 @@ describe('/api/cancel-session', () => {
       expect(branched.body.data.current_step?.id).toBe('pause');
     });
 
+    it('enforces the cap when two open sessions of one customer accept the same offer: the second is 409 and stays open', async () => {
+      // Prepare
+      const first = (await start()).body.data.token as string;
+      const second = (await start()).body.data.token as string;
+      await advance(first, { selected_reason: 'too_expensive' });
+      await advance(second, { selected_reason: 'too_expensive' });
+      // Act
+      const accepted = await advance(first, { response: { accepted: true } });
+      const refused = await advance(second, { response: { accepted: true } });
+      const state = await call<Body>(edge(`/${second}`));
+      // Assess
+      expect(accepted.status).toBe(200);
+      expect({ status: refused.status, code: refused.body.error?.code, param: refused.body.error?.param }).toEqual({
+        status: 409,
+        code: 'state_conflict',
+        param: 'response.accepted',
+      });
+      expect(state.body.data).toMatchObject({ state: 'in_progress', current_step: { id: 'discount' } });
+    });
+
     it('refuses bad answers with the envelope and param, never changing the session', async () => {
       // Prepare
       const token = (await start()).body.data.token as string;

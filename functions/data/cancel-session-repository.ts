@@ -109,20 +109,26 @@ export async function saveTransition(
   }
 }
 
-/** At most this many of a customer's sessions and payments are read by the save re-check (newest are what matters past it). */
+/** At most this many of a customer's sessions and payments are read by the save re-check, newest first (what came after the save). */
 const RECHECK_READ_LIMIT = 1000;
 /** At most this many sessions are re-checked per day of the due index in one run; the rest wait for the next run's catch-up. */
 const DUE_READ_LIMIT = 50_000;
 
-/** The customer's sessions, oldest first (the save re-check reads later sessions). */
+/** The customer's sessions, newest first (the save re-check reads those after a save). */
 export async function customerSessions(merchantId: string, customerId: string): Promise<CancelSessionRecord[]> {
-  const items = await readUpTo({ TableName: env.TABLE_NAME, ...cancelFlowKeys.customerSessions(merchantId, customerId) }, RECHECK_READ_LIMIT);
+  const items = await readUpTo(
+    { TableName: env.TABLE_NAME, ScanIndexForward: false, ...cancelFlowKeys.customerSessions(merchantId, customerId) },
+    RECHECK_READ_LIMIT,
+  );
   return items.map((item) => cancelSessionEntity.fromItem(item));
 }
 
-/** The customer's payments (the save re-check looks for one that ended terminal after a save). */
+/** The customer's payments, newest first (the save re-check looks for one that ended terminal after a save). */
 export async function customerPaymentsForRecheck(merchantId: string, customerId: string): Promise<PaymentRecord[]> {
-  const items = await readUpTo({ TableName: env.TABLE_NAME, ...cancelFlowKeys.customerPayments(merchantId, customerId) }, RECHECK_READ_LIMIT);
+  const items = await readUpTo(
+    { TableName: env.TABLE_NAME, ScanIndexForward: false, ...cancelFlowKeys.customerPayments(merchantId, customerId) },
+    RECHECK_READ_LIMIT,
+  );
   return items.map(paymentFromItem);
 }
 

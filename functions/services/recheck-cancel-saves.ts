@@ -1,6 +1,7 @@
 import { type CancelSessionRecord, isSaved, SAVE_WINDOW_DAYS } from '#core/cancel-sessions';
 import type { PaymentRecord } from '#core/payments';
 import { customerPaymentsForRecheck, customerSessions, saveTransition, sessionsDueOn } from '#data/cancel-session-repository';
+import { StateConflictError } from '#core/errors';
 import { logger } from '#shared/logger';
 
 const DAY_MS = 86_400_000;
@@ -48,6 +49,8 @@ export async function recheckCancelSaves(now: Date): Promise<{ checked: number; 
       try {
         await saveTransition(session, after, tokenHash);
       } catch (error) {
+        // Changed since it was read (an erasure, a concurrent run): the next run reads it afresh.
+        if (!(error instanceof StateConflictError)) throw error;
         summary.conflicts += 1;
         logger.warn('cancel save re-check skipped a session changed meanwhile', { session_id: session.id, error: (error as Error).name });
         continue;

@@ -147,7 +147,7 @@ function htmlDocument(title: string, main: string, branding: PageBranding, nonce
     `<title>${escapeHtml(title)} · ${escapeHtml(branding.merchantName)}</title>`,
     `<style nonce="${nonce}">${style}</style>`,
     `</head><body data-token="${escapeHtml(token)}"><header><p>${escapeHtml(branding.merchantName)}</p></header>`,
-    `<main>${main}<p id="status" role="status" aria-live="polite"></p></main>`,
+    `<main>${main}<noscript><p>This page needs JavaScript to send your answers. Please turn it on, or contact us to cancel.</p></noscript><p id="status" role="status" aria-live="polite"></p></main>`,
     `<script nonce="${nonce}">${SCRIPT}</script>`,
     '</body></html>',
   ].join('');

@@ -1,42 +1,10 @@
-import { type CancelFlowStep, CancelFlowStepsInput, normaliseSteps } from '#core/cancel-flows';
-import {
-  advanceSession,
-  type CancelSessionRecord,
-  completeSession,
-  firstVisibleStep,
-  needsSaveRecheck,
-  saveWindowClosesOn,
-  sessionState,
-} from '#core/cancel-sessions';
+import { advanceSession, completeSession, firstVisibleStep, needsSaveRecheck, saveWindowClosesOn, sessionState } from '#core/cancel-sessions';
 import { InvalidRequestError, StateConflictError, ValidationError } from '#core/errors';
-import { SURVEY_FLOW } from '#test/fixtures/cancel-flows';
+import { SESSION_CREATED_AT, sessionRecord } from '#test/fixtures/cancel-flows';
 
-const steps: CancelFlowStep[] = normaliseSteps(CancelFlowStepsInput.parse(SURVEY_FLOW.steps));
-
-const NOW = new Date('2026-11-25T10:00:00.000Z');
-const session = (overrides: Partial<CancelSessionRecord> = {}): CancelSessionRecord => ({
-  id: 'cs_1',
-  merchant_id: 'm_1',
-  customer_id: 'cust_1',
-  subscription_id: null,
-  flow_id: 'cf_1',
-  steps,
-  state: 'in_progress',
-  current_step: 'why',
-  answers: [],
-  accepted_offer: null,
-  outcome: null,
-  reason: null,
-  feedback: null,
-  created_at: NOW.toISOString(),
-  updated_at: NOW.toISOString(),
-  expires_at: new Date(NOW.getTime() + 24 * 3600_000).toISOString(),
-  completed_at: null,
-  save_status: null,
-  save_window_closed: false,
-  version: 1,
-  ...overrides,
-});
+const NOW = new Date(SESSION_CREATED_AT);
+const steps = sessionRecord().steps;
+const session = sessionRecord;
 const none = new Set<string>();
 
 describe('the cancel-session state machine', () => {

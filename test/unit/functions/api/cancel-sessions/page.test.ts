@@ -1,41 +1,22 @@
 import { cancelPage, offerText, pagePolicy } from '#api/cancel-sessions/page';
 import { normaliseSteps } from '#core/cancel-flows';
-import type { CancelSessionRecord } from '#core/cancel-sessions';
 import { accessibleBrandColor } from '#core/contrast';
+import { sessionRecord } from '#test/fixtures/cancel-flows';
 
-const session = (overrides: Partial<CancelSessionRecord> = {}): CancelSessionRecord => ({
-  id: 'cs_1',
-  merchant_id: 'm_1',
-  customer_id: 'cust_1',
-  subscription_id: null,
-  flow_id: 'cf_1',
-  steps: normaliseSteps([
-    {
-      id: 'why',
-      step_type: 'survey',
-      title: '<script>alert(1)</script>',
-      options: [
-        { value: 'a"><img src=x>', label: 'A & B' },
-        { value: 'b', label: 'B' },
-      ],
-    },
-  ]),
-  state: 'in_progress',
-  current_step: 'why',
-  answers: [],
-  accepted_offer: null,
-  outcome: null,
-  reason: null,
-  feedback: null,
-  created_at: '2026-11-25T10:00:00.000Z',
-  updated_at: '2026-11-25T10:00:00.000Z',
-  expires_at: '2026-11-26T10:00:00.000Z',
-  completed_at: null,
-  save_status: null,
-  save_window_closed: false,
-  version: 1,
-  ...overrides,
-});
+const session = () =>
+  sessionRecord({
+    steps: normaliseSteps([
+      {
+        id: 'why',
+        step_type: 'survey',
+        title: '<script>alert(1)</script>',
+        options: [
+          { value: 'a"><img src=x>', label: 'A & B' },
+          { value: 'b', label: 'B' },
+        ],
+      },
+    ]),
+  });
 
 describe('the hosted cancel page', () => {
   it("escapes the merchant's texts and the customer's answers into the HTML", () => {

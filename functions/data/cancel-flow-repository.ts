@@ -100,7 +100,7 @@ export async function createCancelFlow(flow: CancelFlowRecord): Promise<CancelFl
   });
 }
 
-/** Replaces the name and every step of a flow (active or not: running sessions keep the steps they started with). */
+/** Replaces the name and every step of a flow (active or not: running sessions keep the steps they started with); an active flow keeps at least one step (409). */
 export async function replaceCancelFlow(
   merchantId: string,
   flowId: string,
@@ -109,6 +109,9 @@ export async function replaceCancelFlow(
 ): Promise<CancelFlowRecord> {
   return transactOptimistically(async () => {
     const flow = await getCancelFlow(merchantId, flowId);
+    if (flow.status === 'active' && change.steps.length === 0) {
+      throw new StateConflictError('An active cancel flow needs steps: deactivate it before removing them all.', { param: 'steps' });
+    }
     const after: CancelFlowRecord = { ...flow, name: change.name ?? flow.name, steps: change.steps, updated_at: now.toISOString(), version: flow.version + 1 };
     return { items: [putFlow(after, flow.version)], result: after };
   });

@@ -79,6 +79,7 @@ export const updateCancelFlowSchemas = {
   params: FlowParams,
   body: z.object({ name: z.optional(CancelFlowName), steps: Steps }),
   responses: single,
+  errorStatuses: [409],
 } as const;
 
 export const deleteCancelFlowSchemas = { params: FlowParams, responses: { 204: z.undefined() }, errorStatuses: [409] } as const;

@@ -240,17 +240,18 @@ describe('/api/v1/cancel-flows', () => {
       expect(listed.body.data).toHaveLength(1);
     }, 30_000);
 
-    it('refuses to activate an active flow or a flow without steps, and to deactivate an inactive one (409)', async () => {
+    it('refuses to activate an active flow or a flow without steps, to empty an active one, and to deactivate an inactive one (409)', async () => {
       // Prepare
       const active = await createFlow(stack.api_url, tenant, SURVEY_FLOW, true);
       const empty = await createFlow(stack.api_url, tenant, { name: 'Empty' });
       // Act
       const twice = await call<ErrorBody>(`${base()}/${active}/activate`, { method: 'POST', key: tenant.key });
       const noSteps = await call<ErrorBody>(`${base()}/${empty}/activate`, { method: 'POST', key: tenant.key });
+      const emptied = await call<ErrorBody>(`${base()}/${active}`, { method: 'PUT', key: tenant.key, body: { steps: [] } });
       const deactivated = await call<FlowBody>(`${base()}/${active}/deactivate`, { method: 'POST', key: tenant.key });
       const again = await call<ErrorBody>(`${base()}/${active}/deactivate`, { method: 'POST', key: tenant.key });
       // Assess
-      expect([twice.status, noSteps.status, again.status]).toEqual([409, 409, 409]);
+      expect([twice.status, noSteps.status, emptied.status, again.status]).toEqual([409, 409, 409, 409]);
       expect(deactivated.body.data).toMatchObject({ status: 'inactive', is_active: false, deactivated_at: expect.any(String) });
       await expectOtherMerchantGets404(`${base()}/${active}/activate`, { method: 'POST' });
       await expectOtherMerchantGets404(`${base()}/${active}/deactivate`, { method: 'POST' });

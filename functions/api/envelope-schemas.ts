@@ -19,3 +19,10 @@ export const AmountsByCurrency = z
   .record(z.string(), z.number().check(z.int()))
   .clone()
   .register(z.globalRegistry, { description: 'Smallest currency unit, by lowercase currency; amounts of different currencies are never added.' });
+
+/** A copy of the schema with a description for the OpenAPI document. */
+export function described<T extends z.ZodMiniType>(schema: T, description: string): T {
+  const copy = schema.clone() as T;
+  z.globalRegistry.add(copy, { description });
+  return copy;
+}

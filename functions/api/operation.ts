@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod/mini';
 import type { ApiKeyRecord } from '#core/api-keys';
+import type { CancelSessionRecord } from '#core/cancel-sessions';
 import type { Headers } from './pipeline/responses';
 import type { AuthKind, RouteDef, RouteSchemas } from './route-types';
 
@@ -33,6 +34,14 @@ export interface SignedPrincipal {
   readonly sender: string;
 }
 
+/** The holder of a cancel session's token (the `{token}` in the path): the session it opens, not expired. */
+export interface SessionTokenPrincipal {
+  readonly kind: 'session_token';
+  /** The SHA-256 of the token, the session's key (the token itself is never stored). */
+  readonly tokenHash: string;
+  readonly session: CancelSessionRecord;
+}
+
 /** What each auth kind's authenticator establishes (api/pipeline/authenticators.ts). */
 export interface PrincipalOf {
   readonly api_key: ApiKeyPrincipal;
@@ -40,8 +49,8 @@ export interface PrincipalOf {
   readonly public: PublicPrincipal;
   readonly cron_secret: CronPrincipal;
   readonly provider_signature: SignedPrincipal;
-  // Their authenticators come with their groups (cancel sessions, widget, session proxy).
-  readonly session_token: never;
+  readonly session_token: SessionTokenPrincipal;
+  // Their authenticators come with their groups (widget, session proxy).
   readonly widget_hmac: never;
   readonly session_cookie: never;
 }

@@ -48,7 +48,16 @@ export const scheduleDefinitions: readonly ScheduleDefinition[] = [
     name: 'daily',
     expression: 'cron(0 8 * * ? *)',
     every: { unit: 'day', atUtcHour: 8 },
-    tasks: ['card-expiry-checks', 'pre-dunning-notifications', 'pending-domain-provisioning', 'domain-warm-up', 'retention-cleanup', 'billing-metering'],
+    tasks: [
+      'card-expiry-checks',
+      'pre-dunning-notifications',
+      'pending-domain-provisioning',
+      'domain-warm-up',
+      'retention-cleanup',
+      'billing-metering',
+      // Cancel flows' save rate: saves re-checked 30 days after the session (docs/cancel-flows.md).
+      'cancel-save-recheck',
+    ],
     memoryMb: 1024,
     timeoutSeconds: 15 * 60,
     sendsTo: [],

@@ -801,3 +801,76 @@ export const WEBHOOK_ENTITY = {
   endpoint: 'webhook_endpoint',
   delivery: 'webhook_delivery',
 } as const;
+
+/**
+ * Cancel flows and cancel sessions (functions/data/cancel-flow-repository.ts, cancel-session-repository.ts):
+ * | a merchant's flows, oldest first (GET /cancel-flows)        | PK = M#<m>, SK begins_with CFLOW#                 | table |
+ * | one flow                                                     | PK = M#<m>, SK = CFLOW#<flow body>                | table |
+ * | the merchant's active flow (at most one; activate swaps it)  | PK = M#<m>, SK = CFLOWACTIVE → flow id, version   | table |
+ * | the merchant's flow count (at most 50)                       | PK = M#<m>, SK = CFLOWCOUNT                       | table |
+ * | a flow's session statistics (written by the stream consumer) | PK = M#<m>, SK = COUNT#CFLOW#<flow body>          | table |
+ * | a session by its token (the token's SHA-256)                 | PK = CSESS#<sha256 of token>, SK = CSESS          | table |
+ * | a customer's sessions (save re-check, erasure)               | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with CSESS#<created_at> | GSI2 |
+ * | sessions whose 30-day save window closes on a day (daily task; sparse) | GSI1PK = CSDUE#<YYYY-MM-DD>, GSI1SK = <merchant>#<session id> | GSI1 |
+ * | a customer's redemptions of one offer (cap)                  | PK = M#<m>, SK = CFREDEEM#<customer>#<flow body>#<step id> | table |
+ * | a customer's redemptions of a flow's offers (one Query)      | PK = M#<m>, SK begins_with CFREDEEM#<customer>#<flow body># | table |
+ * A session item cannot start with the merchant: the token in the path is all a request names
+ * (like the API key hash). It carries merchant_id and the customer's GSI2 tag. `CFLOWACTIVE` does
+ * not begin with `CFLOW#`. The due index is written only on completed, not abandoned sessions and
+ * removed once re-checked; one partition per day, read by the daily task alone.
+ */
+export const cancelFlowKeys = {
+  flow: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CFLOW#${body}` }),
+  flowPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'CFLOW#' }),
+  active: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'CFLOWACTIVE' }),
+  count: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'CFLOWCOUNT' }),
+  stats: (merchantId: string, flowBody: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `COUNT#CFLOW#${flowBody}` }),
+  /** The flow body a statistics item's sort key names. */
+  statsBodyOf: (sortKey: string): string => sortKey.slice('COUNT#CFLOW#'.length),
+  session: (tokenHash: string): ItemKey => ({ PK: `CSESS#${tokenHash}`, SK: 'CSESS' }),
+  /** The token hash a session item's partition key holds. */
+  tokenHashOf: (partitionKey: string): string => partitionKey.slice('CSESS#'.length),
+  sessionTag: (merchantId: string, customerId: string, createdAt: string, sessionId: string) => ({
+    GSI2PK: customerDataPk(merchantId, customerId),
+    GSI2SK: `CSESS#${createdAt}#${sessionId}`,
+  }),
+  customerSessions: (merchantId: string, customerId: string) => ({
+    IndexName: 'GSI2',
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)',
+    ExpressionAttributeNames: { '#pk': 'GSI2PK', '#sk': 'GSI2SK' },
+    ExpressionAttributeValues: { ':pk': customerDataPk(merchantId, customerId), ':sk': 'CSESS#' },
+  }),
+  customerPayments: (merchantId: string, customerId: string) => ({
+    IndexName: 'GSI2',
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)',
+    ExpressionAttributeNames: { '#pk': 'GSI2PK', '#sk': 'GSI2SK' },
+    ExpressionAttributeValues: { ':pk': customerDataPk(merchantId, customerId), ':sk': 'PAY#' },
+  }),
+  dueIndex: (day: string, merchantId: string, sessionId: string) => ({ GSI1PK: `CSDUE#${day}`, GSI1SK: `${merchantId}#${sessionId}` }),
+  dueOn: (day: string) => ({
+    IndexName: 'GSI1',
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': 'GSI1PK' },
+    ExpressionAttributeValues: { ':pk': `CSDUE#${day}` },
+  }),
+  redemption: (merchantId: string, customerId: string, flowBody: string, stepId: string): ItemKey => ({
+    PK: merchantPk(merchantId),
+    SK: `CFREDEEM#${customerId}#${flowBody}#${stepId}`,
+  }),
+  redemptionPrefix: (merchantId: string, customerId: string, flowBody: string) => ({
+    PK: merchantPk(merchantId),
+    SKPrefix: `CFREDEEM#${customerId}#${flowBody}#`,
+  }),
+  redemptionTag: (merchantId: string, customerId: string, flowBody: string, stepId: string) => ({
+    GSI2PK: customerDataPk(merchantId, customerId),
+    GSI2SK: `CFREDEEM#${flowBody}#${stepId}`,
+  }),
+} as const;
+
+export const CANCEL_FLOW_ENTITY = {
+  flow: 'cancel_flow',
+  active: 'cancel_flow_active',
+  session: 'cancel_session',
+  redemption: 'cancel_offer_redemption',
+  stats: 'cancel_flow_stats',
+} as const;

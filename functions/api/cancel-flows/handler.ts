@@ -1,5 +1,18 @@
 import { createGroupHandler } from '#api/group-handler';
+import { activateCancelFlow } from './activate-cancel-flow';
+import { createCancelFlow } from './create-cancel-flow';
+import { deactivateCancelFlow } from './deactivate-cancel-flow';
+import { deleteCancelFlow } from './delete-cancel-flow';
+import { listCancelFlows } from './list-cancel-flows';
 import { cancelFlowsRoutes } from './routes';
+import { updateCancelFlow } from './update-cancel-flow';
 
-/** The cancel-flows Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(cancelFlowsRoutes, {});
+/** The cancel-flows Lambda: list (with session statistics), create, replace, delete, activate, deactivate. */
+export const handler = createGroupHandler(cancelFlowsRoutes, {
+  listCancelFlows,
+  createCancelFlow,
+  updateCancelFlow,
+  deleteCancelFlow,
+  activateCancelFlow,
+  deactivateCancelFlow,
+});

@@ -1,5 +1,16 @@
 import { createGroupHandler } from '#api/group-handler';
+import { advanceCancelSession } from './advance-cancel-session';
+import { completeCancelSession } from './complete-cancel-session';
+import { getCancelSession } from './get-cancel-session';
 import { cancelSessionsRoutes } from './routes';
+import { showCancelPage } from './show-cancel-page';
+import { startCancelSession } from './start-cancel-session';
 
-/** The cancel-sessions Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(cancelSessionsRoutes, {});
+/** The cancel-sessions Lambda (edge API): start (merchant's key), get, advance, complete (session token), and the hosted cancel page. */
+export const handler = createGroupHandler(cancelSessionsRoutes, {
+  startCancelSession,
+  getCancelSession,
+  advanceCancelSession,
+  completeCancelSession,
+  showCancelPage,
+});

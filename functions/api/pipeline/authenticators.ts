@@ -6,6 +6,7 @@ import { findApiKeyByHash, isUsable } from '#data/api-key-repository';
 import type { ApiKeyPrincipal, Operation, PrincipalOf, PublicPrincipal } from '#api/operation';
 import type { AuthKind, RouteDef } from '#api/route-types';
 import { verifyCronSecret } from './cron-secret';
+import { authenticateSessionToken } from './session-token';
 import { headerOf } from './headers';
 
 export interface AuthenticationRequest {
@@ -75,10 +76,8 @@ export const authenticators: { readonly [A in AuthKind]: Authenticator<A> } = {
     if (operation?.verify === undefined) throw notBuilt(route);
     return operation.verify(event, route);
   },
-  // Cancel sessions, the widget and the session proxy bring these with their operations.
-  session_token: async ({ route }) => {
-    throw notBuilt(route);
-  },
+  session_token: async ({ event, now }) => authenticateSessionToken(event, now),
+  // The widget and the session proxy bring these with their operations.
   widget_hmac: async ({ route }) => {
     throw notBuilt(route);
   },

@@ -151,6 +151,24 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
     recorded: true,
     sampleObject: () => ({ customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V' }),
   },
+  {
+    a: 'cancel_session.completed',
+    b: 'cancel_session.completed',
+    description:
+      'A customer finished a cancel flow: `outcome` is cancelled, saved_discount, saved_pause, saved_other or abandoned; `accepted_offer` is the offer they took (a save), else null.',
+    recorded: true,
+    sampleObject: () => ({
+      session_id: 'cs_01JD8Z7C8D9E0F1G2H3J4K5M6N',
+      flow_id: 'cf_01JD8Y1A2B3C4D5E6F7G8H9J0K',
+      customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V',
+      subscription_id: 'sub_1QHk2L2eZvKYlo2C',
+      outcome: 'saved_discount',
+      reason: 'too_expensive',
+      feedback: null,
+      accepted_offer: { step_id: 'discount', type: 'discount', value: 30, duration_months: 3, redemption_cap: 1 },
+      completed_at: '2026-11-25T10:15:00.000Z',
+    }),
+  },
 ];
 
 /** The type of the event the test route sends; not subscribable (every endpoint may be tested). */

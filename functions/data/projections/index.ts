@@ -1,4 +1,5 @@
-import { ENTITY } from '../keys';
+import { CANCEL_FLOW_ENTITY, ENTITY } from '../keys';
+import { cancelFlowStatsProjection } from './cancel-flow-stats';
 import { campaignRollupsProjection } from './campaign-rollups';
 import { customerCountersProjection } from './customer-counters';
 import { messageRollups } from './message-rollups';
@@ -20,6 +21,7 @@ export const projections: readonly Projection[] = [
   campaignRollupsProjection,
   openStateProjection,
   messageRollups,
+  cancelFlowStatsProjection,
 ];
 
 /**
@@ -27,4 +29,4 @@ export const projections: readonly Projection[] = [
  * the consumer only for records whose old or new image has one of them (lib/constructs/table-stream-consumer.ts).
  * A projection counting another entity adds it here.
  */
-export const projectedEntities: readonly string[] = [ENTITY.payment, ENTITY.customer, ENTITY.message];
+export const projectedEntities: readonly string[] = [ENTITY.payment, ENTITY.customer, ENTITY.message, CANCEL_FLOW_ENTITY.session];

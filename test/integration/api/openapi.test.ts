@@ -167,6 +167,41 @@ describe('GET /api/v1/openapi.json', () => {
       }
     }
 
+    /** The cancel flows (merchant API) and a session walked on the edge host, up to its completion. */
+    async function exerciseCancelFlows(api: string, key: string, customerId: string): Promise<void> {
+      const steps = [
+        {
+          id: 'why',
+          step_type: 'survey',
+          title: 'Why?',
+          options: [
+            { value: 'price', label: 'Price', next_step: 'deal' },
+            { value: 'other', label: 'Other' },
+          ],
+        },
+        { id: 'deal', step_type: 'offer', title: 'A deal', offer: { type: 'discount', value: 20 } },
+      ];
+      const flow = data(await record('createCancelFlow', 'create', `${api}/cancel-flows`, { method: 'POST', key, body: { name: 'Contract flow', steps } }));
+      const spare = data(await record('createCancelFlow', 'create without steps', `${api}/cancel-flows`, { method: 'POST', key, body: { name: 'Spare' } }));
+      await record('updateCancelFlow', 'replace steps', `${api}/cancel-flows/${flow.id}`, { method: 'PUT', key, body: { steps } });
+      await record('activateCancelFlow', 'activate', `${api}/cancel-flows/${flow.id}/activate`, { method: 'POST', key });
+      await record('listCancelFlows', 'list', `${api}/cancel-flows`, { key });
+      await record('deleteCancelFlow', 'delete inactive', `${api}/cancel-flows/${spare.id}`, { method: 'DELETE', key });
+      const edge = `${originOf(stack)}/api/cancel-session`;
+      const session = data(
+        await record('startCancelSession', 'start', `${edge}/start`, {
+          method: 'POST',
+          key,
+          body: { merchant_id: tenant.merchant.id, customer_id: customerId },
+        }),
+      );
+      await record('getCancelSession', 'get', `${edge}/${session.token}`);
+      await record('showCancelPage', 'page', `${originOf(stack)}/cancel/${session.token}`);
+      await record('advanceCancelSession', 'survey', `${edge}/${session.token}/advance`, { method: 'POST', body: { selected_reason: 'price' } });
+      await record('completeCancelSession', 'cancelled', `${edge}/${session.token}/complete`, { method: 'POST', body: { outcome: 'cancelled' } });
+      await record('deactivateCancelFlow', 'deactivate', `${api}/cancel-flows/${flow.id}/deactivate`, { method: 'POST', key });
+    }
+
     /** Every built operation once with a request it accepts, in an order that gives each its data. */
     async function exerciseSuccesses(): Promise<void> {
       const api = stack.api_url;
@@ -394,6 +429,8 @@ describe('GET /api/v1/openapi.json', () => {
       await record('pollAutomationEvents', 'poll', `${api}/automation/poll/recovery.retry_attempted`, { key });
       await record('getAutomationSample', 'sample', `${api}/automation/sample/payment.recovered`, { key });
       await record('unsubscribeAutomationHook', 'unsubscribe', `${api}/automation/subscribe`, { method: 'DELETE', key, body: hook });
+
+      await exerciseCancelFlows(api, key, customerId);
 
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
     }

@@ -36,7 +36,7 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
   {
     b: 'payment.failed',
     description: 'A payment failed and was recorded; a recovery may start.',
-    recorded: false,
+    recorded: true,
     sampleObject: () => ({
       payment_id: retryObject.payment_id,
       customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V',
@@ -44,6 +44,7 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
       currency: 'usd',
       decline_code: 'insufficient_funds',
       psp: 'stripe',
+      status: 'pending',
     }),
   },
   {
@@ -120,6 +121,19 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
     recorded: false,
     sampleObject: () => ({ customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V' }),
   },
+  {
+    a: 'webhook_endpoint.disabled',
+    b: 'webhook_endpoint.disabled',
+    description:
+      'A webhook endpoint was disabled by the service: it answered 410 Gone or `webhook-delivery: disable`, or every attempt failed for 5 days. Sent to the merchant\'s other endpoints.',
+    recorded: true,
+    sampleObject: () => ({
+      endpoint_id: 'we_01JD8Z7C8D9E0F1G2H3J4K5M6N',
+      url: 'https://hooks.example.com/recovery',
+      reason: 'every delivery failed for 5 days',
+      disabled_at: '2026-11-30T09:12:00.000Z',
+    }),
+  },
 ];
 
 /** The type of the event the test route sends; not subscribable (every endpoint may be tested). */
@@ -172,4 +186,16 @@ export function testPayload(id: string, merchantId: string, endpointId: string, 
     merchant_id: merchantId,
     data: { object: { endpoint_id: endpointId, message: 'A test event sent from the recovery service.' } },
   };
+}
+
+/**
+ * The name an event is delivered under to a target subscribed to `subscribed`: A's name of the
+ * fact when the target subscribed to it (or to both), else the name it subscribed to; undefined
+ * when it subscribed to none of `types`.
+ */
+export function deliveredType(subscribed: readonly string[], types: readonly string[]): string | undefined {
+  const names = types.filter((type) => subscribed.includes(type));
+  if (names.length === 0) return undefined;
+  const a = types.map(catalogueEntry).find((entry) => entry !== undefined)?.a;
+  return a !== undefined && names.includes(a) ? a : names[0];
 }

@@ -75,7 +75,9 @@ export async function listRecentOutboundEventsOfType(merchantId: string, names: 
 export async function getOutboundEvent(merchantId: string, eventId: string): Promise<OutboundEvent | undefined> {
   const body = idBody(eventId, 'evt');
   if (body === undefined) return undefined;
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.outboundEvent(merchantId, body), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.outboundEvent(merchantId, body), ConsistentRead: true }),
+  );
   return Item === undefined ? undefined : outboundEventEntity.fromItem(Item);
 }
 
@@ -104,14 +106,16 @@ export async function claimDispatch(merchantId: string, eventId: string, now: Da
 }
 
 export async function undoDispatchClaim(merchantId: string, eventId: string): Promise<void> {
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: env.TABLE_NAME,
-      Key: retryKeys.outboundEvent(merchantId, idBody(eventId, 'evt') as string),
-      UpdateExpression: 'REMOVE dispatched_at',
-      ConditionExpression: 'attribute_exists(PK)',
-    }),
-  ).catch((error: unknown) => {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  });
+  await documentClient
+    .send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: retryKeys.outboundEvent(merchantId, idBody(eventId, 'evt') as string),
+        UpdateExpression: 'REMOVE dispatched_at',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
 }

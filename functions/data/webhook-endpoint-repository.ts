@@ -6,7 +6,8 @@ import { env } from '#shared/env';
 import { documentClient } from './client';
 import { webhookDeliveryEntity, webhookDeliveryIdFor, webhookEndpointBodyOf, webhookEndpointEntity, webhookEndpointIdFor } from './entities/webhook-endpoint';
 import type { TransactItem } from './customer-repository';
-import { conditions, queries, webhookKeys } from './keys';
+import { findDueEntries } from './due-index';
+import { conditions, queries, WEBHOOK_DUE_SHARDS, webhookDueKeys, webhookKeys } from './keys';
 
 /**
  * Outbound webhook endpoints (at most MAX_WEBHOOK_ENDPOINTS per merchant, kept by a count item in
@@ -254,7 +255,8 @@ export async function claimDueDelivery(
 }
 
 /** Puts a claimed retry's due entry back (its enqueue failed), for the next run. */
-export async function restoreDueDelivery(merchantId: string, body: string, entry: { readonly GSI4PK: string; readonly GSI4SK: string }): Promise<void> {
+export async function restoreDueDelivery(merchantId: string, body: string, dueAt: string): Promise<void> {
+  const entry = webhookDueKeys.entry(merchantId, body, dueAt);
   await documentClient.send(
     new UpdateCommand({
       TableName: env.TABLE_NAME,
@@ -399,4 +401,24 @@ export async function readDeliveryLog(
     if (start === undefined) break;
   }
   return { deliveries, lastKey: start };
+}
+
+/** A pending retry the webhook due index says has come (GSI4, eventually consistent: the claim re-checks). */
+export interface DueWebhookDelivery {
+  readonly merchantId: string;
+  readonly body: string;
+  readonly dueAt: string;
+  /** The due entry's sort key, the claim's condition. */
+  readonly sortKey: string;
+}
+
+/** The pending retries due at `now` in every shard of the webhook due index, oldest first, at most `limit`: one Query per shard. */
+export async function findDueWebhookDeliveries(now: Date, limit: number): Promise<DueWebhookDelivery[]> {
+  const entries = await findDueEntries({ shards: WEBHOOK_DUE_SHARDS, ...webhookDueKeys }, now, limit);
+  return entries.map((entry) => ({
+    merchantId: entry.merchantId,
+    body: entry.body,
+    dueAt: entry.dueAt,
+    sortKey: webhookDueKeys.entry(entry.merchantId, entry.body, entry.dueAt).GSI4SK,
+  }));
 }

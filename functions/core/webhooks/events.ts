@@ -125,7 +125,7 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
     a: 'webhook_endpoint.disabled',
     b: 'webhook_endpoint.disabled',
     description:
-      'A webhook endpoint was disabled by the service: it answered 410 Gone or `webhook-delivery: disable`, or every attempt failed for 5 days. Sent to the merchant\'s other endpoints.',
+      "A webhook endpoint was disabled by the service: it answered 410 Gone or `webhook-delivery: disable`, or every attempt failed for 5 days. Sent to the merchant's other endpoints.",
     recorded: true,
     sampleObject: () => ({
       endpoint_id: 'we_01JD8Z7C8D9E0F1G2H3J4K5M6N',

@@ -156,7 +156,12 @@ export async function deliverWebhook(message: WebhookDeliver, now: Date = new Da
   if (result.success) {
     const delivery = row({ status: 'delivered', ...outcome, next_attempt_at: null });
     await logDeliveryAttempt(delivery);
-    if (target.kind === 'endpoint' && target.endpoint.failing_since !== null) await clearEndpointFailing(message.merchant_id, target.endpoint.id);
+    if (target.kind === 'endpoint') {
+      if (target.endpoint.failing_since !== null) await clearEndpointFailing(message.merchant_id, target.endpoint.id);
+      // A receiver may take this delivery and still ask for no more (Svix's delivery control).
+      const disabling = disablingAnswer(result);
+      if (disabling !== undefined) await disableEndpoint(target.endpoint, disabling, now);
+    }
     return { kind: 'delivered', delivery };
   }
 

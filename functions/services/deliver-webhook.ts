@@ -115,7 +115,8 @@ const abortsMessage = (result: DeliveryResult): boolean => result.headers['webho
  * message's retries; an endpoint failing every attempt for 5 days is disabled, and
  * `webhook_endpoint.disabled` goes to the merchant's other endpoints through the outbox.
  * The next attempt is scheduled before this one's row is written final, so a crash in between
- * retries this attempt rather than losing the next.
+ * retries this attempt rather than losing the next. `now` is the attempt's time for the schedule
+ * and the 5-day rule (tests drive it); the signature's timestamp is the real time of the send.
  */
 export async function deliverWebhook(message: WebhookDeliver, now: Date = new Date(), options: DeliverOptions = {}): Promise<DeliveryOutcome> {
   const event = await getOutboundEvent(message.merchant_id, message.event_id);
@@ -147,10 +148,12 @@ export async function deliverWebhook(message: WebhookDeliver, now: Date = new Da
     return { kind: 'failed', delivery };
   }
 
+  // Signed at the real send time (receivers reject a timestamp more than 5 min off), whatever the attempt's `now`.
+  const sentAt = new Date();
   const result =
     target.kind === 'endpoint'
-      ? await sendToEndpoint(target.endpoint, payload, now, options)
-      : await sendToAutomation(target.subscription, payload, now, options);
+      ? await sendToEndpoint(target.endpoint, payload, sentAt, options)
+      : await sendToAutomation(target.subscription, payload, sentAt, options);
   const outcome = loggedOutcome(result);
 
   if (result.success) {

@@ -12,10 +12,12 @@ import { Webhook } from 'standardwebhooks';
 import { handler as outboundDeliveries } from '#consumers/outbound-deliveries';
 import { WebhookDeliverSchema, type WebhookDeliver } from '#contracts/webhook-deliveries';
 import { getSubscriptionById } from '#data/automation-repository';
+import { getOutboundEvent, type OutboundEvent } from '#data/outbound-event-repository';
 import { getWebhookEndpoint } from '#data/webhook-endpoint-repository';
 import { handler as everyMinute } from '#jobs/every-minute';
 import type { LocalStack } from '#lib/local/local-stack';
 import { deliverWebhook } from '#services/deliver-webhook';
+import { dispatchOutboundEvent } from '#services/dispatch-outbound-event';
 import { eraseCustomer } from '#services/erase-customer';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -407,12 +409,18 @@ describe('outbound webhook delivery', () => {
     const endpoint = await createEndpoint(tenant, hooks.url, ['payment.failed']);
     await ingestFailure(tenant);
     await stack.runtime.stream.drain();
-    const [message] = stack.runtime.queues.waiting('outbound-deliveries').map((waiting) => JSON.parse(waiting.body) as WebhookDeliver);
+    const [message] = stack.runtime.queues
+      .waiting('outbound-deliveries')
+      .map((waiting) => JSON.parse(waiting.body) as WebhookDeliver)
+      .filter((waiting) => waiting.merchant_id === tenant.merchant.id);
     await stack.runtime.queues.drain();
 
     // Act
     const redelivered = await outboundDeliveries(sqsEventOf(message as WebhookDeliver, 'sqs-again', 2));
     const event = await deliverWebhook(message as WebhookDeliver);
+    const outbound = await getOutboundEvent(tenant.merchant.id, (message as WebhookDeliver).event_id);
+    const dispatchedAgain = await dispatchOutboundEvent(outbound as OutboundEvent);
+    const queuedAgain = stack.runtime.queues.waiting('outbound-deliveries').filter((waiting) => waiting.body.includes(tenant.merchant.id));
 
     // Assess
     expect(message).toEqual({
@@ -425,6 +433,8 @@ describe('outbound webhook delivery', () => {
     });
     expect(redelivered.batchItemFailures).toEqual([]);
     expect(event).toEqual({ kind: 'skipped' });
+    expect(dispatchedAgain).toEqual({ outcome: 'already', endpoints: 0, automations: 0 });
+    expect(queuedAgain).toEqual([]);
     expect(hooks.received).toHaveLength(1);
     expect(await log(tenant)).toHaveLength(1);
   });

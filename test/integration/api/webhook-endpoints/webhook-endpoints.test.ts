@@ -98,6 +98,8 @@ describe('/api/v1/webhooks/endpoints', () => {
         events: [...EVENT_TYPES],
         description: 'CRM bridge',
         enabled: true,
+        disabled_reason: null,
+        disabled_at: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
         signing_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),

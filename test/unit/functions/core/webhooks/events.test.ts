@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   catalogueEntry,
+  deliveredType,
   type EVENT_CATALOGUE,
   EVENT_TYPES,
   isEventType,
@@ -61,7 +62,9 @@ describe('event catalogue', () => {
       'customer.deleted',
     ])
       expect(isEventType(name)).toBe(true);
-    expect(EVENT_TYPES).toHaveLength(13);
+    // The thirteen, and the service's own webhook_endpoint.disabled (issue 13: the 5-day rule).
+    expect(EVENT_TYPES).toHaveLength(14);
+    expect(isEventType('webhook_endpoint.disabled')).toBe(true);
     expect(catalogueEntry('recovery.succeeded')).toBe(catalogueEntry('payment.recovered'));
     expect(catalogueEntry('recovery.failed')).toBe(catalogueEntry('payment.terminal'));
     expect(isEventType(TEST_EVENT_TYPE)).toBe(false);
@@ -100,6 +103,17 @@ describe('event catalogue', () => {
     expect(matchesSubscription(['recovery.succeeded'], ['payment.recovered', 'recovery.succeeded'])).toBe(true);
     expect(matchesSubscription(['payment.recovered'], ['payment.recovered', 'recovery.succeeded'])).toBe(true);
     expect(matchesSubscription(['payment.failed'], ['payment.recovered', 'recovery.succeeded'])).toBe(false);
+  });
+
+  it("delivers under the name subscribed to, A's when the target took both, whatever order the event lists them in", () => {
+    // Prepare
+    const recovered = ['payment.recovered', 'recovery.succeeded'];
+    // Assess
+    expect(deliveredType(['payment.recovered', 'recovery.succeeded'], recovered)).toBe('recovery.succeeded');
+    expect(deliveredType(['payment.recovered'], recovered)).toBe('payment.recovered');
+    expect(deliveredType(['recovery.succeeded'], recovered)).toBe('recovery.succeeded');
+    expect(deliveredType(['payment.failed'], ['payment.failed'])).toBe('payment.failed');
+    expect(deliveredType(['payment.failed'], recovered)).toBeUndefined();
   });
 
   it('builds the test payload for an endpoint', () => {

@@ -22,6 +22,7 @@ import { eraseCustomer } from '#services/erase-customer';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { sqsEventOf } from '#test/fixtures/recoveries';
+import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 // Each test drives the stream, the queue and sometimes a receiver that answers late: seconds on a busy 2-core machine.
@@ -139,13 +140,7 @@ describe('outbound webhook delivery', () => {
     await stack.runtime.queues.drain();
   };
   const runJobAt = async (at: Date) => {
-    const report = await everyMinute({
-      schedule: 'every-minute',
-      scheduled_time: at.toISOString(),
-      execution_id: `test-${at.getTime()}`,
-      attempt_number: 1,
-      schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute',
-    });
+    const report = await everyMinute(scheduledJobEventAt('every-minute', at));
     for (const task of report.tasks) expect(task.status).toBe('ok');
     return report;
   };

@@ -228,6 +228,8 @@ describe('/api/v1/webhooks/endpoints', () => {
         events: ['payment.recovered'],
         description: 'first',
         enabled: false,
+        disabled_reason: 'disabled through the API',
+        disabled_at: expect.any(String),
       });
       expect(response.body.data.signing_secret).toBeUndefined();
       const listed = await call<Body<Endpoint[]>>(base(), { key: tenant.key });

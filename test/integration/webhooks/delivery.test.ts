@@ -223,7 +223,14 @@ describe('outbound webhook delivery', () => {
     await deliverAll();
     const [second] = waitingRetries(payloadOf(hooks.received[0] as Received).id);
     const afterFirst = await getWebhookEndpoint(tenant.merchant.id, endpoint.id);
-    await sleep(Math.max(0, Date.parse(second?.due_at as string) - Date.now()) + 100);
+    // The queue's delay is whole seconds: the message shows when its own visibility time comes.
+    const visibleAt = Math.max(
+      ...stack.runtime.queues
+        .waiting('outbound-deliveries')
+        .filter((m) => m.body.includes(second?.event_id as string))
+        .map((m) => m.visibleAt),
+    );
+    await sleep(Math.max(0, visibleAt - Date.now()) + 100);
     // Act 2: attempt 2 (delivered by the queue once visible) fails; attempt 3 waits about 5 min on the queue
     await stack.runtime.queues.drain();
     const [third] = waitingRetries(second?.event_id as string).filter((message) => message.attempt === 3);

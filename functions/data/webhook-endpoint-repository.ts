@@ -254,6 +254,26 @@ export async function claimDueDelivery(
   }
 }
 
+/** Closes a `pending` attempt that will not be sent (its event or target is gone): `failed` with the reason, no next attempt. */
+export async function closePendingDelivery(merchantId: string, deliveryId: string, reason: string): Promise<void> {
+  const body = webhookDeliveryBodyOf(deliveryId);
+  if (body === undefined) return;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: webhookKeys.delivery(merchantId, body),
+        UpdateExpression: 'SET #status = :failed, #error = :reason, next_attempt_at = :null REMOVE GSI4PK, GSI4SK',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':reason': reason, ':null': null },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
 /** Puts a claimed retry's due entry back (its enqueue failed), for the next run. */
 export async function restoreDueDelivery(merchantId: string, body: string, dueAt: string): Promise<void> {
   const entry = webhookDueKeys.entry(merchantId, body, dueAt);

@@ -9,6 +9,7 @@ import { webhookAttemptIdFor } from '#data/entities/webhook-endpoint';
 import { getOutboundEvent, outboundEventItem } from '#data/outbound-event-repository';
 import {
   clearEndpointFailing,
+  closePendingDelivery,
   type DeliveryTarget,
   disableWebhookEndpoint,
   getDeliveryAttempt,
@@ -100,6 +101,18 @@ function disablingAnswer(result: DeliveryResult): string | undefined {
 
 const abortsMessage = (result: DeliveryResult): boolean => result.headers['webhook-delivery']?.trim().toLowerCase() === 'abort-message';
 
+/** Nothing is sent; a retry's `pending` row (its id is known from the message alone) is closed with the reason. */
+async function drop(message: WebhookDeliver, reason: string): Promise<DeliveryOutcome> {
+  if (message.due_at !== undefined) {
+    await closePendingDelivery(
+      message.merchant_id,
+      webhookAttemptIdFor(new Date(message.due_at), message.event_id, message.target_id, message.attempt),
+      reason,
+    );
+  }
+  return { kind: 'dropped', reason };
+}
+
 /**
  * One attempt of one outbound event to one target (the `webhook.deliver` processor of the
  * outbound-deliveries queue), at least once and never twice once logged:
@@ -120,16 +133,16 @@ const abortsMessage = (result: DeliveryResult): boolean => result.headers['webho
  */
 export async function deliverWebhook(message: WebhookDeliver, now: Date = new Date(), options: DeliverOptions = {}): Promise<DeliveryOutcome> {
   const event = await getOutboundEvent(message.merchant_id, message.event_id);
-  if (event === undefined) return { kind: 'dropped', reason: 'the event is gone (erased or expired)' };
+  if (event === undefined) return drop(message, 'the event is gone (erased or expired)');
   const target = await findTarget(message);
-  if (target === undefined) return { kind: 'dropped', reason: `the ${message.target} is gone` };
+  if (target === undefined) return drop(message, `the ${message.target} is gone`);
 
   const id = webhookAttemptIdFor(new Date(message.due_at ?? event.created_at), event.id, message.target_id, message.attempt);
   const logged = await getDeliveryAttempt(message.merchant_id, id);
   if (logged !== undefined && logged.status !== 'pending') return { kind: 'skipped' };
 
   const type = target.kind === 'endpoint' ? deliveredType(target.endpoint.events, event.types) : target.subscription.event_type;
-  if (type === undefined) return { kind: 'dropped', reason: 'the endpoint no longer subscribes to this event' };
+  if (type === undefined) return drop(message, 'the endpoint no longer subscribes to this event');
   const payload: EventPayload = { id: event.id, type, created_at: event.created_at, merchant_id: event.merchant_id, data: event.data };
   const row = (fields: Pick<WebhookDeliveryRecord, 'status' | 'status_code' | 'duration_ms' | 'error' | 'next_attempt_at'>): WebhookDeliveryRecord => ({
     id,

@@ -424,6 +424,43 @@ describe('outbound webhook delivery', () => {
     expect(await log(tenant)).toEqual([]);
   });
 
+  it('closes a pending retry whose event was erased meanwhile: failed with the reason, nothing sent', async () => {
+    // Prepare: attempt 3 fails, so attempt 4 waits in the due index
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    const hooks = await receiver();
+    hooks.answer = status(500);
+    const endpoint = await createEndpoint(tenant, hooks.url, ['payment.failed']);
+    const paymentId = await ingestFailure(tenant, 'gone-later@example.com');
+    await deliverAll();
+    const eventId = payloadOf(hooks.received[0] as Received).id;
+    const third: WebhookDeliver = {
+      kind: 'webhook.deliver',
+      merchant_id: tenant.merchant.id,
+      event_id: eventId,
+      target: 'endpoint',
+      target_id: endpoint.id,
+      attempt: 3,
+      due_at: new Date().toISOString(),
+    };
+    const failed = await deliverWebhook(third, new Date(third.due_at as string));
+    const sent = hooks.received.length;
+
+    // Act
+    await eraseCustomer(tenant.merchant.id, (await getPayment(tenant, paymentId)).customer_id);
+    await runJobAt(new Date((failed as { next: { at: string } }).next.at));
+    await stack.runtime.queues.drain();
+
+    // Assess
+    expect(failed).toMatchObject({ kind: 'failed', next: { attempt: 4, via: 'due_index' } });
+    expect(hooks.received).toHaveLength(sent);
+    expect(await log(tenant, '?status=pending')).toEqual([]);
+    expect((await log(tenant)).find((row) => row.attempt === 4)).toMatchObject({
+      status: 'failed',
+      next_attempt_at: null,
+      error: 'the event is gone (erased or expired)',
+    });
+  });
+
   it('sends a redelivered queue message once its attempt is logged final, and dispatches a redelivered stream record once', async () => {
     // Prepare
     const tenant = await newTenant(['admin'], UNLIMITED);

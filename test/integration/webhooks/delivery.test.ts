@@ -498,6 +498,37 @@ describe('outbound webhook delivery', () => {
     expect(await log(tenant)).toHaveLength(1);
   });
 
+  it("fails a malformed message (for its DLQ) without a send, and drops one naming another merchant's endpoint", async () => {
+    // Prepare
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    const other = await newTenant(['admin'], UNLIMITED);
+    const hooks = await receiver();
+    const theirs = await createEndpoint(other, hooks.url, ['payment.failed']);
+    await ingestFailure(tenant);
+    // The event, as an automation poll lists it (the merchant has no endpoint of its own).
+    const polled = await call<{ data: Array<{ id: string }> }>(`${stack.api_url}/automation/poll/payment.failed`, { key: tenant.key });
+    const event = polled.body.data[0]?.id;
+    const base = { kind: 'webhook.deliver', merchant_id: tenant.merchant.id, event_id: event, target: 'endpoint', target_id: theirs.id, attempt: 1 };
+
+    // Act
+    const crossTenant = await deliverWebhook(base as WebhookDeliver);
+    const malformed = await Promise.all(
+      [
+        { ...base, target_id: 'x'.repeat(10_000) },
+        { ...base, attempt: 0 },
+        { ...base, target: 'crm' },
+        JSON.parse(`{"__proto__": {"polluted": true}, "kind": "webhook.deliver", "merchant_id": "${tenant.merchant.id}"}`),
+      ].map((body, index) => outboundDeliveries(sqsEventOf(body, `bad-${index}`))),
+    );
+
+    // Assess
+    expect(crossTenant).toEqual({ kind: 'dropped', reason: 'the endpoint is gone' });
+    expect(malformed.map((response) => response.batchItemFailures.length)).toEqual([1, 1, 1, 1]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(hooks.received).toEqual([]);
+    expect(await log(other)).toEqual([]);
+  });
+
   it('delivers to an automation subscription (id and timestamp headers, no signature), and a 410 unsubscribes it', async () => {
     // Prepare
     const tenant = await newTenant(['admin'], UNLIMITED);

@@ -183,7 +183,9 @@ export async function sendToEndpoint(
 
 /** What the delivery log says of a result: its status code and a readable error (never the body sent). */
 export function loggedOutcome(result: DeliveryResult): Pick<WebhookDeliveryRecord, 'status_code' | 'duration_ms' | 'error'> {
-  return { status_code: result.status, duration_ms: result.duration_ms, error: result.error === null ? null : (result.message ?? result.error) };
+  const error =
+    result.error === 'http_status' ? `the receiver answered HTTP ${result.status}` : result.error === null ? null : (result.message ?? result.error);
+  return { status_code: result.status, duration_ms: result.duration_ms, error };
 }
 
 /** Signs and sends one payload to an endpoint (sendToEndpoint) and logs the attempt under a fresh id: the test route's unit of work. */

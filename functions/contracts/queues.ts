@@ -35,12 +35,14 @@ export const queueDefinitions: readonly QueueDefinition[] = [
   {
     name: 'outbound-deliveries',
     urlEnv: 'OUTBOUND_DELIVERY_QUEUE_URL',
-    visibilityTimeoutSeconds: 60,
+    // A receiver may take the whole 15 s the delivery client allows: the consumer needs 30 s (a sixth of this).
+    visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     batchSize: 10,
     dlqRetentionDays: 14,
-    description: 'Signed webhook deliveries to merchant endpoints',
-    consumerSendsTo: [],
+    description: 'Signed webhook deliveries to merchant endpoints and automation hooks, one message per event × target × attempt',
+    // A failed attempt's retry (a wait up to 15 min) is this queue's own delayed message.
+    consumerSendsTo: ['outbound-deliveries'],
   },
   {
     name: 'notifications',

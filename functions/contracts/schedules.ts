@@ -27,11 +27,12 @@ export const scheduleDefinitions: readonly ScheduleDefinition[] = [
     // flush-notifications releases the due scheduled messages of every channel (email, SMS,
     // WhatsApp: quiet hours, held while sending is paused, campaign steps) to `notifications`; it
     // was called dispatch-messages before the channels were folded into one queue.
-    tasks: ['flush-notifications', 'execute-due-retries'],
+    // dispatch-due-webhooks enqueues the webhook retries that wait longer than the queue's 15-minute delay.
+    tasks: ['flush-notifications', 'execute-due-retries', 'dispatch-due-webhooks'],
     // Must finish before the next run starts.
     memoryMb: 1024,
     timeoutSeconds: 55,
-    // flush-notifications enqueues; execute-due-retries emits events.
+    // flush-notifications enqueues; execute-due-retries emits events; dispatch-due-webhooks enqueues webhook retries.
     sendsTo: ['notifications', 'outbound-deliveries'],
   },
   {

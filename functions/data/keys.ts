@@ -874,3 +874,32 @@ export const CANCEL_FLOW_ENTITY = {
   redemption: 'cancel_offer_redemption',
   stats: 'cancel_flow_stats',
 } as const;
+
+/** Shards of the webhook retry due index: retries due at the same instant spread over this many partitions. */
+export const WEBHOOK_DUE_SHARDS = 8;
+
+/**
+ * Outbound webhook delivery (issue 13; functions/services/deliver-webhook.ts, functions/jobs/dispatch-due-webhooks.ts):
+ * | retries of webhook deliveries due now, every merchant (every-minute task `dispatch-due-webhooks`) | GSI4PK = WHDUE#<shard 0-7>, GSI4SK <= <now>#~ (sparse: only `pending` log rows of a retry waiting more than the queue's 15-minute delay) | GSI4 |
+ * | one attempt's log row (at-least-once queue: a redelivered message rewrites it) | PK = M#<m>, SK = WHDLV#<body> (webhookKeys.delivery) | table |
+ * The log row's body is derived from the attempt's scheduled time (10 characters, so the log still
+ * lists newest first) and a hash of event × target × attempt (16 characters): the same attempt
+ * always has the same row. The due entry lives on the pending row itself and is removed by a
+ * conditional update (`GSI4SK = :entry`) before the retry is enqueued, so two runs enqueue it once.
+ * The due index shares GSI4 with due retries (`DUE#`), campaign steps (`CAMPDUE#`), scheduled
+ * messages (`MSGDUE#`) and open customers: the partition prefixes differ.
+ */
+export const webhookDueKeys = {
+  shardPk: (shard: number): string => `WHDUE#${shard}`,
+  entry: (merchantId: string, body: string, dueAt: string) => {
+    let hash = 0;
+    for (let i = 0; i < body.length; i += 1) hash = (hash * 31 + body.charCodeAt(i)) >>> 0;
+    return { GSI4PK: `WHDUE#${hash % WEBHOOK_DUE_SHARDS}`, GSI4SK: `${dueAt}#${merchantId}#${body}` };
+  },
+  /** The merchant and log row body of a due entry's sort key. */
+  parse: (sortKey: string): { dueAt: string; merchantId: string; body: string } | undefined => {
+    const [dueAt, merchantId, body] = sortKey.split('#');
+    return dueAt && merchantId && body ? { dueAt, merchantId, body } : undefined;
+  },
+  dueUpTo: (at: string): string => `${at}#~`,
+} as const;

@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { timeOrderedId } from '#core/ids';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { idBody, timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { outboundEventEntity, outboundEventIdFor } from './entities/outbound-event';
@@ -69,4 +69,53 @@ export async function listRecentOutboundEventsOfType(merchantId: string, names: 
   const events = pages.flatMap(({ Items }) => (Items ?? []).map((item) => outboundEventEntity.fromItem(item)));
   const byId = new Map(events.map((event) => [event.id, event]));
   return [...byId.values()].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).slice(0, limit);
+}
+
+/** The event (strongly consistent), or undefined when it is gone (erased with its customer, or expired) or the id is not an event's. */
+export async function getOutboundEvent(merchantId: string, eventId: string): Promise<OutboundEvent | undefined> {
+  const body = idBody(eventId, 'evt');
+  if (body === undefined) return undefined;
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.outboundEvent(merchantId, body), ConsistentRead: true }),
+  );
+  return Item === undefined ? undefined : outboundEventEntity.fromItem(Item);
+}
+
+/**
+ * Marks the event dispatched (its first attempts enqueued), on the condition that it exists and
+ * was not dispatched before: true for the one caller that marks it. A stream record delivered
+ * twice thus fans out once. The mark is an update, so it does not trigger the dispatcher again
+ * (which takes inserts only). `undo` takes the mark back when the enqueue failed, for the retry.
+ */
+export async function claimDispatch(merchantId: string, eventId: string, now: Date): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: retryKeys.outboundEvent(merchantId, idBody(eventId, 'evt') as string),
+        UpdateExpression: 'SET dispatched_at = :now',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(dispatched_at)',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+export async function undoDispatchClaim(merchantId: string, eventId: string): Promise<void> {
+  await documentClient
+    .send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: retryKeys.outboundEvent(merchantId, idBody(eventId, 'evt') as string),
+        UpdateExpression: 'REMOVE dispatched_at',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
 }

@@ -22,6 +22,7 @@ import {
   transition,
 } from '#core/payments';
 import { env } from '#shared/env';
+import { outboundEventItem } from './outbound-event-repository';
 import { documentClient } from './client';
 import { type CustomerIdentity, type TransactItem, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
 import { paymentEntity } from './entities/payment';
@@ -241,6 +242,25 @@ export async function recordFailedPayment(
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...[firstTimeline, ...timelines].map((entry, order) => timelineItem(planned, at, entry, order)),
       ...putCustomer(isNew ? undefined : customer, customerNow, now),
+      // The outbox (webhooks): B's `payment.failed` (A names no such event), filed under the customer.
+      outboundEventItem(
+        input.merchantId,
+        planned.customer_id,
+        ['payment.failed'],
+        {
+          payment_id: planned.id,
+          recovery_id: planned.recovery_id,
+          customer_id: planned.customer_id,
+          amount: planned.amount,
+          currency: planned.currency,
+          decline_code: planned.decline_code,
+          decline_category: planned.decline_category,
+          psp: planned.psp,
+          status: planned.status,
+          next_retry_at: planned.next_retry_at,
+        },
+        now,
+      ),
       ...newPaymentEventItems(planned, timelines, now),
     ];
     if (input.providerPaymentId !== null) {

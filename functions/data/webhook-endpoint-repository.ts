@@ -1,11 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ResourceNotFoundError, ValidationError } from '#core/errors';
-import { timeOrderedId } from '#core/ids';
+import { idBody, timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { webhookDeliveryEntity, webhookDeliveryIdFor, webhookEndpointBodyOf, webhookEndpointEntity, webhookEndpointIdFor } from './entities/webhook-endpoint';
-import { conditions, queries, webhookKeys } from './keys';
+import type { TransactItem } from './customer-repository';
+import { findDueEntries } from './due-index';
+import { conditions, queries, WEBHOOK_DUE_SHARDS, webhookDueKeys, webhookKeys } from './keys';
 
 /**
  * Outbound webhook endpoints (at most MAX_WEBHOOK_ENDPOINTS per merchant, kept by a count item in
@@ -28,11 +30,19 @@ export interface WebhookEndpointRecord {
   /** The secret a rotation replaced, sealed, and when it stops signing (24 h after the rotation). */
   readonly previous_secret_sealed: string | null;
   readonly previous_secret_expires_at: string | null;
+  /** Why delivery stopped (a 410, the receiver's `webhook-delivery: disable`, 5 days of failures, the merchant); null while enabled. */
+  readonly disabled_reason: string | null;
+  readonly disabled_at: string | null;
+  /** When the current streak of failed attempts began (the first failure after a success); null after a success. */
+  readonly failing_since: string | null;
   readonly created_at: string;
   readonly updated_at: string;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** What a delivery goes to: a webhook endpoint, or an automation platform's REST-hook subscription. */
+export type DeliveryTarget = 'endpoint' | 'automation';
 
 export interface WebhookDeliveryRecord {
   readonly id: string;
@@ -151,12 +161,207 @@ export async function listAllWebhookEndpoints(merchantId: string): Promise<Webho
   return (Items ?? []).map(endpointFromItem);
 }
 
-/** Logs one delivery attempt (kept 30 days). */
+/** Logs one delivery attempt (kept 30 days) under a fresh id: the test route's sends. */
 export async function recordWebhookDelivery(input: Omit<WebhookDeliveryRecord, 'id' | 'created_at'>, now: Date): Promise<WebhookDeliveryRecord> {
   const record: WebhookDeliveryRecord = { ...input, id: webhookDeliveryIdFor(timeOrderedId(now)), created_at: now.toISOString() };
-  const expiresAt = Math.floor(now.getTime() / 1000) + DELIVERY_RETENTION_SECONDS;
-  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: webhookDeliveryEntity.toItem({ ...record, expires_at: expiresAt }) }));
+  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: deliveryItem(record) }));
   return record;
+}
+
+const deliveryItem = (record: WebhookDeliveryRecord, pending?: { readonly target: DeliveryTarget }) =>
+  webhookDeliveryEntity.toItem(
+    { ...record, expires_at: Math.floor(Date.parse(record.created_at) / 1000) + DELIVERY_RETENTION_SECONDS, ...(pending === undefined ? {} : pending) },
+    { due: pending !== undefined },
+  );
+
+/** One attempt's log row (strongly consistent), or undefined. */
+export async function getDeliveryAttempt(merchantId: string, deliveryId: string): Promise<WebhookDeliveryRecord | undefined> {
+  const body = webhookDeliveryBodyOf(deliveryId);
+  if (body === undefined) return undefined;
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: webhookKeys.delivery(merchantId, body), ConsistentRead: true }));
+  return Item === undefined ? undefined : deliveryFromItem(Item);
+}
+
+const webhookDeliveryBodyOf = (id: string): string | undefined => idBody(id, 'whd');
+
+/** The Put of a final log row (delivered or failed): only over nothing or a pending row, so a final row is never rewritten. */
+function finalRowPut(record: WebhookDeliveryRecord): TransactItem {
+  return {
+    Put: {
+      TableName: env.TABLE_NAME,
+      Item: deliveryItem(record),
+      ConditionExpression: 'attribute_not_exists(PK) OR #status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    },
+  };
+}
+
+/**
+ * Writes an attempt's final row (the deterministic id of event × target × attempt) and, when the
+ * next attempt waits longer than the queue can delay it, the next attempt's `pending` row with its
+ * due-index entry, in one transaction. False when the attempt's row was final already (a
+ * concurrent copy of the message logged it first): nothing is written then.
+ */
+export async function logDeliveryAttempt(
+  record: WebhookDeliveryRecord,
+  next?: { readonly pending: WebhookDeliveryRecord; readonly target: DeliveryTarget },
+): Promise<boolean> {
+  try {
+    if (next === undefined) {
+      const put = finalRowPut(record).Put;
+      await documentClient.send(new PutCommand(put as ConstructorParameters<typeof PutCommand>[0]));
+    } else {
+      await documentClient.send(
+        new TransactWriteCommand({
+          TransactItems: [finalRowPut(record), { Put: { TableName: env.TABLE_NAME, Item: deliveryItem(next.pending, { target: next.target }) } }],
+        }),
+      );
+    }
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException' || failedConditionAt(error) === 0) return false;
+    throw error;
+  }
+}
+
+/**
+ * Claims a pending retry the due index lists: removes its due entry, on the condition that it is
+ * still that entry (two runs of the every-minute task claim it once). The row as it was, or
+ * undefined when another run claimed it (or it is gone).
+ */
+export async function claimDueDelivery(
+  merchantId: string,
+  body: string,
+  dueSortKey: string,
+): Promise<(WebhookDeliveryRecord & { readonly target: DeliveryTarget }) | undefined> {
+  try {
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: webhookKeys.delivery(merchantId, body),
+        UpdateExpression: 'REMOVE GSI4PK, GSI4SK',
+        ConditionExpression: 'GSI4SK = :entry',
+        ExpressionAttributeValues: { ':entry': dueSortKey },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    if (Attributes === undefined) return undefined;
+    return { ...deliveryFromItem(Attributes), target: Attributes.target === 'automation' ? 'automation' : 'endpoint' };
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** Closes a `pending` attempt that will not be sent (its event or target is gone): `failed` with the reason, no next attempt. */
+export async function closePendingDelivery(merchantId: string, deliveryId: string, reason: string): Promise<void> {
+  const body = webhookDeliveryBodyOf(deliveryId);
+  if (body === undefined) return;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: webhookKeys.delivery(merchantId, body),
+        UpdateExpression: 'SET #status = :failed, #error = :reason, next_attempt_at = :null REMOVE GSI4PK, GSI4SK',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':reason': reason, ':null': null },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
+/** Puts a claimed retry's due entry back (its enqueue failed), for the next run. */
+export async function restoreDueDelivery(merchantId: string, body: string, dueAt: string): Promise<void> {
+  const entry = webhookDueKeys.entry(merchantId, body, dueAt);
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: env.TABLE_NAME,
+      Key: webhookKeys.delivery(merchantId, body),
+      UpdateExpression: 'SET GSI4PK = :pk, GSI4SK = :sk',
+      ConditionExpression: 'attribute_exists(PK) AND #status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pk': entry.GSI4PK, ':sk': entry.GSI4SK, ':pending': 'pending' },
+    }),
+  );
+}
+
+/**
+ * Starts an endpoint's failing streak at `now` unless one is running; the streak's start (`now`,
+ * or the earlier one). Undefined when the endpoint is gone.
+ */
+export async function markEndpointFailing(merchantId: string, endpointId: string, now: Date): Promise<string | undefined> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: endpointKey(merchantId, endpointId),
+        UpdateExpression: 'SET failing_since = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(failing_since) OR attribute_type(failing_since, :null))',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':null': 'NULL' },
+      }),
+    );
+    return now.toISOString();
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: endpointKey(merchantId, endpointId), ConsistentRead: true }));
+    return Item === undefined ? undefined : (webhookEndpointEntity.fromItem(Item).failing_since ?? now.toISOString());
+  }
+}
+
+/** Ends an endpoint's failing streak (a delivery succeeded). */
+export async function clearEndpointFailing(merchantId: string, endpointId: string): Promise<void> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: endpointKey(merchantId, endpointId),
+        UpdateExpression: 'SET failing_since = :null',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':null': null },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
+/**
+ * Disables an enabled endpoint with the reason, together with `also` (the outbox item announcing
+ * it) in one transaction. False when it was disabled (or deleted) already: nothing is written.
+ */
+export async function disableWebhookEndpoint(
+  merchantId: string,
+  endpointId: string,
+  reason: string,
+  now: Date,
+  also: readonly TransactItem[],
+): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: env.TABLE_NAME,
+              Key: endpointKey(merchantId, endpointId),
+              UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, disabled_at = :now, updated_at = :now',
+              ConditionExpression: 'attribute_exists(PK) AND enabled = :true',
+              ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': reason, ':now': now.toISOString() },
+            },
+          },
+          ...also,
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (failedConditionAt(error) === 0) return false;
+    throw error;
+  }
 }
 
 /** The query of the merchant's delivery log, newest first. */
@@ -216,4 +421,24 @@ export async function readDeliveryLog(
     if (start === undefined) break;
   }
   return { deliveries, lastKey: start };
+}
+
+/** A pending retry the webhook due index says has come (GSI4, eventually consistent: the claim re-checks). */
+export interface DueWebhookDelivery {
+  readonly merchantId: string;
+  readonly body: string;
+  readonly dueAt: string;
+  /** The due entry's sort key, the claim's condition. */
+  readonly sortKey: string;
+}
+
+/** The pending retries due at `now` in every shard of the webhook due index, oldest first, at most `limit`: one Query per shard. */
+export async function findDueWebhookDeliveries(now: Date, limit: number): Promise<DueWebhookDelivery[]> {
+  const entries = await findDueEntries({ shards: WEBHOOK_DUE_SHARDS, ...webhookDueKeys }, now, limit);
+  return entries.map((entry) => ({
+    merchantId: entry.merchantId,
+    body: entry.body,
+    dueAt: entry.dueAt,
+    sortKey: webhookDueKeys.entry(entry.merchantId, entry.body, entry.dueAt).GSI4SK,
+  }));
 }

@@ -1,3 +1,4 @@
+import { dispatchDueWebhooks } from './dispatch-due-webhooks';
 import { dispatchScheduledMessages } from './dispatch-messages';
 import { executeDueRetries } from './execute-due-retries';
 import { createJobHandler } from './run-job';
@@ -6,4 +7,5 @@ import { createJobHandler } from './run-job';
 export const handler = createJobHandler('every-minute', {
   'execute-due-retries': (input) => executeDueRetries(input),
   'flush-notifications': (input) => dispatchScheduledMessages(input),
+  'dispatch-due-webhooks': (input) => dispatchDueWebhooks(input),
 });

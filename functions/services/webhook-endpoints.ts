@@ -89,6 +89,9 @@ export async function registerEndpoint(
     secret_sealed: await sealSecret(secret, secretContext({ merchant_id: merchantId, id })),
     previous_secret_sealed: null,
     previous_secret_expires_at: null,
+    disabled_reason: null,
+    disabled_at: null,
+    failing_since: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
@@ -127,12 +130,16 @@ export async function changeEndpoint(
       previous_secret_expires_at: previous.expires_at,
     };
   }
+  const enabled = change.enabled ?? before.enabled;
   const endpoint: WebhookEndpointRecord = {
     ...before,
     url,
     events,
     description,
-    enabled: change.enabled ?? before.enabled,
+    enabled,
+    // Enabling again starts afresh; disabling through the API says so (an automatic disable keeps its reason).
+    ...(enabled && !before.enabled ? { disabled_reason: null, disabled_at: null, failing_since: null } : {}),
+    ...(!enabled && before.enabled ? { disabled_reason: 'disabled through the API', disabled_at: now.toISOString() } : {}),
     secret_sealed: rotation.secret_sealed,
     previous_secret_sealed: rotation.previous_secret_sealed,
     previous_secret_expires_at: rotation.previous_secret_expires_at,
@@ -142,17 +149,21 @@ export async function changeEndpoint(
   return secret === undefined ? { endpoint } : { endpoint, secret };
 }
 
+export interface SendOptions {
+  readonly resolver?: AddressResolver;
+  readonly timeoutMs?: number;
+}
+
 /**
  * Signs and sends one payload to an endpoint (both secrets during a rotation), through the
- * SSRF-safe client (the host resolved again now), and logs the attempt. The dispatcher's unit of work.
+ * SSRF-safe client (the host resolved again now). Never throws for the receiver's behaviour.
  */
-export async function deliverToEndpoint(
+export async function sendToEndpoint(
   endpoint: WebhookEndpointRecord,
   payload: { readonly id: string; readonly type: string },
-  attempt: number,
-  now = new Date(),
-  options: { readonly resolver?: AddressResolver; readonly timeoutMs?: number } = {},
-): Promise<{ result: DeliveryResult; delivery: WebhookDeliveryRecord }> {
+  now: Date,
+  options: SendOptions = {},
+): Promise<DeliveryResult> {
   const context = secretContext(endpoint);
   const secret = await openSecret(endpoint.secret_sealed, context);
   const previous =
@@ -160,7 +171,7 @@ export async function deliverToEndpoint(
       ? { secret: await openSecret(endpoint.previous_secret_sealed, context), expires_at: endpoint.previous_secret_expires_at }
       : undefined;
   const body = JSON.stringify(payload);
-  const result = await deliverSafely({
+  return deliverSafely({
     url: endpoint.url,
     body,
     headers: signedHeaders({ id: payload.id, body, secret, previous, now }),
@@ -168,6 +179,24 @@ export async function deliverToEndpoint(
     policy: webhookAddressPolicy(),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
+}
+
+/** What the delivery log says of a result: its status code and a readable error (never the body sent). */
+export function loggedOutcome(result: DeliveryResult): Pick<WebhookDeliveryRecord, 'status_code' | 'duration_ms' | 'error'> {
+  const error =
+    result.error === 'http_status' ? `the receiver answered HTTP ${result.status}` : result.error === null ? null : (result.message ?? result.error);
+  return { status_code: result.status, duration_ms: result.duration_ms, error };
+}
+
+/** Signs and sends one payload to an endpoint (sendToEndpoint) and logs the attempt under a fresh id: the test route's unit of work. */
+export async function deliverToEndpoint(
+  endpoint: WebhookEndpointRecord,
+  payload: { readonly id: string; readonly type: string },
+  attempt: number,
+  now = new Date(),
+  options: SendOptions = {},
+): Promise<{ result: DeliveryResult; delivery: WebhookDeliveryRecord }> {
+  const result = await sendToEndpoint(endpoint, payload, now, options);
   const delivery = await recordWebhookDelivery(
     {
       merchant_id: endpoint.merchant_id,
@@ -176,9 +205,7 @@ export async function deliverToEndpoint(
       event_type: payload.type,
       attempt,
       status: result.success ? 'delivered' : 'failed',
-      status_code: result.status,
-      duration_ms: result.duration_ms,
-      error: result.error === null ? null : (result.message ?? result.error),
+      ...loggedOutcome(result),
       next_attempt_at: null,
     },
     new Date(),

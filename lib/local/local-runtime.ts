@@ -3,7 +3,7 @@ import { type QueueName, queueDefinitions } from '#contracts/queues';
 import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 import { LocalQueues, type SqsConsumer } from './queue-hub';
 import { type LocalJobHandler, LocalScheduler } from './scheduler';
-import { LocalTableStream, type StreamEventHandler } from './table-stream';
+import { LocalTableStream, LocalTableStreams, type StreamEventHandler } from './table-stream';
 
 /** How often the local pollers look for visible messages (Lambda's SQS poller is long-polling). */
 const QUEUE_POLL_INTERVAL_MS = 200;
@@ -13,8 +13,11 @@ const STREAM_POLL_INTERVAL_MS = 250;
 export interface LocalRuntime {
   readonly queues: LocalQueues;
   readonly scheduler: LocalScheduler;
-  /** The table-stream consumer fed from DynamoDB Local's stream; `stream.drain()` applies everything written so far. */
-  readonly stream: LocalTableStream;
+  /**
+   * The consumers of DynamoDB Local's stream: the projections (counters, rollups) and the
+   * outbound-event dispatcher; `stream.drain()` applies everything written so far to both.
+   */
+  readonly stream: LocalTableStreams;
   stop(): Promise<void>;
 }
 
@@ -37,14 +40,19 @@ export async function startLocalRuntime(options: { readonly background: boolean 
   const scheduler = new LocalScheduler({ handlers: jobs });
   const { handler: streamHandler } = (await import('../../functions/consumers/table-stream')) as { handler: StreamEventHandler };
   const { projectedEntities } = await import('../../functions/data/projections/index');
-  const stream = new LocalTableStream({
+  const source = {
     endpoint: process.env.DYNAMODB_ENDPOINT as string,
     tableName: process.env.TABLE_NAME as string,
     region: process.env.AWS_REGION ?? 'us-east-1',
-    handler: streamHandler,
+  };
+  const { handler: dispatchHandler } = (await import('../../functions/consumers/outbound-dispatch')) as { handler: StreamEventHandler };
+  const { ENTITY } = await import('../../functions/data/keys');
+  const stream = new LocalTableStreams([
     // The event source mapping's filter on AWS: only records of items some projection counts.
-    entities: projectedEntities,
-  });
+    new LocalTableStream({ ...source, handler: streamHandler, entities: projectedEntities }),
+    // The dispatcher's mapping: inserts of outbound events (the outbox) only.
+    new LocalTableStream({ ...source, handler: dispatchHandler, entities: [ENTITY.outboundEvent], eventNames: ['INSERT'] }),
+  ]);
   if (options.background) {
     queues.start(QUEUE_POLL_INTERVAL_MS);
     scheduler.start();

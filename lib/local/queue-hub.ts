@@ -245,6 +245,17 @@ export class LocalQueues implements LocalQueueTransport {
     return count;
   }
 
+  /**
+   * The messages not yet received (visible now or delayed), with when each becomes visible: what
+   * the console's "poll for messages" shows, without receiving them (tests read a retry's delayed
+   * message here rather than sleep through its delay).
+   */
+  waiting(queue: QueueName): readonly { readonly messageId: string; readonly body: string; readonly visibleAt: number }[] {
+    return [...this.state(queue).messages.values()]
+      .filter((message) => message.receiveCount === 0 && !message.processing)
+      .map((message) => ({ messageId: message.messageId, body: message.body, visibleAt: message.visibleAt }));
+  }
+
   /** Whether the message is still on the queue (waiting, delayed or in flight). */
   has(queue: QueueName, messageId: string): boolean {
     return this.state(queue).messages.has(messageId);

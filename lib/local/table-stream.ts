@@ -28,6 +28,8 @@ export interface LocalTableStreamOptions {
    * `projectedEntities`); the others are passed over. @default every record
    */
   readonly entities?: readonly string[];
+  /** Only records of these event names (`INSERT`, `MODIFY`, `REMOVE`) reach the handler, as a filter on `eventName` does on AWS. @default every record */
+  readonly eventNames?: readonly string[];
   readonly logger?: Logger;
 }
 
@@ -89,6 +91,7 @@ export class LocalTableStream {
   private readonly region: string;
   private readonly batchSize: number;
   private readonly entities: ReadonlySet<string> | undefined;
+  private readonly eventNames: ReadonlySet<string> | undefined;
   private readonly logger: Logger;
   /** Sequence number of the last record applied, per shard. */
   private readonly checkpoints = new Map<string, string>();
@@ -107,6 +110,7 @@ export class LocalTableStream {
     this.handler = options.handler;
     this.batchSize = options.batchSize ?? 100;
     this.entities = options.entities === undefined ? undefined : new Set(options.entities);
+    this.eventNames = options.eventNames === undefined ? undefined : new Set(options.eventNames);
     this.logger = options.logger ?? defaultLogger;
   }
 
@@ -204,8 +208,9 @@ export class LocalTableStream {
     }
   }
 
-  /** Whether the filter lets the record through (its new or old image's `entity` is listed). */
+  /** Whether the filter lets the record through (its event name, and its new or old image's `entity`, are listed). */
   private matches(record: StreamsRecord): boolean {
+    if (this.eventNames !== undefined && !this.eventNames.has(record.eventName ?? '')) return false;
     if (this.entities === undefined) return true;
     const entityOf = (image: Image | undefined): unknown => (image?.entity as { S?: string } | undefined)?.S;
     return [entityOf(record.dynamodb?.NewImage), entityOf(record.dynamodb?.OldImage)].some(
@@ -279,5 +284,34 @@ export class LocalTableStream {
       start = StreamDescription?.LastEvaluatedShardId;
     } while (start !== undefined);
     return shards;
+  }
+}
+
+/**
+ * Several consumers of the one table stream, each with its own place and filter, as several event
+ * source mappings on AWS (the projections consumer and the outbound-event dispatcher): driven
+ * together, so `drain()` applies everything written so far to every consumer.
+ */
+export class LocalTableStreams {
+  constructor(private readonly streams: readonly LocalTableStream[]) {}
+
+  /** Drains each consumer's stream in turn (the dispatcher's own writes are updates, which the others pass over). */
+  async drain(maxPasses = 100): Promise<StreamPassCounts> {
+    const total: StreamPassCounts = { records: 0, batches: 0, failed: 0 };
+    for (const stream of this.streams) {
+      const counts = await stream.drain(maxPasses);
+      total.records += counts.records;
+      total.batches += counts.batches;
+      total.failed += counts.failed;
+    }
+    return total;
+  }
+
+  start(intervalMs = 500): void {
+    for (const stream of this.streams) stream.start(intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.streams.map((stream) => stream.stop()));
   }
 }

@@ -1,5 +1,6 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
@@ -9,6 +10,7 @@ import { queuesSentToBy } from '#lib/config/queue-senders';
 import type { StageName } from '#lib/config/stages';
 import type { QueueHandle } from '#lib/constructs/group-function';
 import { EmailSending } from '#lib/constructs/email-sending';
+import { OutboundDispatchConsumer } from '#lib/constructs/outbound-dispatch-consumer';
 import { QueueConsumer } from '#lib/constructs/queue-consumer';
 import { ScheduledJob } from '#lib/constructs/scheduled-job';
 import { TableStreamConsumer } from '#lib/constructs/table-stream-consumer';
@@ -33,6 +35,8 @@ export interface JobsStackProps extends StackProps {
   readonly emailFrom?: string;
   /** SMS and WhatsApp through Twilio. @default - none: the local sender (messages kept as table items) */
   readonly twilio?: TwilioConfig;
+  /** The key sealing secrets at rest: the outbound-deliveries consumer opens endpoints' signing secrets. @default - none: that consumer cannot sign */
+  readonly secretsKey?: IKey;
 }
 
 /**
@@ -52,6 +56,7 @@ export interface TwilioConfig {
 export class JobsStack extends Stack {
   readonly consumers: ReadonlyMap<QueueName, QueueConsumer>;
   readonly tableStream: TableStreamConsumer;
+  readonly outboundDispatch: OutboundDispatchConsumer;
   readonly jobs: ReadonlyMap<ScheduleName, ScheduledJob>;
   readonly email: EmailSending;
 
@@ -75,6 +80,18 @@ export class JobsStack extends Stack {
 
     // Counters and analytics rollups, from the table's stream (DESIGN §2).
     this.tableStream = new TableStreamConsumer(this, 'TableStreamConsumer', { stage: props.stage, table: props.table, alarmTopic: props.alarmTopic });
+
+    // Outbound webhooks (issue 13): the outbox's inserts fanned out to outbound-deliveries, whose
+    // consumer signs with the endpoints' secrets (sealed by the secrets key). WEBHOOK_ALLOW_LOOPBACK
+    // is never set here: on AWS only public receivers are reached.
+    this.outboundDispatch = new OutboundDispatchConsumer(this, 'OutboundDispatch', {
+      stage: props.stage,
+      table: props.table,
+      deliveries: props.queues['outbound-deliveries'],
+      alarmTopic: props.alarmTopic,
+    });
+    const deliveries = consumers.get('outbound-deliveries')?.fn;
+    if (deliveries !== undefined && props.secretsKey !== undefined) deliveries.bindSecretsKey(props.secretsKey);
 
     // Email through SES v2, its events back to the delivery status; the notifications consumer sends.
     this.email = new EmailSending(this, 'EmailSending', {

@@ -62,6 +62,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
     ...common,
     table: data.table,
     queues: data.queues,
+    secretsKey: data.secretsKey,
     alarmTopic: data.alarmTopic,
     cursorSecret: data.cursorSecret,
     // Unsubscribe links point at the edge API (its stage URL, or a custom domain from the context).

@@ -28,6 +28,11 @@ export const WebhookEndpoint = z.object({
   events: z.array(z.string()),
   description: z.nullable(z.string()),
   enabled: z.boolean(),
+  disabled_reason: described(
+    z.nullable(z.string()),
+    'Why deliveries stopped: the receiver answered 410 Gone or `webhook-delivery: disable`, every attempt failed for 5 days, or the endpoint was disabled through the API. Null while enabled; enabling it again clears it.',
+  ),
+  disabled_at: described(z.nullable(DateTime), 'When the endpoint was disabled; null while enabled.'),
   created_at: DateTime,
   updated_at: DateTime,
 });

@@ -8,6 +8,8 @@ export function webhookEndpointView(endpoint: WebhookEndpointRecord) {
     events: [...endpoint.events],
     description: endpoint.description,
     enabled: endpoint.enabled,
+    disabled_reason: endpoint.enabled ? null : endpoint.disabled_reason,
+    disabled_at: endpoint.enabled ? null : endpoint.disabled_at,
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at,
   };

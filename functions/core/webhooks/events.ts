@@ -7,9 +7,11 @@
  * `recorded` says whether the service records the event today, each in the transaction of the
  * change it reports: the recovery outcomes and retries scheduled on every path of a payment
  * change (data/payment-change-events.ts, through payment-repository changePayment and
- * recordFailedPayment), retry attempted (services/attempt-retry.ts), payment paused and resumed
+ * recordFailedPayment, which also records payment.failed), retry attempted (services/attempt-retry.ts), payment paused and resumed
  * (services/pause-payments.ts), campaign activated and paused (services/campaign-status.ts),
- * dunning sent (services/message-sent.ts) and customer deleted (services/erase-customer.ts). An
+ * dunning sent (services/message-sent.ts), customer deleted (services/erase-customer.ts), a cancel
+ * session completed (services/cancel-sessions.ts) and an endpoint disabled
+ * (services/deliver-webhook.ts). An
  * entry not recorded yet is catalogued from DESIGN §1 so endpoints may subscribe ahead.
  * docs/webhooks.md "Event types" lists every entry (a unit test keeps the two in step).
  *
@@ -43,14 +45,18 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
   {
     b: 'payment.failed',
     description: 'A payment failed and was recorded; a recovery may start.',
-    recorded: false,
+    recorded: true,
     sampleObject: () => ({
       payment_id: retryObject.payment_id,
+      recovery_id: retryObject.recovery_id,
       customer_id: 'cust_01JD8Z2V7M3N4P5Q6R7S8T9U0V',
       amount: 4900,
       currency: 'usd',
       decline_code: 'insufficient_funds',
+      decline_category: 'soft_retry',
       psp: 'stripe',
+      status: 'retrying',
+      next_retry_at: '2026-11-26T09:00:00.000Z',
     }),
   },
   {
@@ -169,6 +175,19 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
       completed_at: '2026-11-25T10:15:00.000Z',
     }),
   },
+  {
+    a: 'webhook_endpoint.disabled',
+    b: 'webhook_endpoint.disabled',
+    description:
+      "A webhook endpoint was disabled by the service: it answered 410 Gone or `webhook-delivery: disable`, or every attempt failed for 5 days. Sent to the merchant's other endpoints.",
+    recorded: true,
+    sampleObject: () => ({
+      endpoint_id: 'we_01JD8Z7C8D9E0F1G2H3J4K5M6N',
+      url: 'https://hooks.example.com/recovery',
+      reason: 'every delivery failed for 5 days',
+      disabled_at: '2026-11-30T09:12:00.000Z',
+    }),
+  },
 ];
 
 /** The type of the event the test route sends; not subscribable (every endpoint may be tested). */
@@ -221,4 +240,16 @@ export function testPayload(id: string, merchantId: string, endpointId: string, 
     merchant_id: merchantId,
     data: { object: { endpoint_id: endpointId, message: 'A test event sent from the recovery service.' } },
   };
+}
+
+/**
+ * The name an event is delivered under to a target subscribed to `subscribed`: A's name of the
+ * fact when the target subscribed to it (or to both), else the name it subscribed to; undefined
+ * when it subscribed to none of `types`.
+ */
+export function deliveredType(subscribed: readonly string[], types: readonly string[]): string | undefined {
+  const names = types.filter((type) => subscribed.includes(type));
+  if (names.length === 0) return undefined;
+  const a = types.map(catalogueEntry).find((entry) => entry !== undefined)?.a;
+  return a !== undefined && names.includes(a) ? a : names[0];
 }

@@ -31,5 +31,6 @@ export const outboundEventEntity = defineEntity<StoredOutboundEvent, { readonly 
       ...(second === undefined ? {} : automationKeys.eventByType(event.merchant_id, second, body, 'GSI3')),
     };
   },
-  internal: ['expires_at'],
+  // `dispatched_at`: set by the dispatcher's claim (outbound-event-repository claimDispatch), not part of the event.
+  internal: ['expires_at', 'dispatched_at'],
 });

@@ -62,6 +62,8 @@ describe('queueSenders', () => {
       'api:recoveries',
       'api:webhook-endpoints',
       'consumers:inbound-webhooks',
+      // Its own delayed retries (webhook attempts waiting up to 15 min).
+      'consumers:outbound-deliveries',
       'jobs:every-minute',
       'jobs:hourly',
     ]);

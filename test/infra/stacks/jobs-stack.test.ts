@@ -3,8 +3,9 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { queueDefinitions } from '#contracts/queues';
 import { scheduledJobInputTemplate, scheduleDefinitions } from '#contracts/schedules';
 import { projectedEntities } from '#data/projections/index';
+import { OUTBOUND_DISPATCH_SOURCE } from '#lib/constructs/outbound-dispatch-consumer';
 import { TABLE_STREAM_SOURCE } from '#lib/constructs/table-stream-consumer';
-import { logicalIdOf, policyStatementsOfRole, synthService } from '#test/infra/synth-service';
+import { actionsOfRole, logicalIdOf, policyStatementsOfRole, roleLogicalIdOf, synthService } from '#test/infra/synth-service';
 
 describe('JobsStack', () => {
   it('schedules exactly the three jobs with their expressions in UTC when synthesised', () => {
@@ -162,5 +163,100 @@ describe('JobsStack', () => {
     expect(dynamoActions.filter((action) => !streamReads.includes(action)).sort()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(dynamoActions).not.toContain('dynamodb:DeleteItem');
     expect(dynamoActions).not.toContain('dynamodb:Query');
+  });
+
+  describe('outbound webhooks', () => {
+    it('dispatches the outbox from the table stream: its own mapping on INSERTs of outbound events only, partial failures, bisect, bounded retries and a DLQ', () => {
+      // Prepare
+      const { service, template } = synthService();
+      const dispatcher = service.jobs.outboundDispatch;
+
+      // Act
+      const t = template(service.jobs);
+      const mappings = Object.values(t.findResources('AWS::Lambda::EventSourceMapping')).filter(
+        (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: logicalIdOf(dispatcher.fn) }),
+      );
+
+      // Assess
+      expect(mappings).toHaveLength(1);
+      expect(mappings[0]?.Properties).toMatchObject({
+        EventSourceArn: { 'Fn::ImportValue': expect.stringMatching(/StreamArn/) },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: OUTBOUND_DISPATCH_SOURCE.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: OUTBOUND_DISPATCH_SOURCE.retryAttempts,
+        MaximumRecordAgeInSeconds: OUTBOUND_DISPATCH_SOURCE.maxRecordAgeHours * 3600,
+        DestinationConfig: {
+          OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf(dispatcher.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
+        },
+      });
+      const patterns = mappings[0]?.Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
+      expect(patterns).toEqual([{ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['outbound_event'] } } } }]);
+    });
+
+    it('lets the dispatcher query and update the table and send to outbound-deliveries, nothing more', () => {
+      // Prepare
+      const { service, template } = synthService();
+      const dispatcher = service.jobs.outboundDispatch;
+
+      // Act
+      const t = template(service.jobs);
+      const actions = actionsOfRole(t, roleLogicalIdOf(dispatcher.fn));
+      const statements = policyStatementsOfRole(t, roleLogicalIdOf(dispatcher.fn));
+      const fn = t.findResources('AWS::Lambda::Function')[logicalIdOf(dispatcher.fn)]?.Properties;
+
+      // Assess
+      const streamReads = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
+      expect(actions.filter((action) => action.startsWith('dynamodb:') && !streamReads.includes(action)).sort()).toEqual([
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+      ]);
+      const sends = statements.filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
+      expect(JSON.stringify(sends.map((statement) => statement.Resource))).toMatch(/Queueoutbounddeliveries/);
+      expect(JSON.stringify(sends.map((statement) => statement.Resource))).not.toMatch(/Queuenotifications|Queueinboundwebhooks/);
+      expect(fn?.Environment.Variables).toMatchObject({ TABLE_NAME: expect.anything(), OUTBOUND_DELIVERY_QUEUE_URL: expect.anything() });
+      expect(fn?.Environment.Variables.WEBHOOK_ALLOW_LOOPBACK).toBeUndefined();
+    });
+
+    it('lets the outbound-deliveries consumer open signing secrets (KMS on the secrets key) and retry through its own queue, never with WEBHOOK_ALLOW_LOOPBACK', () => {
+      // Prepare
+      const { service, template } = synthService();
+      const consumer = service.jobs.consumers.get('outbound-deliveries')!;
+
+      // Act
+      const t = template(service.jobs);
+      const statements = policyStatementsOfRole(t, roleLogicalIdOf(consumer.fn));
+      const variables = t.findResources('AWS::Lambda::Function')[logicalIdOf(consumer.fn)]?.Properties.Environment.Variables;
+
+      // Assess
+      const kms = statements.find((statement) => [statement.Action].flat().includes('kms:Decrypt'));
+      expect(JSON.stringify(kms?.Resource)).toMatch(/SecretsKey/);
+      expect(variables).toMatchObject({ SECRET_BOX_DRIVER: 'kms', SECRETS_KMS_KEY_ID: expect.anything(), OUTBOUND_DELIVERY_QUEUE_URL: expect.anything() });
+      expect(variables.WEBHOOK_ALLOW_LOOPBACK).toBeUndefined();
+      expect(queueDefinitions.find((definition) => definition.name === 'outbound-deliveries')?.consumerSendsTo).toEqual(['outbound-deliveries']);
+      for (const fn of [...service.jobs.consumers.values()]
+        .map((c) => c.fn)
+        .concat(
+          [...service.jobs.jobs.values()].map((j) => j.fn),
+          [service.jobs.tableStream.fn],
+        )) {
+        expect(t.findResources('AWS::Lambda::Function')[logicalIdOf(fn)]?.Properties.Environment.Variables.WEBHOOK_ALLOW_LOOPBACK).toBeUndefined();
+      }
+    });
+
+    it('lets the every-minute job enqueue webhook retries (dispatch-due-webhooks) on outbound-deliveries', () => {
+      // Prepare
+      const { service, template } = synthService();
+      const job = service.jobs.jobs.get('every-minute')!;
+
+      // Act
+      const statements = policyStatementsOfRole(template(service.jobs), roleLogicalIdOf(job.fn));
+
+      // Assess
+      const sends = statements.filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
+      expect(JSON.stringify(sends.map((statement) => statement.Resource))).toMatch(/Queueoutbounddeliveries/);
+      expect(scheduleDefinitions.find((definition) => definition.name === 'every-minute')?.tasks).toContain('dispatch-due-webhooks');
+    });
   });
 });

@@ -15,6 +15,7 @@ import { handler as everyMinute } from '#jobs/every-minute';
 import { requestRetry } from '#services/request-retry';
 import { env } from '#shared/env';
 import { PROCESSING_ERROR, retryPlanOf, seedPayment } from '#test/fixtures/payments';
+import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 
 /**
  * The retry engine end to end on DynamoDB Local with the sandbox gateway, the clock driven by the
@@ -30,13 +31,7 @@ const HOUR = 3_600_000;
 
 /** Runs the every-minute job (its Lambda handler) as EventBridge Scheduler would at `at`. */
 async function runJobAt(at: Date) {
-  const report = await everyMinute({
-    schedule: 'every-minute',
-    scheduled_time: at.toISOString(),
-    execution_id: `test-${at.getTime()}`,
-    attempt_number: 1,
-    schedule_arn: 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/every-minute',
-  });
+  const report = await everyMinute(scheduledJobEventAt('every-minute', at));
   const task = report.tasks.find((t) => t.name === 'execute-due-retries');
   expect(task?.status).toBe('ok');
   return task?.summary as Record<string, number>;
@@ -115,6 +110,7 @@ describe('retry engine', () => {
     // Events of one write share its instant, so they are compared as a sorted list.
     const events = (await listOutboundEvents(m)).map((e) => e.types.join('+')).sort();
     expect(events).toEqual([
+      'payment.failed',
       'payment.recovered+recovery.succeeded',
       'recovery.retry_attempted',
       'recovery.retry_attempted',

@@ -7,18 +7,23 @@ import { BatchWriteCommand, DeleteCommand, PutCommand } from '@aws-sdk/lib-dynam
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { documentClient, dynamo } from '#data/client';
 import { paymentKeys } from '#data/keys';
-import { LocalTableStream } from '#lib/local/table-stream';
+import { LocalTableStream, LocalTableStreams } from '#lib/local/table-stream';
 
 const TableName = process.env.TABLE_NAME as string;
 const streams: LocalTableStream[] = [];
 
 /** A poller of this file's table with the given handler, stopped after the file. */
-function pollerWith(handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>, entities?: readonly string[]): LocalTableStream {
+function pollerWith(
+  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>,
+  entities?: readonly string[],
+  eventNames?: readonly string[],
+): LocalTableStream {
   const stream = new LocalTableStream({
     endpoint: process.env.DYNAMODB_ENDPOINT as string,
     tableName: TableName,
     handler,
     ...(entities === undefined ? {} : { entities }),
+    ...(eventNames === undefined ? {} : { eventNames }),
   });
   streams.push(stream);
   return stream;
@@ -129,5 +134,28 @@ describe('LocalTableStream', () => {
     ]);
     expect(counts).toMatchObject({ records: 2, failed: 0 });
     expect(again.records).toBe(0);
+  });
+
+  it('filters on the event name too, and drains several consumers of the one stream each from its own place (projections and the dispatcher)', async () => {
+    // Prepare: both pollers pass over the records of the tests before.
+    const all: string[] = [];
+    const inserts: string[] = [];
+    const record = (into: string[]) => async (event: DynamoDBStreamEvent) => {
+      into.push(...event.Records.map((r) => `${r.eventName} ${r.dynamodb?.Keys?.SK?.S}`));
+      return { batchItemFailures: [] };
+    };
+    const streams = new LocalTableStreams([pollerWith(record(all), ['counted']), pollerWith(record(inserts), ['counted'], ['INSERT'])]);
+    await streams.drain();
+    all.length = 0;
+    inserts.length = 0;
+    await documentClient.send(new PutCommand({ TableName, Item: { ...key(10), entity: 'counted', note: 'inserted' } }));
+    await documentClient.send(new PutCommand({ TableName, Item: { ...key(10), entity: 'counted', note: 'modified' } }));
+    await documentClient.send(new DeleteCommand({ TableName, Key: key(10) }));
+    // Act
+    const counts = await streams.drain();
+    // Assess
+    expect(all).toEqual([`INSERT ${key(10).SK}`, `MODIFY ${key(10).SK}`, `REMOVE ${key(10).SK}`]);
+    expect(inserts).toEqual([`INSERT ${key(10).SK}`]);
+    expect(counts).toMatchObject({ records: 4, failed: 0 });
   });
 });

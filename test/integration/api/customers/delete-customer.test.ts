@@ -260,6 +260,8 @@ describe('DELETE /api/v1/customers/{id}', () => {
           'message',
           'outbox_email',
           'message_ref',
+          // payment.failed, recorded with each payment for the outbound webhooks.
+          'outbound_event',
           'sandbox_charge',
           'dunning_cooldown',
           'customer_search_term',

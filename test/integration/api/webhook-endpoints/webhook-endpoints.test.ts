@@ -98,6 +98,8 @@ describe('/api/v1/webhooks/endpoints', () => {
         events: [...EVENT_TYPES],
         description: 'CRM bridge',
         enabled: true,
+        disabled_reason: null,
+        disabled_at: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
         signing_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
@@ -226,6 +228,8 @@ describe('/api/v1/webhooks/endpoints', () => {
         events: ['payment.recovered'],
         description: 'first',
         enabled: false,
+        disabled_reason: 'disabled through the API',
+        disabled_at: expect.any(String),
       });
       expect(response.body.data.signing_secret).toBeUndefined();
       const listed = await call<Body<Endpoint[]>>(base(), { key: tenant.key });

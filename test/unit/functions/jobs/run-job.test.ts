@@ -71,6 +71,7 @@ describe('createJobHandler', () => {
     expect(report.tasks).toEqual([
       { name: 'flush-notifications', status: 'failed', error: { name: 'TypeError', message: 'boom' } },
       { name: 'execute-due-retries', status: 'ok', summary: { sent: 0 } },
+      { name: 'dispatch-due-webhooks', status: 'not_implemented' },
     ]);
     expect(after).toHaveBeenCalledTimes(1);
   });

@@ -212,6 +212,27 @@ describe('LocalQueues', () => {
     expect(events[0]?.Records[0]?.body).toBe('later');
   });
 
+  it('shows the messages waiting (visible or delayed) with when each becomes visible, without receiving them', async () => {
+    // Prepare
+    const { clock, queues, events } = setup();
+    const start = clock.now;
+    const now = queues.send('notifications', 'now');
+    const later = queues.send('notifications', 'later', { delaySeconds: 300 });
+
+    // Act
+    const before = queues.waiting('notifications');
+    await queues.deliverDue();
+    const after = queues.waiting('notifications');
+
+    // Assess
+    expect(before).toEqual([
+      { messageId: now, body: 'now', visibleAt: start },
+      { messageId: later, body: 'later', visibleAt: start + 300_000 },
+    ]);
+    expect(events.map((event) => event.Records.map((record) => record.body))).toEqual([['now']]);
+    expect(after).toEqual([{ messageId: later, body: 'later', visibleAt: start + 300_000 }]);
+  });
+
   it('rejects a send when SQS would refuse it', () => {
     // Prepare
     const { queues } = setup();

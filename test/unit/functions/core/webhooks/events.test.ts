@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   catalogueEntry,
+  deliveredType,
   type EVENT_CATALOGUE,
   EVENT_TYPES,
   isEventType,
@@ -74,8 +75,8 @@ describe('event catalogue', () => {
       'customer.deleted',
     ];
     for (const name of design) expect(isEventType(name)).toBe(true);
-    // Issue 14 adds the completion of a cancel session.
-    expect(EVENT_TYPES.filter((name) => !design.includes(name))).toEqual(['cancel_session.completed']);
+    // Beyond the thirteen: the service's own webhook_endpoint.disabled (issue 13) and the completion of a cancel session (issue 14).
+    expect(EVENT_TYPES.filter((name) => !design.includes(name))).toEqual(['cancel_session.completed', 'webhook_endpoint.disabled']);
     expect(catalogueEntry('recovery.succeeded')).toBe(catalogueEntry('payment.recovered'));
     expect(catalogueEntry('recovery.failed')).toBe(catalogueEntry('payment.terminal'));
     expect(isEventType(TEST_EVENT_TYPE)).toBe(false);
@@ -114,6 +115,17 @@ describe('event catalogue', () => {
     expect(matchesSubscription(['recovery.succeeded'], ['payment.recovered', 'recovery.succeeded'])).toBe(true);
     expect(matchesSubscription(['payment.recovered'], ['payment.recovered', 'recovery.succeeded'])).toBe(true);
     expect(matchesSubscription(['payment.failed'], ['payment.recovered', 'recovery.succeeded'])).toBe(false);
+  });
+
+  it("delivers under the name subscribed to, A's when the target took both, whatever order the event lists them in", () => {
+    // Prepare
+    const recovered = ['payment.recovered', 'recovery.succeeded'];
+    // Assess
+    expect(deliveredType(['payment.recovered', 'recovery.succeeded'], recovered)).toBe('recovery.succeeded');
+    expect(deliveredType(['payment.recovered'], recovered)).toBe('payment.recovered');
+    expect(deliveredType(['recovery.succeeded'], recovered)).toBe('recovery.succeeded');
+    expect(deliveredType(['payment.failed'], ['payment.failed'])).toBe('payment.failed');
+    expect(deliveredType(['payment.failed'], recovered)).toBeUndefined();
   });
 
   it('builds the test payload for an endpoint', () => {

@@ -1,0 +1,21 @@
+import * as z from '#shared/zod';
+
+/** The kind of every message on `outbound-deliveries`: one attempt of one outbound event to one target. */
+export const WEBHOOK_DELIVER_KIND = 'webhook.deliver';
+
+/**
+ * One attempt of one outbound event to one target (an endpoint `we_…` or an automation
+ * subscription `hook_…`): ids only, never the payload (the consumer reads the event, so an event
+ * erased meanwhile is not delivered). `due_at`: when the attempt was scheduled (absent for the
+ * first, which is due at the event's creation); it names the attempt's log row with the rest.
+ */
+export const WebhookDeliverSchema = z.object({
+  kind: z.literal(WEBHOOK_DELIVER_KIND),
+  merchant_id: z.string().check(z.minLength(1), z.maxLength(200)),
+  event_id: z.string().check(z.minLength(1), z.maxLength(200)),
+  target: z.enum(['endpoint', 'automation']),
+  target_id: z.string().check(z.minLength(1), z.maxLength(200)),
+  attempt: z.number().check(z.int(), z.minimum(1), z.maximum(100)),
+  due_at: z.optional(z.iso.datetime()),
+});
+export type WebhookDeliver = z.infer<typeof WebhookDeliverSchema>;

@@ -177,14 +177,15 @@ describe('outbound webhook delivery', () => {
       await deliverAll();
     }
 
-    // Assess
-    expect(failedOnly).toBe(1);
+    // Assess: the failure records payment.failed and the first retry scheduled with it
+    expect(failedOnly).toBe(2);
     expect((await getPayment(tenant, paymentId)).status).toBe('recovered');
     const payloads = hooks.received.map((request) => verifier.verify(request.body, request.headers) as Payload);
     expect(payloads.map((p) => p.type).sort()).toEqual([
       'payment.failed',
       'recovery.retry_attempted',
       'recovery.retry_attempted',
+      'recovery.retry_scheduled',
       'recovery.retry_scheduled',
       'recovery.succeeded',
     ]);
@@ -206,7 +207,7 @@ describe('outbound webhook delivery', () => {
       decline_code: 'insufficient_funds',
     });
     const rows = await log(tenant);
-    expect(rows).toHaveLength(5);
+    expect(rows).toHaveLength(6);
     expect(rows.every((row) => row.status === 'delivered' && row.status_code === 200 && row.attempt === 1 && row.endpoint_id === endpoint.id)).toBe(true);
   });
 

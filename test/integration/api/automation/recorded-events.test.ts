@@ -44,9 +44,12 @@ describe('outbound events recorded by state changes', () => {
     expect(response.status).toBe(200);
     return response.body.data;
   };
-  /** The merchant's events about one object (a payment, a campaign, a message), oldest first, whatever their type. */
-  const eventsAbout = async (field: string, id: string): Promise<OutboundEvent[]> =>
+  /** The merchant's events about one object (a payment, a campaign, a message), oldest first, with the payment.failed of each failure. */
+  const allEventsAbout = async (field: string, id: string): Promise<OutboundEvent[]> =>
     (await listOutboundEvents(tenant.merchant.id, 1000)).filter((event) => event.data.object[field] === id);
+  /** The same, but the payment.failed every failure records (its own tests are in webhooks/delivery.test.ts): what later changes added. */
+  const eventsAbout = async (field: string, id: string): Promise<OutboundEvent[]> =>
+    (await allEventsAbout(field, id)).filter((event) => !event.types.includes('payment.failed'));
   /** Leaves out the retries scheduled (with the failure, on resume): tests of other events look past them. */
   const changesOnly = (events: readonly OutboundEvent[]): OutboundEvent[] => events.filter((event) => !event.types.includes('recovery.retry_scheduled'));
   /** The stored item of an event: a customer's event carries the customer's data key (GSI2PK, erasure); the merchant's does not. */
@@ -75,6 +78,7 @@ describe('outbound events recorded by state changes', () => {
       const resumed = await post(`/payments/${payment.recovery_id}/resume`);
       // Assess
       expect([paused.status, resumed.status]).toEqual([200, 200]);
+      expect((await allEventsAbout('payment_id', payment.id)).filter((event) => event.types.includes('payment.failed'))).toHaveLength(1);
       const all = await eventsAbout('payment_id', payment.id);
       const events = changesOnly(all);
       expect(events.map((event) => event.types)).toEqual([['payment.paused'], ['payment.resumed']]);

@@ -226,7 +226,9 @@ describe('DELETE /api/v1/customers/{id}', () => {
             new Date(),
           ),
         );
-      expect(new Set(victimEvents.map((event) => event.types.join('+')))).toEqual(new Set(['payment.paused', 'payment.resumed', 'dunning.sent']));
+      expect(new Set(victimEvents.map((event) => event.types.join('+')))).toEqual(
+        new Set(['payment.failed', 'payment.paused', 'payment.resumed', 'dunning.sent']),
+      );
 
       victimBefore = await itemsMentioning(...victimNeedles());
       otherBefore = await itemsMentioning(otherId(), 'other@example.com');

@@ -5,6 +5,9 @@
  *
  *   npm run --silent admin -- merchants create --name "Acme" [--plan engine]
  *   npm run --silent admin -- merchants list
+ *   npm run --silent admin -- merchants widget-secret --merchant <id>
+ *   npm run --silent admin -- merchants branding --merchant <id> [--logo-url https://…] [--primary-color #rrggbb] [--merchant-name "Acme"]
+ *   npm run --silent admin -- merchants update-payment-page --merchant <id> --url https://…
  *   npm run --silent admin -- keys create --merchant <id> --scopes read,write [--expires-in 3600] [--mode live|test]
  *   npm run --silent admin -- keys revoke <key id>
  *   npm run --silent admin -- keys list --merchant <id>
@@ -29,6 +32,7 @@ import { API_KEY_MODES, type ApiKeyMode } from '#core/api-keys';
 import { parseScopes } from '#core/scopes';
 import { AppError } from '#core/errors';
 import { newMerchantSchema } from '#core/merchants';
+import { checkBranding, checkUpdatePaymentPageUrl } from '#core/hosted';
 import { GATEWAY_NAMES, isGatewayName } from '#core/payment-gateway';
 import type { DeadLetterQueues } from '#adapters/dead-letters/port';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
@@ -50,7 +54,9 @@ type Repositories = typeof import('#data/merchant-repository') &
   Pick<typeof import('#data/erasure-tombstones'), 'liftTombstones'> &
   Pick<typeof import('#adapters/email/outbox'), 'listRecentOutboxEmails'> &
   Pick<typeof import('#data/channel-repository'), 'listLocalMessages' | 'getSendingPause' | 'resumeSending' | 'sendingCounts'> &
-  Pick<typeof import('#services/recompute-rollups'), 'recomputeMerchantRollups'>;
+  Pick<typeof import('#services/recompute-rollups'), 'recomputeMerchantRollups'> &
+  Pick<typeof import('#services/widget'), 'rotateWidgetSecret'> &
+  Pick<typeof import('#data/hosted-settings-repository'), 'setBranding' | 'setUpdatePaymentPage'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -62,11 +68,14 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute';
+  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
   'merchants list',
+  'merchants widget-secret --merchant <id>',
+  'merchants branding --merchant <id> [--logo-url <https URL>] [--primary-color <#rrggbb>] [--merchant-name <name>]',
+  'merchants update-payment-page --merchant <id> --url <https URL of the provider page; {customer_id}, {provider_customer_id}, {payment_id} are filled in>',
   'keys create --merchant <id> --scopes <scope,...> [--expires-in <seconds>] [--mode live|test]',
   'keys revoke <key id>',
   'keys list --merchant <id>',
@@ -181,6 +190,49 @@ const commands: Record<string, Command> = {
     },
   },
   'merchants list': { options: {}, positionals: [], prepare: () => (repos) => repos.listMerchants() },
+  /** Makes or rotates the widget secret (stored sealed; printed once, here): the one before stops verifying at once. */
+  'merchants widget-secret': {
+    options: { merchant: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        return repos.rotateWidgetSecret(merchantId);
+      };
+    },
+  },
+  /** Sets the branding fields given (the others kept): hosted pages and the widget show them. */
+  'merchants branding': {
+    options: { merchant: { type: 'string' }, 'logo-url': { type: 'string' }, 'primary-color': { type: 'string' }, 'merchant-name': { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const given = { logo_url: values['logo-url'], primary_color: values['primary-color'], merchant_name: values['merchant-name'] };
+      const change = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+      if (Object.keys(change).length === 0) throw new UsageError('give --logo-url, --primary-color or --merchant-name');
+      const checked = checkBranding(change);
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        const settings = await repos.setBranding(merchantId, checked);
+        return { merchant_id: merchantId, branding: settings.branding };
+      };
+    },
+  },
+  /** Where the update-payment page sends customers: the payment provider's hosted payment-method page. */
+  'merchants update-payment-page': {
+    options: { merchant: { type: 'string' }, url: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const url = checkUpdatePaymentPageUrl(required(values, 'url'));
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        const settings = await repos.setUpdatePaymentPage(merchantId, url);
+        return { merchant_id: merchantId, update_payment_page_url: settings.update_payment_page_url };
+      };
+    },
+  },
   'keys create': {
     options: { merchant: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' }, mode: { type: 'string' } },
     positionals: [],
@@ -444,7 +496,7 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, client] = await Promise.all([
+    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, widget, hosted, client] = await Promise.all([
       import('#data/merchant-repository'),
       import('#data/api-key-repository'),
       import('#data/provider-secret-repository'),
@@ -454,6 +506,8 @@ async function main(argv: string[]): Promise<number> {
       import('#adapters/email/outbox'),
       import('#data/channel-repository'),
       import('#services/recompute-rollups'),
+      import('#services/widget'),
+      import('#data/hosted-settings-repository'),
       import('#data/client'),
     ]);
     try {
@@ -470,6 +524,9 @@ async function main(argv: string[]): Promise<number> {
         resumeSending: channels.resumeSending,
         sendingCounts: channels.sendingCounts,
         recomputeMerchantRollups: rollups.recomputeMerchantRollups,
+        rotateWidgetSecret: widget.rotateWidgetSecret,
+        setBranding: hosted.setBranding,
+        setUpdatePaymentPage: hosted.setUpdatePaymentPage,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

@@ -33,6 +33,13 @@ export interface SignedPrincipal {
   readonly sender: string;
 }
 
+/** An end customer's widget whose signed init the pipeline verified (fresh, genuine, not replayed): the merchant and customer it signed. */
+export interface WidgetPrincipal {
+  readonly kind: 'widget_hmac';
+  readonly merchantId: string;
+  readonly customerId: string;
+}
+
 /** What each auth kind's authenticator establishes (api/pipeline/authenticators.ts). */
 export interface PrincipalOf {
   readonly api_key: ApiKeyPrincipal;
@@ -40,9 +47,9 @@ export interface PrincipalOf {
   readonly public: PublicPrincipal;
   readonly cron_secret: CronPrincipal;
   readonly provider_signature: SignedPrincipal;
-  // Their authenticators come with their groups (cancel sessions, widget, session proxy).
+  readonly widget_hmac: WidgetPrincipal;
+  // Their authenticators come with their groups (cancel sessions, session proxy).
   readonly session_token: never;
-  readonly widget_hmac: never;
   readonly session_cookie: never;
 }
 

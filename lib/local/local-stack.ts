@@ -132,6 +132,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...(mailCatcherUrl === undefined ? {} : { mail_catcher_url: mailCatcherUrl, smtp_url: process.env.SMTP_URL }),
       edge_url: process.env.EDGE_PUBLIC_BASE_URL,
       unsubscribe_signing_secret: process.env.UNSUBSCRIBE_SIGNING_SECRET,
+      ...(process.env.SECRET_BOX_DRIVER === 'local' ? { secret_box_key: process.env.SECRET_BOX_KEY } : {}),
     };
     const stackPath = options.stackFile === undefined ? stackFilePath() : options.stackFile;
     if (stackPath !== null) writePrivate(stackPath, stackFile);

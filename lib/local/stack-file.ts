@@ -22,6 +22,8 @@ export interface StackFile {
   readonly edge_url?: string;
   /** The key of unsubscribe links, so that a script's emails carry links the stack accepts. */
   readonly unsubscribe_signing_secret?: string;
+  /** The local secret box's key, so that what the CLI seals (a widget secret) opens in the stack. */
+  readonly secret_box_key?: string;
 }
 
 /** Where the stack started in `cwd` writes its stack file. */
@@ -69,6 +71,8 @@ export function useLocalStackEnvironment(path: string = stackFilePath()): boolea
       ['EMAIL_DRIVER', stack.smtp_url === undefined ? undefined : 'smtp'],
       ['EDGE_PUBLIC_BASE_URL', stack.edge_url],
       ['UNSUBSCRIBE_SIGNING_SECRET', stack.unsubscribe_signing_secret],
+      ['SECRET_BOX_DRIVER', stack.secret_box_key === undefined ? undefined : 'local'],
+      ['SECRET_BOX_KEY', stack.secret_box_key],
     ];
     for (const [name, value] of fromStack) if (process.env[name] === undefined && value !== undefined) process.env[name] = value;
   }

@@ -7,6 +7,7 @@ import type { ApiKeyPrincipal, Operation, PrincipalOf, PublicPrincipal } from '#
 import type { AuthKind, RouteDef } from '#api/route-types';
 import { verifyCronSecret } from './cron-secret';
 import { headerOf } from './headers';
+import { authenticateWidget } from './widget-hmac';
 
 export interface AuthenticationRequest {
   readonly event: APIGatewayProxyEvent;
@@ -75,11 +76,12 @@ export const authenticators: { readonly [A in AuthKind]: Authenticator<A> } = {
     if (operation?.verify === undefined) throw notBuilt(route);
     return operation.verify(event, route);
   },
-  // Cancel sessions, the widget and the session proxy bring these with their operations.
-  session_token: async ({ route }) => {
-    throw notBuilt(route);
+  widget_hmac: async ({ event, route, operation, now }) => {
+    if (operation === undefined) throw notBuilt(route);
+    return authenticateWidget(event, route, now);
   },
-  widget_hmac: async ({ route }) => {
+  // Cancel sessions and the session proxy bring these with their operations.
+  session_token: async ({ route }) => {
     throw notBuilt(route);
   },
   session_cookie: async ({ route }) => {

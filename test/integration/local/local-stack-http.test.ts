@@ -159,6 +159,8 @@ describe('the local stack over HTTP', () => {
       // For scripts run against the stack: links to this server, signed with its unsubscribe key.
       edge_url: file.api_url?.replace(/\/api\/v1$/, ''),
       unsubscribe_signing_secret: process.env.UNSUBSCRIBE_SIGNING_SECRET,
+      // The CLI seals widget secrets with the stack's own secret-box key.
+      secret_box_key: process.env.SECRET_BOX_KEY,
     });
     expect(statSync(stack.stackFilePath as string).mode & 0o777).toBe(0o600);
   }, 60_000);

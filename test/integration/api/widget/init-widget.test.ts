@@ -76,7 +76,11 @@ describe('POST /api/widget/init', () => {
   it("finds the customer by the provider's customer id too", async () => {
     // Prepare
     const { merchant, signed } = await signedMerchant();
-    await seedPayment(merchant.id, { amount: 500, currency: 'jpy', customer: { email: 'kenji@example.com', name: 'Kenji', psp: 'stripe', provider_customer_id: 'cus_Stripe42' } });
+    await seedPayment(merchant.id, {
+      amount: 500,
+      currency: 'jpy',
+      customer: { email: 'kenji@example.com', name: 'Kenji', psp: 'stripe', provider_customer_id: 'cus_Stripe42' },
+    });
     // Act
     const response = await init(signed('cus_Stripe42'));
     // Assess
@@ -153,7 +157,13 @@ describe('POST /api/widget/init', () => {
     ['a timestamp as a string', (body: Record<string, unknown>) => ({ ...body, timestamp: '1764000000' }), 422, 'validation_error', 'timestamp'],
     ['a signature of the wrong length', (body: Record<string, unknown>) => ({ ...body, signature: 'ab'.repeat(31) }), 422, 'validation_error', 'signature'],
     ['a 10 KB customer id', (body: Record<string, unknown>) => ({ ...body, customer_id: 'c'.repeat(10_240) }), 422, 'validation_error', 'customer_id'],
-    ['a __proto__ key', (body: Record<string, unknown>) => JSON.parse(`{"__proto__":{"x":1},"merchant_id":"${body.merchant_id}"}`), 400, 'invalid_request', '__proto__'],
+    [
+      'a __proto__ key',
+      (body: Record<string, unknown>) => JSON.parse(`{"__proto__":{"x":1},"merchant_id":"${body.merchant_id}"}`),
+      400,
+      'invalid_request',
+      '__proto__',
+    ],
   ])('refuses %s with the error envelope naming the field', async (_label, alter, status, code, param) => {
     // Prepare
     const { signed } = await signedMerchant();

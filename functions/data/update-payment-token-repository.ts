@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { type UpdatePaymentLink, updatePaymentTokenEntity } from './entities/update-payment-token';
@@ -21,4 +22,24 @@ export async function putUpdatePaymentLink(link: UpdatePaymentLink, tokenHash: s
 export async function getUpdatePaymentLink(tokenHash: string): Promise<UpdatePaymentLink | undefined> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: hostedKeys.updatePaymentToken(tokenHash) }));
   return Item === undefined ? undefined : updatePaymentTokenEntity.fromItem(Item);
+}
+
+/**
+ * Counts a click on the link (`clicks`, and `clicked_at` the first time): the record of clicks on
+ * links no message carries (the widget's). A link erased meanwhile is left alone.
+ */
+export async function markUpdatePaymentLinkClicked(tokenHash: string, at: Date): Promise<void> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: hostedKeys.updatePaymentToken(tokenHash),
+        UpdateExpression: 'SET clicked_at = if_not_exists(clicked_at, :at) ADD clicks :one',
+        ConditionExpression: conditions.exists,
+        ExpressionAttributeValues: { ':at': at.toISOString(), ':one': 1 },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

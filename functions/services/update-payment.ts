@@ -2,7 +2,7 @@ import { looksLikeLinkToken, providerPageFor, sha256Hex } from '#core/hosted';
 import { getCustomer } from '#data/customer-repository';
 import { getHostedSettings } from '#data/hosted-settings-repository';
 import { getMessage, recordDeliveryEvent } from '#data/message-repository';
-import { getUpdatePaymentLink, type UpdatePaymentLink } from '#data/update-payment-token-repository';
+import { getUpdatePaymentLink, markUpdatePaymentLinkClicked, type UpdatePaymentLink } from '#data/update-payment-token-repository';
 import { logger } from '#shared/logger';
 import { countCampaignMessageClicked } from './campaign-message-events';
 
@@ -17,12 +17,14 @@ export type UpdatePaymentOutcome =
 export const UPDATE_PAYMENT_CLICK_SOURCE = 'update_payment_page';
 
 /**
- * The click, recorded on the message that carried the link as the `clicked` delivery event the
- * email engagement analytics already count (clicked_at, delivery_status), once per link (the
- * event id is derived from the token's hash, so reloading the page records nothing more); a
- * campaign message's first click counts for its A/B arm. The widget's links carry no message.
+ * The click, counted on the link itself (`clicks`, `clicked_at`) and, for a link a message
+ * carried, recorded on the message as the `clicked` delivery event the email engagement analytics
+ * already count (clicked_at, delivery_status), once per link (the event id is derived from the
+ * token's hash, so reloading the page records nothing more); a campaign message's first click
+ * counts for its A/B arm. The widget's links carry no message.
  */
 async function recordClick(link: UpdatePaymentLink, tokenHash: string, now: Date): Promise<void> {
+  await markUpdatePaymentLinkClicked(tokenHash, now);
   if (link.message_id === null) return;
   const message = await getMessage(link.merchant_id, link.message_id);
   if (message === undefined) return;
@@ -41,7 +43,7 @@ async function recordClick(link: UpdatePaymentLink, tokenHash: string, now: Date
 /**
  * `GET /update-payment/{token}`: finds the link by its token's hash, records the click, and
  * answers where to send the customer: the merchant's provider page (its placeholders filled in).
- * Four reads at most (link, message, settings, customer) and one write, the click.
+ * Four reads at most (link, message, settings, customer) and the click's writes.
  */
 export async function followUpdatePaymentLink(token: string, now: Date = new Date()): Promise<UpdatePaymentOutcome> {
   if (!looksLikeLinkToken(token)) return { outcome: 'unknown' };

@@ -11,6 +11,9 @@ export interface UpdatePaymentLink {
   readonly created_at: string;
   /** Epoch seconds: the link answers 404 from then on, and the table's TTL deletes it. */
   readonly expires_at: number;
+  /** When the link was first followed, and how often (markUpdatePaymentLinkClicked); absent until then. */
+  readonly clicked_at?: string;
+  readonly clicks?: number;
 }
 
 /** A link, by the SHA-256 of its token (the token itself is never stored), tagged for the customer's erasure. */

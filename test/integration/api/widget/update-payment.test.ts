@@ -53,6 +53,7 @@ describe('GET /update-payment/{token}', () => {
     const first = await call(link, { redirect: 'manual' });
     const again = await call(link, { redirect: 'manual' });
     const clicked = (await getMessage(merchant.id, message.id)) as MessageRecord;
+    const stored = await getUpdatePaymentLink(sha256Hex(link.split('/').pop() as string));
     // Assess
     expect(link).toMatch(new RegExp(`^${originOf(stack)}/update-payment/[A-Za-z0-9_-]{43}$`));
     expect(first.status).toBe(303);
@@ -62,6 +63,7 @@ describe('GET /update-payment/{token}', () => {
     expect(again.status).toBe(303);
     expect(clicked).toMatchObject({ delivery_status: 'clicked', clicked_at: expect.any(String) });
     expect(clicked.delivery_events?.filter((event) => event.source === 'update_payment_page')).toHaveLength(1);
+    expect(stored).toMatchObject({ clicks: 2, clicked_at: expect.any(String) });
   });
 
   it('stores the link under the hash of its token only, valid 30 days', async () => {

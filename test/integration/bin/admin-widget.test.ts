@@ -63,7 +63,16 @@ describe('admin CLI: merchants branding', () => {
     // Prepare
     const merchant = await createMerchant({ name: 'Brand Co' });
     // Act
-    const first = await admin(['merchants', 'branding', '--merchant', merchant.id, '--logo-url', 'https://cdn.example.com/b.png', '--primary-color', '#AA00FF']);
+    const first = await admin([
+      'merchants',
+      'branding',
+      '--merchant',
+      merchant.id,
+      '--logo-url',
+      'https://cdn.example.com/b.png',
+      '--primary-color',
+      '#AA00FF',
+    ]);
     const second = await admin(['merchants', 'branding', '--merchant', merchant.id, '--merchant-name', '  Brand  ']);
     // Assess
     expect(first.code).toBe(0);

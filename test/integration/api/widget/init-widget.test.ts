@@ -110,12 +110,13 @@ describe('POST /api/widget/init', () => {
     const body = signed('cus_replay');
     // Act
     const first = await init(body);
-    const replay = await init(body);
+    const replay = await init(body, { Origin: 'https://shop.example.com' });
     // Assess
     expect(first.status).toBe(200);
     expect(replay.status).toBe(401);
     expect(replay.body.error).toMatchObject({ code: 'invalid_signature', param: 'signature' });
     expect(replay.body.error?.message).toContain('used already');
+    expect(replay.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
   });
 
   it.each([

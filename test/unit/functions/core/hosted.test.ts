@@ -46,7 +46,7 @@ describe('link tokens', () => {
     // Assess
     expect(looksLikeLinkToken(token)).toBe(true);
     expect(looksLikeLinkToken(`${token}x`)).toBe(false);
-    expect(looksLikeLinkToken('a'.repeat(42) + '=')).toBe(false);
+    expect(looksLikeLinkToken(`${'a'.repeat(42)}=`)).toBe(false);
   });
 });
 

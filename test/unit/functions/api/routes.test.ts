@@ -7,28 +7,30 @@ const row = routeRow;
 
 /** Rows beyond the spec's tables: the template CRUD merchants need to save the templates campaigns name (docs/api.md). */
 const BEYOND_SPEC = ['createTemplate', 'listTemplates', 'getTemplate', 'updateTemplate', 'deleteTemplate'];
+/** Hosted pages of issue 14 on the edge host, not rows of the spec's tables: the widget script and the update-payment page. */
+const HOSTED_PAGES = ['getWidgetScript', 'showUpdatePayment'];
 
 describe('the route table', () => {
-  it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path, the OpenAPI document, the template CRUD and the two unsubscribe rows', () => {
+  it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path, the OpenAPI document, the template CRUD, the two unsubscribe rows and the hosted pages', () => {
     // Prepare
     const webhookRows = routes.filter((route) => route.group === 'provider-webhooks');
     const ownRows = routes.filter((route) => route.group === 'unsubscribe');
     const specRows = routes.filter(
       (route) =>
-        !['provider-webhooks', 'unsubscribe'].includes(route.group) && route.operationId !== 'getOpenApiDocument' && !BEYOND_SPEC.includes(route.operationId),
+        !['provider-webhooks', 'unsubscribe'].includes(route.group) && route.operationId !== 'getOpenApiDocument' && ![...BEYOND_SPEC, ...HOSTED_PAGES].includes(route.operationId),
     );
     // Assess
-    expect(routes).toHaveLength(147 + BEYOND_SPEC.length);
+    expect(routes).toHaveLength(147 + BEYOND_SPEC.length + HOSTED_PAGES.length);
     expect(ownRows.map((route) => `${route.method} ${route.path}`)).toEqual(['GET /unsubscribe/{token}', 'POST /unsubscribe/{token}']);
     expect(specRows).toHaveLength(130);
     expect(webhookRows.map((route) => route.path).sort()).toEqual([...PSPS.map((psp) => `/${psp}/{merchant_id}`), '/square/{merchant_id}/invoice'].sort());
   });
 
-  it('puts merchant rows under /api/v1 and edge rows under /api or /ws, but the unsubscribe page (not a spec path; RFC 8058 links)', () => {
+  it('puts merchant rows under /api/v1 and edge rows under /api or /ws, but the unsubscribe page (not a spec path; RFC 8058 links) and the hosted widget script and update-payment page', () => {
     // Assess
     for (const route of routes) {
       if (route.api === 'merchant') expect(route.path).toMatch(/^\/api\/v1\//);
-      if (route.api === 'edge') expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/|unsubscribe\/\{token\}$)/);
+      if (route.api === 'edge') expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/|unsubscribe\/\{token\}$|update-payment\/\{token\}$|widget\.js$)/);
     }
   });
 

@@ -64,7 +64,8 @@ export const apiGroups = {
   internal: { api: 'merchant', table: 'write' },
   'delivery-callbacks': { api: 'webhook', table: 'write' },
   'cancel-sessions': { api: 'edge', table: 'write' },
-  widget: { api: 'edge', table: 'write' },
+  // Opens the merchant's sealed widget secret to verify init signatures.
+  widget: { api: 'edge', table: 'write', secrets: true },
   'custom-hostname': { api: 'edge', table: 'write' },
   'email-domain': { api: 'edge', table: 'write' },
   'edge-internal': { api: 'edge', table: 'write' },

@@ -60,16 +60,23 @@ export const brandingSchemas = {
   responses: { 200: BrandingData },
 } as const;
 
-/** GET /widget.js: the embeddable script (text/javascript). */
+const Page = z.string();
+
+/** GET /widget.js: the embeddable script (`text/javascript`; documented as a page of text). */
 export const widgetScriptSchemas = {
+  responses: { 200: Page },
   htmlStatuses: [200],
 } as const;
 
 const TokenParams = z.object({ token: described(z.string(), 'The link token of a dunning message (or of the widget).') });
 
-/** GET /update-payment/{token}: 303 to the provider's page; HTML pages for an unknown link (404) or an unconfigured merchant (503). */
+/**
+ * GET /update-payment/{token}: 303 to the provider's page; HTML pages for an unknown or expired
+ * link (404) and an unconfigured merchant (503). (A token longer than any id, 320 bytes, is the
+ * pipeline's JSON 404, like every path parameter.)
+ */
 export const showUpdatePaymentSchemas = {
   params: TokenParams,
+  responses: { 303: Page, 404: Page, 503: Page },
   htmlStatuses: [303, 404, 503],
-  errorStatuses: [404],
 } as const;

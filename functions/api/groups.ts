@@ -52,7 +52,8 @@ export const apiGroups = {
   email: { api: 'merchant', table: 'write' },
   experiments: { api: 'merchant', table: 'write' },
   suggestions: { api: 'merchant', table: 'write' },
-  'win-back': { api: 'merchant', table: 'write' },
+  // Win-back offers go out through the notifications consumer.
+  'win-back': { api: 'merchant', table: 'write', sendsTo: ['notifications'] },
   'cancel-flows': { api: 'merchant', table: 'write' },
   // The enhanced tier asks a model for one short JSON answer.
   scoring: { api: 'merchant', table: 'write', ai: true },

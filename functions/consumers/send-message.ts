@@ -25,6 +25,8 @@ const STALE_CLAIM_MS = (queueDefinitions.find((queue) => queue.name === 'notific
 /** While the merchant's sending is paused, a message goes back to `scheduled` this much later (and is looked at again then). */
 export const PAUSED_RECHECK_MS = 60 * 60 * 1000;
 
+const PURPOSE_LABELS: Readonly<Record<MessageRecord['purpose'], string>> = { dunning: 'Dunning', campaign: 'Campaign', win_back: 'Win-back' };
+
 class MessageBusyError extends Error {
   constructor(messageId: string) {
     super(`Message ${messageId} is being sent by another consumer; it is redelivered later`);
@@ -80,7 +82,8 @@ export const sendMessage: MessageProcessor = async (raw) => {
 
   const message = claim.message;
   const payment = await getPayment(merchantId, message.payment_id);
-  const refusal = payment === undefined ? 'the payment no longer exists' : dunningRefusal(payment.status);
+  // A win-back offer goes to a customer who left: whatever became of the payment it is filed under.
+  const refusal = payment === undefined ? 'the payment no longer exists' : message.purpose === 'win_back' ? undefined : dunningRefusal(payment.status);
   if (payment === undefined || refusal !== undefined) {
     await closeMessage(message, 'cancelled', `Not sent: recovery ${message.recovery_id}: ${refusal}`, new Date());
     log.info('message cancelled', { reason: refusal });
@@ -155,7 +158,7 @@ export const sendMessage: MessageProcessor = async (raw) => {
   const label = message.channel === 'email' ? 'email' : message.channel === 'sms' ? 'SMS' : 'WhatsApp';
   const timeline = timelineItem(payment, now.toISOString(), {
     type: 'dunning_sent',
-    detail: `${message.purpose === 'campaign' ? 'Campaign' : 'Dunning'} ${label} sent${rendered.subject === undefined ? '' : `: ${rendered.subject}`}`,
+    detail: `${PURPOSE_LABELS[message.purpose]} ${label} sent${rendered.subject === undefined ? '' : `: ${rendered.subject}`}`,
     details: {
       message_id: messageId,
       channel: message.channel,

@@ -828,3 +828,16 @@ export const HOSTED_ENTITY = {
   widgetSignature: 'widget_signature',
   updatePaymentToken: 'update_payment_token',
 } as const;
+
+/**
+ * Win-back offers (functions/data/win-back-repository.ts):
+ * | one win-back offer                     | PK = M#<m>, SK = WINBACK#<body> (`wb_<body>`, time-ordered) | table |
+ * | a customer's win-back offers (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK = WINBACK#<body>       | GSI2  |
+ */
+export const winBackKeys = {
+  offer: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WINBACK#${body}` }),
+  customerTag: (merchantId: string, customerId: string, body: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `WINBACK#${body}` }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const WIN_BACK_ENTITY = { offer: 'win_back' } as const;

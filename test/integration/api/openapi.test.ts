@@ -246,7 +246,12 @@ describe('GET /api/v1/openapi.json', () => {
       const timestamp = Math.floor(Date.now() / 1000);
       await record('initWidget', 'signed', `${originOf(stack)}/api/widget/init`, {
         method: 'POST',
-        body: { merchant_id: tenant.merchant.id, customer_id: customerId, timestamp, signature: signWidget(widgetSecret, tenant.merchant.id, customerId, timestamp) },
+        body: {
+          merchant_id: tenant.merchant.id,
+          customer_id: customerId,
+          timestamp,
+          signature: signWidget(widgetSecret, tenant.merchant.id, customerId, timestamp),
+        },
       });
       await record('getWidgetBranding', 'branding', `${originOf(stack)}/api/widget/branding/${tenant.merchant.id}`);
       await record('getCustomHostnameBranding', 'branding', `${originOf(stack)}/api/custom-hostname/branding/${tenant.merchant.id}`);

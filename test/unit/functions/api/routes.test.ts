@@ -17,7 +17,9 @@ describe('the route table', () => {
     const ownRows = routes.filter((route) => route.group === 'unsubscribe');
     const specRows = routes.filter(
       (route) =>
-        !['provider-webhooks', 'unsubscribe'].includes(route.group) && route.operationId !== 'getOpenApiDocument' && ![...BEYOND_SPEC, ...HOSTED_PAGES].includes(route.operationId),
+        !['provider-webhooks', 'unsubscribe'].includes(route.group) &&
+        route.operationId !== 'getOpenApiDocument' &&
+        ![...BEYOND_SPEC, ...HOSTED_PAGES].includes(route.operationId),
     );
     // Assess
     expect(routes).toHaveLength(147 + BEYOND_SPEC.length + HOSTED_PAGES.length);

@@ -256,6 +256,7 @@ describe('GET /api/v1/openapi.json', () => {
       await record('getWidgetBranding', 'branding', `${originOf(stack)}/api/widget/branding/${tenant.merchant.id}`);
       await record('getCustomHostnameBranding', 'branding', `${originOf(stack)}/api/custom-hostname/branding/${tenant.merchant.id}`);
       await record('getWidgetScript', 'script', `${originOf(stack)}/widget.js`);
+      await record('startWinBack', 'offer', `${api}/win-back/${customerId}`, { method: 'POST', key, body: { offer_type: 'discount', offer_value: '20% off' } });
 
       await record('getSubscriptionRecoveryStatus', 'status', `${api}/subscriptions/sub_contract_1`, { key });
       await record('listFailedInvoices', 'failed invoices', `${api}/subscriptions/sub_contract_1/failed-invoices`, { key });

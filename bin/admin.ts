@@ -158,6 +158,15 @@ async function existingMerchant(repos: Repositories, merchantId: string): Promis
   if ((await repos.getMerchant(merchantId)) === undefined) throw new UsageError(`unknown merchant "${merchantId}"`);
 }
 
+/** Work on one existing merchant (--merchant, required; an unknown merchant is a usage error). */
+function onMerchant(values: Values, work: (repos: Repositories, merchantId: string) => Promise<unknown>): Work {
+  const merchantId = required(values, 'merchant');
+  return async (repos) => {
+    await existingMerchant(repos, merchantId);
+    return work(repos, merchantId);
+  };
+}
+
 /**
  * What a listing command prints: one merchant's items (an unknown merchant is a usage error), or,
  * without --merchant, every merchant's, newest first, `limit` in all.
@@ -194,29 +203,18 @@ const commands: Record<string, Command> = {
   'merchants widget-secret': {
     options: { merchant: { type: 'string' } },
     positionals: [],
-    prepare: (values) => {
-      const merchantId = required(values, 'merchant');
-      return async (repos) => {
-        await existingMerchant(repos, merchantId);
-        return repos.rotateWidgetSecret(merchantId);
-      };
-    },
+    prepare: (values) => onMerchant(values, (repos, merchantId) => repos.rotateWidgetSecret(merchantId)),
   },
   /** Sets the branding fields given (the others kept): hosted pages and the widget show them. */
   'merchants branding': {
     options: { merchant: { type: 'string' }, 'logo-url': { type: 'string' }, 'primary-color': { type: 'string' }, 'merchant-name': { type: 'string' } },
     positionals: [],
     prepare: (values) => {
-      const merchantId = required(values, 'merchant');
       const given = { logo_url: values['logo-url'], primary_color: values['primary-color'], merchant_name: values['merchant-name'] };
       const change = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
       if (Object.keys(change).length === 0) throw new UsageError('give --logo-url, --primary-color or --merchant-name');
       const checked = checkBranding(change);
-      return async (repos) => {
-        await existingMerchant(repos, merchantId);
-        const settings = await repos.setBranding(merchantId, checked);
-        return { merchant_id: merchantId, branding: settings.branding };
-      };
+      return onMerchant(values, async (repos, merchantId) => ({ merchant_id: merchantId, branding: (await repos.setBranding(merchantId, checked)).branding }));
     },
   },
   /** Where the update-payment page sends customers: the payment provider's hosted payment-method page. */
@@ -224,13 +222,11 @@ const commands: Record<string, Command> = {
     options: { merchant: { type: 'string' }, url: { type: 'string' } },
     positionals: [],
     prepare: (values) => {
-      const merchantId = required(values, 'merchant');
       const url = checkUpdatePaymentPageUrl(required(values, 'url'));
-      return async (repos) => {
-        await existingMerchant(repos, merchantId);
-        const settings = await repos.setUpdatePaymentPage(merchantId, url);
-        return { merchant_id: merchantId, update_payment_page_url: settings.update_payment_page_url };
-      };
+      return onMerchant(values, async (repos, merchantId) => ({
+        merchant_id: merchantId,
+        update_payment_page_url: (await repos.setUpdatePaymentPage(merchantId, url)).update_payment_page_url,
+      }));
     },
   },
   'keys create': {
@@ -268,13 +264,7 @@ const commands: Record<string, Command> = {
   'keys list': {
     options: { merchant: { type: 'string' } },
     positionals: [],
-    prepare: (values) => {
-      const merchantId = required(values, 'merchant');
-      return async (repos) => {
-        await existingMerchant(repos, merchantId);
-        return repos.listApiKeys(merchantId);
-      };
-    },
+    prepare: (values) => onMerchant(values, (repos, merchantId) => repos.listApiKeys(merchantId)),
   },
   'providers set-secret': {
     options: { merchant: { type: 'string' }, psp: { type: 'string' }, secret: { type: 'string' } },

@@ -1,15 +1,4 @@
-const escapeHtml = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-/** A small self-contained page (no script, nothing loaded from elsewhere), readable with any assistive technology. */
-const page = (title: string, body: string): string =>
-  [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    '<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a;line-height:1.5}a{color:#0b57d0}</style>',
-    `</head><body><main>${body}</main></body></html>`,
-  ].join('');
+import { escapeHtml, hostedPage as page } from '#api/hosted-page';
 
 /** Answered with the 303, for clients that do not follow redirects. */
 export const redirectPage = (location: string): string =>

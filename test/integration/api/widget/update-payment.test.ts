@@ -9,12 +9,13 @@ import { sha256Hex } from '#core/hosted';
 import type { MessageRecord } from '#core/messages';
 import { setUpdatePaymentPage } from '#data/hosted-settings-repository';
 import { createMerchant } from '#data/merchant-repository';
-import { createMessage, getMessage } from '#data/message-repository';
+import { getMessage } from '#data/message-repository';
 import { getUpdatePaymentLink, putUpdatePaymentLink } from '#data/update-payment-token-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { linksFor } from '#services/message-links';
 import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { dunningEmailFor } from '#test/fixtures/messages';
 import { seedPayment } from '#test/fixtures/payments';
 
 describe('GET /update-payment/{token}', () => {
@@ -33,15 +34,7 @@ describe('GET /update-payment/{token}', () => {
     const merchant = await createMerchant({ name: 'Link Co' });
     if (page !== null) await setUpdatePaymentPage(merchant.id, page);
     const payment = await seedPayment(merchant.id, { customer: { email: 'lin@example.com', name: 'Lin', psp: 'stripe', provider_customer_id: 'cus_Q 1' } });
-    const message = await createMessage({
-      merchantId: merchant.id,
-      customerId: payment.customer_id,
-      paymentId: payment.id,
-      recoveryId: payment.recovery_id,
-      channel: 'email',
-      purpose: 'dunning',
-      to: payment.customer_email,
-    });
+    const message = await dunningEmailFor(payment);
     const { update_payment_url: link } = await linksFor(message);
     return { merchant, payment, message, link };
   }

@@ -29,16 +29,22 @@ export async function rotateWidgetSecret(merchantId: string, now: Date = new Dat
   return { merchant_id: merchantId, widget_secret: secret };
 }
 
-/** Opened secrets by their sealed form, so that a warm function does not call KMS for every init; a rotation seals anew, so a stale entry is never used. */
+/**
+ * Opened secrets by merchant and sealed form, so that a warm function does not call KMS for every
+ * init; a rotation seals anew, so a stale entry is never used. The merchant is part of the key: a
+ * sealed value copied onto another merchant's settings must still go through the box, whose
+ * context refuses it.
+ */
 const opened = new Map<string, string>();
 const MAX_OPENED = 256;
 
 async function widgetSecretOf(merchantId: string, sealed: string): Promise<string> {
-  const hit = opened.get(sealed);
+  const cacheKey = `${merchantId}\n${sealed}`;
+  const hit = opened.get(cacheKey);
   if (hit !== undefined) return hit;
   const secret = await openSecret(sealed, secretContext(merchantId));
   if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
-  opened.set(sealed, secret);
+  opened.set(cacheKey, secret);
   return secret;
 }
 
@@ -49,7 +55,8 @@ export interface WidgetInitRequest {
   readonly signature: string;
 }
 
-const refused = (why: string): InvalidSignatureError => new InvalidSignatureError(`The widget signature is not accepted: ${why}.`, { param: 'signature' });
+const refused = (why: string, param: 'signature' | 'timestamp' = 'signature'): InvalidSignatureError =>
+  new InvalidSignatureError(`The widget signature is not accepted: ${why}.`, { param });
 
 /**
  * The widget's credential (DESIGN §1): a fresh timestamp (|now − timestamp| ≤ 300 s), the
@@ -59,7 +66,8 @@ const refused = (why: string): InvalidSignatureError => new InvalidSignatureErro
  * widget secret are refused alike.
  */
 export async function verifyWidgetRequest(request: WidgetInitRequest, now: Date = new Date()): Promise<void> {
-  if (!timestampIsFresh(request.timestamp, now)) throw refused(`timestamp is more than ${WIDGET_TIMESTAMP_TOLERANCE_SECONDS} s from the server's time`);
+  if (!timestampIsFresh(request.timestamp, now))
+    throw refused(`timestamp is more than ${WIDGET_TIMESTAMP_TOLERANCE_SECONDS} s from the server's time`, 'timestamp');
   const settings = await getHostedSettings(request.merchant_id);
   if (settings.widget_secret_sealed === null) throw refused('signature does not match');
   const secret = await widgetSecretOf(request.merchant_id, settings.widget_secret_sealed);

@@ -130,7 +130,7 @@ describe('POST /api/widget/init', () => {
     const fresh = await init(signed('cus_skew', nowSeconds() + Math.sign(offset) * 290));
     // Assess
     expect(stale.status).toBe(401);
-    expect(stale.body.error).toMatchObject({ code: 'invalid_signature' });
+    expect(stale.body.error).toMatchObject({ code: 'invalid_signature', param: 'timestamp' });
     expect(fresh.status).toBe(200);
   });
 

@@ -8,6 +8,11 @@ import { listOutboxEmails } from '#adapters/email/outbox';
 import { startWinBackSchemas } from '#api/win-back/schemas';
 import { getMessage } from '#data/message-repository';
 import { eraseCustomer } from '#services/erase-customer';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { winBackBodyOf } from '#core/win-back';
+import { documentClient } from '#data/client';
+import { winBackKeys } from '#data/keys';
+import { env } from '#shared/env';
 import type { LocalStack } from '#lib/local/local-stack';
 import { createCampaignWithEmail } from '#test/fixtures/ab-tests';
 import { call } from '#test/fixtures/http';
@@ -100,13 +105,25 @@ describe('POST /api/v1/win-back/{customerId}', () => {
     expect(campaign.body.error).toMatchObject({ code: 'resource_not_found', param: 'campaign_id' });
   });
 
-  it('refuses an erased customer with 404', async () => {
-    // Prepare
+  it('erases the offer and its link with the customer, and then refuses the customer with 404', async () => {
+    // Prepare: an offer sent, its email carrying an update-payment link.
     const payment = await lostCustomer();
-    await eraseCustomer(tenant.merchant.id, payment.customer_id);
+    const sent = await winBack(payment.customer_id, { offer_type: 'custom', offer_value: 'A free month' });
+    await stack.runtime.queues.drain();
+    const email = (await listOutboxEmails(tenant.merchant.id)).find((candidate) => candidate.message_id === sent.body.data.message_id);
+    const link = /https?:\/\/\S+\/update-payment\/[A-Za-z0-9_-]{43}/.exec(email?.text ?? '')?.[0] as string;
+    const before = await call(link, { redirect: 'manual' });
     // Act
+    await eraseCustomer(tenant.merchant.id, payment.customer_id);
     const response = await winBack(payment.customer_id, { offer_type: 'custom', offer_value: 'A free month' });
+    const after = await call(link, { redirect: 'manual' });
+    const { Item: offer } = await documentClient.send(
+      new GetCommand({ TableName: env.TABLE_NAME, Key: winBackKeys.offer(tenant.merchant.id, winBackBodyOf(sent.body.data.id) as string) }),
+    );
     // Assess
+    expect(before.status).not.toBe(404);
+    expect(after.status).toBe(404);
+    expect(offer).toBeUndefined();
     expect(response.status).toBe(404);
     expect(response.body.error).toMatchObject({ code: 'resource_not_found', param: 'customerId' });
   });

@@ -61,6 +61,7 @@ describe('queueSenders', () => {
       'api:provider-webhooks',
       'api:recoveries',
       'api:webhook-endpoints',
+      'api:win-back',
       'consumers:inbound-webhooks',
       'jobs:every-minute',
       'jobs:hourly',

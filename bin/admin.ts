@@ -5,6 +5,9 @@
  *
  *   npm run --silent admin -- merchants create --name "Acme" [--plan engine]
  *   npm run --silent admin -- merchants list
+ *   npm run --silent admin -- merchants widget-secret --merchant <id>
+ *   npm run --silent admin -- merchants branding --merchant <id> [--logo-url https://…] [--primary-color #rrggbb] [--merchant-name "Acme"]
+ *   npm run --silent admin -- merchants update-payment-page --merchant <id> --url https://…
  *   npm run --silent admin -- keys create --merchant <id> --scopes read,write [--expires-in 3600] [--mode live|test]
  *   npm run --silent admin -- keys revoke <key id>
  *   npm run --silent admin -- keys list --merchant <id>
@@ -30,6 +33,7 @@ import { API_KEY_MODES, type ApiKeyMode } from '#core/api-keys';
 import { parseScopes } from '#core/scopes';
 import { AppError } from '#core/errors';
 import { newMerchantSchema } from '#core/merchants';
+import { checkBranding, checkUpdatePaymentPageUrl } from '#core/hosted';
 import { GATEWAY_NAMES, isGatewayName } from '#core/payment-gateway';
 import type { DeadLetterQueues } from '#adapters/dead-letters/port';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
@@ -53,7 +57,9 @@ type Repositories = typeof import('#data/merchant-repository') &
   Pick<typeof import('#adapters/email/outbox'), 'listRecentOutboxEmails'> &
   Pick<typeof import('#data/channel-repository'), 'listLocalMessages' | 'getSendingPause' | 'resumeSending' | 'sendingCounts'> &
   Pick<typeof import('#services/recompute-rollups'), 'recomputeMerchantRollups'> &
-  Pick<typeof import('#services/crm'), 'startCrmInstallation'>;
+  Pick<typeof import('#services/crm'), 'startCrmInstallation'> &
+  Pick<typeof import('#services/widget'), 'rotateWidgetSecret'> &
+  Pick<typeof import('#data/hosted-settings-repository'), 'setBranding' | 'setUpdatePaymentPage'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -65,11 +71,14 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url';
+  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
   'merchants list',
+  'merchants widget-secret --merchant <id>',
+  'merchants branding --merchant <id> [--logo-url <https URL>] [--primary-color <#rrggbb>] [--merchant-name <name>]',
+  'merchants update-payment-page --merchant <id> --url <https URL of the provider page; {customer_id}, {provider_customer_id}, {payment_id} are filled in>',
   'keys create --merchant <id> --scopes <scope,...> [--expires-in <seconds>] [--mode live|test]',
   'keys revoke <key id>',
   'keys list --merchant <id>',
@@ -158,6 +167,15 @@ async function existingMerchant(repos: Repositories, merchantId: string): Promis
   if ((await repos.getMerchant(merchantId)) === undefined) throw new UsageError(`unknown merchant "${merchantId}"`);
 }
 
+/** Work on one existing merchant (--merchant, required; an unknown merchant is a usage error). */
+function onMerchant(values: Values, work: (repos: Repositories, merchantId: string) => Promise<unknown>): Work {
+  const merchantId = required(values, 'merchant');
+  return async (repos) => {
+    await existingMerchant(repos, merchantId);
+    return work(repos, merchantId);
+  };
+}
+
 /**
  * What a listing command prints: one merchant's items (an unknown merchant is a usage error), or,
  * without --merchant, every merchant's, newest first, `limit` in all.
@@ -190,6 +208,36 @@ const commands: Record<string, Command> = {
     },
   },
   'merchants list': { options: {}, positionals: [], prepare: () => (repos) => repos.listMerchants() },
+  /** Makes or rotates the widget secret (stored sealed; printed once, here): the one before stops verifying at once. */
+  'merchants widget-secret': {
+    options: { merchant: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => onMerchant(values, (repos, merchantId) => repos.rotateWidgetSecret(merchantId)),
+  },
+  /** Sets the branding fields given (the others kept): hosted pages and the widget show them. */
+  'merchants branding': {
+    options: { merchant: { type: 'string' }, 'logo-url': { type: 'string' }, 'primary-color': { type: 'string' }, 'merchant-name': { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const given = { logo_url: values['logo-url'], primary_color: values['primary-color'], merchant_name: values['merchant-name'] };
+      const change = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+      if (Object.keys(change).length === 0) throw new UsageError('give --logo-url, --primary-color or --merchant-name');
+      const checked = checkBranding(change);
+      return onMerchant(values, async (repos, merchantId) => ({ merchant_id: merchantId, branding: (await repos.setBranding(merchantId, checked)).branding }));
+    },
+  },
+  /** Where the update-payment page sends customers: the payment provider's hosted payment-method page. */
+  'merchants update-payment-page': {
+    options: { merchant: { type: 'string' }, url: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const url = checkUpdatePaymentPageUrl(required(values, 'url'));
+      return onMerchant(values, async (repos, merchantId) => ({
+        merchant_id: merchantId,
+        update_payment_page_url: (await repos.setUpdatePaymentPage(merchantId, url)).update_payment_page_url,
+      }));
+    },
+  },
   'keys create': {
     options: { merchant: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' }, mode: { type: 'string' } },
     positionals: [],
@@ -225,13 +273,7 @@ const commands: Record<string, Command> = {
   'keys list': {
     options: { merchant: { type: 'string' } },
     positionals: [],
-    prepare: (values) => {
-      const merchantId = required(values, 'merchant');
-      return async (repos) => {
-        await existingMerchant(repos, merchantId);
-        return repos.listApiKeys(merchantId);
-      };
-    },
+    prepare: (values) => onMerchant(values, (repos, merchantId) => repos.listApiKeys(merchantId)),
   },
   'providers set-secret': {
     options: { merchant: { type: 'string' }, psp: { type: 'string' }, secret: { type: 'string' } },
@@ -471,7 +513,7 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, crm, client] = await Promise.all([
+    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, crm, widget, hosted, client] = await Promise.all([
       import('#data/merchant-repository'),
       import('#data/api-key-repository'),
       import('#data/provider-secret-repository'),
@@ -482,6 +524,8 @@ async function main(argv: string[]): Promise<number> {
       import('#data/channel-repository'),
       import('#services/recompute-rollups'),
       import('#services/crm'),
+      import('#services/widget'),
+      import('#data/hosted-settings-repository'),
       import('#data/client'),
     ]);
     try {
@@ -499,6 +543,9 @@ async function main(argv: string[]): Promise<number> {
         sendingCounts: channels.sendingCounts,
         recomputeMerchantRollups: rollups.recomputeMerchantRollups,
         startCrmInstallation: crm.startCrmInstallation,
+        rotateWidgetSecret: widget.rotateWidgetSecret,
+        setBranding: hosted.setBranding,
+        setUpdatePaymentPage: hosted.setUpdatePaymentPage,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

@@ -58,7 +58,8 @@ export const apiGroups = {
   email: { api: 'merchant', table: 'write' },
   experiments: { api: 'merchant', table: 'write' },
   suggestions: { api: 'merchant', table: 'write' },
-  'win-back': { api: 'merchant', table: 'write' },
+  // Win-back offers go out through the notifications consumer.
+  'win-back': { api: 'merchant', table: 'write', sendsTo: ['notifications'] },
   'cancel-flows': { api: 'merchant', table: 'write' },
   // The enhanced tier asks a model for one short JSON answer.
   scoring: { api: 'merchant', table: 'write', ai: true },
@@ -70,7 +71,8 @@ export const apiGroups = {
   internal: { api: 'merchant', table: 'write' },
   'delivery-callbacks': { api: 'webhook', table: 'write' },
   'cancel-sessions': { api: 'edge', table: 'write' },
-  widget: { api: 'edge', table: 'write' },
+  // Opens the merchant's sealed widget secret to verify init signatures.
+  widget: { api: 'edge', table: 'write', secrets: true },
   'custom-hostname': { api: 'edge', table: 'write' },
   'email-domain': { api: 'edge', table: 'write' },
   'edge-internal': { api: 'edge', table: 'write' },

@@ -42,6 +42,13 @@ export interface SessionTokenPrincipal {
   readonly session: CancelSessionRecord;
 }
 
+/** An end customer's widget whose signed init the pipeline verified (fresh, genuine, not replayed): the merchant and customer it signed. */
+export interface WidgetPrincipal {
+  readonly kind: 'widget_hmac';
+  readonly merchantId: string;
+  readonly customerId: string;
+}
+
 /** What each auth kind's authenticator establishes (api/pipeline/authenticators.ts). */
 export interface PrincipalOf {
   readonly api_key: ApiKeyPrincipal;
@@ -50,8 +57,8 @@ export interface PrincipalOf {
   readonly cron_secret: CronPrincipal;
   readonly provider_signature: SignedPrincipal;
   readonly session_token: SessionTokenPrincipal;
-  // Their authenticators come with their groups (widget, session proxy).
-  readonly widget_hmac: never;
+  readonly widget_hmac: WidgetPrincipal;
+  // Its authenticator comes with its group (the session proxy).
   readonly session_cookie: never;
 }
 

@@ -82,7 +82,8 @@ export const sendMessage: MessageProcessor = async (raw) => {
 
   const message = claim.message;
   const payment = await getPayment(merchantId, message.payment_id);
-  const refusal = payment === undefined ? 'the payment no longer exists' : dunningRefusal(payment.status);
+  // A win-back offer goes to a customer who left: whatever became of the payment it is filed under.
+  const refusal = payment === undefined ? 'the payment no longer exists' : message.purpose === 'win_back' ? undefined : dunningRefusal(payment.status);
   if (payment === undefined || refusal !== undefined) {
     await closeMessage(message, 'cancelled', `Not sent: recovery ${message.recovery_id}: ${refusal}`, new Date());
     log.info('message cancelled', { reason: refusal });

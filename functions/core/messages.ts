@@ -1,4 +1,5 @@
 import { idBody } from './ids';
+import type { WinBackOffer } from './win-back';
 
 /**
  * A message of the communication log: one email (later SMS, WhatsApp) sent to a customer about a
@@ -26,8 +27,8 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const MESSAGE_CHANNELS = ['email', 'sms', 'whatsapp'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
-/** What a message is for: a manual or automatic dunning message, or a step of a campaign. */
-export const MESSAGE_PURPOSES = ['dunning', 'campaign'] as const;
+/** What a message is for: a manual or automatic dunning message, a step of a campaign, or a win-back offer (sent whatever the payment's state). */
+export const MESSAGE_PURPOSES = ['dunning', 'campaign', 'win_back'] as const;
 export type MessagePurpose = (typeof MESSAGE_PURPOSES)[number];
 
 /** An E.164 phone number: `+`, then 8 to 15 digits, the first not 0. */
@@ -47,6 +48,8 @@ export interface MessageRecord {
   readonly step_index?: number | null;
   /** The A/B test arm it belongs to (`A`, `B`, …), when the step is under test. */
   readonly variant?: string | null;
+  /** The offer a win-back message states (`purpose: win_back`). */
+  readonly offer?: WinBackOffer | null;
   readonly status: MessageStatus;
   /** Recipient: an email address (`email`) or an E.164 phone number (`sms`, `whatsapp`), as it was when queued. */
   readonly to: string;

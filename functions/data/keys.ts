@@ -903,3 +903,43 @@ export const webhookDueKeys = {
   },
   dueUpTo: (at: string): string => `${at}#~`,
 } as const;
+
+/**
+ * The widget, branding and the update-payment page (issue 14; functions/data/hosted-settings-repository.ts,
+ * functions/data/update-payment-token-repository.ts):
+ * | the merchant's hosted-page settings: widget secret (sealed), branding, update-payment page | PK = M#<m>, SK = HOSTED | table |
+ * | a widget signature accepted before (replays refused; TTL `expires_at`) | PK = M#<m>, SK = WIDGETSIG#<sha256 of signature> | table |
+ * | an update-payment link, by the SHA-256 of its token (TTL `expires_at`) | PK = UPDPAY#<sha256 of token>, SK = UPDPAY | table |
+ * | a customer's update-payment links (erasure)  | GSI2PK = M#<m>#C#<customer>, GSI2SK = UPDPAY#<sha256> | GSI2 |
+ * The update-payment link is not under `M#`: the customer's browser presents only the token, so
+ * the token (hashed) is what finds the link, and the item carries its merchant as an attribute,
+ * like the API-key hash item.
+ */
+export const hostedKeys = {
+  settings: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'HOSTED' }),
+  widgetSignature: (merchantId: string, signatureHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WIDGETSIG#${signatureHash}` }),
+  updatePaymentToken: (tokenHash: string): ItemKey => ({ PK: `UPDPAY#${tokenHash}`, SK: 'UPDPAY' }),
+  updatePaymentTokenTag: (merchantId: string, customerId: string, tokenHash: string) => ({
+    GSI2PK: customerDataPk(merchantId, customerId),
+    GSI2SK: `UPDPAY#${tokenHash}`,
+  }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const HOSTED_ENTITY = {
+  widgetSignature: 'widget_signature',
+  updatePaymentToken: 'update_payment_token',
+} as const;
+
+/**
+ * Win-back offers (functions/data/win-back-repository.ts):
+ * | one win-back offer                     | PK = M#<m>, SK = WINBACK#<body> (`wb_<body>`, time-ordered) | table |
+ * | a customer's win-back offers (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK = WINBACK#<body>       | GSI2  |
+ */
+export const winBackKeys = {
+  offer: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `WINBACK#${body}` }),
+  customerTag: (merchantId: string, customerId: string, body: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `WINBACK#${body}` }),
+} as const;
+
+/** Entity names of the items above (beside ENTITY, so that this block only appends). */
+export const WIN_BACK_ENTITY = { offer: 'win_back' } as const;

@@ -15,6 +15,7 @@ import {
   messageIdFor,
 } from '#core/messages';
 import type { PaymentRecord } from '#core/payments';
+import type { WinBackOffer } from '#core/win-back';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { findDueEntries } from './due-index';
@@ -165,6 +166,8 @@ export interface NewMessage {
   readonly variant?: string | null;
   /** A WhatsApp template's Content SID (needed outside the 24 h session window). */
   readonly contentSid?: string | null;
+  /** The offer of a win-back message. */
+  readonly offer?: WinBackOffer | null;
   /** When to send it: null or absent for now (`queued`), else later (`scheduled`, in the due index). */
   readonly scheduledAt?: Date | null;
 }
@@ -188,6 +191,7 @@ export function newMessageRecord(input: NewMessage, now: Date = new Date()): Mes
     template_id: input.templateId ?? null,
     subject: input.subject ?? null,
     content_sid: input.contentSid ?? null,
+    ...(input.offer ? { offer: input.offer } : {}),
     scheduled_at: input.scheduledAt?.toISOString() ?? null,
     sending_at: null,
     sent_at: null,

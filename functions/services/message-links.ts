@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readSecret } from '#adapters/secrets';
+import { newLinkToken, sha256Hex, UPDATE_PAYMENT_LINK_TTL_SECONDS } from '#core/hosted';
 import type { MessageRecord } from '#core/messages';
+import { putUpdatePaymentLink } from '#data/update-payment-token-repository';
 import { signUnsubscribeToken, type UnsubscribeClaims, verifyUnsubscribeToken } from '#core/unsubscribe-token';
 import { env } from '#shared/env';
 
@@ -41,15 +43,50 @@ export interface MessageLinks {
   readonly unsubscribe_url: string;
 }
 
-/** The links every message carries: its recipient's one-click unsubscribe, and where to update the payment method. */
+/** Whom an update-payment link is for: the customer and the open payment, and the message carrying it (null for the widget's). */
+export interface UpdatePaymentLinkSubject {
+  readonly merchantId: string;
+  readonly customerId: string;
+  readonly paymentId: string | null;
+  readonly messageId: string | null;
+}
+
+/**
+ * A new update-payment link (`GET /update-payment/{token}` on the edge host, or under
+ * UPDATE_PAYMENT_BASE_URL when set): 32 random bytes, stored only as their SHA-256 with whom the
+ * link is for, valid {@link UPDATE_PAYMENT_LINK_TTL_SECONDS} (30 days).
+ */
+export async function issueUpdatePaymentUrl(subject: UpdatePaymentLinkSubject, now: Date = new Date()): Promise<string> {
+  const token = newLinkToken();
+  await putUpdatePaymentLink(
+    {
+      merchant_id: subject.merchantId,
+      customer_id: subject.customerId,
+      payment_id: subject.paymentId,
+      message_id: subject.messageId,
+      created_at: now.toISOString(),
+      expires_at: Math.floor(now.getTime() / 1000) + UPDATE_PAYMENT_LINK_TTL_SECONDS,
+    },
+    sha256Hex(token),
+  );
+  const updateBase = (process.env.UPDATE_PAYMENT_BASE_URL ?? env.UPDATE_PAYMENT_BASE_URL ?? `${edgeOrigin()}/update-payment`).replace(/\/+$/, '');
+  return `${updateBase}/${token}`;
+}
+
+/** The links every message carries: its recipient's one-click unsubscribe, and where to update the payment method (a link of its own). */
 export async function linksFor(message: MessageRecord): Promise<MessageLinks> {
   const origin = edgeOrigin();
   const token = signUnsubscribeToken(
     { merchantId: message.merchant_id, customerId: message.customer_id, channel: message.channel, messageId: message.id },
     await unsubscribeKey(),
   );
-  const updateBase = (process.env.UPDATE_PAYMENT_BASE_URL ?? env.UPDATE_PAYMENT_BASE_URL ?? `${origin}/update-payment`).replace(/\/+$/, '');
-  return { unsubscribe_url: `${origin}/unsubscribe/${token}`, update_payment_url: `${updateBase}/${encodeURIComponent(message.recovery_id)}` };
+  const updatePaymentUrl = await issueUpdatePaymentUrl({
+    merchantId: message.merchant_id,
+    customerId: message.customer_id,
+    paymentId: message.payment_id,
+    messageId: message.id,
+  });
+  return { unsubscribe_url: `${origin}/unsubscribe/${token}`, update_payment_url: updatePaymentUrl };
 }
 
 /** The claims of a genuine unsubscribe token, else undefined. */

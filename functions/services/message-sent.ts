@@ -5,6 +5,7 @@ import { outboundEventItem } from '#data/outbound-event-repository';
 import { timelineItem } from '#data/payment-repository';
 
 const LABELS = { email: 'email', sms: 'SMS', whatsapp: 'WhatsApp' } as const;
+const PURPOSE_LABELS: Readonly<Record<MessageRecord['purpose'], string>> = { dunning: 'Dunning', campaign: 'Campaign', win_back: 'Win-back' };
 
 /**
  * What a sent message writes with the claim that marks it `sent` (message-repository
@@ -22,7 +23,7 @@ export function messageSentItems(
   const campaign = message.campaign_id ? { campaign_id: message.campaign_id } : {};
   const timeline = timelineItem(payment, now.toISOString(), {
     type: 'dunning_sent',
-    detail: `${message.purpose === 'campaign' ? 'Campaign' : 'Dunning'} ${LABELS[message.channel]} sent${sent.subject === undefined ? '' : `: ${sent.subject}`}`,
+    detail: `${PURPOSE_LABELS[message.purpose]} ${LABELS[message.channel]} sent${sent.subject === undefined ? '' : `: ${sent.subject}`}`,
     details: {
       message_id: message.id,
       channel: message.channel,

@@ -2,7 +2,9 @@ import type { CustomerRecord } from '#core/customers';
 import type { Merchant } from '#core/merchants';
 import type { MessageRecord } from '#core/messages';
 import type { PaymentRecord } from '#core/payments';
-import { headerSafe } from '#core/templates/render';
+import { headerSafe, renderTemplate, withUnsubscribeLink } from '#core/templates/render';
+import { placeholderValuesFor } from '#core/templates/values';
+import { winBackTemplate } from '#core/win-back';
 import { templateFitsChannel } from '#core/templates/template';
 import type { MessageLinks } from './message-links';
 import { renderTemplateMessage } from './render-template-message';
@@ -53,6 +55,11 @@ export const DEFAULT_TEMPLATE_IDS: Readonly<Record<MessageRecord['channel'], str
  */
 export async function renderMessage(input: RenderMessageInput): Promise<RenderedMessage> {
   const { message, payment, customer, merchant, links } = input;
+  if (message.purpose === 'win_back' && message.offer) {
+    // A win-back email states its offer (core/win-back.ts), with the same placeholders and unsubscribe link as any email.
+    const email = renderTemplate(winBackTemplate(message.offer), placeholderValuesFor({ payment, customer, merchant, links }));
+    return withUnsubscribeLink(email, links.unsubscribe_url);
+  }
   const templateId = message.template_id ?? DEFAULT_TEMPLATE_IDS[message.channel];
   const rendered = await renderTemplateMessage({ merchantId: message.merchant_id, templateId, payment, customer, merchant, links });
   if (rendered === undefined) throw new MessageRenderError(`template ${templateId} no longer exists`);

@@ -137,6 +137,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       edge_url: process.env.EDGE_PUBLIC_BASE_URL,
       unsubscribe_signing_secret: process.env.UNSUBSCRIBE_SIGNING_SECRET,
       crm_state_signing_secret: process.env.CRM_STATE_SIGNING_SECRET,
+      ...(process.env.SECRET_BOX_DRIVER === 'local' ? { secret_box_key: process.env.SECRET_BOX_KEY } : {}),
     };
     const stackPath = options.stackFile === undefined ? stackFilePath() : options.stackFile;
     if (stackPath !== null) writePrivate(stackPath, stackFile);

@@ -24,6 +24,8 @@ export interface StackFile {
   readonly unsubscribe_signing_secret?: string;
   /** The key of CRM OAuth states, so that the installation URLs of `admin crm authorize-url` are accepted by the stack's callbacks. */
   readonly crm_state_signing_secret?: string;
+  /** The local secret box's key, so that what the CLI seals (a widget secret) opens in the stack. */
+  readonly secret_box_key?: string;
 }
 
 /** Where the stack started in `cwd` writes its stack file. */
@@ -73,6 +75,8 @@ export function useLocalStackEnvironment(path: string = stackFilePath()): boolea
       ['EDGE_PUBLIC_BASE_URL', stack.edge_url],
       ['UNSUBSCRIBE_SIGNING_SECRET', stack.unsubscribe_signing_secret],
       ['CRM_STATE_SIGNING_SECRET', stack.crm_state_signing_secret],
+      ['SECRET_BOX_DRIVER', stack.secret_box_key === undefined ? undefined : 'local'],
+      ['SECRET_BOX_KEY', stack.secret_box_key],
     ];
     for (const [name, value] of fromStack) if (process.env[name] === undefined && value !== undefined) process.env[name] = value;
   }

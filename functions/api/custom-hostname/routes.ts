@@ -1,4 +1,5 @@
 import { type RouteDef, ADMIN, READ, at } from '#api/route-rows';
+import { getCustomHostnameBrandingSchemas } from './schemas';
 
 /** The `custom-hostname` group's rows of the route table: its Lambda serves exactly these. */
 export const customHostnameRoutes: readonly RouteDef[] = [
@@ -15,5 +16,6 @@ export const customHostnameRoutes: readonly RouteDef[] = [
     'public',
     [],
     'Branding for a custom hostname',
+    getCustomHostnameBrandingSchemas,
   ),
 ];

@@ -8,6 +8,7 @@ import type { AuthKind, RouteDef } from '#api/route-types';
 import { verifyCronSecret } from './cron-secret';
 import { authenticateSessionToken } from './session-token';
 import { headerOf } from './headers';
+import { authenticateWidget } from './widget-hmac';
 
 export interface AuthenticationRequest {
   readonly event: APIGatewayProxyEvent;
@@ -77,10 +78,11 @@ export const authenticators: { readonly [A in AuthKind]: Authenticator<A> } = {
     return operation.verify(event, route);
   },
   session_token: async ({ event, now }) => authenticateSessionToken(event, now),
-  // The widget and the session proxy bring these with their operations.
-  widget_hmac: async ({ route }) => {
-    throw notBuilt(route);
+  widget_hmac: async ({ event, route, operation, now }) => {
+    if (operation === undefined) throw notBuilt(route);
+    return authenticateWidget(event, route, now);
   },
+  // The session proxy brings this with its operations.
   session_cookie: async ({ route }) => {
     throw notBuilt(route);
   },

@@ -1,14 +1,4 @@
-const escapeHtml = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-const page = (title: string, body: string): string =>
-  [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    '<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}button{font-size:1rem;padding:.6rem 1.2rem;cursor:pointer}</style>',
-    `</head><body>${body}</body></html>`,
-  ].join('');
+import { hostedPage as page } from '#api/hosted-page';
 
 /** The confirmation page: one button that posts the RFC 8058 body to the same URL (no script). */
 export const confirmationPage = (token: string): string =>

@@ -1,5 +1,9 @@
 import { createGroupHandler } from '#api/group-handler';
+import { getWidgetBranding } from './get-widget-branding';
+import { getWidgetScript } from './get-widget-script';
+import { initWidget } from './init-widget';
 import { widgetRoutes } from './routes';
+import { showUpdatePayment } from './show-update-payment';
 
-/** The widget Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(widgetRoutes, {});
+/** The widget Lambda (edge API): the signed widget init, the widget script, branding and the update-payment page. */
+export const handler = createGroupHandler(widgetRoutes, { initWidget, getWidgetBranding, getWidgetScript, showUpdatePayment });

@@ -1,5 +1,6 @@
 import { createGroupHandler } from '#api/group-handler';
 import { winBackRoutes } from './routes';
+import { startWinBack } from './start-win-back';
 
-/** The win-back Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(winBackRoutes, {});
+/** The win-back Lambda: sends and records win-back offers. */
+export const handler = createGroupHandler(winBackRoutes, { startWinBack });

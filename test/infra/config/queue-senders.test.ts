@@ -61,6 +61,7 @@ describe('queueSenders', () => {
       'api:provider-webhooks',
       'api:recoveries',
       'api:webhook-endpoints',
+      'api:win-back',
       'consumers:inbound-webhooks',
       // Its own delayed retries (webhook attempts waiting up to 15 min).
       'consumers:outbound-deliveries',

@@ -17,6 +17,9 @@ import { suppressEmail } from '#data/suppression-repository';
 import type { MessageRecord } from '#core/messages';
 import { getMessage } from '#data/message-repository';
 import { linksFor } from '#services/message-links';
+import { rotateWidgetSecret } from '#services/widget';
+import { signWidget } from '#core/hosted';
+import { setUpdatePaymentPage } from '#data/hosted-settings-repository';
 import { mintCrmState } from '#services/crm';
 import { startFakeCrmA, startFakeCrmB, useFakeCrms } from '#test/fakes/crm-apis';
 import type { LocalStack } from '#lib/local/local-stack';
@@ -255,6 +258,26 @@ describe('GET /api/v1/openapi.json', () => {
         rawBody: 'List-Unsubscribe=One-Click',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       });
+
+      // The widget and the hosted pages of the edge host.
+      await setUpdatePaymentPage(tenant.merchant.id, 'https://billing.example.com/update');
+      const { update_payment_url: updatePaymentUrl } = await linksFor(dunningMessage as MessageRecord);
+      await record('showUpdatePayment', 'to the provider page', updatePaymentUrl, { redirect: 'manual' });
+      const { widget_secret: widgetSecret } = await rotateWidgetSecret(tenant.merchant.id);
+      const timestamp = Math.floor(Date.now() / 1000);
+      await record('initWidget', 'signed', `${originOf(stack)}/api/widget/init`, {
+        method: 'POST',
+        body: {
+          merchant_id: tenant.merchant.id,
+          customer_id: customerId,
+          timestamp,
+          signature: signWidget(widgetSecret, tenant.merchant.id, customerId, timestamp),
+        },
+      });
+      await record('getWidgetBranding', 'branding', `${originOf(stack)}/api/widget/branding/${tenant.merchant.id}`);
+      await record('getCustomHostnameBranding', 'branding', `${originOf(stack)}/api/custom-hostname/branding/${tenant.merchant.id}`);
+      await record('getWidgetScript', 'script', `${originOf(stack)}/widget.js`);
+      await record('startWinBack', 'offer', `${api}/win-back/${customerId}`, { method: 'POST', key, body: { offer_type: 'discount', offer_value: '20% off' } });
 
       await record('getSubscriptionRecoveryStatus', 'status', `${api}/subscriptions/sub_contract_1`, { key });
       await record('listFailedInvoices', 'failed invoices', `${api}/subscriptions/sub_contract_1/failed-invoices`, { key });

@@ -102,7 +102,7 @@ describe('email through the consumer into the mail catcher', () => {
     expect(email.subject).toContain('did not go through');
     expect(email.text).toContain('Hello Ada Lovelace,');
     expect(email.text).toContain(`Unsubscribe: ${unsubscribeUrl}`);
-    expect(email.text).toContain(`/update-payment/${payment.recovery_id}`);
+    expect(email.text).toMatch(/\/update-payment\/[A-Za-z0-9_-]{43}\b/);
     expect(email.html).toContain(`<a href="${unsubscribeUrl}">Unsubscribe</a>`);
     expect(email.html).toContain('Update payment method</a>');
     expect(await getMessage(merchant.id, first.id)).toMatchObject({ status: 'sent', provider: 'smtp', channel: 'email', purpose: 'campaign' });

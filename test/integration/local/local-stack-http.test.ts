@@ -161,6 +161,8 @@ describe('the local stack over HTTP', () => {
       unsubscribe_signing_secret: process.env.UNSUBSCRIBE_SIGNING_SECRET,
       // For `admin crm authorize-url`: installation URLs whose state this server's callbacks accept.
       crm_state_signing_secret: process.env.CRM_STATE_SIGNING_SECRET,
+      // The CLI seals widget secrets with the stack's own secret-box key.
+      secret_box_key: process.env.SECRET_BOX_KEY,
     });
     expect(file.crm_state_signing_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(statSync(stack.stackFilePath as string).mode & 0o777).toBe(0o600);

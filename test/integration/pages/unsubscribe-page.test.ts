@@ -6,10 +6,10 @@
 import { type Browser, chromium } from 'playwright-core';
 import { getUnsubscribe } from '#data/channel-repository';
 import { createMerchant } from '#data/merchant-repository';
-import { createMessage } from '#data/message-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { linksFor } from '#services/message-links';
 import { startTestStack } from '#test/fixtures/local-stack';
+import { dunningEmailFor } from '#test/fixtures/messages';
 import { seedPaymentThrough } from '#test/fixtures/payments';
 
 /** Debian's package installs it here (.ci/run installs it); CHROMIUM_PATH points elsewhere. */
@@ -34,15 +34,7 @@ describe('the unsubscribe page in Chromium', () => {
     // Prepare: an email's unsubscribe link, as the notifications consumer makes it.
     const merchant = await createMerchant({ name: 'Browser Co' });
     const payment = await seedPaymentThrough(merchant.id, [], { customer: { email: 'grace@example.com', name: 'Grace Hopper' } });
-    const message = await createMessage({
-      merchantId: merchant.id,
-      customerId: payment.customer_id,
-      paymentId: payment.id,
-      recoveryId: payment.recovery_id,
-      channel: 'email',
-      purpose: 'dunning',
-      to: payment.customer_email,
-    });
+    const message = await dunningEmailFor(payment);
     const { unsubscribe_url: link } = await linksFor(message);
     const page = await browser.newPage();
     const posted: string[] = [];

@@ -115,7 +115,7 @@ describe('POST /api/v1/recoveries/{id}/dunning', () => {
     });
     expect(outbox[0]?.text).toContain('Hello Ada Lovelace,');
     expect(outbox[0]?.text).toContain(`We could not collect your payment of $49.99 to ${tenant.merchant.name}.`);
-    expect(outbox[0]?.text).toContain(`/update-payment/${payment.recovery_id}`);
+    expect(outbox[0]?.text).toMatch(/\/update-payment\/[A-Za-z0-9_-]{43}\b/);
     const entries = await dunningEntries(payment);
     expect(entries).toHaveLength(1);
     expect(entries[0]?.details).toMatchObject({ message_id: response.body.data.message_id, provider: 'outbox', provider_message_id: outbox[0]?.id });

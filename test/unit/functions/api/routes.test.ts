@@ -7,11 +7,11 @@ const row = routeRow;
 
 /** Rows beyond the spec's tables: the template CRUD merchants need to save the templates campaigns name (docs/api.md). */
 const BEYOND_SPEC = ['createTemplate', 'listTemplates', 'getTemplate', 'updateTemplate', 'deleteTemplate'];
-/** The hosted pages issue 14 names (edge host, HTML, not spec API paths). */
-const HOSTED_PAGES = ['showCancelPage'];
+/** The hosted pages issue 14 names (edge host, HTML or script, not spec API paths): the cancel page, the widget script and the update-payment page. */
+const HOSTED_PAGES = ['showCancelPage', 'getWidgetScript', 'showUpdatePayment'];
 
 describe('the route table', () => {
-  it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path, the OpenAPI document, the template CRUD and the two unsubscribe rows', () => {
+  it('lists the 130 operations of the spec, 13 provider webhooks, the square invoice path, the OpenAPI document, the template CRUD, the two unsubscribe rows and the hosted pages', () => {
     // Prepare
     const webhookRows = routes.filter((route) => route.group === 'provider-webhooks');
     const ownRows = routes.filter((route) => route.group === 'unsubscribe');
@@ -19,8 +19,7 @@ describe('the route table', () => {
       (route) =>
         !['provider-webhooks', 'unsubscribe'].includes(route.group) &&
         route.operationId !== 'getOpenApiDocument' &&
-        !BEYOND_SPEC.includes(route.operationId) &&
-        !HOSTED_PAGES.includes(route.operationId),
+        ![...BEYOND_SPEC, ...HOSTED_PAGES].includes(route.operationId),
     );
     // Assess
     expect(routes).toHaveLength(147 + BEYOND_SPEC.length + HOSTED_PAGES.length);
@@ -29,11 +28,12 @@ describe('the route table', () => {
     expect(webhookRows.map((route) => route.path).sort()).toEqual([...PSPS.map((psp) => `/${psp}/{merchant_id}`), '/square/{merchant_id}/invoice'].sort());
   });
 
-  it('puts merchant rows under /api/v1 and edge rows under /api or /ws, but the hosted pages (unsubscribe: RFC 8058 links; cancel)', () => {
+  it('puts merchant rows under /api/v1 and edge rows under /api or /ws, but the hosted pages (unsubscribe: RFC 8058 links; cancel, update-payment, widget script)', () => {
     // Assess
     for (const route of routes) {
       if (route.api === 'merchant') expect(route.path).toMatch(/^\/api\/v1\//);
-      if (route.api === 'edge') expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/|unsubscribe\/\{token\}$|cancel\/\{token\}$)/);
+      if (route.api === 'edge')
+        expect(route.path).toMatch(/^\/(api\/(?!v1\/)|ws\/|unsubscribe\/\{token\}$|cancel\/\{token\}$|update-payment\/\{token\}$|widget\.js$)/);
     }
   });
 

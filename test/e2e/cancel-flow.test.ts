@@ -8,6 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { LocalStack } from '#lib/local/local-stack';
+import { contrastRatio, parseHexColor } from '#core/contrast';
+import { setBranding } from '#data/hosted-settings-repository';
 import { launchBrowser, seriousAxeViolations } from '#test/fixtures/browser';
 import { createFlow, SURVEY_FLOW } from '#test/fixtures/cancel-flows';
 import { seedCustomerPayment } from '#test/fixtures/customers';
@@ -29,13 +31,13 @@ describe('the hosted cancel page', () => {
   let browser: Browser;
   let tenant: Tenant;
 
-  /** A new customer's session of the tenant's active flow: its token and page URL. */
-  async function startSession(): Promise<Started['data']> {
-    const customer = await seedCustomerPayment(tenant.merchant.id, { email: `e2e${Math.random().toString(36).slice(2, 8)}@example.com` });
+  /** A new customer's session of the tenant's (or another merchant's) active flow: its token and page URL. */
+  async function startSession(of: Tenant = tenant): Promise<Started['data']> {
+    const customer = await seedCustomerPayment(of.merchant.id, { email: `e2e${Math.random().toString(36).slice(2, 8)}@example.com` });
     const started = await call<Started>(`${originOf(stack)}/api/cancel-session/start`, {
       method: 'POST',
-      key: tenant.key,
-      body: { merchant_id: tenant.merchant.id, customer_id: customer.customer_id },
+      key: of.key,
+      body: { merchant_id: of.merchant.id, customer_id: customer.customer_id },
     });
     return started.body.data;
   }
@@ -92,6 +94,28 @@ describe('the hosted cancel page', () => {
     expect(await sessionOf(token)).toMatchObject({ state: 'completed', outcome: 'cancelled', reason: 'too_expensive', accepted_offer: null });
     await context.close();
   }, 90_000);
+
+  it("shows the merchant's branding: its name, and its colour darkened until white text on it reads at 4.5:1", async () => {
+    // Prepare: a merchant whose brand yellow fails contrast with white text
+    const branded = await newTenant(['admin'], UNLIMITED);
+    await createFlow(stack.api_url, branded, SURVEY_FLOW, true);
+    await setBranding(branded.merchant.id, { merchant_name: 'Acme Fitness', primary_color: '#fde047' });
+    const { url } = await startSession(branded);
+    const context = await auditContext();
+    const page = await context.newPage();
+    // Act
+    await page.goto(url);
+    const header = await page.locator('header').textContent();
+    // The page's style sets `:root{--brand:<colour>}`.
+    const brand = ((await page.locator('style').first().textContent()) ?? '').match(/--brand:(#[0-9a-fA-F]{6})/)?.[1] ?? '';
+    // Assess
+    expect(header).toContain('Acme Fitness');
+    expect(brand).toMatch(/^#[0-9a-f]{6}$/i);
+    expect(brand.toLowerCase()).not.toBe('#fde047');
+    expect(contrastRatio(parseHexColor(brand) ?? [0, 0, 0], [255, 255, 255])).toBeGreaterThanOrEqual(4.5);
+    await expectAccessible(page, '0-branded');
+    await context.close();
+  }, 60_000);
 
   it('saves a customer who accepts the offer their answer leads to', async () => {
     // Prepare

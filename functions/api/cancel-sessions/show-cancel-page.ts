@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sessionState } from '#core/cancel-sessions';
 import { hashSessionToken, isWellFormedSessionToken } from '#core/session-tokens';
 import { getCancelSession } from '#data/cancel-session-repository';
-import { getMerchantCached } from '#data/merchant-repository';
+import { brandingOf } from '#services/branding';
 import { defineOperation } from '#api/operation';
 import { cancelPage, missingSessionPage, pagePolicy } from './page';
 import { showCancelPageSchemas } from './schemas';
@@ -19,8 +19,8 @@ export const showCancelPage = defineOperation({ auth: 'public', schemas: showCan
   const now = new Date();
   const session = isWellFormedSessionToken(params.token) ? await getCancelSession(hashSessionToken(params.token)) : undefined;
   if (session === undefined || sessionState(session, now) === 'expired') return { statusCode: 404, body: undefined, html: missingSessionPage(nonce), headers };
-  const merchant = await getMerchantCached(session.merchant_id);
-  // Branding (logo, colour) comes with the branding records of the widget group; until then the default colour.
-  const branding = { merchantName: merchant?.name ?? 'Subscription', primaryColor: null };
+  // The merchant's branding (operator CLI `merchants branding`): its name and colour, made accessible by the page.
+  const brand = await brandingOf(session.merchant_id, now);
+  const branding = { merchantName: brand?.merchant_name ?? 'Subscription', primaryColor: brand?.primary_color ?? null };
   return { body: undefined, html: cancelPage(session, params.token, branding, nonce), headers };
 });

@@ -1,7 +1,7 @@
 import { defineOperation } from '#api/operation';
 import { envelope } from '#api/pipeline/responses';
 import { ResourceNotFoundError } from '#core/errors';
-import { brandingOf } from '#services/widget';
+import { brandingOf } from '#services/branding';
 import { BRANDING_HEADERS } from '../widget/branding-headers';
 import { getCustomHostnameBrandingSchemas } from './schemas';
 

@@ -1,6 +1,6 @@
 import { defineOperation } from '#api/operation';
 import { ResourceNotFoundError } from '#core/errors';
-import { brandingOf } from '#services/widget';
+import { brandingOf } from '#services/branding';
 import { BRANDING_HEADERS } from './branding-headers';
 import { brandingSchemas } from './schemas';
 

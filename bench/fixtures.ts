@@ -10,6 +10,8 @@ import { createApiKey } from '#data/api-key-repository';
 import { documentClient } from '#data/client';
 import { ENTITY, type ItemKey, keys } from '#data/keys';
 import { createMerchant } from '#data/merchant-repository';
+import { recordFailedPayment } from '#data/payment-repository';
+import type { PaymentRecord } from '#core/payments';
 import { env } from '#shared/env';
 import type { BenchFixture } from './scenario';
 
@@ -99,4 +101,28 @@ export async function batchWrite(requests: WriteRequest[]): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, send));
+}
+
+/**
+ * One failed card payment of the bench's usual shape (4999 usd, insufficient funds, Stripe) for a
+ * customer of the merchant: the seed of the scenarios that need a customer with an open payment.
+ */
+export async function seedFailedPayment(
+  merchantId: string,
+  customer: { readonly email: string; readonly name: string; readonly provider_customer_id?: string },
+  providerPaymentId: string,
+): Promise<PaymentRecord> {
+  const { payment } = await recordFailedPayment({
+    merchantId,
+    customer,
+    psp: 'stripe',
+    providerPaymentId,
+    amount: 4999,
+    currency: 'usd',
+    declineCode: 'insufficient_funds',
+    declineCategory: 'soft_retry',
+    declineSubcategory: 'balance',
+    retryAllowed: true,
+  });
+  return payment;
 }

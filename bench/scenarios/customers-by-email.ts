@@ -4,9 +4,8 @@ import { customerBodyOf, normaliseEmail } from '#core/customers';
 import { documentClient } from '#data/client';
 import { putCustomer, resolveCustomer } from '#data/customer-repository';
 import { customerKeys, type ItemKey } from '#data/keys';
-import { recordFailedPayment } from '#data/payment-repository';
 import { env } from '#shared/env';
-import { batchWrite } from '#bench/fixtures';
+import { batchWrite, seedFailedPayment } from '#bench/fixtures';
 import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
 import type { BenchFixture, Scenario } from '#bench/scenario';
 
@@ -28,18 +27,11 @@ let sampleCustomerId: string | undefined;
  */
 async function benchCustomers(fixture: BenchFixture): Promise<string> {
   if (sampleCustomerId === undefined) {
-    const { payment } = await recordFailedPayment({
-      merchantId: fixture.merchantId,
-      customer: { email: SAMPLE_EMAIL, name: 'Sample Customer', provider_customer_id: 'cus_bench_sample' },
-      psp: 'stripe',
-      providerPaymentId: 'ch_bench_customer_sample',
-      amount: 4999,
-      currency: 'usd',
-      declineCode: 'insufficient_funds',
-      declineCategory: 'soft_retry',
-      declineSubcategory: 'balance',
-      retryAllowed: true,
-    });
+    const payment = await seedFailedPayment(
+      fixture.merchantId,
+      { email: SAMPLE_EMAIL, name: 'Sample Customer', provider_customer_id: 'cus_bench_sample' },
+      'ch_bench_customer_sample',
+    );
     sampleCustomerId = payment.customer_id;
   }
   const target = fixture.merchants * CUSTOMERS_PER_MERCHANT - 1;

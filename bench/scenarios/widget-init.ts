@@ -7,12 +7,12 @@ import { sha256Hex, signWidget } from '#core/hosted';
 import { getCustomer } from '#data/customer-repository';
 import { customerPaymentsIn } from '#data/customer-queries';
 import { getHostedSettings, spendWidgetSignature } from '#data/hosted-settings-repository';
-import { recordFailedPayment } from '#data/payment-repository';
 import { putUpdatePaymentLink } from '#data/update-payment-token-repository';
 import { toApiGatewayEvent } from '#lib/local/api-gateway-event';
 import { createLambdaContext } from '#lib/local/lambda-context';
 import { RouteMatcher } from '#lib/local/route-matcher';
 import { rotateWidgetSecret } from '#services/widget';
+import { seedFailedPayment } from '#bench/fixtures';
 import type { Scenario } from '#bench/scenario';
 
 const PATH = '/api/widget/init';
@@ -43,18 +43,11 @@ export const scenario: Scenario = {
     // Signatures are single-use: requests cycle through customers and timestamps within the 300 s window, never one pair twice.
     const customers: Array<{ readonly customerId: string; readonly paymentId: string }> = [];
     for (let index = 0; index < CUSTOMERS; index += 1) {
-      const { payment } = await recordFailedPayment({
-        merchantId: fixture.merchantId,
-        customer: { email: `widget.bench${index}@example.com`, name: 'Widget Bench' },
-        psp: 'stripe',
-        providerPaymentId: `ch_bench_widget_${index}`,
-        amount: 4999,
-        currency: 'usd',
-        declineCode: 'insufficient_funds',
-        declineCategory: 'soft_retry',
-        declineSubcategory: 'balance',
-        retryAllowed: true,
-      });
+      const payment = await seedFailedPayment(
+        fixture.merchantId,
+        { email: `widget.bench${index}@example.com`, name: 'Widget Bench' },
+        `ch_bench_widget_${index}`,
+      );
       customers.push({ customerId: payment.customer_id, paymentId: payment.id });
     }
     const matcher = new RouteMatcher(routes);

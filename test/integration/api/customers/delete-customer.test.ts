@@ -247,7 +247,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
       expect(response.body.data).toEqual({ deleted: true, customer_id: victimId(), records_deleted: victimBefore.size });
       // The seed did leave the kinds of items erasure must find: customer, references, payments,
       // timelines, idempotency records, the ingest dedupe record, messages, outbox emails, message
-      // references, the manual-dunning cooldown and sandbox charges.
+      // references, update-payment links, the manual-dunning cooldown and sandbox charges.
       expect(new Set([...victimBefore.values()].map((item) => item.entity))).toEqual(
         new Set([
           'customer',
@@ -267,7 +267,8 @@ describe('DELETE /api/v1/customers/{id}', () => {
           'sandbox_charge',
           'dunning_cooldown',
           'customer_search_term',
-          'outbound_event',
+          // The update-payment link of each message (its token's hash), filed under the customer.
+          'update_payment_token',
         ]),
       );
     });

@@ -375,7 +375,7 @@ describe('recovery analytics over ingested, retried, recovered, closed and pause
         }),
       }),
     ]);
-  });
+  }, 60_000);
 
   it("shows another merchant none of this merchant's figures", async () => {
     // Prepare

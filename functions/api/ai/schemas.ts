@@ -96,12 +96,9 @@ const generationFields = {
     .register(z.globalRegistry, { description: 'Input and output tokens (of the original call, for a cached answer).' }),
   cached: z.boolean().clone().register(z.globalRegistry, { description: 'True when answered from the one-hour cache (no model call).' }),
   latency_ms: z.number().check(z.int()),
-  cost_usd: z
-    .nullable(z.number())
-    .clone()
-    .register(z.globalRegistry, {
-      description: 'USD, from tokens and the price table in docs/ai.md; 0 for a cached answer; null for a model without a price.',
-    }),
+  cost_usd: z.nullable(z.number()).clone().register(z.globalRegistry, {
+    description: 'USD, from tokens and the price table in docs/ai.md; 0 for a cached answer; null for a model without a price.',
+  }),
 };
 
 /** A: unwrapped (spec: "A AI generation ... responses are not wrapped in data"). */

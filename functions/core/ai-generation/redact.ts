@@ -112,7 +112,8 @@ export function redactPrompt(text: string, options: RedactionOptions): Redaction
   }
   if (!options.keepNames) {
     out = out.replace(NAME_FIELD, (_match, label: string, value: string) => {
-      if (value.trim() === '' || value.trim() === EMAIL_MASK) return `${label}${value}`;
+      // A placeholder (`[customer name]`, `[customer email]`) is already masked: redaction is idempotent.
+      if (value.trim() === '' || value.trimStart().startsWith('[')) return `${label}${value}`;
       names += 1;
       return `${label}${NAME_MASK}`;
     });

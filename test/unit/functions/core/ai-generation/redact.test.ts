@@ -106,3 +106,15 @@ describe('redactPrompt: email addresses and names', () => {
     expect(masked.text).toBe(`customer_name: ${NAME_MASK}\ncampaign name: Spring`);
   });
 });
+
+describe('redactPrompt: idempotence', () => {
+  it('leaves an already redacted prompt as it is', () => {
+    // Prepare
+    const once = redactPrompt('customer_name: Jane Doe, card 4242424242424242 cvv 123, jane@example.com', STRICT).text;
+    // Act
+    const twice = redactPrompt(once, STRICT);
+    // Assess
+    expect(twice.text).toBe(once);
+    expect(twice.removed).toEqual({ cards: 0, cardFields: 0, emails: 0, names: 0 });
+  });
+});

@@ -1,9 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
 /**
  * A loopback stand-in for Amazon Bedrock Runtime's Converse API (`POST /model/{modelId}/converse`,
- * JSON in and out, as the AWS SDK's ConverseCommand sends and reads it), for the Bedrock adapter
+ * JSON in and out, as the AWS SDK's ConverseCommand sends and reads it; over cleartext HTTP/2, since
+ * the Bedrock Runtime client speaks only HTTP/2), for the Bedrock adapter
  * (functions/adapters/ai/bedrock-model.ts) behind `BEDROCK_ENDPOINT`. It answers with a fixed text
  * and usage, and can be switched to fail as Bedrock does (`x-amzn-ErrorType` and `{ message }`), or
  * to hang (never answer) so callers' time-outs can be tested. Records every request it received.
@@ -38,19 +39,19 @@ export const FAKE_USAGE = { inputTokens: 120, outputTokens: 30, totalTokens: 150
 
 export async function startBedrockConverseApi(): Promise<BedrockConverseApi> {
   const requests: ConverseRequestSeen[] = [];
-  const hanging = new Set<ServerResponse>();
+  const sessions = new Set<ServerHttp2Session>();
   const api: BedrockConverseApi = {
     url: '',
     requests,
     mode: 'answer',
     answerText: 'A clear explanation from the fake Bedrock model.',
     stop: async () => {
-      for (const response of hanging) response.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      for (const session of sessions) session.destroy();
+      await closed;
     },
   };
-  const answer = (request: IncomingMessage, response: ServerResponse, raw: string): void => {
+  const answer = (request: Http2ServerRequest, response: Http2ServerResponse, raw: string): void => {
     const match = /^\/model\/([^/]+)\/converse$/.exec(new URL(request.url ?? '/', 'http://fake').pathname);
     if (request.method !== 'POST' || match === null) {
       response.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'UnknownOperationException' }).end('{}');
@@ -61,10 +62,8 @@ export async function startBedrockConverseApi(): Promise<BedrockConverseApi> {
       authorization: request.headers.authorization,
       body: JSON.parse(raw) as ConverseRequestSeen['body'],
     });
-    if (api.mode === 'hang') {
-      hanging.add(response);
-      return;
-    }
+    // Never answered: the stream stays open until the caller aborts it or the fake stops.
+    if (api.mode === 'hang') return;
     if (api.mode !== 'answer') {
       const error = ERRORS[api.mode];
       response.writeHead(error.status, {
@@ -83,10 +82,14 @@ export async function startBedrockConverseApi(): Promise<BedrockConverseApi> {
       }),
     );
   };
-  const server: Server = createServer((request, response) => {
+  const server: Http2Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => answer(request, response, Buffer.concat(chunks).toString('utf8')));
+  });
+  server.on('session', (session: ServerHttp2Session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

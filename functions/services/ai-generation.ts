@@ -60,7 +60,7 @@ async function callModel(ports: GenerationPorts, prepared: Pick<PreparedPrompt, 
     }
     logger.warn('ai model failed', {
       error: error instanceof Error ? error.name : 'unknown',
-      message: error instanceof Error ? error.message.slice(0, 200) : undefined,
+      detail: error instanceof Error ? error.message.slice(0, 200) : undefined,
     });
     throw new UpstreamError('The AI model failed to answer. Retry later.', { cause: error });
   }

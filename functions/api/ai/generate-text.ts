@@ -1,5 +1,6 @@
 import type { z } from 'zod/mini';
-import { type GenerationRequest, preparePrompt } from '#core/ai-generation/prompts';
+import { type GenerationRequest, type PreparedPrompt, preparePrompt, UnknownContextKeyError } from '#core/ai-generation/prompts';
+import { ValidationError } from '#core/errors';
 import { aiModel } from '#adapters/ai/index';
 import { generate } from '#services/ai-generation';
 import { limitAiGeneration, rateLimitHeaders } from '#api/pipeline/rate-limit';
@@ -24,6 +25,16 @@ function requestOf(body: Body): GenerationRequest {
   return { ...common, template: body.prompt_template as NonNullable<Body['prompt_template']>, context: body.context ?? {} };
 }
 
+/** The prompt of the body; a context key the template does not read (the schema refuses it first) is 422 naming it. */
+function promptOf(body: Body): PreparedPrompt {
+  try {
+    return preparePrompt(requestOf(body));
+  } catch (error) {
+    if (error instanceof UnknownContextKeyError) throw new ValidationError(error.message, { param: `context.${error.key}` });
+    throw error;
+  }
+}
+
 /** The AI limit's own headers, beside the API key's (`X-RateLimit-*`). */
 const aiLimitHeaders = (state: Parameters<typeof rateLimitHeaders>[0]): Record<string, string> =>
   Object.fromEntries(Object.entries(rateLimitHeaders(state)).map(([name, value]) => [name.replace('X-RateLimit-', 'X-AI-RateLimit-'), value]));
@@ -38,7 +49,7 @@ const aiLimitHeaders = (state: Parameters<typeof rateLimitHeaders>[0]): Record<s
  */
 export const generateText = defineOperation({ auth: 'api_key', schemas: generateTextSchemas }, async ({ body, principal, requestId }) => {
   const merchantId = principal.merchantId;
-  const prepared = preparePrompt(requestOf(body));
+  const prepared = promptOf(body);
   const limit = await limitAiGeneration(merchantId);
   const { cards, cardFields, emails, names } = prepared.removed;
   if (cards + cardFields + emails + names > 0) {

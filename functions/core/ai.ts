@@ -3,9 +3,6 @@
  * Bedrock on AWS, a deterministic local model elsewhere (functions/adapters/ai). Domain code
  * depends on this, never on an adapter; `AI_PROVIDER` picks the adapter.
  */
-/** The `model` of the deterministic local adapter (functions/adapters/ai/local-model.ts): it says it is no LLM. */
-export const LOCAL_MODEL_NAME = 'local-deterministic-model';
-
 export interface AiRequest {
   /** Instructions: what the model is and how it must answer. */
   readonly system: string;
@@ -34,6 +31,9 @@ export interface AiResponse {
 export interface AiModel {
   generate(request: AiRequest): Promise<AiResponse>;
 }
+
+/** The `model` of the deterministic local adapter (functions/adapters/ai/local-model.ts): it says it is no LLM. */
+export const LOCAL_MODEL_NAME = 'local-deterministic-model';
 
 /** The model did not answer within the caller's bound. */
 export class AiTimeoutError extends Error {

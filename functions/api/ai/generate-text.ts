@@ -1,6 +1,6 @@
 import type { z } from 'zod/mini';
 import { type GenerationRequest, type PreparedPrompt, preparePrompt, UnknownContextKeyError } from '#core/ai-generation/prompts';
-import { ValidationError } from '#core/errors';
+import { RateLimitExceededError, ValidationError } from '#core/errors';
 import { aiModel } from '#adapters/ai/index';
 import { generate } from '#services/ai-generation';
 import { limitAiGeneration, rateLimitHeaders } from '#api/pipeline/rate-limit';
@@ -35,9 +35,19 @@ function promptOf(body: Body): PreparedPrompt {
   }
 }
 
-/** The AI limit's own headers, beside the API key's (`X-RateLimit-*`). */
-const aiLimitHeaders = (state: Parameters<typeof rateLimitHeaders>[0]): Record<string, string> =>
-  Object.fromEntries(Object.entries(rateLimitHeaders(state)).map(([name, value]) => [name.replace('X-RateLimit-', 'X-AI-RateLimit-'), value]));
+/** The AI limit's own headers (`X-AI-RateLimit-*`), beside the API key's `X-RateLimit-*`. */
+const aiLimitHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.replace('X-RateLimit-', 'X-AI-RateLimit-'), value]));
+
+/** Counts the call against the merchant's AI limit: its headers, or 429 carrying them (and the key's own, from the pipeline). */
+async function takeAiCall(merchantId: string): Promise<Record<string, string>> {
+  try {
+    return aiLimitHeaders(rateLimitHeaders(await limitAiGeneration(merchantId)));
+  } catch (error) {
+    if (!(error instanceof RateLimitExceededError)) throw error;
+    throw new RateLimitExceededError(error.message, error.retryAfterSeconds, { headers: aiLimitHeaders(error.headers) });
+  }
+}
 
 /**
  * POST /api/v1/ai/generate: text from the AI port, in A's form (use_case + prompts, answered
@@ -50,13 +60,12 @@ const aiLimitHeaders = (state: Parameters<typeof rateLimitHeaders>[0]): Record<s
 export const generateText = defineOperation({ auth: 'api_key', schemas: generateTextSchemas }, async ({ body, principal, requestId }) => {
   const merchantId = principal.merchantId;
   const prepared = promptOf(body);
-  const limit = await limitAiGeneration(merchantId);
+  const headers = await takeAiCall(merchantId);
   const { cards, cardFields, emails, names } = prepared.removed;
   if (cards + cardFields + emails + names > 0) {
     logger.info('ai prompt redacted', { request_id: requestId, merchant_id: merchantId, purpose: prepared.purpose, ...prepared.removed });
   }
   const generation = await generate(merchantId, prepared, { model: aiModel });
   const view = generationView(generation);
-  const headers = aiLimitHeaders(limit);
   return { body: body.use_case !== undefined ? view : envelope(view, requestId, merchantId), headers };
 });

@@ -297,6 +297,10 @@ describe('POST /api/v1/ai/generate', () => {
       expect(over.body.error.retry_after).toBeGreaterThanOrEqual(1);
       expect(over.body.error.retry_after).toBeLessThanOrEqual(60);
       expect(over.headers.get('retry-after')).toBe(String(over.body.error.retry_after));
+      expect(over.headers.get('x-ai-ratelimit-limit')).toBe('100');
+      expect(over.headers.get('x-ai-ratelimit-remaining')).toBe('0');
+      // The API key's own limit is another bucket, still far from full.
+      expect(over.headers.get('x-ratelimit-limit')).toBe(String(UNLIMITED.write_per_minute));
       expect(elsewhere.status).toBe(200);
     }, 60_000);
   });

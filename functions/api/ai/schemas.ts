@@ -1,5 +1,5 @@
 import * as z from '#shared/zod';
-import { AI_USE_CASES, CACHED_USE_CASES, PROMPT_TEMPLATES, templateKeys } from '#core/ai-generation/prompts';
+import { AI_USE_CASES, CACHED_USE_CASES, LANGUAGE_PATTERN, PROMPT_TEMPLATES, templateKeys } from '#core/ai-generation/prompts';
 import { ResponseMeta } from '#api/envelope-schemas';
 
 /** Spec, limits: "AI max_tokens (A) 50-4096, default 500; temperature 0-2, default 0.7" (B's max_tokens is held to the same range). */
@@ -14,10 +14,12 @@ const Prompt = (description: string) =>
     .clone()
     .register(z.globalRegistry, { description });
 
+const LANGUAGE_HINT = 'a language name or tag such as fr, pt-BR or French';
+
 /** A language name or tag (`fr`, `pt-BR`, `French`): letters, spaces and hyphens, so it cannot carry instructions. */
 const Language = z
   .string()
-  .check(z.trim(), z.regex(/^[A-Za-z][A-Za-z -]{0,34}$/, 'a language name or tag such as fr, pt-BR or French'))
+  .check(z.trim(), z.regex(LANGUAGE_PATTERN, LANGUAGE_HINT))
   .clone()
   .register(z.globalRegistry, { description: 'Language of the answer: a tag (`fr`, `pt-BR`) or a name (`French`).' });
 
@@ -80,6 +82,10 @@ export const GenerateTextBody = z
             message: `not read by the ${body.prompt_template} template (it reads ${allowed.join(', ')})`,
           });
         }
+      }
+      const language = body.context.language;
+      if (language !== undefined && language !== null && !(typeof language === 'string' && LANGUAGE_PATTERN.test(language.trim()))) {
+        ctx.addIssue({ code: 'custom', path: ['context', 'language'], message: LANGUAGE_HINT });
       }
     }),
   )

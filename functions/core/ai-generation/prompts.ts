@@ -42,6 +42,9 @@ const NEEDS_NAME: ReadonlySet<AiUseCase | PromptTemplate> = new Set([
 
 export const redactionFor = (useCase: AiUseCase | PromptTemplate): RedactionOptions => ({ keepNames: NEEDS_NAME.has(useCase), keepEmails: false });
 
+/** A language name or tag (`fr`, `pt-BR`, `French`): letters, spaces and hyphens, so that it cannot carry instructions into the system prompt. */
+export const LANGUAGE_PATTERN = /^[A-Za-z][A-Za-z -]{0,34}$/;
+
 /** Put before every system prompt, of both forms. */
 export const SERVICE_RULES =
   'You write for a payment recovery service. Never ask for, invent or repeat card numbers, security codes or passwords. Placeholders in square brackets stand for data withheld from you: keep them as they are or leave them out.';
@@ -160,7 +163,7 @@ export function renderTemplate(template: PromptTemplate, context: TemplateContex
     if (value === undefined || value === null || key === 'language') continue;
     lines.push(`${label}: ${renderValue(key, value, context.currency)}`);
   }
-  const language = typeof context.language === 'string' ? context.language : undefined;
+  const language = typeof context.language === 'string' && LANGUAGE_PATTERN.test(context.language.trim()) ? context.language.trim() : undefined;
   return {
     system: definition.system,
     prompt: [definition.task, '', ...lines].join('\n'),

@@ -43,7 +43,8 @@ export const apiGroups = {
   status: { api: 'merchant', table: 'read' },
   openapi: { api: 'merchant', table: 'read' },
   // Model calls are slow; 28 s stays under API Gateway's 29 s integration limit.
-  ai: { api: 'merchant', table: 'write', memoryMb: 1024, timeoutSeconds: 28 },
+  // Generation asks a model for text, bounded by AI_TIMEOUT_MS (20 s) inside the 28 s timeout.
+  ai: { api: 'merchant', table: 'write', memoryMb: 1024, timeoutSeconds: 28, ai: true },
   payments: { api: 'merchant', table: 'write' },
   customers: { api: 'merchant', table: 'write' },
   // Dunning messages and the resulting merchant webhook events.

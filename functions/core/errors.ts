@@ -87,6 +87,29 @@ export class InternalError extends AppError {
   readonly code = 'internal_error';
 }
 
+/**
+ * An upstream model or service answered with an error (AI generation: the model failed). Its
+ * message is safe to show (it names no internals), so it is exposed although it is a 5xx.
+ */
+export class UpstreamError extends AppError {
+  readonly statusCode = 502;
+  readonly code = 'upstream_error';
+
+  override get expose(): boolean {
+    return true;
+  }
+}
+
+/** An upstream model or service did not answer within its bound (AI generation: the model timed out). */
+export class UpstreamTimeoutError extends AppError {
+  readonly statusCode = 504;
+  readonly code = 'upstream_timeout';
+
+  override get expose(): boolean {
+    return true;
+  }
+}
+
 /** A route of the table whose operation is not built yet. */
 export class NotImplementedError extends AppError {
   readonly statusCode = 501;

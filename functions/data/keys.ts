@@ -943,3 +943,17 @@ export const winBackKeys = {
 
 /** Entity names of the items above (beside ENTITY, so that this block only appends). */
 export const WIN_BACK_ENTITY = { offer: 'win_back' } as const;
+
+/**
+ * AI generation (issue 15). Answers of the cacheable use cases (decline_explanation,
+ * retry_scoring), one item per merchant and prompt hash, removed by the TTL attribute an hour
+ * after they were written (reads check `expires_at` too, since TTL deletion lags). Prompts are
+ * redacted before they are hashed or sent, so the item holds no card data, email address or
+ * customer name, and no customer tag:
+ * | a cached AI answer                         | PK = M#<m>, SK = AICACHE#<sha256 of use case, prompts and settings> | table |
+ */
+export const aiGenerationKeys = {
+  cachedAnswer: (merchantId: string, promptHash: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `AICACHE#${promptHash}` }),
+} as const;
+
+export const AI_GENERATION_ENTITY = { cachedAnswer: 'ai_cached_answer' } as const;

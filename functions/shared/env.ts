@@ -115,6 +115,13 @@ const RULES = {
   AI_PROVIDER: { fallback: 'local', oneOf: ['local', 'bedrock'] },
   /** The Bedrock model the `bedrock` adapter converses with. */
   BEDROCK_MODEL_ID: { fallback: 'anthropic.claude-3-haiku-20240307-v1:0', minLength: 1 },
+  /** Bedrock Runtime endpoint override (tests point it at a loopback fake of the Converse API); unset on AWS. */
+  BEDROCK_ENDPOINT: { url: true },
+  /**
+   * Bound of one AI generation call in milliseconds (POST /ai/generate; GET /ai/ping uses at most
+   * 5000): past it the call is aborted and answered 504. 20 s leaves the ai Lambda (28 s) time to answer.
+   */
+  AI_TIMEOUT_MS: { fallback: '20000', wholeNumber: true },
   /**
    * Email adapter (functions/adapters/email): `outbox` keeps each email as a table item only (tests),
    * `smtp` composes real MIME and delivers it to SMTP_URL (the local stack's mail catcher; the

@@ -5,6 +5,6 @@
  * and no Bedrock permission.
  */
 export const bedrockModel = {
-  /** Converse-capable, fast and cheap: the enhanced scoring tier asks for one short JSON answer. */
+  /** Converse-capable, fast and cheap: the enhanced scoring tier asks for one short JSON answer, AI generation for short texts (docs/ai.md prices it). */
   modelId: 'anthropic.claude-3-haiku-20240307-v1:0',
 } as const satisfies { readonly modelId: string };

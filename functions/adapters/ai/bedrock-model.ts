@@ -4,18 +4,19 @@ import type { AiModel, AiRequest, AiResponse } from '#core/ai';
 /**
  * The AI adapter on AWS: one Converse call to an Amazon Bedrock model (any model Converse
  * supports; BEDROCK_MODEL_ID picks it). Kept this small on purpose: it cannot be exercised
- * without an AWS account with model access, so no test covers it, and every caller treats its
- * errors and timeouts as a reason to fall back (core/scoring/scorer.ts). The SDK is loaded on the
+ * without an AWS account with model access, so tests run it against a loopback fake of the Converse
+ * HTTP API (test/fakes/bedrock-converse-api.ts, `BEDROCK_ENDPOINT`). Callers bound every call
+ * (core/ai.ts generateWithin): scoring falls back, generation answers 502/504. The SDK is loaded on the
  * first call, not at cold start: the rules and lookup tiers of scoring never need it.
  */
-export function createBedrockModel(modelId: string, given?: BedrockRuntimeClient): AiModel {
+export function createBedrockModel(modelId: string, options: { readonly client?: BedrockRuntimeClient; readonly endpoint?: string } = {}): AiModel {
   let sdk: Promise<typeof import('@aws-sdk/client-bedrock-runtime')> | undefined;
-  let client: BedrockRuntimeClient | undefined = given;
+  let client: BedrockRuntimeClient | undefined = options.client;
   return {
     async generate(request: AiRequest): Promise<AiResponse> {
       sdk ??= import('@aws-sdk/client-bedrock-runtime');
       const { BedrockRuntimeClient, ConverseCommand } = await sdk;
-      client ??= new BedrockRuntimeClient({});
+      client ??= new BedrockRuntimeClient(options.endpoint === undefined ? {} : { endpoint: options.endpoint });
       const output = await client.send(
         new ConverseCommand({
           modelId,
@@ -27,7 +28,13 @@ export function createBedrockModel(modelId: string, given?: BedrockRuntimeClient
         request.signal === undefined ? {} : { abortSignal: request.signal },
       );
       const text = (output.output?.message?.content ?? []).map((block) => block.text ?? '').join('');
-      return { text, model: modelId, tokensUsed: output.usage?.totalTokens ?? 0 };
+      const usage = output.usage;
+      return {
+        text,
+        model: modelId,
+        tokensUsed: usage?.totalTokens ?? 0,
+        ...(usage?.inputTokens === undefined || usage.outputTokens === undefined ? {} : { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }),
+      };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { AiModel, AiRequest, AiResponse } from '#core/ai';
+import { type AiModel, type AiRequest, type AiResponse, LOCAL_MODEL_NAME } from '#core/ai';
 import { RETRY_SCORING_TASK_LINE, RULES_BASELINE_LABEL } from '#core/scoring/prompt';
 
 /**
@@ -10,7 +10,7 @@ import { RETRY_SCORING_TASK_LINE, RULES_BASELINE_LABEL } from '#core/scoring/pro
  *   score and delay, since it knows nothing the rules do not.
  * - Any other prompt gets a short text that quotes the start of the prompt.
  */
-export const LOCAL_MODEL_NAME = 'local-deterministic-model';
+export { LOCAL_MODEL_NAME };
 
 const CHARS_PER_TOKEN = 4;
 const tokensOf = (text: string): number => Math.ceil(text.length / CHARS_PER_TOKEN);
@@ -56,6 +56,8 @@ export const localModel: AiModel = {
   async generate(request: AiRequest): Promise<AiResponse> {
     request.signal?.throwIfAborted();
     const text = answerTo(request);
-    return { text, model: LOCAL_MODEL_NAME, tokensUsed: tokensOf(request.system) + tokensOf(request.prompt) + tokensOf(text) };
+    const inputTokens = tokensOf(request.system) + tokensOf(request.prompt);
+    const outputTokens = tokensOf(text);
+    return { text, model: LOCAL_MODEL_NAME, tokensUsed: inputTokens + outputTokens, inputTokens, outputTokens };
   },
 };

@@ -1,5 +1,7 @@
 import { createGroupHandler } from '#api/group-handler';
+import { generateText } from './generate-text';
+import { pingAi } from './ping-ai';
 import { aiRoutes } from './routes';
 
-/** The ai Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(aiRoutes, {});
+/** The ai Lambda: GET /ai/ping and POST /ai/generate through the AI port (Bedrock on AWS, the local deterministic model elsewhere). */
+export const handler = createGroupHandler(aiRoutes, { pingAi, generateText });

@@ -9,6 +9,8 @@ import {
   RateLimitExceededError,
   ResourceNotFoundError,
   StateConflictError,
+  UpstreamError,
+  UpstreamTimeoutError,
   ValidationError,
 } from '#core/errors';
 import type { Components, Header, JsonSchema, NonStandardSecurity, Reference, Response, SecurityScheme } from './types';
@@ -87,6 +89,16 @@ const ERROR_RESPONSES = {
     sample: new InternalError('sample'),
     description: 'Anything unexpected; the message leaks no internals.',
     example: { message: 'An unexpected error occurred.' },
+  },
+  UpstreamError: {
+    sample: new UpstreamError('sample'),
+    description: 'The upstream model answered with an error (AI generation and ping); nothing was cached or charged. Safe to retry.',
+    example: { message: 'The AI model failed to answer. Retry later.' },
+  },
+  UpstreamTimeout: {
+    sample: new UpstreamTimeoutError('sample'),
+    description: 'The upstream model did not answer within its time bound (AI generation and ping). Safe to retry.',
+    example: { message: 'The AI model did not answer within 20000 ms.' },
   },
   NotImplemented: {
     sample: new NotImplementedError('sample'),

@@ -11,6 +11,8 @@ export const DEFAULT_REQUESTS_PER_MINUTE = 100;
 /** Separate buckets of DESIGN §1. */
 export const AI_GENERATION_PER_MINUTE = 100;
 export const WIDGET_INIT_PER_MINUTE_PER_IP = 30;
+/** GET /ai/ping is public and calls the model: 30 a minute per client IP. */
+export const AI_PING_PER_MINUTE_PER_IP = 30;
 
 export interface RateLimitState {
   readonly limit: number;
@@ -57,3 +59,7 @@ export const limitAiGeneration = (merchantId: string, now: Date = new Date()): P
 /** Widget init: 30 a minute per client IP. */
 export const limitWidgetInit = (ip: string, now: Date = new Date()): Promise<RateLimitState> =>
   take((start) => keys.ipRateLimitWindow(ip, 'widget-init', start), WIDGET_INIT_PER_MINUTE_PER_IP, now, 'widget init from this address');
+
+/** AI ping: 30 a minute per client IP (the route is public, and each ping is a real model call). */
+export const limitAiPing = (ip: string, now: Date = new Date()): Promise<RateLimitState> =>
+  take((start) => keys.ipRateLimitWindow(ip, 'ai-ping', start), AI_PING_PER_MINUTE_PER_IP, now, 'AI ping from this address');

@@ -1,4 +1,4 @@
-import type { AiModel } from '#core/ai';
+import { type AiModel, AiTimeoutError, generateWithin } from '#core/ai';
 import { lookupKeyForInput } from './lookup-key';
 import { parseAiRetryAnswer, RETRY_SCORING_SYSTEM, retryScoringPrompt } from './prompt';
 import { assessRetryByRules, type ScoredDecline } from './rules';
@@ -34,13 +34,6 @@ export interface RetryScorer {
   score(input: RetryScoreInput, model: ScoringModel): Promise<RetryScore>;
 }
 
-class AiTimeoutError extends Error {
-  constructor(timeoutMs: number) {
-    super(`The AI model did not answer within ${timeoutMs} ms`);
-    this.name = 'AiTimeoutError';
-  }
-}
-
 const clamp = (value: number, low: number, high: number): number => Math.min(high, Math.max(low, value));
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 const logit = (p: number): number => {
@@ -66,31 +59,11 @@ export function createRetryScorer(ports: RetryScorerPorts): RetryScorer {
   const timeoutMs = ports.timeoutMs ?? DEFAULT_AI_TIMEOUT_MS;
 
   async function askAi(input: RetryScoreInput, rules: RetryScore): Promise<{ text: string; model: string }> {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    let timedOut = false;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        reject(new AiTimeoutError(timeoutMs));
-        controller.abort();
-      }, timeoutMs);
-    });
-    try {
-      const generation = ports.ai.generate({
-        system: RETRY_SCORING_SYSTEM,
-        prompt: retryScoringPrompt(input, rules),
-        maxTokens: AI_MAX_TOKENS,
-        temperature: 0,
-        signal: controller.signal,
-      });
-      return await Promise.race([generation, timeout]);
-    } catch (error) {
-      // An adapter that rejects as soon as it is aborted must not turn the timeout into an error.
-      throw timedOut ? new AiTimeoutError(timeoutMs) : error;
-    } finally {
-      clearTimeout(timer);
-    }
+    return generateWithin(
+      ports.ai,
+      { system: RETRY_SCORING_SYSTEM, prompt: retryScoringPrompt(input, rules), maxTokens: AI_MAX_TOKENS, temperature: 0 },
+      timeoutMs,
+    );
   }
 
   async function enhanced(input: RetryScoreInput, rules: RetryScore, decline: ScoredDecline): Promise<RetryScore> {

@@ -4,16 +4,16 @@ import { bedrockModel } from '#lib/config/ai-model';
 import { actionsOfRole, policyStatementsOfRole, roleLogicalIdOf, synthService, apiGroupFunctions } from '#test/infra/synth-service';
 
 describe('RestApiFromRoutes: the AI model (lib/config/ai-model.ts)', () => {
-  it('points the scoring group at Bedrock with InvokeModel on its one foundation model only', () => {
+  it.each(['scoring', 'ai'])('points the %s group at Bedrock with InvokeModel on its one foundation model only', (group) => {
     // Prepare
-    const scoring = apiGroupFunctions().filter((entry) => entry.group === 'scoring');
+    const functions = apiGroupFunctions().filter((entry) => entry.group === group);
     // Act
-    const statements = scoring.flatMap((entry) =>
+    const statements = functions.flatMap((entry) =>
       policyStatementsOfRole(entry.template, roleLogicalIdOf(entry.fn)).filter((statement) => JSON.stringify(statement.Action).includes('bedrock')),
     );
     // Assess
-    expect(scoring).toHaveLength(1);
-    expect(scoring[0]?.variables).toMatchObject({ AI_PROVIDER: 'bedrock', BEDROCK_MODEL_ID: bedrockModel.modelId });
+    expect(functions).toHaveLength(1);
+    expect(functions[0]?.variables).toMatchObject({ AI_PROVIDER: 'bedrock', BEDROCK_MODEL_ID: bedrockModel.modelId });
     expect(statements).toHaveLength(1);
     expect(statements[0]?.Action).toBe('bedrock:InvokeModel');
     const resource = JSON.stringify(statements[0]?.Resource);

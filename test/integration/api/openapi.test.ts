@@ -310,6 +310,18 @@ describe('GET /api/v1/openapi.json', () => {
         body: { payment_id: paymentId, decline_code: 'insufficient_funds', amount_cents: 4999, currency: 'usd', retry_count: 0 },
       });
 
+      await record('pingAi', 'local model', `${api}/ai/ping`);
+      await record('generateText', 'form A', `${api}/ai/generate`, {
+        method: 'POST',
+        key,
+        body: { use_case: 'decline_explanation', system_prompt: 'Explain declines.', user_prompt: 'Why was do_not_honor declined?' },
+      });
+      await record('generateText', 'form B', `${api}/ai/generate`, {
+        method: 'POST',
+        key,
+        body: { prompt_template: 'report_summary', context: { period: 'last week', payments_failed: 20, payments_recovered: 12 } },
+      });
+
       const entry = {
         decline_code: 'contract_test_code',
         attempt_bucket: '1',

@@ -1,5 +1,12 @@
 import { RateLimitExceededError } from '#core/errors';
-import { AI_GENERATION_PER_MINUTE, WIDGET_INIT_PER_MINUTE_PER_IP, limitAiGeneration, limitWidgetInit } from '#api/pipeline/rate-limit';
+import {
+  AI_GENERATION_PER_MINUTE,
+  AI_PING_PER_MINUTE_PER_IP,
+  WIDGET_INIT_PER_MINUTE_PER_IP,
+  limitAiGeneration,
+  limitAiPing,
+  limitWidgetInit,
+} from '#api/pipeline/rate-limit';
 
 const at = (iso: string): Date => new Date(iso);
 
@@ -55,6 +62,19 @@ describe('the separate rate-limit buckets', () => {
     // Assess
     expect(a).toBe(100);
     expect(b).toBe(1);
+  });
+
+  it('lets an address ping the AI model 30 times a minute, apart from its widget inits', async () => {
+    // Prepare
+    const now = at('2026-11-22T12:45:05Z');
+    // Act
+    const pings = await passes(() => limitAiPing('198.51.100.7', now), AI_PING_PER_MINUTE_PER_IP + 2);
+    const widget = await passes(() => limitWidgetInit('198.51.100.7', now), 1);
+    const otherAddress = await passes(() => limitAiPing('198.51.100.8', now), 1);
+    // Assess
+    expect(pings).toBe(30);
+    expect(widget).toBe(1);
+    expect(otherAddress).toBe(1);
   });
 
   it('counts exactly under concurrency', async () => {

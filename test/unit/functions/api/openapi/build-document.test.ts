@@ -229,7 +229,7 @@ describe('buildOpenApiDocument', () => {
     for (const ref of refs) expect({ ref, resolved: resolve(document, ref) !== undefined }).toEqual({ ref, resolved: true });
   });
 
-  it("defines the error envelope with DESIGN's codes plus not_implemented, and Meta, Pagination and Cursor", () => {
+  it("defines the error envelope with DESIGN's codes plus the upstream model's 502/504 and not_implemented, and Meta, Pagination and Cursor", () => {
     // Prepare
     const schemas = document.components.schemas as Record<string, { properties: Record<string, { properties: Record<string, { enum?: string[] }> }> }>;
     // Assess
@@ -243,6 +243,8 @@ describe('buildOpenApiDocument', () => {
       'validation_error',
       'rate_limit_exceeded',
       'internal_error',
+      'upstream_error',
+      'upstream_timeout',
       'not_implemented',
     ]);
     expect(Object.keys(schemas.ErrorEnvelope?.properties.error?.properties ?? {})).toEqual(['code', 'message', 'param', 'request_id', 'retry_after']);

@@ -36,9 +36,10 @@ describe('GroupFunction', () => {
     const functions = stacks.flatMap((stack) => Object.values(template(stack).findResources('AWS::Lambda::Function')));
 
     // Assess
-    // One per group, queue and schedule, the consumer of SES's events (lib/constructs/email-sending.ts)
-    // and the table-stream consumer (lib/constructs/table-stream-consumer.ts).
-    expect(functions).toHaveLength(apiGroups().length + queueDefinitions.length + scheduleDefinitions.length + 2);
+    // One per group, queue and schedule, the consumer of SES's events (lib/constructs/email-sending.ts),
+    // the table-stream consumer (lib/constructs/table-stream-consumer.ts) and the outbound-event
+    // dispatcher on the same stream (lib/constructs/outbound-dispatch-consumer.ts).
+    expect(functions).toHaveLength(apiGroups().length + queueDefinitions.length + scheduleDefinitions.length + 3);
     for (const { Properties: fn } of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs22.x',

@@ -162,7 +162,7 @@ describe('payment rollups and the hourly recompute', () => {
   beforeAll(async () => {
     seeded = await seedDay();
     await drainTableStream();
-  });
+  }, 180_000);
 
   it('keeps PAY, CAMP and COUNT#OPEN equal to a direct count over the payments, by cohort', async () => {
     // Prepare

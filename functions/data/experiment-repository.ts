@@ -33,7 +33,9 @@ async function queryAll(prefix: { PK: string; SKPrefix: string }, consistent = t
 export async function getExperiment(merchantId: string, id: string): Promise<ExperimentRecord | undefined> {
   const body = experimentBodyOf(id);
   if (body === undefined) return undefined;
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: experimentKeys.experiment(merchantId, body), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: experimentKeys.experiment(merchantId, body), ConsistentRead: true }),
+  );
   return Item === undefined ? undefined : experimentEntity.fromItem(Item);
 }
 
@@ -58,34 +60,20 @@ export async function putExperiment(experiment: ExperimentRecord): Promise<Exper
 }
 
 /**
- * Moves a running experiment to `status` (stopped or promoted, with the winner), conditional on
- * it still running; undefined when it no longer runs (the caller answers 409).
+ * The write that moves a running experiment to `status` (stopped, or promoted with its winner),
+ * conditional on it still running, for a transaction (with the default a promotion sets).
  */
-export async function endExperiment(
-  experiment: ExperimentRecord,
-  status: Exclude<ExperimentStatus, 'running'>,
-  winner: string | null,
-  now: Date,
-): Promise<ExperimentRecord | undefined> {
-  const body = experimentBodyOf(experiment.id) as string;
-  const at = now.toISOString();
-  try {
-    const { Attributes } = await documentClient.send(
-      new UpdateCommand({
-        TableName: env.TABLE_NAME,
-        Key: experimentKeys.experiment(experiment.merchant_id, body),
-        UpdateExpression: `SET #status = :status, winner = :winner, ${status === 'stopped' ? 'stopped_at' : 'promoted_at'} = :at`,
-        ConditionExpression: `${conditions.exists} AND #status = :running`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': status, ':winner': winner, ':at': at, ':running': 'running' },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return experimentEntity.fromItem(Attributes as Item);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+export function experimentEndUpdate(experiment: ExperimentRecord, status: Exclude<ExperimentStatus, 'running'>, winner: string | null, now: Date) {
+  return {
+    Update: {
+      TableName: env.TABLE_NAME,
+      Key: experimentKeys.experiment(experiment.merchant_id, experimentBodyOf(experiment.id) as string),
+      UpdateExpression: `SET #status = :status, winner = :winner, ${status === 'stopped' ? 'stopped_at' : 'promoted_at'} = :at`,
+      ConditionExpression: `${conditions.exists} AND #status = :running`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': status, ':winner': winner, ':at': now.toISOString(), ':running': 'running' },
+    },
+  };
 }
 
 /**

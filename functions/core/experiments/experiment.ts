@@ -95,7 +95,8 @@ export const variantKeyAt = (index: number): string => (index === 0 ? 'control' 
 
 /** A new running experiment; refuses (422 with `param`) a bad kind, setting, count or minimum. */
 export function newExperiment(input: NewExperiment, now: Date): ExperimentRecord {
-  if (!(EXPERIMENT_KINDS as readonly string[]).includes(input.kind)) throw new ValidationError(`kind must be one of ${EXPERIMENT_KINDS.join(', ')}.`, { param: 'kind' });
+  if (!(EXPERIMENT_KINDS as readonly string[]).includes(input.kind))
+    throw new ValidationError(`kind must be one of ${EXPERIMENT_KINDS.join(', ')}.`, { param: 'kind' });
   if (input.settings.length < VARIANT_COUNT.min || input.settings.length > VARIANT_COUNT.max) {
     throw new ValidationError(`An experiment has ${VARIANT_COUNT.min}-${VARIANT_COUNT.max} variants, the first the control.`, { param: 'variants' });
   }
@@ -146,9 +147,13 @@ export function parseVariantSetting(kind: ExperimentKind, value: unknown, param:
   switch (kind) {
     case 'retry_timing': {
       const { delay_hours, payday_aligned, stop_decline_codes } = value;
-      if (delay_hours !== undefined && !(Number.isInteger(delay_hours) && (delay_hours as number) >= 1 && (delay_hours as number) <= 720)) bad('delay_hours', 'is an integer 1-720');
+      if (delay_hours !== undefined && !(Number.isInteger(delay_hours) && (delay_hours as number) >= 1 && (delay_hours as number) <= 720))
+        bad('delay_hours', 'is an integer 1-720');
       if (payday_aligned !== undefined && typeof payday_aligned !== 'boolean') bad('payday_aligned', 'is a boolean');
-      if (stop_decline_codes !== undefined && !(Array.isArray(stop_decline_codes) && stop_decline_codes.length <= MAX_CODES && stop_decline_codes.every(isText))) {
+      if (
+        stop_decline_codes !== undefined &&
+        !(Array.isArray(stop_decline_codes) && stop_decline_codes.length <= MAX_CODES && stop_decline_codes.every(isText))
+      ) {
         bad('stop_decline_codes', `is a list of at most ${MAX_CODES} decline codes`);
       }
       return {
@@ -162,7 +167,12 @@ export function parseVariantSetting(kind: ExperimentKind, value: unknown, param:
       return { campaign_id: value.campaign_id as string | null };
     case 'channel': {
       const channels = value.channels;
-      if (!Array.isArray(channels) || channels.length === 0 || !channels.every((c) => (MESSAGE_CHANNELS as readonly unknown[]).includes(c)) || new Set(channels).size !== channels.length) {
+      if (
+        !Array.isArray(channels) ||
+        channels.length === 0 ||
+        !channels.every((c) => (MESSAGE_CHANNELS as readonly unknown[]).includes(c)) ||
+        new Set(channels).size !== channels.length
+      ) {
         bad('channels', `is a non-empty list of distinct channels (${MESSAGE_CHANNELS.join(', ')})`);
       }
       return { channels: channels as ChannelSetting['channels'] };
@@ -170,7 +180,10 @@ export function parseVariantSetting(kind: ExperimentKind, value: unknown, param:
     case 'offer':
       if (!(OFFER_TYPES as readonly unknown[]).includes(value.offer_type)) bad('offer_type', `is one of ${OFFER_TYPES.join(', ')}`);
       if (value.offer_value !== undefined && !isText(value.offer_value)) bad('offer_value', `is a string of 1-${MAX_TEXT} characters`);
-      return { offer_type: value.offer_type as OfferSetting['offer_type'], ...(value.offer_value === undefined ? {} : { offer_value: value.offer_value as string }) };
+      return {
+        offer_type: value.offer_type as OfferSetting['offer_type'],
+        ...(value.offer_value === undefined ? {} : { offer_value: value.offer_value as string }),
+      };
   }
 }
 

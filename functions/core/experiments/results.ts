@@ -86,7 +86,10 @@ export function computeResults(experiment: ExperimentRecord, counts: Readonly<Re
   );
   const sampleReached = variants.every((v) => v.minimum_sample_reached);
   const treatments = variants.filter((v) => !v.is_control);
-  const best = treatments.reduce<VariantResult | undefined>((top, v) => ((v.probability_to_beat_control ?? 0) > (top?.probability_to_beat_control ?? -1) ? v : top), undefined);
+  const best = treatments.reduce<VariantResult | undefined>(
+    (top, v) => ((v.probability_to_beat_control ?? 0) > (top?.probability_to_beat_control ?? -1) ? v : top),
+    undefined,
+  );
   let winner: string | null = null;
   let reason: ResultReason = 'not_significant';
   if (!sampleReached) reason = 'insufficient_sample';

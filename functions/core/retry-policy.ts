@@ -168,11 +168,9 @@ export function planNextRetry(input: RetryPlanInput): RetryPlan {
   }
   let at = new Date(now.getTime() + waitHours * HOUR_MS);
   if (timing.payday_aligned === true && payment.decline_subcategory === 'balance' && decline.retry.fixedDelayHours === undefined) {
-    const payday = nextPaydayStart(now);
-    if (payday.getTime() > at.getTime()) {
-      at = payday;
-      reasons.push(`moved to the next payday (${payday.toISOString().slice(0, 10)}) by the merchant's retry timing`);
-    }
+    // The payday itself, not the scorer's whole days from now (which land past the morning window, on the day after).
+    at = nextPaydayStart(now);
+    reasons.push(`on the next payday (${at.toISOString().slice(0, 10)}) by the merchant's retry timing`);
   }
   if (payment.decline_subcategory === 'balance' && decline.retry.fixedDelayHours === undefined) {
     const morning = nextAllowedAt(

@@ -25,7 +25,7 @@ export const OFFER_TYPES = ['none', 'discount', 'pause', 'downgrade', 'custom'] 
 export interface RetryTimingSetting {
   /** The wait before each retry, 1-720 h, instead of the scorer's. */
   readonly delay_hours?: number;
-  /** Insufficient-funds retries wait for the next payday (1st, 15th, last day of the month). */
+  /** Insufficient-funds retries go on the morning of the next payday (1st, 15th, last day of the month), whatever the wait. */
   readonly payday_aligned?: boolean;
   /** Decline codes that are never retried (they never recover for this merchant). */
   readonly stop_decline_codes?: readonly string[];

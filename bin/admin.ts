@@ -427,7 +427,13 @@ const commands: Record<string, Command> = {
    * (exit 2) while one of the same kind runs.
    */
   'experiments start': {
-    options: { merchant: { type: 'string' }, kind: { type: 'string' }, variants: { type: 'string' }, 'min-sample': { type: 'string' }, name: { type: 'string' } },
+    options: {
+      merchant: { type: 'string' },
+      kind: { type: 'string' },
+      variants: { type: 'string' },
+      'min-sample': { type: 'string' },
+      name: { type: 'string' },
+    },
     positionals: [],
     prepare: (values) => {
       const merchantId = required(values, 'merchant');

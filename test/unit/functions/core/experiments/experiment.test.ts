@@ -9,7 +9,14 @@ import { scoreRetryByRules } from '#core/scoring/rules';
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const experiment = (overrides: Partial<ExperimentRecord> = {}): ExperimentRecord => ({
   ...newExperiment(
-    { merchantId: 'merch_x', name: 'Payday', kind: 'retry_timing', settings: [{}, { payday_aligned: true }], minimumSample: 100, source: { type: 'cli', id: null } },
+    {
+      merchantId: 'merch_x',
+      name: 'Payday',
+      kind: 'retry_timing',
+      settings: [{}, { payday_aligned: true }],
+      minimumSample: 100,
+      source: { type: 'cli', id: null },
+    },
     NOW,
   ),
   ...overrides,
@@ -152,7 +159,9 @@ describe('computeResults', () => {
 
   it('names the control when the treatment is clearly worse, and nobody on equal rates', () => {
     // Assess
-    expect(computeResults(experiment(), { control: { exposures: 300, conversions: 90 }, treatment: { exposures: 300, conversions: 45 } }).winner).toBe('control');
+    expect(computeResults(experiment(), { control: { exposures: 300, conversions: 90 }, treatment: { exposures: 300, conversions: 45 } }).winner).toBe(
+      'control',
+    );
     expect(computeResults(experiment(), { control: { exposures: 300, conversions: 90 }, treatment: { exposures: 300, conversions: 90 } })).toMatchObject({
       winner: null,
       reason: 'not_significant',

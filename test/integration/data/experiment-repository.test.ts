@@ -21,7 +21,11 @@ async function assignMany(experiment: Parameters<typeof assignCustomer>[0], from
 /** What reading the results costs: the items the Query examines and the capacity it consumes. */
 async function resultsReadCost(merchantId: string, body: string): Promise<{ scanned: number; capacity: number }> {
   const answer = await documentClient.send(
-    new QueryCommand({ TableName: env.TABLE_NAME, ...queries.partitionPrefix(experimentKeys.variantCountersPrefix(merchantId, body)), ReturnConsumedCapacity: 'TOTAL' }),
+    new QueryCommand({
+      TableName: env.TABLE_NAME,
+      ...queries.partitionPrefix(experimentKeys.variantCountersPrefix(merchantId, body)),
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
   );
   return { scanned: answer.ScannedCount ?? -1, capacity: answer.ConsumedCapacity?.CapacityUnits ?? -1 };
 }
@@ -59,7 +63,12 @@ describe('experiment repository', () => {
   it('does not convert a customer who was never assigned', async () => {
     // Prepare
     const merchantId = merchant();
-    await putExperiment(newExperiment({ merchantId, name: 'x', kind: 'channel', settings: [{ channels: ['email'] }, { channels: ['sms'] }], source: { type: 'cli', id: null } }, NOW));
+    await putExperiment(
+      newExperiment(
+        { merchantId, name: 'x', kind: 'channel', settings: [{ channels: ['email'] }, { channels: ['sms'] }], source: { type: 'cli', id: null } },
+        NOW,
+      ),
+    );
     // Act
     const counted = await recordConversions(merchantId, 'cust_stranger', NOW);
     // Assess

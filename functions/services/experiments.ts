@@ -2,7 +2,7 @@ import { dayOf } from '#core/analytics/period';
 import { ResourceNotFoundError, StateConflictError } from '#core/errors';
 import { type ExperimentRecord, type ExperimentVariant, type NewExperiment, newExperiment } from '#core/experiments/experiment';
 import { computeResults, type ExperimentResults } from '#core/experiments/results';
-import { generateSuggestions, SUGGESTION_WINDOW_DAYS, type Suggestion } from '#core/experiments/suggestions';
+import { generateSuggestions, type NeighbourEvidence, SUGGESTION_WINDOW_DAYS, type Suggestion } from '#core/experiments/suggestions';
 import type { PaymentRecord } from '#core/payments';
 import { experimentEndUpdate, experimentPut, getExperiment, listExperiments, readVariantCounts, recordConversions } from '#data/experiment-repository';
 import { getRecoveryStrategy, type RecoveryStrategy, recoveryDefaultWrite } from '#data/recovery-strategy-repository';
@@ -109,11 +109,26 @@ export async function recordExperimentConversion(payment: Pick<PaymentRecord, 'm
   }
 }
 
+/**
+ * SEAM (vector neighbours, issue 15): how similar past payments recovered, for one suggestion.
+ * The lead wires it to findSimilarRecoveries(merchantId, features, topK) of
+ * functions/services/vectors.ts (branch s6-vectors) after merge; until then no suggestion carries
+ * neighbour evidence (`neighbour_evidence: null`). It only adds evidence: which suggestions exist
+ * stays decided by the merchant's own analytics, so ids and decisions do not depend on it.
+ */
+export type NeighbourEvidenceSource = (merchantId: string, suggestion: Suggestion) => Promise<NeighbourEvidence | null>;
+export const noNeighbourEvidence: NeighbourEvidenceSource = async () => null;
+
 /** The suggestions the merchant's last SUGGESTION_WINDOW_DAYS of analytics support, less those already applied or dismissed. */
-export async function currentSuggestions(merchantId: string, now: Date = new Date()): Promise<Suggestion[]> {
+export async function currentSuggestions(
+  merchantId: string,
+  now: Date = new Date(),
+  neighbours: NeighbourEvidenceSource = noNeighbourEvidence,
+): Promise<Suggestion[]> {
   const first = dayOf(new Date(now.getTime() - SUGGESTION_WINDOW_DAYS * 86_400_000));
   const [rollups, decided] = await Promise.all([readRollups(merchantId, 'PAY', 'D', first, dayOf(now)), listSuggestionDecisions(merchantId)]);
-  return generateSuggestions(rollups).filter((suggestion) => !decided.has(suggestion.id));
+  const open = generateSuggestions(rollups).filter((suggestion) => !decided.has(suggestion.id));
+  return Promise.all(open.map(async (suggestion) => ({ ...suggestion, neighbour_evidence: await neighbours(merchantId, suggestion) })));
 }
 
 async function suggestionOrNotFound(merchantId: string, id: string, now: Date): Promise<Suggestion> {

@@ -230,6 +230,31 @@ describe('/api/v1/experiments', () => {
     });
   });
 
+  describe('conversions', () => {
+    it('counts a payment the provider reports succeeded (ingest) as a conversion of its assigned customer, once', async () => {
+      // Prepare
+      const experiment = await start();
+      const payment = await seedPayment(tenant.merchant.id, { customer: { email: 'paid@example.com', name: 'Paid' }, providerPaymentId: 'ch_paid_xp' });
+      const succeeded = {
+        event_type: 'payment_succeeded',
+        amount_cents: payment.amount,
+        currency: 'usd',
+        customer_email: 'paid@example.com',
+        metadata: { payment_id: 'ch_paid_xp' },
+      };
+      // Act
+      const ingested = await call(`${stack.api_url}/ingest/payment-event`, { method: 'POST', key: tenant.key, body: succeeded });
+      const again = await call(`${stack.api_url}/ingest/payment-event`, { method: 'POST', key: tenant.key, body: succeeded });
+      await stack.runtime.stream.drain();
+      const results = await get<Results>(`/${experiment.id}/results`);
+      // Assess
+      expect(ingested.status).toBeLessThan(300);
+      expect(again.status).toBeLessThan(300);
+      const counted = results.body.data.variants.filter((v) => v.exposures > 0);
+      expect(counted).toEqual([expect.objectContaining({ exposures: 1, conversions: 1, rate: 1 })]);
+    });
+  });
+
   describe('POST /experiments/{id}/stop', () => {
     it('stops a running experiment: everyone gets the control, frozen; a second stop is 409', async () => {
       // Prepare

@@ -11,7 +11,8 @@ import { conditions, experimentKeys, queries } from './keys';
 
 type Item = Record<string, unknown>;
 
-async function queryAll(prefix: { PK: string; SKPrefix: string }, consistent = true): Promise<Item[]> {
+/** Every item of a partition under a sort-key prefix, all pages (the lists here are a merchant's handful). */
+export async function queryAll(prefix: { PK: string; SKPrefix: string }, consistent = true): Promise<Item[]> {
   const items: Item[] = [];
   let startKey: Item | undefined;
   do {

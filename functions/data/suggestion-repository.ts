@@ -1,7 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '#shared/env';
-import { documentClient } from './client';
-import { conditions, EXPERIMENT_ENTITY, experimentKeys, queries } from './keys';
+import { queryAll } from './experiment-repository';
+import { conditions, EXPERIMENT_ENTITY, experimentKeys } from './keys';
 
 /** What became of a suggestion: applied (as an experiment or directly) or dismissed. Written once. */
 export interface SuggestionDecision {
@@ -14,29 +13,19 @@ export interface SuggestionDecision {
 
 /** The merchant's decided suggestions, by id (one Query; a merchant decides a handful). */
 export async function listSuggestionDecisions(merchantId: string): Promise<Map<string, SuggestionDecision>> {
-  const decided = new Map<string, SuggestionDecision>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: env.TABLE_NAME,
-        ...queries.partitionPrefix(experimentKeys.suggestionPrefix(merchantId)),
-        ConsistentRead: true,
-        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      decided.set(item.suggestion_id as string, {
+  const items = await queryAll(experimentKeys.suggestionPrefix(merchantId));
+  return new Map(
+    items.map((item) => [
+      item.suggestion_id as string,
+      {
         suggestion_id: item.suggestion_id as string,
         status: item.status as SuggestionDecision['status'],
         mode: (item.mode ?? null) as SuggestionDecision['mode'],
         experiment_id: (item.experiment_id ?? null) as string | null,
         decided_at: item.decided_at as string,
-      });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  return decided;
+      },
+    ]),
+  );
 }
 
 /** The put of a decision, for the transaction of what it does; fails when the suggestion was already decided. */

@@ -24,6 +24,7 @@
  *   npm run --silent admin -- erasure lift --merchant <id> [--email <email>] [--provider-customer-id <id>]
  *   npm run --silent admin -- rollups recompute --merchant <id> --day <YYYY-MM-DD>
  *   npm run --silent admin -- crm authorize-url --merchant <id> --crm crm_a|crm_b
+ *   npm run --silent admin -- experiments start --merchant <id> --kind retry_timing --variants '<json>' [--min-sample N] [--name <name>]
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -39,6 +40,7 @@ import type { DeadLetterQueues } from '#adapters/dead-letters/port';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
 import { isPsp, PSPS } from '#core/providers';
 import { CRMS, type CrmName } from '#core/crm';
+import { EXPERIMENT_KINDS, EXPERIMENT_MINIMUM_SAMPLE, type ExperimentKind, newExperiment } from '#core/experiments/experiment';
 import { useLocalStackEnvironment } from '#lib/local/stack-file';
 
 class UsageError extends Error {
@@ -59,7 +61,8 @@ type Repositories = typeof import('#data/merchant-repository') &
   Pick<typeof import('#services/recompute-rollups'), 'recomputeMerchantRollups'> &
   Pick<typeof import('#services/crm'), 'startCrmInstallation'> &
   Pick<typeof import('#services/widget'), 'rotateWidgetSecret'> &
-  Pick<typeof import('#data/hosted-settings-repository'), 'setBranding' | 'setUpdatePaymentPage'>;
+  Pick<typeof import('#data/hosted-settings-repository'), 'setBranding' | 'setUpdatePaymentPage'> &
+  Pick<typeof import('#services/experiments'), 'startExperiment'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -71,7 +74,7 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url';
+  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url | experiments start';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
@@ -95,6 +98,7 @@ const USAGE = [
   'erasure lift --merchant <id> [--email <email>] [--provider-customer-id <id>] (at least one of the two)',
   'rollups recompute --merchant <id> --day <YYYY-MM-DD>',
   `crm authorize-url --merchant <id> --crm <${CRMS.join('|')}>`,
+  `experiments start --merchant <id> --kind <${EXPERIMENT_KINDS.join('|')}> --variants '<JSON array of settings, control first>' [--min-sample <n, default ${EXPERIMENT_MINIMUM_SAMPLE.default}>] [--name <name>]`,
 ];
 
 function limitOf(values: Values, fallback: number, max: number): number {
@@ -459,6 +463,48 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  /**
+   * Starts a recovery experiment (the API has no create route): the variants' settings as a JSON
+   * array, the control first (docs/experiments.md). Checked before the table is touched; 409
+   * (exit 2) while one of the same kind runs.
+   */
+  'experiments start': {
+    options: {
+      merchant: { type: 'string' },
+      kind: { type: 'string' },
+      variants: { type: 'string' },
+      'min-sample': { type: 'string' },
+      name: { type: 'string' },
+    },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const kind = required(values, 'kind');
+      if (!(EXPERIMENT_KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown --kind "${kind}"; one of ${EXPERIMENT_KINDS.join(', ')}`);
+      let settings: unknown;
+      try {
+        settings = JSON.parse(required(values, 'variants'));
+      } catch {
+        throw new UsageError('--variants must be a JSON array of settings');
+      }
+      if (!Array.isArray(settings)) throw new UsageError('--variants must be a JSON array of settings, the control first');
+      const minimum = values['min-sample'];
+      if (minimum !== undefined && !/^\d+$/.test(minimum)) throw new UsageError('--min-sample must be a whole number');
+      const input = {
+        merchantId,
+        name: values.name ?? `${kind} experiment`,
+        kind: kind as ExperimentKind,
+        settings,
+        minimumSample: minimum === undefined ? undefined : Number(minimum),
+        source: { type: 'cli' as const, id: null },
+      };
+      newExperiment(input, new Date());
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        return repos.startExperiment(input);
+      };
+    },
+  },
 };
 
 function prepare(argv: string[]): Work {
@@ -513,21 +559,23 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, crm, widget, hosted, client] = await Promise.all([
-      import('#data/merchant-repository'),
-      import('#data/api-key-repository'),
-      import('#data/provider-secret-repository'),
-      import('#data/gateway-config-repository'),
-      import('#data/dead-letter-repository'),
-      import('#data/erasure-tombstones'),
-      import('#adapters/email/outbox'),
-      import('#data/channel-repository'),
-      import('#services/recompute-rollups'),
-      import('#services/crm'),
-      import('#services/widget'),
-      import('#data/hosted-settings-repository'),
-      import('#data/client'),
-    ]);
+    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, crm, widget, hosted, experiments, client] =
+      await Promise.all([
+        import('#data/merchant-repository'),
+        import('#data/api-key-repository'),
+        import('#data/provider-secret-repository'),
+        import('#data/gateway-config-repository'),
+        import('#data/dead-letter-repository'),
+        import('#data/erasure-tombstones'),
+        import('#adapters/email/outbox'),
+        import('#data/channel-repository'),
+        import('#services/recompute-rollups'),
+        import('#services/crm'),
+        import('#services/widget'),
+        import('#data/hosted-settings-repository'),
+        import('#services/experiments'),
+        import('#data/client'),
+      ]);
     try {
       const result = await work({
         ...merchants,
@@ -546,6 +594,7 @@ async function main(argv: string[]): Promise<number> {
         rotateWidgetSecret: widget.rotateWidgetSecret,
         setBranding: hosted.setBranding,
         setUpdatePaymentPage: hosted.setUpdatePaymentPage,
+        startExperiment: experiments.startExperiment,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

@@ -2,6 +2,7 @@ import { type CardLedger, checkCardCaps } from './card-caps';
 import { classifyDecline } from './decline-codes';
 import type { PaymentRecord } from './payments';
 import { isQuietAt, nextAllowedAt, type QuietHours } from './quiet-hours';
+import type { RetryTimingSetting } from './experiments/experiment';
 import type { RetryScore, RetryScoreInput } from './scoring/types';
 
 /**
@@ -58,6 +59,13 @@ export interface RetryPlanInput {
   readonly score: RetryScore;
   /** The wait the owning campaign's retry step sets for this attempt, when a campaign owns the recovery. */
   readonly campaignStepDelayHours?: number;
+  /**
+   * The merchant's retry timing (a promoted experiment winner or an applied suggestion, or the
+   * customer's variant of a running retry-timing experiment): decline codes it stops, a wait that
+   * replaces the scorer's, and payday alignment of insufficient-funds retries. Never beyond the
+   * network rules: a fixed wait and the caps still apply.
+   */
+  readonly retryTiming?: RetryTimingSetting;
 }
 
 const HOUR_MS = 3_600_000;
@@ -90,6 +98,11 @@ export function daysToNextPayday(now: Date): number {
     const lastOfMonth = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 0)).getUTCDate();
     if (day.getUTCDate() === 1 || day.getUTCDate() === 15 || day.getUTCDate() === lastOfMonth) return days;
   }
+}
+
+/** The start (00:00 UTC) of the next payday at least a day after `now` (daysToNextPayday). */
+export function nextPaydayStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + daysToNextPayday(now) * 24 * HOUR_MS);
 }
 
 /** The scorer's input for the payment's next attempt at `now`. */
@@ -130,6 +143,10 @@ export function planNextRetry(input: RetryPlanInput): RetryPlan {
   const forbidden = retryForbiddenBy(payment);
   if (forbidden !== undefined) return forbidden;
 
+  const timing = input.retryTiming ?? {};
+  if (payment.decline_code !== null && timing.stop_decline_codes?.includes(payment.decline_code)) {
+    return { action: 'stop', reason: `Not retried: the merchant's recovery strategy stops retrying ${payment.decline_code}` };
+  }
   const decline = declineOf(payment);
   const reasons: string[] = [];
   let waitHours: number;
@@ -142,11 +159,19 @@ export function planNextRetry(input: RetryPlanInput): RetryPlan {
   } else if (input.campaignStepDelayHours !== undefined) {
     waitHours = input.campaignStepDelayHours;
     reasons.push(`the campaign's retry step ${payment.retry_count + 1} waits ${waitHours} h`);
+  } else if (timing.delay_hours !== undefined) {
+    waitHours = timing.delay_hours;
+    reasons.push(`the merchant's retry timing waits ${waitHours} h`);
   } else {
     waitHours = input.score.delayHours;
     reasons.push(`scored ${input.score.score.toFixed(2)}, wait ${waitHours} h (${input.score.reasoning})`);
   }
   let at = new Date(now.getTime() + waitHours * HOUR_MS);
+  if (timing.payday_aligned === true && payment.decline_subcategory === 'balance' && decline.retry.fixedDelayHours === undefined) {
+    // The payday itself, not the scorer's whole days from now (which land past the morning window, on the day after).
+    at = nextPaydayStart(now);
+    reasons.push(`on the next payday (${at.toISOString().slice(0, 10)}) by the merchant's retry timing`);
+  }
   if (payment.decline_subcategory === 'balance' && decline.retry.fixedDelayHours === undefined) {
     const morning = nextAllowedAt(
       { ...MORNING_WINDOW, startHour: MORNING_WINDOW.endHour, endHour: MORNING_WINDOW.startHour, timezone: input.quietHours?.timezone ?? 'UTC', enabled: true },

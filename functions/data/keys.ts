@@ -957,3 +957,40 @@ export const aiGenerationKeys = {
 } as const;
 
 export const AI_GENERATION_ENTITY = { cachedAnswer: 'ai_cached_answer' } as const;
+
+/**
+ * Recovery experiments, their assignments and rollups, the merchant's recovery strategy defaults,
+ * and the decisions on suggestions (functions/data/experiment-repository.ts, suggestion-repository.ts):
+ * | the merchant's experiments, oldest first (GET /experiments) | PK = M#<m>, SK begins_with XP#                  | table |
+ * | one experiment                                        | PK = M#<m>, SK = XP#<body>                            | table |
+ * | a customer's assignment in one experiment (once)      | PK = M#<m>, SK = XPASSIGN#<body>#<customer>            | table |
+ * | a customer's assignments (erasure)                    | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with XPASSIGN# | GSI2 |
+ * | an experiment's per-variant counters (stream consumer)| PK = M#<m>, SK begins_with COUNT#XP#<body>#             | table |
+ * | the merchant's recovery strategy defaults (promote)   | PK = M#<m>, SK = SETTINGS#RECOVERY_STRATEGY            | table |
+ * | a suggestion applied or dismissed (never re-proposed) | PK = M#<m>, SK = SUGGESTION#<suggestion id>            | table |
+ * | every decided suggestion                              | PK = M#<m>, SK begins_with SUGGESTION#                 | table |
+ * | the merchant's email A/B tests (listed with experiments) | PK = M#<m>, SK begins_with ABTEST#                  | table |
+ * `XPASSIGN#` and `COUNT#XP#` do not begin with `XP#`, so the experiment listing never sees them.
+ * Counters are never read by scanning assignments: results read one Query of the rollup items,
+ * whose number is the number of variants.
+ */
+export const experimentKeys = {
+  experiment: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `XP#${body}` }),
+  experimentPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'XP#' }),
+  assignment: (merchantId: string, body: string, customerId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `XPASSIGN#${body}#${customerId}` }),
+  assignmentTag: (merchantId: string, customerId: string, body: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `XPASSIGN#${body}` }),
+  variantCounters: (merchantId: string, body: string, variant: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `COUNT#XP#${body}#${variant}` }),
+  variantCountersPrefix: (merchantId: string, body: string) => ({ PK: merchantPk(merchantId), SKPrefix: `COUNT#XP#${body}#` }),
+  recoveryStrategy: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'SETTINGS#RECOVERY_STRATEGY' }),
+  suggestion: (merchantId: string, suggestionId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SUGGESTION#${suggestionId}` }),
+  suggestionPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'SUGGESTION#' }),
+  abTestPrefix: (merchantId: string) => ({ PK: merchantPk(merchantId), SKPrefix: 'ABTEST#' }),
+} as const;
+
+export const EXPERIMENT_ENTITY = {
+  experiment: 'experiment',
+  assignment: 'experiment_assignment',
+  variantCounters: 'experiment_variant_counters',
+  recoveryStrategy: 'recovery_strategy',
+  suggestionDecision: 'suggestion_decision',
+} as const;

@@ -324,7 +324,11 @@ async function withRetryPlan(merchantId: string, before: PaymentRecord, events: 
   const folded = foldTransitions(before, events, now);
   if (!needsRetryPlan(folded.after)) return folded;
   const context = await loadPlanningContext(merchantId, folded.after);
-  const planned = foldTransitions(folded.after, [plannedRetryEvent(folded.after, { quietHours: context.quietHours, ledger: context.card.ledger }, now)], now);
+  const planned = foldTransitions(
+    folded.after,
+    [plannedRetryEvent(folded.after, { quietHours: context.quietHours, ledger: context.card.ledger, retryTiming: context.retryTiming }, now)],
+    now,
+  );
   return { after: planned.after, timelines: [...folded.timelines, ...planned.timelines] };
 }
 

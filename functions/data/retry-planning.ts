@@ -3,7 +3,10 @@ import type { PaymentEvent, PaymentRecord } from '#core/payments';
 import type { QuietHours } from '#core/quiet-hours';
 import { planNextRetry, type RetryPlan, retryScoreInputOf } from '#core/retry-policy';
 import { scoreRetryByRules } from '#core/scoring/rules';
+import type { RetryTimingSetting } from '#core/experiments/experiment';
 import { getCardLedger, type StoredCardLedger } from './card-ledger-repository';
+import { assignCustomer, listExperiments } from './experiment-repository';
+import { getRecoveryStrategy, mergeRetryTiming } from './recovery-strategy-repository';
 import { getQuietHours } from './settings-repository';
 
 /**
@@ -14,11 +17,33 @@ import { getQuietHours } from './settings-repository';
 export interface PlanningContext {
   readonly quietHours: QuietHours;
   readonly card: StoredCardLedger;
+  /** The merchant's retry timing for this customer (retryTimingFor). */
+  readonly retryTiming: RetryTimingSetting;
 }
 
-export async function loadPlanningContext(merchantId: string, payment: Pick<PaymentRecord, 'card_identity'>): Promise<PlanningContext> {
-  const [quietHours, card] = await Promise.all([getQuietHours(merchantId), getCardLedger(merchantId, payment.card_identity)]);
-  return { quietHours, card };
+export async function loadPlanningContext(merchantId: string, payment: Pick<PaymentRecord, 'card_identity' | 'customer_id'>): Promise<PlanningContext> {
+  const [quietHours, card, retryTiming] = await Promise.all([
+    getQuietHours(merchantId),
+    getCardLedger(merchantId, payment.card_identity),
+    retryTimingFor(merchantId, payment.customer_id),
+  ]);
+  return { quietHours, card, retryTiming };
+}
+
+/**
+ * The retry timing that applies to a customer's payments: the merchant's default (promoted or
+ * applied), overlaid with the customer's variant of each running retry-timing experiment, whose
+ * assignment is recorded here (the exposure) the first time the policy plans for them.
+ */
+export async function retryTimingFor(merchantId: string, customerId: string, now: Date = new Date()): Promise<RetryTimingSetting> {
+  const [strategy, experiments] = await Promise.all([getRecoveryStrategy(merchantId), listExperiments(merchantId)]);
+  let timing = strategy.retry_timing;
+  for (const experiment of experiments) {
+    if (experiment.kind !== 'retry_timing' || experiment.status !== 'running') continue;
+    const variant = await assignCustomer(experiment, customerId, now);
+    timing = mergeRetryTiming(timing, variant.setting as RetryTimingSetting);
+  }
+  return timing;
 }
 
 /**
@@ -29,9 +54,20 @@ export const needsRetryPlan = (p: PaymentRecord): boolean =>
   (p.status === 'pending' || p.status === 'retrying') && !p.awaiting_card_update && p.attempt === null && p.next_retry_at === null;
 
 /** The status-machine event of the policy's decision for the payment's next attempt (core/retry-policy.ts). */
-export function plannedRetryEvent(payment: PaymentRecord, context: { quietHours: QuietHours; ledger: CardLedger }, now: Date): PaymentEvent {
+export function plannedRetryEvent(
+  payment: PaymentRecord,
+  context: { quietHours: QuietHours; ledger: CardLedger; retryTiming?: RetryTimingSetting },
+  now: Date,
+): PaymentEvent {
   return eventOfPlan(
-    planNextRetry({ payment, now, quietHours: context.quietHours, ledger: context.ledger, score: scoreRetryByRules(retryScoreInputOf(payment, now)) }),
+    planNextRetry({
+      payment,
+      now,
+      quietHours: context.quietHours,
+      ledger: context.ledger,
+      score: scoreRetryByRules(retryScoreInputOf(payment, now)),
+      ...(context.retryTiming === undefined ? {} : { retryTiming: context.retryTiming }),
+    }),
   );
 }
 

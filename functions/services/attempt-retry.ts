@@ -12,6 +12,7 @@ import { changePayment, type PaymentChange } from '#data/payment-repository';
 import { getProviderApiKey } from '#data/provider-secret-repository';
 import { eventOfPlan, loadPlanningContext } from '#data/retry-planning';
 import { logger } from '#shared/logger';
+import { recordExperimentConversion } from './experiments';
 import { campaignChannelOf } from './recovery-attribution';
 
 /**
@@ -261,5 +262,6 @@ export async function attemptRetry(merchantId: string, paymentId: string, psp: s
   const outcome = answer instanceof GatewayError ? 'gateway_error' : answer.status;
   log.info('retry attempted', { retry_number: attempt.number, gateway: attempt.gateway, outcome, status: after?.status });
   if (after === undefined) return { kind: 'skipped', reason: 'the attempt was resolved elsewhere meanwhile' };
+  if (after.status === 'recovered') await recordExperimentConversion(after, options.now);
   return { kind: 'attempted', outcome, payment: after };
 }

@@ -20,6 +20,7 @@ import type { CustomerRecord } from '#core/customers';
 import { logger } from '#shared/logger';
 import { enrollOnFailure } from './campaign-enrollment';
 import { stopEnrollmentsOnCardUpdate } from './campaign-enrollment-writes';
+import { recordExperimentConversion } from './experiments';
 import { campaignChannelOf } from './recovery-attribution';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */
@@ -263,6 +264,7 @@ async function paymentSucceeded(merchantId: string, event: IngestEvent, eventId:
   // What the campaign sent it decides the recovery's method (core/recovery-method.ts), read before the write.
   const campaignChannel = await campaignChannelOf(payment);
   const recovered = await applyWhileOpen(merchantId, payment.id, { type: 'recover', reason: `Payment succeeded (event ${eventId})`, campaignChannel }, now);
+  if (recovered) await recordExperimentConversion(payment, now);
   return { result: resultOf(event, eventId, payment, recovered ? [payment.id] : []), customerId: customer.id };
 }
 

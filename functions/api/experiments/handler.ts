@@ -1,5 +1,18 @@
 import { createGroupHandler } from '#api/group-handler';
+import { getExperiment } from './get-experiment';
+import { getExperimentAssignment } from './get-experiment-assignment';
+import { getExperimentResults } from './get-experiment-results';
+import { listExperiments } from './list-experiments';
+import { promoteExperiment } from './promote-experiment';
 import { experimentsRoutes } from './routes';
+import { stopExperiment } from './stop-experiment';
 
-/** The experiments Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(experimentsRoutes, {});
+/** The experiments Lambda: list, one, results, promote, stop, and a customer's assignment. */
+export const handler = createGroupHandler(experimentsRoutes, {
+  listExperiments,
+  getExperiment,
+  getExperimentResults,
+  promoteExperiment,
+  stopExperiment,
+  getExperimentAssignment,
+});

@@ -1,5 +1,8 @@
 import { createGroupHandler } from '#api/group-handler';
+import { applySuggestion } from './apply-suggestion';
+import { dismissSuggestion } from './dismiss-suggestion';
+import { listRecoverySuggestions } from './list-recovery-suggestions';
 import { suggestionsRoutes } from './routes';
 
-/** The suggestions Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(suggestionsRoutes, {});
+/** The suggestions Lambda: recovery suggestions from the merchant's analytics, apply and dismiss. */
+export const handler = createGroupHandler(suggestionsRoutes, { listRecoverySuggestions, applySuggestion, dismissSuggestion });

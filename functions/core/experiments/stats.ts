@@ -230,3 +230,74 @@ export function detectableRate(baseline: number, n: number, alpha = 0.05, power 
   }
   return high;
 }
+
+/**
+ * The Wilson score interval of one arm's rate at `level` (default 95%): better than Wald at small
+ * n and rates near 0 or 1, never outside [0, 1]. Null for an empty arm.
+ */
+export function wilsonInterval(arm: ArmCounts, level = 0.95): DifferenceInterval | null {
+  if (arm.n === 0) return null;
+  const z = level === 0.95 ? Z_975 : normalQuantile(1 - (1 - level) / 2);
+  const p = arm.successes / arm.n;
+  const z2n = (z * z) / arm.n;
+  const centre = (p + z2n / 2) / (1 + z2n);
+  const half = (z / (1 + z2n)) * Math.sqrt((p * (1 - p)) / arm.n + z2n / (4 * arm.n));
+  return { level, lower: Math.max(0, centre - half), upper: Math.min(1, centre + half) };
+}
+
+/**
+ * Q(a, x), the regularised upper incomplete gamma function: its series below a + 1, Lentz's
+ * continued fraction above (Numerical Recipes §6.2), to about 1e-14.
+ */
+export function regularizedGammaQ(a: number, x: number): number {
+  if (x <= 0) return 1;
+  const logPrefix = -x + a * Math.log(x) - logGamma(a);
+  if (x < a + 1) {
+    let term = 1 / a;
+    let sum = term;
+    for (let n = 1; n < 1000; n += 1) {
+      term *= x / (a + n);
+      sum += term;
+      if (Math.abs(term) < Math.abs(sum) * 1e-15) break;
+    }
+    return Math.max(0, 1 - sum * Math.exp(logPrefix));
+  }
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < 1000; i += 1) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-15) break;
+  }
+  return Math.exp(logPrefix) * h;
+}
+
+/** P(χ²_df ≥ x): the p-value of a chi-square statistic with `df` degrees of freedom. */
+export const chiSquareSurvival = (x: number, df: number): number => regularizedGammaQ(df / 2, x / 2);
+
+/**
+ * Sample ratio mismatch over any number of arms: Pearson's χ² of the arms' sizes against their
+ * expected shares (`weights`, summing to 1), k − 1 degrees of freedom. Two arms give the same
+ * answer as sampleRatioMismatch.
+ */
+export function sampleRatioMismatchOf(sizes: readonly number[], weights: readonly number[], alpha = SRM_ALPHA): SrmResult {
+  const total = sizes.reduce((sum, n) => sum + n, 0);
+  if (total === 0 || sizes.length < 2) return { chi_square: 0, p_value: 1, detected: false };
+  let chiSquare = 0;
+  sizes.forEach((n, i) => {
+    const expected = total * (weights[i] ?? 0);
+    if (expected > 0) chiSquare += (n - expected) ** 2 / expected;
+  });
+  const pValue = chiSquareSurvival(chiSquare, sizes.length - 1);
+  return { chi_square: chiSquare, p_value: pValue, detected: pValue < alpha };
+}

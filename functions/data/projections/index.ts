@@ -1,7 +1,8 @@
-import { CANCEL_FLOW_ENTITY, ENTITY } from '../keys';
+import { CANCEL_FLOW_ENTITY, ENTITY, EXPERIMENT_ENTITY } from '../keys';
 import { cancelFlowStatsProjection } from './cancel-flow-stats';
 import { campaignRollupsProjection } from './campaign-rollups';
 import { customerCountersProjection } from './customer-counters';
+import { experimentCountersProjection } from './experiment-counters';
 import { messageRollups } from './message-rollups';
 import { openStateProjection } from './open-state';
 import { paymentCountersProjection } from './payment-counters';
@@ -22,6 +23,7 @@ export const projections: readonly Projection[] = [
   openStateProjection,
   messageRollups,
   cancelFlowStatsProjection,
+  experimentCountersProjection,
 ];
 
 /**
@@ -29,4 +31,4 @@ export const projections: readonly Projection[] = [
  * the consumer only for records whose old or new image has one of them (lib/constructs/table-stream-consumer.ts).
  * A projection counting another entity adds it here.
  */
-export const projectedEntities: readonly string[] = [ENTITY.payment, ENTITY.customer, ENTITY.message, CANCEL_FLOW_ENTITY.session];
+export const projectedEntities: readonly string[] = [ENTITY.payment, ENTITY.customer, ENTITY.message, CANCEL_FLOW_ENTITY.session, EXPERIMENT_ENTITY.assignment];

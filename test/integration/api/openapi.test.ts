@@ -21,6 +21,9 @@ import { rotateWidgetSecret } from '#services/widget';
 import { signWidget } from '#core/hosted';
 import { setUpdatePaymentPage } from '#data/hosted-settings-repository';
 import { mintCrmState } from '#services/crm';
+import { startExperiment } from '#services/experiments';
+import { suggestionIdOf } from '#core/experiments/suggestions';
+import { seedPaymentThrough } from '#test/fixtures/payments';
 import { startFakeCrmA, startFakeCrmB, useFakeCrms } from '#test/fakes/crm-apis';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call, type JsonResponse } from '#test/fixtures/http';
@@ -447,6 +450,43 @@ describe('GET /api/v1/openapi.json', () => {
       });
       await record('getEmailHealth', 'weekly', `${api}/analytics/email-health?group_by=week`, { key });
       await record('getEmailEngagement', 'defaults', `${api}/analytics/email-engagement`, { key });
+
+      // Experiments and suggestions (issue 15): experiments started as the CLI starts them; suggestions from a merchant's own analytics.
+      const offers = [{ offer_type: 'none' as const }, { offer_type: 'discount' as const, offer_value: '10%' }];
+      const experiment = await startExperiment({
+        merchantId: tenant.merchant.id,
+        name: 'OpenAPI',
+        kind: 'offer',
+        settings: offers,
+        source: { type: 'cli', id: null },
+      });
+      await record('listExperiments', 'list', `${api}/experiments`, { key });
+      await record('getExperiment', 'get', `${api}/experiments/${experiment.id}`, { key });
+      await record('getExperimentAssignment', 'assign', `${api}/experiments/assign/${atRiskCustomer as string}`, { key });
+      await record('getExperimentResults', 'no sample yet', `${api}/experiments/${experiment.id}/results`, { key });
+      await record('promoteExperiment', 'forced', `${api}/experiments/${experiment.id}/promote?force=true`, { method: 'POST', key });
+      const toStop = await startExperiment({
+        merchantId: tenant.merchant.id,
+        name: 'OpenAPI 2',
+        kind: 'offer',
+        settings: offers,
+        source: { type: 'cli', id: null },
+      });
+      await record('stopExperiment', 'stop', `${api}/experiments/${toStop.id}/stop`, { method: 'POST', key });
+      const analysed = await newTenant(['admin'], UNLIMITED);
+      for (const declineCode of ['do_not_honor', 'card_velocity_exceeded'])
+        for (let i = 0; i < 20; i += 1)
+          await seedPaymentThrough(analysed.merchant.id, ['terminate'], { declineCode, customer: { email: `${declineCode}${i}@example.com` } });
+      await stack.runtime.stream.drain();
+      await record('listRecoverySuggestions', 'two codes never recover', `${api}/suggestions/recovery`, { key: analysed.key });
+      await record('applySuggestion', 'experiment', `${api}/suggestions/${suggestionIdOf('stop_retrying_code', 'do_not_honor')}/apply`, {
+        method: 'POST',
+        key: analysed.key,
+      });
+      await record('dismissSuggestion', 'dismiss', `${api}/suggestions/${suggestionIdOf('stop_retrying_code', 'card_velocity_exceeded')}/dismiss`, {
+        method: 'POST',
+        key: analysed.key,
+      });
 
       await record('registerStorefront', 'create', `${api}/integrations/storefront/register`, {
         method: 'POST',

@@ -1,0 +1,213 @@
+import { dayOf } from '#core/analytics/period';
+import { ResourceNotFoundError, StateConflictError } from '#core/errors';
+import { type ExperimentRecord, type ExperimentVariant, type NewExperiment, newExperiment } from '#core/experiments/experiment';
+import { computeResults, type ExperimentResults } from '#core/experiments/results';
+import { generateSuggestions, type NeighbourEvidence, SUGGESTION_WINDOW_DAYS, type Suggestion } from '#core/experiments/suggestions';
+import type { PaymentRecord } from '#core/payments';
+import { experimentEndUpdate, experimentPut, getExperiment, listExperiments, readVariantCounts, recordConversions } from '#data/experiment-repository';
+import { getRecoveryStrategy, type RecoveryStrategy, recoveryDefaultWrite } from '#data/recovery-strategy-repository';
+import { readRollups } from '#data/rollup-queries';
+import { listSuggestionDecisions, type SuggestionDecision, suggestionDecisionPut } from '#data/suggestion-repository';
+import { transactOptimistically } from '#data/transact';
+import { logger } from '#shared/logger';
+
+/**
+ * The experiments use cases (DESIGN §2c "Experiments"): start (CLI, applied suggestion), stop,
+ * results, promote (the winner becomes the merchant's default, which the retry policy reads),
+ * conversions from the retry engine, and suggestions from the merchant's analytics.
+ */
+
+/** The merchant's experiment, or 404 naming the path id (another merchant's included). */
+export async function experimentOrNotFound(merchantId: string, id: string): Promise<ExperimentRecord> {
+  const experiment = await getExperiment(merchantId, id);
+  if (experiment === undefined) throw new ResourceNotFoundError(`No experiment ${id}.`, { param: 'id' });
+  return experiment;
+}
+
+/** Refuses a second running experiment of one kind: two would fight over the same customers' setting. */
+function refuseOverlap(running: readonly ExperimentRecord[], kind: ExperimentRecord['kind']): void {
+  const same = running.find((experiment) => experiment.status === 'running' && experiment.kind === kind);
+  if (same !== undefined) throw new StateConflictError(`Experiment ${same.id} already tests ${kind}: stop or promote it first.`);
+}
+
+/** Starts an experiment (operator CLI). 409 when one of the same kind runs. */
+export async function startExperiment(input: NewExperiment, now: Date = new Date()): Promise<ExperimentRecord> {
+  const experiment = newExperiment(input, now);
+  return transactOptimistically(async () => {
+    refuseOverlap(await listExperiments(input.merchantId), experiment.kind);
+    return { items: [experimentPut(experiment)], result: experiment };
+  });
+}
+
+/** Stops a running experiment: assignment freezes, everyone gets the control. 409 unless running. */
+export async function stopExperiment(merchantId: string, id: string, now: Date = new Date()): Promise<ExperimentRecord> {
+  return transactOptimistically(async () => {
+    const experiment = await experimentOrNotFound(merchantId, id);
+    if (experiment.status !== 'running') throw new StateConflictError(`Experiment ${id} is ${experiment.status}: only a running experiment stops.`);
+    return {
+      items: [experimentEndUpdate(experiment, 'stopped', null, now)],
+      result: { ...experiment, status: 'stopped' as const, stopped_at: now.toISOString() },
+    };
+  });
+}
+
+export async function experimentResults(experiment: ExperimentRecord): Promise<ExperimentResults> {
+  return computeResults(experiment, await readVariantCounts(experiment));
+}
+
+export interface Promotion {
+  readonly experiment: ExperimentRecord;
+  readonly winner: ExperimentVariant;
+  readonly forced: boolean;
+  readonly results: ExperimentResults;
+  readonly strategy: RecoveryStrategy;
+}
+
+/**
+ * Promotes the winner: its setting becomes the merchant's default for the experiment's kind, and
+ * the experiment ends `promoted`, in one transaction. 409 unless running, and until the results
+ * name a winner (every variant at the minimum sample, no SRM, a decisive posterior), unless
+ * `force`: then the decided winner, or else the variant with the highest observed rate (the
+ * control on a tie).
+ */
+export async function promoteExperiment(merchantId: string, id: string, force: boolean, now: Date = new Date()): Promise<Promotion> {
+  return transactOptimistically(async () => {
+    const experiment = await experimentOrNotFound(merchantId, id);
+    if (experiment.status !== 'running') throw new StateConflictError(`Experiment ${id} is ${experiment.status}: only a running experiment is promoted.`);
+    const results = await experimentResults(experiment);
+    if (results.winner === null && !force) {
+      const why =
+        results.reason === 'insufficient_sample'
+          ? `every variant needs ${experiment.minimum_sample_per_variant} exposures first`
+          : results.reason === 'srm'
+            ? 'the exposures show a sample ratio mismatch (broken assignment)'
+            : 'no variant wins yet';
+      throw new StateConflictError(`Experiment ${id} has no winner: ${why}. Send force=true to promote the best observed variant anyway.`);
+    }
+    const best = results.variants.reduce((top, v) => ((v.rate ?? -1) > (top.rate ?? -1) ? v : top));
+    const winnerKey = results.winner ?? best.key;
+    const winner = experiment.variants.find((v) => v.key === winnerKey) as ExperimentVariant;
+    const current = await getRecoveryStrategy(merchantId);
+    const { update, strategy } = recoveryDefaultWrite(merchantId, current, experiment.kind, winner.setting, `experiment:${experiment.id}`, now);
+    const promoted: ExperimentRecord = { ...experiment, status: 'promoted', winner: winner.key, promoted_at: now.toISOString() };
+    return {
+      items: [experimentEndUpdate(experiment, 'promoted', winner.key, now), update],
+      result: { experiment: promoted, winner, forced: results.winner === null, results: { ...results, status: 'promoted' }, strategy },
+    };
+  });
+}
+
+/**
+ * A recovered payment converts its customer in each running experiment they were assigned in.
+ * Best effort after the recovery is written: a failure is logged and never undoes the recovery.
+ */
+export async function recordExperimentConversion(payment: Pick<PaymentRecord, 'merchant_id' | 'customer_id' | 'id'>, now: Date): Promise<void> {
+  try {
+    await recordConversions(payment.merchant_id, payment.customer_id, now);
+  } catch (error) {
+    logger.error('experiment conversion not recorded', { merchant_id: payment.merchant_id, payment_id: payment.id, error });
+  }
+}
+
+/**
+ * SEAM (vector neighbours, issue 15): how similar past payments recovered, for one suggestion.
+ * The lead wires it to findSimilarRecoveries(merchantId, features, topK) of
+ * functions/services/vectors.ts (branch s6-vectors) after merge; until then no suggestion carries
+ * neighbour evidence (`neighbour_evidence: null`). It only adds evidence: which suggestions exist
+ * stays decided by the merchant's own analytics, so ids and decisions do not depend on it.
+ */
+export type NeighbourEvidenceSource = (merchantId: string, suggestion: Suggestion) => Promise<NeighbourEvidence | null>;
+export const noNeighbourEvidence: NeighbourEvidenceSource = async () => null;
+
+/** The suggestions the merchant's last SUGGESTION_WINDOW_DAYS of analytics support, less those already applied or dismissed. */
+export async function currentSuggestions(
+  merchantId: string,
+  now: Date = new Date(),
+  neighbours: NeighbourEvidenceSource = noNeighbourEvidence,
+): Promise<Suggestion[]> {
+  const first = dayOf(new Date(now.getTime() - SUGGESTION_WINDOW_DAYS * 86_400_000));
+  const [rollups, decided] = await Promise.all([readRollups(merchantId, 'PAY', 'D', first, dayOf(now)), listSuggestionDecisions(merchantId)]);
+  const open = generateSuggestions(rollups).filter((suggestion) => !decided.has(suggestion.id));
+  return Promise.all(open.map(async (suggestion) => ({ ...suggestion, neighbour_evidence: await neighbours(merchantId, suggestion) })));
+}
+
+async function suggestionOrNotFound(merchantId: string, id: string, now: Date): Promise<Suggestion> {
+  const suggestion = (await currentSuggestions(merchantId, now)).find((s) => s.id === id);
+  if (suggestion !== undefined) return suggestion;
+  const decided = (await listSuggestionDecisions(merchantId)).get(id);
+  if (decided !== undefined) throw new StateConflictError(`Suggestion ${id} was already ${decided.status}.`);
+  throw new ResourceNotFoundError(`No suggestion ${id}.`, { param: 'id' });
+}
+
+export interface AppliedSuggestion {
+  readonly suggestion: Suggestion;
+  readonly decision: SuggestionDecision;
+  readonly experiment: ExperimentRecord | null;
+  readonly strategy: RecoveryStrategy | null;
+}
+
+/**
+ * Applies a suggestion: starts its experiment (409 when one of its kind runs), or with `direct`
+ * makes its setting the merchant's default, recording the decision in the same transaction (409
+ * when already decided, 404 when the analytics do not support it).
+ */
+export async function applySuggestion(
+  merchantId: string,
+  id: string,
+  mode: 'experiment' | 'direct',
+  minimumSample: number | undefined,
+  now: Date = new Date(),
+): Promise<AppliedSuggestion> {
+  return transactOptimistically<AppliedSuggestion>(async () => {
+    const suggestion = await suggestionOrNotFound(merchantId, id, now);
+    const decision = (experimentId: string | null): SuggestionDecision => ({
+      suggestion_id: id,
+      status: 'applied',
+      mode,
+      experiment_id: experimentId,
+      decided_at: now.toISOString(),
+    });
+    if (mode === 'direct') {
+      const { update, strategy } = recoveryDefaultWrite(
+        merchantId,
+        await getRecoveryStrategy(merchantId),
+        suggestion.kind,
+        suggestion.direct_setting,
+        `suggestion:${id}`,
+        now,
+      );
+      const decided = decision(null);
+      return { items: [update, suggestionDecisionPut(merchantId, decided)], result: { suggestion, decision: decided, experiment: null, strategy } };
+    }
+    refuseOverlap(await listExperiments(merchantId), suggestion.kind);
+    const experiment = newExperiment(
+      {
+        merchantId,
+        name: suggestion.title,
+        kind: suggestion.kind,
+        settings: suggestion.experiment.variants,
+        minimumSample,
+        source: { type: 'suggestion', id },
+      },
+      now,
+    );
+    const decided = decision(experiment.id);
+    return {
+      items: [experimentPut(experiment), suggestionDecisionPut(merchantId, decided)],
+      result: { suggestion, decision: decided, experiment, strategy: null },
+    };
+  });
+}
+
+/** Dismisses a suggestion: it is not proposed again. 409 when already decided, 404 when not proposed. */
+export async function dismissSuggestion(
+  merchantId: string,
+  id: string,
+  now: Date = new Date(),
+): Promise<{ suggestion: Suggestion; decision: SuggestionDecision }> {
+  return transactOptimistically(async () => {
+    const suggestion = await suggestionOrNotFound(merchantId, id, now);
+    const decision: SuggestionDecision = { suggestion_id: id, status: 'dismissed', mode: null, experiment_id: null, decided_at: now.toISOString() };
+    return { items: [suggestionDecisionPut(merchantId, decision)], result: { suggestion, decision } };
+  });
+}

@@ -42,8 +42,9 @@ const CONFIG = {
   /** Concurrent writers of the burst (as many service invocations writing at once). */
   burstWriters: numberFrom('BENCH_WEBHOOK_BURST_WRITERS', 16),
   costEvents: numberFrom('BENCH_WEBHOOK_COST_EVENTS', 50),
-  slowEvents: numberFrom('BENCH_WEBHOOK_SLOW_EVENTS', 300),
-  slowRate: numberFrom('BENCH_WEBHOOK_SLOW_RATE', 20),
+  slowEvents: numberFrom('BENCH_WEBHOOK_SLOW_EVENTS', 500),
+  /** 4 deliveries an event: 50 deliveries/s, the rate of measurement 1. */
+  slowRate: numberFrom('BENCH_WEBHOOK_SLOW_RATE', 12.5),
 };
 
 /** 10 endpoints in the table, then 10 + 62 × 16 = 1,002 (the per-merchant limit is 16). */
@@ -53,6 +54,23 @@ const PER_MERCHANT_LIMIT = 16;
 /** How long the receivers may wait for a phase's last first attempt before the bench fails. */
 const ARRIVAL_TIMEOUT_MS = 300_000;
 
+interface WrittenEvent {
+  readonly merchantId: string;
+  readonly id: string;
+  /** Its `created_at`, in ms since the epoch. */
+  readonly createdAt: number;
+  /** The outbox transaction's own time. */
+  readonly ms: number;
+}
+
+/** Where a run's time went, from the event item's `dispatched_at` (set by the dispatcher's claim). */
+interface Stages {
+  readonly event_to_dispatch_p50_ms: number;
+  readonly event_to_dispatch_p99_ms: number;
+  readonly dispatch_to_arrival_p50_ms: number;
+  readonly dispatch_to_arrival_p99_ms: number;
+}
+
 interface LatencySummary {
   readonly deliveries: number;
   readonly p50_ms: number;
@@ -61,7 +79,7 @@ interface LatencySummary {
   readonly max_ms: number;
 }
 
-export interface LatencyRun extends LatencySummary {
+export interface LatencyRun extends LatencySummary, Stages {
   readonly mode: string;
   readonly events: number;
   /** Seconds the writes took (the rate actually achieved is events / this). */
@@ -91,7 +109,7 @@ interface PerDelivery {
   readonly calls_by_kind: Record<string, number>;
 }
 
-export interface SlowRun extends LatencySummary {
+export interface SlowRun extends LatencySummary, Stages {
   readonly run: 'all answer' | 'one hangs';
   readonly events: number;
   /** First attempts that reached the fourth endpoint (and, in "one hangs", were left hanging). */
@@ -153,7 +171,10 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
   });
   const started = Date.now();
   const loadStart = loadavg();
-  const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { GetCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { env } = await import('#shared/env');
+  const { idBody } = await import('#core/ids');
+  const { retryKeys } = await import('#data/keys');
   const { dynamo, documentClient } = await import('#data/client');
   const { createMerchant } = await import('#data/merchant-repository');
   const { outboundEventItem } = await import('#data/outbound-event-repository');
@@ -167,17 +188,64 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
   if (recovered === undefined) throw new Error('recovery.succeeded is not catalogued');
   const types = namesOf(recovered);
   let eventSerial = 0;
+  let signatureFailures = 0;
 
-  /** One outbox item, written in a transaction as the service writes it (a recovered payment's event); its own time in ms. */
-  const writeEvent = async (merchantId: string): Promise<number> => {
-    const serial = eventSerial++;
-    const object = { ...recovered.sampleObject(), payment_id: `pe_bench${String(serial).padStart(8, '0')}` };
-    const begun = performance.now();
-    const now = new Date();
-    await documentClient.send(
-      new TransactWriteCommand({ TransactItems: [outboundEventItem(merchantId, `cust_bench${serial % 500}`, types, object, now)] }),
-    );
-    return performance.now() - begun;
+  /**
+   * A run: its events (ids noted before each write is sent, so that a delivery never arrives
+   * before its id is known) and the receivers counting only their deliveries.
+   */
+  const startRun = () => {
+    const ids = new Set<string>();
+    const written: WrittenEvent[] = [];
+    receivers.reset(ids);
+    /** One outbox item, written in a transaction as the service writes it (a recovered payment's event); its own time in ms. */
+    const write = async (merchantId: string): Promise<number> => {
+      const serial = eventSerial++;
+      const object = { ...recovered.sampleObject(), payment_id: `pe_bench${String(serial).padStart(8, '0')}` };
+      const begun = performance.now();
+      const put = outboundEventItem(merchantId, `cust_bench${serial % 500}`, types, object, new Date());
+      const id = String(put.Put?.Item?.id);
+      ids.add(id);
+      await documentClient.send(new TransactWriteCommand({ TransactItems: [put] }));
+      const ms = performance.now() - begun;
+      written.push({ merchantId, id, createdAt: Date.parse(String(put.Put?.Item?.created_at)), ms });
+      return ms;
+    };
+    /** Waits for `count` first attempts of the run's events; signatures checked. */
+    const arrived = async (count: number): Promise<void> => {
+      await receivers.waitFor(count, ARRIVAL_TIMEOUT_MS);
+      signatureFailures += receivers.signatureFailures;
+      if (receivers.signatureFailures > 0) throw new Error(`${receivers.signatureFailures} deliveries failed standardwebhooks verification`);
+    };
+    return { write, arrived, written };
+  };
+
+  /** Where the time went: event → dispatched (the stream and the dispatcher's claim), dispatched → first attempt at the receiver. */
+  const stagesOf = async (written: readonly WrittenEvent[], paths?: ReadonlySet<number>): Promise<Stages> => {
+    const dispatchedAt = new Map<string, number>();
+    const toDispatch: number[] = [];
+    await pool(written.length, 8, async (index) => {
+      const event = written[index] as WrittenEvent;
+      const { Item } = await documentClient.send(
+        new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.outboundEvent(event.merchantId, idBody(event.id, 'evt') as string), ConsistentRead: true }),
+      );
+      if (typeof Item?.dispatched_at !== 'string') return;
+      dispatchedAt.set(event.id, Date.parse(Item.dispatched_at));
+      toDispatch.push(Date.parse(Item.dispatched_at) - event.createdAt);
+    });
+    const arrivals = receivers.arrivals().filter((arrival) => paths === undefined || paths.has(arrival.endpoint));
+    const toArrival = arrivals.map((arrival) => arrival.at - (dispatchedAt.get(arrival.webhookId) ?? Number.NaN));
+    const p = (values: number[], q: number) =>
+      quantile(
+        values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b),
+        q,
+      );
+    return {
+      event_to_dispatch_p50_ms: p(toDispatch, 0.5),
+      event_to_dispatch_p99_ms: p(toDispatch, 0.99),
+      dispatch_to_arrival_p50_ms: p(toArrival, 0.5),
+      dispatch_to_arrival_p99_ms: p(toArrival, 0.99),
+    };
   };
 
   /** A merchant with `count` endpoints on the receivers (registered through the service, as the API does); their path numbers. */
@@ -193,11 +261,6 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     return { id: merchant.id, paths };
   };
 
-  const expectAll = async (count: number): Promise<void> => {
-    await receivers.waitFor(count, ARRIVAL_TIMEOUT_MS);
-    if (receivers.signatureFailures > 0) throw new Error(`${receivers.signatureFailures} deliveries failed standardwebhooks verification`);
-  };
-  let signatureFailures = 0;
   const latenciesOf = (paths?: ReadonlySet<number>): number[] =>
     receivers
       .arrivals()
@@ -214,8 +277,8 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     const cost = async (label: string, merchant: { id: string; paths: number[] }, endpointsInTable: number): Promise<CostRow> => {
       await costRuntime.stream.drain();
       await costRuntime.queues.drain();
-      receivers.reset();
-      for (let i = 0; i < CONFIG.costEvents; i += 1) await writeEvent(merchant.id);
+      const run = startRun();
+      for (let i = 0; i < CONFIG.costEvents; i += 1) await run.write(merchant.id);
       meter.reset();
       await meter.track('dispatch', async () => {
         await costRuntime.stream.drain();
@@ -224,8 +287,7 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
         await costRuntime.queues.drain();
       });
       const deliveries = CONFIG.costEvents * merchant.paths.length;
-      await expectAll(deliveries);
-      signatureFailures += receivers.signatureFailures;
+      await run.arrived(deliveries);
       if (receivers.firstArrivals !== deliveries) throw new Error(`${label}: ${receivers.firstArrivals} deliveries, expected ${deliveries}`);
       const dispatch = perDelivery(await meter.usage('dispatch'), deliveries);
       const delivery = perDelivery(await meter.usage('delivery'), deliveries);
@@ -268,38 +330,38 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     const merchantOf = (i: number): string => latencyMerchants[i % latencyMerchants.length] as string;
 
     const latencyRuns: LatencyRun[] = [];
-    const measureLatency = async (mode: string, write: () => Promise<number[]>): Promise<LatencyRun> => {
+    const measureLatency = async (mode: string, writeAll: (write: (merchantId: string) => Promise<number>) => Promise<unknown>): Promise<LatencyRun> => {
       await sleep(1_000);
-      receivers.reset();
+      const run = startRun();
       const begun = performance.now();
-      const writeTimes = await write();
+      await writeAll(run.write);
       const writeSeconds = (performance.now() - begun) / 1000;
-      await expectAll(CONFIG.events);
-      signatureFailures += receivers.signatureFailures;
+      await run.arrived(CONFIG.events);
       const summary = summarise(latenciesOf());
+      const repeats = receivers.repeats;
+      const stages = await stagesOf(run.written);
       log(`latency measured: ${mode}`);
       return {
         mode,
         events: CONFIG.events,
         write_seconds: writeSeconds,
         write_p99_ms: quantile(
-          [...writeTimes].sort((a, b) => a - b),
+          run.written.map((event) => event.ms).sort((a, b) => a - b),
           0.99,
         ),
-        repeats: receivers.repeats,
+        repeats,
+        ...stages,
         ...summary,
         verdict: summary.p99_ms <= LATENCY_TARGET_MS ? 'PASS' : 'ABOVE TARGET',
       };
     };
-    latencyRuns.push(await measureLatency(`steady ${CONFIG.rate}/s`, () => writeAtRate(CONFIG.events, CONFIG.rate, (i) => writeEvent(merchantOf(i)))));
+    latencyRuns.push(await measureLatency(`steady ${CONFIG.rate}/s`, (write) => writeAtRate(CONFIG.events, CONFIG.rate, (i) => write(merchantOf(i)))));
     latencyRuns.push(
-      await measureLatency(`burst (${CONFIG.burstWriters} writers)`, async () => {
-        const times: number[] = [];
-        await pool(CONFIG.events, CONFIG.burstWriters, async (i) => {
-          times.push(await writeEvent(merchantOf(i)));
-        });
-        return times;
-      }),
+      await measureLatency(`burst (${CONFIG.burstWriters} writers)`, (write) =>
+        pool(CONFIG.events, CONFIG.burstWriters, async (i) => {
+          await write(merchantOf(i));
+        }),
+      ),
     );
 
     // 3. A slow receiver: the same merchant's 4 endpoints, the fourth answering, then hanging.
@@ -309,13 +371,14 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     const slowRun = async (run: SlowRun['run']): Promise<SlowRun> => {
       receivers.setHanging(fourth as number, run === 'one hangs');
       await sleep(1_000);
-      receivers.reset();
-      await writeAtRate(CONFIG.slowEvents, CONFIG.slowRate, () => writeEvent(four.id));
-      await expectAll(CONFIG.slowEvents * 4);
-      signatureFailures += receivers.signatureFailures;
+      const writes = startRun();
+      await writeAtRate(CONFIG.slowEvents, CONFIG.slowRate, () => writes.write(four.id));
+      await writes.arrived(CONFIG.slowEvents * 4);
       const fourthArrivals = receivers.arrivals().filter((arrival) => arrival.endpoint === fourth).length;
+      const summary = summarise(latenciesOf(threePaths));
+      const stages = await stagesOf(writes.written, threePaths);
       log(`slow receiver measured: ${run}`);
-      return { run, events: CONFIG.slowEvents, fourth_endpoint_arrivals: fourthArrivals, ...summarise(latenciesOf(threePaths)) };
+      return { run, events: CONFIG.slowEvents, fourth_endpoint_arrivals: fourthArrivals, ...stages, ...summary };
     };
     const slowRuns = [await slowRun('all answer'), await slowRun('one hangs')];
     const [answering, hanging] = slowRuns as [SlowRun, SlowRun];
@@ -326,7 +389,13 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
 
     return {
       generated_at: new Date().toISOString(),
-      machine: { cpus: cpus().length, node: process.version, platform: `${process.platform}-${process.arch}`, loadavg_start: loadStart, loadavg_end: loadavg() },
+      machine: {
+        cpus: cpus().length,
+        node: process.version,
+        platform: `${process.platform}-${process.arch}`,
+        loadavg_start: loadStart,
+        loadavg_end: loadavg(),
+      },
       config: CONFIG,
       signature_failures: signatureFailures,
       latency: { target_p99_ms: LATENCY_TARGET_MS, runs: latencyRuns },
@@ -387,6 +456,8 @@ function addPerDelivery(a: PerDelivery, b: PerDelivery): PerDelivery {
 
 const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`);
 const n2 = (value: number): string => value.toFixed(2);
+const stages = (run: Stages): string =>
+  `${ms(run.event_to_dispatch_p50_ms)}, ${ms(run.event_to_dispatch_p99_ms)} | ${ms(run.dispatch_to_arrival_p50_ms)}, ${ms(run.dispatch_to_arrival_p99_ms)}`;
 
 export function formatWebhookDelivery(report: WebhookBenchReport): string {
   const { latency, cost, slow_receiver: slow } = report;
@@ -395,11 +466,11 @@ export function formatWebhookDelivery(report: WebhookBenchReport): string {
     '',
     `1. First-attempt latency (receiver arrival - event created_at), ${CONFIG.latencyMerchants} merchants with 1 endpoint each; target p99 <= ${ms(latency.target_p99_ms)}`,
     '',
-    '| events | writes took | write p99 | deliveries | p50 | p95 | p99 | max | repeats | verdict |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| events | writes took | write p99 | deliveries | p50 | p95 | p99 | max | event→dispatch p50, p99 | dispatch→receiver p50, p99 | repeats | verdict |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...latency.runs.map(
       (run) =>
-        `| ${run.events} ${run.mode} | ${run.write_seconds.toFixed(1)} s | ${ms(run.write_p99_ms)} | ${run.deliveries} | ${ms(run.p50_ms)} | ${ms(run.p95_ms)} | ${ms(run.p99_ms)} | ${ms(run.max_ms)} | ${run.repeats} | ${run.verdict} |`,
+        `| ${run.events} ${run.mode} | ${run.write_seconds.toFixed(1)} s | ${ms(run.write_p99_ms)} | ${run.deliveries} | ${ms(run.p50_ms)} | ${ms(run.p95_ms)} | ${ms(run.p99_ms)} | ${ms(run.max_ms)} | ${stages(run)} | ${run.repeats} | ${run.verdict} |`,
     ),
     '',
     `2. Dispatch + delivery per delivery (capacity as DynamoDB Local reported it); target ratio ~1,000/10 endpoints <= ${cost.target_ratio}`,
@@ -418,11 +489,11 @@ export function formatWebhookDelivery(report: WebhookBenchReport): string {
     '',
     `3. Slow receiver: 4 endpoints of one merchant, the fourth hanging until the 15 s cut; latency of the other three; target ratio <= ${slow.target_ratio} and p99 <= ${ms(latency.target_p99_ms)}`,
     '',
-    '| run | events | deliveries (3 endpoints) | 4th endpoint reached | p50 | p95 | p99 | max |',
-    '|---|---|---|---|---|---|---|---|',
+    '| run | events | deliveries (3 endpoints) | 4th endpoint reached | p50 | p95 | p99 | max | event→dispatch p50, p99 | dispatch→receiver p50, p99 |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...slow.runs.map(
       (run) =>
-        `| ${run.run} | ${run.events} at ${CONFIG.slowRate}/s | ${run.deliveries} | ${run.fourth_endpoint_arrivals} | ${ms(run.p50_ms)} | ${ms(run.p95_ms)} | ${ms(run.p99_ms)} | ${ms(run.max_ms)} |`,
+        `| ${run.run} | ${run.events} at ${CONFIG.slowRate}/s | ${run.deliveries} | ${run.fourth_endpoint_arrivals} | ${ms(run.p50_ms)} | ${ms(run.p95_ms)} | ${ms(run.p99_ms)} | ${ms(run.max_ms)} | ${stages(run)} |`,
     ),
     '',
     `p99 one hangs / all answer: ${n2(slow.ratio_p99)}: ${slow.verdict}`,

@@ -28,12 +28,16 @@ export class BenchReceivers {
   private readonly open = new Set<ServerResponse>();
   private waiters: { readonly count: number; readonly done: () => void }[] = [];
   private nextPath = 0;
+  /** The events of the run being measured (filled as they are written, before each write is sent). */
+  private expected: ReadonlySet<string> = new Set();
   /** Requests whose signature `standardwebhooks` refused (must stay 0). */
   signatureFailures = 0;
   /** Requests after the first of the same webhook-id at the same endpoint (retries, redeliveries). */
   repeats = 0;
   /** Requests left hanging on purpose. */
   hung = 0;
+  /** Requests of events written before the run (a previous run's retries): not counted as first attempts. */
+  strays = 0;
 
   private constructor(
     private readonly server: Server,
@@ -74,11 +78,14 @@ export class BenchReceivers {
     return this.firsts.size;
   }
 
-  reset(): void {
+  /** Starts a run: only deliveries of the events in `expected` count (the set may grow while the run writes). */
+  reset(expected: ReadonlySet<string>): void {
+    this.expected = expected;
     this.firsts.clear();
     this.signatureFailures = 0;
     this.repeats = 0;
     this.hung = 0;
+    this.strays = 0;
   }
 
   /** Resolves once `count` first arrivals have been seen, or rejects after `timeoutMs`. */
@@ -122,7 +129,8 @@ export class BenchReceivers {
       }
       const webhookId = String(req.headers['webhook-id']);
       const key = `${endpoint} ${webhookId}`;
-      if (this.firsts.has(key)) this.repeats += 1;
+      if (!this.expected.has(webhookId)) this.strays += 1;
+      else if (this.firsts.has(key)) this.repeats += 1;
       else this.firsts.set(key, { endpoint, webhookId, at, createdAt: Date.parse(payload.created_at) });
       this.notify();
       if (this.hanging.has(endpoint)) {

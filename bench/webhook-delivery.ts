@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import type { LocalRuntime } from '#lib/local/local-runtime';
 import { CapacityMeter, type Usage } from './capacity';
 import { quantile } from './measure';
+import { type CpuSample, cpuNow, cpuSince } from './process-cpu';
 import { BenchReceivers } from './webhook-receivers';
 
 const LATENCY_TARGET_MS = 5_000;
@@ -63,8 +64,15 @@ interface WrittenEvent {
   readonly ms: number;
 }
 
-/** Where a run's time went, from the event item's `dispatched_at` (set by the dispatcher's claim). */
+/**
+ * Where a run's time went: from the event item's `dispatched_at` (set by the dispatcher's claim),
+ * and the CPU of DynamoDB Local and of this process (functions, SDK, receivers) per delivery,
+ * from the first write to the last first attempt.
+ */
 interface Stages {
+  readonly seconds: number;
+  readonly cpu_dynamo_local_ms_per_delivery: number | null;
+  readonly cpu_node_ms_per_delivery: number;
   readonly event_to_dispatch_p50_ms: number;
   readonly event_to_dispatch_p99_ms: number;
   readonly dispatch_to_arrival_p50_ms: number;
@@ -198,6 +206,8 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     const ids = new Set<string>();
     const written: WrittenEvent[] = [];
     receivers.reset(ids);
+    const cpu = cpuNow(env.DYNAMODB_ENDPOINT as string);
+    const begun = performance.now();
     /** One outbox item, written in a transaction as the service writes it (a recovered payment's event); its own time in ms. */
     const write = async (merchantId: string): Promise<number> => {
       const serial = eventSerial++;
@@ -217,11 +227,18 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
       signatureFailures += receivers.signatureFailures;
       if (receivers.signatureFailures > 0) throw new Error(`${receivers.signatureFailures} deliveries failed standardwebhooks verification`);
     };
-    return { write, arrived, written };
+    return { write, arrived, written, cpu, begun };
   };
 
   /** Where the time went: event → dispatched (the stream and the dispatcher's claim), dispatched → first attempt at the receiver. */
-  const stagesOf = async (written: readonly WrittenEvent[], paths?: ReadonlySet<number>): Promise<Stages> => {
+  const stagesOf = async (
+    run: { readonly written: readonly WrittenEvent[]; readonly cpu: CpuSample; readonly begun: number },
+    deliveries: number,
+    paths?: ReadonlySet<number>,
+  ): Promise<Stages> => {
+    const seconds = (performance.now() - run.begun) / 1000;
+    const cpu = cpuSince(run.cpu, env.DYNAMODB_ENDPOINT as string);
+    const written = run.written;
     const dispatchedAt = new Map<string, number>();
     const toDispatch: number[] = [];
     await pool(written.length, 8, async (index) => {
@@ -241,6 +258,9 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
         q,
       );
     return {
+      seconds,
+      cpu_dynamo_local_ms_per_delivery: cpu.dynamoLocal === undefined ? null : (cpu.dynamoLocal * 1000) / deliveries,
+      cpu_node_ms_per_delivery: (cpu.node * 1000) / deliveries,
       event_to_dispatch_p50_ms: p(toDispatch, 0.5),
       event_to_dispatch_p99_ms: p(toDispatch, 0.99),
       dispatch_to_arrival_p50_ms: p(toArrival, 0.5),
@@ -333,13 +353,12 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     const measureLatency = async (mode: string, writeAll: (write: (merchantId: string) => Promise<number>) => Promise<unknown>): Promise<LatencyRun> => {
       await sleep(1_000);
       const run = startRun();
-      const begun = performance.now();
       await writeAll(run.write);
-      const writeSeconds = (performance.now() - begun) / 1000;
+      const writeSeconds = (performance.now() - run.begun) / 1000;
       await run.arrived(CONFIG.events);
       const summary = summarise(latenciesOf());
       const repeats = receivers.repeats;
-      const stages = await stagesOf(run.written);
+      const stages = await stagesOf(run, CONFIG.events);
       log(`latency measured: ${mode}`);
       return {
         mode,
@@ -376,7 +395,7 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
       await writes.arrived(CONFIG.slowEvents * 4);
       const fourthArrivals = receivers.arrivals().filter((arrival) => arrival.endpoint === fourth).length;
       const summary = summarise(latenciesOf(threePaths));
-      const stages = await stagesOf(writes.written, threePaths);
+      const stages = await stagesOf(writes, CONFIG.slowEvents * 4, threePaths);
       log(`slow receiver measured: ${run}`);
       return { run, events: CONFIG.slowEvents, fourth_endpoint_arrivals: fourthArrivals, ...stages, ...summary };
     };
@@ -457,7 +476,8 @@ function addPerDelivery(a: PerDelivery, b: PerDelivery): PerDelivery {
 const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`);
 const n2 = (value: number): string => value.toFixed(2);
 const stages = (run: Stages): string =>
-  `${ms(run.event_to_dispatch_p50_ms)}, ${ms(run.event_to_dispatch_p99_ms)} | ${ms(run.dispatch_to_arrival_p50_ms)}, ${ms(run.dispatch_to_arrival_p99_ms)}`;
+  `${ms(run.event_to_dispatch_p50_ms)}, ${ms(run.event_to_dispatch_p99_ms)} | ${ms(run.dispatch_to_arrival_p50_ms)}, ${ms(run.dispatch_to_arrival_p99_ms)} | ${run.seconds.toFixed(1)} s | ${run.cpu_dynamo_local_ms_per_delivery === null ? 'n/a' : run.cpu_dynamo_local_ms_per_delivery.toFixed(1)}, ${run.cpu_node_ms_per_delivery.toFixed(1)} ms`;
+const STAGE_HEADER = 'event→dispatch p50, p99 | dispatch→receiver p50, p99 | first write to last arrival | CPU per delivery: DynamoDB Local, node';
 
 export function formatWebhookDelivery(report: WebhookBenchReport): string {
   const { latency, cost, slow_receiver: slow } = report;
@@ -466,8 +486,8 @@ export function formatWebhookDelivery(report: WebhookBenchReport): string {
     '',
     `1. First-attempt latency (receiver arrival - event created_at), ${CONFIG.latencyMerchants} merchants with 1 endpoint each; target p99 <= ${ms(latency.target_p99_ms)}`,
     '',
-    '| events | writes took | write p99 | deliveries | p50 | p95 | p99 | max | event→dispatch p50, p99 | dispatch→receiver p50, p99 | repeats | verdict |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| events | writes took | write p99 | deliveries | p50 | p95 | p99 | max | ${STAGE_HEADER} | repeats | verdict |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...latency.runs.map(
       (run) =>
         `| ${run.events} ${run.mode} | ${run.write_seconds.toFixed(1)} s | ${ms(run.write_p99_ms)} | ${run.deliveries} | ${ms(run.p50_ms)} | ${ms(run.p95_ms)} | ${ms(run.p99_ms)} | ${ms(run.max_ms)} | ${stages(run)} | ${run.repeats} | ${run.verdict} |`,
@@ -489,8 +509,8 @@ export function formatWebhookDelivery(report: WebhookBenchReport): string {
     '',
     `3. Slow receiver: 4 endpoints of one merchant, the fourth hanging until the 15 s cut; latency of the other three; target ratio <= ${slow.target_ratio} and p99 <= ${ms(latency.target_p99_ms)}`,
     '',
-    '| run | events | deliveries (3 endpoints) | 4th endpoint reached | p50 | p95 | p99 | max | event→dispatch p50, p99 | dispatch→receiver p50, p99 |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    `| run | events | deliveries (3 endpoints) | 4th endpoint reached | p50 | p95 | p99 | max | ${STAGE_HEADER} |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...slow.runs.map(
       (run) =>
         `| ${run.run} | ${run.events} at ${CONFIG.slowRate}/s | ${run.deliveries} | ${run.fourth_endpoint_arrivals} | ${ms(run.p50_ms)} | ${ms(run.p95_ms)} | ${ms(run.p99_ms)} | ${ms(run.max_ms)} | ${stages(run)} |`,

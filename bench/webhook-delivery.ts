@@ -338,6 +338,10 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     const single = await merchantWithEndpoints('Webhook bench: one endpoint', 1);
     rows.push(await cost('merchant with 1 endpoint', single, inTable + 1));
     rows.push(await cost(`merchant with ${PER_MERCHANT_LIMIT} endpoints`, others[0] as { id: string; paths: number[] }, inTable + 1));
+    // Last: its retries (5 s later) stay on this runtime's queue, which is stopped before they are due.
+    const failing = await merchantWithEndpoints('Webhook bench: failing endpoint', 1);
+    receivers.setBehaviour(failing.paths[0] as number, 'fail');
+    rows.push(await cost('merchant with 1 endpoint answering 500 (first attempt failed, retry queued)', failing, inTable + 2));
     await runtime.stop();
     runtime = undefined;
     const [small, large] = rows as [CostRow, CostRow];
@@ -391,7 +395,7 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     const threePaths = new Set(four.paths.slice(0, 3));
     const pooled: Record<SlowRun['run'], number[]> = { 'all answer': [], 'one hangs': [] };
     const slowRun = async (run: SlowRun['run'], events: number): Promise<SlowRun> => {
-      receivers.setHanging(fourth as number, run === 'one hangs');
+      receivers.setBehaviour(fourth as number, run === 'one hangs' ? 'hang' : 'answer');
       await sleep(1_000);
       const writes = startRun();
       await writeAtRate(events, CONFIG.slowRate, () => writes.write(four.id));

@@ -8,8 +8,11 @@ import { Webhook } from 'standardwebhooks';
  * endpoint its own path (`/e/<n>`). Every request is verified with `standardwebhooks` (a verifier
  * we did not write) against its endpoint's secret, and the first arrival of each `webhook-id` at
  * each endpoint is kept with its time, so that a delivery's first attempt is timed from the
- * receiver's side. A path may be told to hang (never answer: the sender cuts it at 15 s).
+ * receiver's side. A path may be told to hang (never answer: the sender cuts it at 15 s) or to
+ * fail (answer 500).
  */
+
+export type Behaviour = 'answer' | 'hang' | 'fail';
 
 export interface Arrival {
   /** The endpoint's path number. */
@@ -23,7 +26,7 @@ export interface Arrival {
 
 export class BenchReceivers {
   private readonly secrets = new Map<number, Webhook>();
-  private readonly hanging = new Set<number>();
+  private readonly behaviours = new Map<number, Behaviour>();
   private readonly firsts = new Map<string, Arrival>();
   private readonly open = new Set<ServerResponse>();
   private waiters: { readonly count: number; readonly done: () => void }[] = [];
@@ -63,10 +66,9 @@ export class BenchReceivers {
     this.secrets.set(endpoint, new Webhook(secret));
   }
 
-  /** Whether requests to the endpoint are left unanswered (until the sender gives up). */
-  setHanging(endpoint: number, hang: boolean): void {
-    if (hang) this.hanging.add(endpoint);
-    else this.hanging.delete(endpoint);
+  /** How the endpoint's requests are answered: 200 (the default), never (until the sender gives up), or 500. */
+  setBehaviour(endpoint: number, behaviour: Behaviour): void {
+    this.behaviours.set(endpoint, behaviour);
   }
 
   /** First arrivals so far (kept until `reset`). */
@@ -133,13 +135,14 @@ export class BenchReceivers {
       else if (this.firsts.has(key)) this.repeats += 1;
       else this.firsts.set(key, { endpoint, webhookId, at, createdAt: Date.parse(payload.created_at) });
       this.notify();
-      if (this.hanging.has(endpoint)) {
+      const behaviour = this.behaviours.get(endpoint) ?? 'answer';
+      if (behaviour === 'hang') {
         this.hung += 1;
         this.open.add(res);
         res.on('close', () => this.open.delete(res));
         return;
       }
-      res.writeHead(200).end();
+      res.writeHead(behaviour === 'fail' ? 500 : 200).end();
     });
   }
 

@@ -76,6 +76,11 @@ export class BenchReceivers {
     return [...this.firsts.values()];
   }
 
+  /** Requests left hanging and not yet closed by the sender. */
+  get openRequests(): number {
+    return this.open.size;
+  }
+
   get firstArrivals(): number {
     return this.firsts.size;
   }

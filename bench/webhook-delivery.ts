@@ -214,12 +214,12 @@ export async function benchWebhookDelivery(): Promise<WebhookBenchReport> {
     const write = async (merchantId: string): Promise<number> => {
       const serial = eventSerial++;
       const object = { ...recovered.sampleObject(), payment_id: `pe_bench${String(serial).padStart(8, '0')}` };
-      const begun = performance.now();
+      const sent = performance.now();
       const put = outboundEventItem(merchantId, `cust_bench${serial % 500}`, types, object, new Date());
       const id = String(put.Put?.Item?.id);
       ids.add(id);
       await documentClient.send(new TransactWriteCommand({ TransactItems: [put] }));
-      const ms = performance.now() - begun;
+      const ms = performance.now() - sent;
       written.push({ merchantId, id, createdAt: Date.parse(String(put.Put?.Item?.created_at)), ms });
       return ms;
     };

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
 
 /**
@@ -18,7 +17,7 @@ export interface Arrival {
   /** The endpoint's path number. */
   readonly endpoint: number;
   readonly webhookId: string;
-  /** Milliseconds since the epoch, with sub-millisecond precision (performance.timeOrigin + now). */
+  /** Milliseconds since the epoch, the wall clock the event's `created_at` and `dispatched_at` are read from. */
   readonly at: number;
   /** The event's `created_at` (from the verified payload), in milliseconds since the epoch. */
   readonly createdAt: number;
@@ -118,7 +117,7 @@ export class BenchReceivers {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const at = performance.timeOrigin + performance.now();
+    const at = Date.now();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

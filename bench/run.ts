@@ -19,6 +19,9 @@ const TIMING: Timing = process.env.BENCH_QUICK === '1' ? { warmup: 20, blocks: 4
 const DEFAULT_TARGET = 1.5;
 const OUTPUT = join(__dirname, '..', '.local', 'bench-latest.json');
 const BUNDLES_OUTPUT = join(__dirname, '..', '.local', 'bench-bundles.json');
+const WEBHOOKS_OUTPUT = join(__dirname, '..', '.local', 'bench-webhooks.json');
+/** Modes measured on their own, not handler vs raw: `bundles` (no table) and `webhook-delivery` (the local runtime). */
+const MODES = ['bundles', 'webhook-delivery'];
 
 async function loadScenarios(only: readonly string[]): Promise<Scenario[]> {
   const folder = join(__dirname, 'scenarios');
@@ -98,15 +101,24 @@ async function main(): Promise<number> {
     const bundles = await benchBundles();
     writeReport(bundles, BUNDLES_OUTPUT);
     process.stdout.write(`${formatBundles(bundles)}\n\nJSON: ${BUNDLES_OUTPUT}\n`);
-    if (only.length === 1) return 0;
+    if (only.every((name) => name === 'bundles')) return 0;
   }
+  const scenarios = only.filter((name) => !MODES.includes(name));
   const stack = await startBenchStack();
   const onSignal = (signal: NodeJS.Signals): void => {
     void stack.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
-    const report = await bench(only.filter((name) => name !== 'bundles'));
+    if (only.includes('webhook-delivery')) {
+      // Imported only now, as the scenarios are: it sets the environment the delivery path reads, then loads functions/.
+      const { benchWebhookDelivery, formatWebhookDelivery } = await import('./webhook-delivery');
+      const webhooks = await benchWebhookDelivery();
+      writeReport(webhooks, WEBHOOKS_OUTPUT);
+      process.stdout.write(`${formatWebhookDelivery(webhooks)}\n\nJSON: ${WEBHOOKS_OUTPUT}\n`);
+      if (scenarios.length === 0) return 0;
+    }
+    const report = await bench(scenarios);
     writeReport(report, OUTPUT);
     process.stdout.write(`${formatReport(report)}\n\nJSON: ${OUTPUT}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     return 0;

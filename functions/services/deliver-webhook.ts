@@ -201,7 +201,8 @@ export async function deliverWebhook(message: WebhookDeliver, now: Date = new Da
   if (abortsMessage(result)) return final('retries stopped: the receiver answered webhook-delivery: abort-message');
 
   if (target.kind === 'endpoint') {
-    const failingSince = await markEndpointFailing(message.merchant_id, target.endpoint.id, now);
+    // A streak already running (the endpoint as read for this attempt) needs no write; else one starts now.
+    const failingSince = target.endpoint.failing_since ?? (await markEndpointFailing(message.merchant_id, target.endpoint.id, now));
     if (failingSince !== undefined && failedLongEnough(failingSince, now)) {
       const reason = `every delivery failed for 5 days (since ${failingSince})`;
       await disableEndpoint(target.endpoint, reason, now);

@@ -1,3 +1,4 @@
+import { OUTBOUND_DISPATCH_SOURCE } from '#contracts/stream-consumers';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -21,15 +22,7 @@ export interface OutboundDispatchConsumerProps {
   readonly alarmTopic: ITopic;
 }
 
-/** The dispatcher's event source mapping settings (the infra test asserts them). */
-export const OUTBOUND_DISPATCH_SOURCE = {
-  /** Small batches: a record's whole fan-out is a few messages, and the first attempt should start within seconds. */
-  batchSize: 25,
-  maxBatchingWindowSeconds: 0,
-  retryAttempts: 10,
-  /** Events still undelivered after a day are better reported (DLQ) than sent a day late as first attempts. */
-  maxRecordAgeHours: 24,
-} as const;
+export { OUTBOUND_DISPATCH_SOURCE } from '#contracts/stream-consumers';
 
 /**
  * The outbound-event dispatcher (functions/consumers/outbound-dispatch.ts): a second Lambda on the

@@ -1,5 +1,6 @@
 import { saveLocalDeadLetter } from '#adapters/dead-letters/local';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
+import { OUTBOUND_DISPATCH_SOURCE } from '#contracts/stream-consumers';
 import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 import { LocalQueues, type SqsConsumer } from './queue-hub';
 import { type LocalJobHandler, LocalScheduler } from './scheduler';
@@ -51,7 +52,13 @@ export async function startLocalRuntime(options: { readonly background: boolean 
     // The event source mapping's filter on AWS: only records of items some projection counts.
     new LocalTableStream({ ...source, handler: streamHandler, entities: projectedEntities }),
     // The dispatcher's mapping: inserts of outbound events (the outbox) only.
-    new LocalTableStream({ ...source, handler: dispatchHandler, entities: [ENTITY.outboundEvent], eventNames: ['INSERT'] }),
+    new LocalTableStream({
+      ...source,
+      handler: dispatchHandler,
+      entities: [ENTITY.outboundEvent],
+      eventNames: ['INSERT'],
+      batchSize: OUTBOUND_DISPATCH_SOURCE.batchSize,
+    }),
   ]);
   if (options.background) {
     queues.start(QUEUE_POLL_INTERVAL_MS);

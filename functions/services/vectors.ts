@@ -63,3 +63,8 @@ export async function embedPayment(payment: PaymentRecord): Promise<boolean> {
   });
   return true;
 }
+
+/** Removes the vector of a payment that was deleted (erasure); false when it had none. */
+export async function forgetPayment(merchantId: string, paymentId: string): Promise<boolean> {
+  return vectorStore.delete(merchantId, paymentId);
+}

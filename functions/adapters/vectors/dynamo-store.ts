@@ -129,7 +129,8 @@ export class DynamoVectorStore implements VectorStore {
       cached = { matrix: new VectorMatrix(VECTOR_DIMENSION), version, highWater: '' };
       await this.load(cached, { TableName: env.TABLE_NAME, ...vectorKeys.vectors(merchantId) });
     } else if (cached.version.writes !== version.writes) {
-      const since = cached.highWater === '' ? '' : new Date(Date.parse(cached.highWater) - REFRESH_OVERLAP_MS).toISOString();
+      // Before every written_at (an empty sort key is not a valid key condition value).
+      const since = cached.highWater === '' ? '0' : new Date(Date.parse(cached.highWater) - REFRESH_OVERLAP_MS).toISOString();
       await this.load(cached, { TableName: env.TABLE_NAME, ...vectorKeys.writtenSince(merchantId, since) });
       cached.version = version;
     }

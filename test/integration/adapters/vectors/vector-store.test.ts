@@ -171,6 +171,20 @@ describe.each(adapters)('VectorStore: %s', (_name, create) => {
 });
 
 describe('DynamoVectorStore: the in-memory matrix', () => {
+  it('picks up the first vectors of a merchant it had already found empty', async () => {
+    // Prepare
+    const merchantId = `merch_${randomUUID()}`;
+    const store = new DynamoVectorStore();
+    expect(await store.query(merchantId, axisVector(0), 10)).toEqual([]);
+
+    // Act
+    await store.put(merchantId, { id: 'first', vector: axisVector(0), metadata: metadata() });
+    const found = await store.query(merchantId, axisVector(0), 10);
+
+    // Assess
+    expect(found.map((match) => match.id)).toEqual(['first']);
+  });
+
   it('sees what another process wrote and removed since its last query', async () => {
     // Prepare
     const merchantId = `merch_${randomUUID()}`;

@@ -15,6 +15,8 @@ export interface LocalRuntime {
   readonly scheduler: LocalScheduler;
   /** The table-stream consumer fed from DynamoDB Local's stream; `stream.drain()` applies everything written so far. */
   readonly stream: LocalTableStream;
+  /** Auto-embedding of recovered and terminal payments (functions/consumers/embed-recoveries.ts), its own poller as it is its own mapping on AWS. */
+  readonly embeddings: LocalTableStream;
   stop(): Promise<void>;
 }
 
@@ -45,19 +47,30 @@ export async function startLocalRuntime(options: { readonly background: boolean 
     // The event source mapping's filter on AWS: only records of items some projection counts.
     entities: projectedEntities,
   });
+  const { handler: embedHandler, EMBED_SOURCE_ENTITIES } = await import('../../functions/consumers/embed-recoveries');
+  const embeddings = new LocalTableStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT as string,
+    tableName: process.env.TABLE_NAME as string,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    handler: embedHandler,
+    entities: EMBED_SOURCE_ENTITIES,
+  });
   if (options.background) {
     queues.start(QUEUE_POLL_INTERVAL_MS);
     scheduler.start();
     stream.start(STREAM_POLL_INTERVAL_MS);
+    embeddings.start(STREAM_POLL_INTERVAL_MS);
   }
   return {
     queues,
     scheduler,
     stream,
+    embeddings,
     stop: async () => {
       await scheduler.stop();
       await queues.stop();
       await stream.stop();
+      await embeddings.stop();
     },
   };
 }

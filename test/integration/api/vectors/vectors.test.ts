@@ -9,7 +9,7 @@ import { wilsonLowerBound } from '#core/vectors/recommend';
 import type { LocalStack } from '#lib/local/local-stack';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
-import { seedPayment } from '#test/fixtures/payments';
+import { seedPayment, seedPaymentThrough } from '#test/fixtures/payments';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 interface Match {
@@ -264,6 +264,23 @@ describe('/api/v1/vectors', () => {
         code: status === 400 ? 'invalid_request' : 'validation_error',
         param,
       });
+    });
+  });
+
+  describe('auto-embedding', () => {
+    it("finds a payment recovered through the service, embedded by the stack's own processor", async () => {
+      // Prepare
+      const recovered = await seedPaymentThrough(tenant.merchant.id, ['recover']);
+      const open = await seedPayment(tenant.merchant.id);
+
+      // Act
+      await stack.runtime.embeddings.drain();
+      const found = await similar(tenant.key, { ...query, customer_segment: undefined, psp: 'stripe' });
+      const advice = await recommend(tenant.key, open.id);
+
+      // Assess
+      expect(found.body.data.matches?.map((match) => [match.id, match.metadata.outcome])).toEqual([[recovered.id, 'recovered']]);
+      expect(advice.body.data).toMatchObject({ recommended_strategy: 'provider', similar_outcomes: { recovered: 1, failed: 0, total: 1 } });
     });
   });
 

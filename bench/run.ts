@@ -19,6 +19,7 @@ const TIMING: Timing = process.env.BENCH_QUICK === '1' ? { warmup: 20, blocks: 4
 const DEFAULT_TARGET = 1.5;
 const OUTPUT = join(__dirname, '..', '.local', 'bench-latest.json');
 const BUNDLES_OUTPUT = join(__dirname, '..', '.local', 'bench-bundles.json');
+const VECTORS_OUTPUT = join(__dirname, '..', '.local', 'bench-vectors.json');
 
 async function loadScenarios(only: readonly string[]): Promise<Scenario[]> {
   const folder = join(__dirname, 'scenarios');
@@ -101,12 +102,24 @@ async function main(): Promise<number> {
     if (only.length === 1) return 0;
   }
   const stack = await startBenchStack();
+  if (only.includes('vectors')) {
+    // Its own measurement (one merchant's 10k and 100k vectors), on the bench's table.
+    try {
+      const { benchVectors, formatVectors } = await import('./vectors');
+      const vectors = await benchVectors();
+      writeReport(vectors, VECTORS_OUTPUT);
+      process.stdout.write(`${formatVectors(vectors)}\n\nJSON: ${VECTORS_OUTPUT}\n`);
+    } finally {
+      if (only.every((name) => name === 'vectors' || name === 'bundles')) await stack.stop();
+    }
+    if (only.every((name) => name === 'vectors' || name === 'bundles')) return 0;
+  }
   const onSignal = (signal: NodeJS.Signals): void => {
     void stack.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
-    const report = await bench(only.filter((name) => name !== 'bundles'));
+    const report = await bench(only.filter((name) => name !== 'bundles' && name !== 'vectors'));
     writeReport(report, OUTPUT);
     process.stdout.write(`${formatReport(report)}\n\nJSON: ${OUTPUT}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     return 0;

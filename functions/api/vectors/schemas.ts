@@ -53,6 +53,15 @@ const Psp = described(
   'The payment provider, one of the 13 psp ids.',
 );
 
+/** amount_cents or its alias amount is required; when both are given they must agree. */
+function checkAmount(body: { amount_cents?: number | undefined; amount?: number | undefined }, ctx: z.core.$RefinementCtx): void {
+  if (body.amount_cents === undefined && body.amount === undefined)
+    ctx.addIssue({ code: 'invalid_type', expected: 'number', path: ['amount_cents'], message: 'Required' });
+  else if (body.amount_cents !== undefined && body.amount !== undefined && body.amount !== body.amount_cents) {
+    ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount and amount_cents must agree' });
+  }
+}
+
 export const EmbedEventBody = z
   .object({
     id: Id,
@@ -79,10 +88,7 @@ export const EmbedEventBody = z
     z.superRefine((body, ctx) => {
       const missing = (field: string, expected: 'string' | 'number'): void =>
         ctx.addIssue({ code: 'invalid_type', expected, path: [field], message: 'Required' });
-      if (body.amount_cents === undefined && body.amount === undefined) missing('amount_cents', 'number');
-      else if (body.amount_cents !== undefined && body.amount !== undefined && body.amount !== body.amount_cents) {
-        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount and amount_cents must agree' });
-      }
+      checkAmount(body, ctx);
       if (body.outcome === undefined && body.recovery_outcome === undefined) missing('outcome', 'string');
       if (
         body.outcome !== undefined &&
@@ -118,15 +124,7 @@ export const FindSimilarBody = z
     psp: z.optional(Psp),
     outcome: z.optional(described(z.enum(VECTOR_OUTCOMES), 'Only neighbours with this outcome.')),
   })
-  .check(
-    z.superRefine((body, ctx) => {
-      if (body.amount_cents === undefined && body.amount === undefined)
-        ctx.addIssue({ code: 'invalid_type', expected: 'number', path: ['amount_cents'], message: 'Required' });
-      else if (body.amount_cents !== undefined && body.amount !== undefined && body.amount !== body.amount_cents) {
-        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount and amount_cents must agree' });
-      }
-    }),
-  );
+  .check(z.superRefine((body, ctx) => checkAmount(body, ctx)));
 
 const Metadata = z.object({ outcome: z.enum(VECTOR_OUTCOMES), strategy: z.enum(RECOVERY_STRATEGIES), decline_code: z.string() });
 export const Match = z.object({ id: z.string(), score: described(z.number(), 'Cosine similarity, -1 to 1 (1: the same features).'), metadata: Metadata });

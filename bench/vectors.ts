@@ -123,13 +123,15 @@ export async function benchVectors(): Promise<VectorsBenchReport> {
       };
       requests.push({ PutRequest: { Item: recoveryVectorEntity.toItem(record, merchant.id) } });
     }
+    const written = requests.length;
+    // batchWrite empties the array it is given.
     await batchWrite(requests);
     await documentClient.send(
       new UpdateCommand({
         TableName: env.TABLE_NAME,
         Key: vectorKeys.version(merchant.id),
         UpdateExpression: 'SET entity = :entity ADD writes :writes, removals :removals',
-        ExpressionAttributeValues: { ':entity': VECTOR_ENTITY.version, ':writes': requests.length, ':removals': 0 },
+        ExpressionAttributeValues: { ':entity': VECTOR_ENTITY.version, ':writes': written, ':removals': 0 },
       }),
     );
   };

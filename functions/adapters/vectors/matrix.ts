@@ -1,18 +1,24 @@
 import type { VectorFilter, VectorMatch, VectorMetadata } from '#core/vectors/store';
 
+const INITIAL_CAPACITY = 1024;
+
 /**
- * One merchant's vectors in memory, row by row in one Float32Array, for exact brute-force cosine:
- * every stored vector is unit length, so a score is a dot product over `dimension` floats.
- * 100k rows of 64 floats is 25.6 MB and one pass over them takes a few milliseconds.
+ * One merchant's vectors in memory, for exact brute-force cosine: every stored vector is unit
+ * length, so a score is a dot product. Stored by dimension (one Float32Array column per
+ * dimension), because the feature vectors are sparse (core/vectors/features.ts: one-hot blocks; a
+ * find-similar query has about 6 non-zero dimensions of 64): a query adds up only the columns where
+ * it is non-zero, each a sequential pass, which is exact (the other terms are 0) and about ten times
+ * less work than the full dot product. 100k rows of 64 floats is 25.6 MB.
  */
 export class VectorMatrix {
-  private data: Float32Array;
+  private columns: Float32Array[];
+  private capacity = INITIAL_CAPACITY;
   private readonly ids: string[] = [];
   private readonly metadata: VectorMetadata[] = [];
   private readonly rowOf = new Map<string, number>();
 
   constructor(readonly dimension: number) {
-    this.data = new Float32Array(dimension * 1024);
+    this.columns = Array.from({ length: dimension }, () => new Float32Array(INITIAL_CAPACITY));
   }
 
   get size(): number {
@@ -24,43 +30,52 @@ export class VectorMatrix {
     let row = this.rowOf.get(id);
     if (row === undefined) {
       row = this.ids.length;
-      if ((row + 1) * this.dimension > this.data.length) {
-        const grown = new Float32Array(this.data.length * 2);
-        grown.set(this.data);
-        this.data = grown;
-      }
+      if (row >= this.capacity) this.grow();
       this.ids.push(id);
       this.metadata.push(metadata);
       this.rowOf.set(id, row);
     } else {
       this.metadata[row] = metadata;
     }
-    this.data.set(vector.subarray(0, this.dimension), row * this.dimension);
+    for (let i = 0; i < this.dimension; i += 1) (this.columns[i] as Float32Array)[row] = vector[i] ?? 0;
   }
 
   /** The `topK` rows most similar to the (unit-length) query, best first (ties: the row stored first). */
   query(vector: Float32Array, topK: number, filter: VectorFilter | undefined): VectorMatch[] {
-    const dimension = this.dimension;
-    const data = this.data;
+    const count = this.ids.length;
+    const scores = new Float32Array(count);
+    for (let i = 0; i < this.dimension; i += 1) {
+      const weight = vector[i] ?? 0;
+      if (weight === 0) continue;
+      const column = this.columns[i] as Float32Array;
+      for (let row = 0; row < count; row += 1) scores[row] = (scores[row] as number) + (column[row] as number) * weight;
+    }
     // The best so far, kept sorted (best first): top-k is at most 100, so insertion is cheap.
     const rows: number[] = [];
-    const scores: number[] = [];
-    for (let row = 0; row < this.ids.length; row += 1) {
+    const best: number[] = [];
+    for (let row = 0; row < count; row += 1) {
+      const score = scores[row] as number;
+      if (rows.length === topK && score <= (best[topK - 1] as number)) continue;
       if (filter !== undefined && !matches(this.metadata[row] as VectorMetadata, filter)) continue;
-      let dot = 0;
-      const base = row * dimension;
-      for (let i = 0; i < dimension; i += 1) dot += (data[base + i] as number) * (vector[i] as number);
-      if (rows.length === topK && dot <= (scores[topK - 1] as number)) continue;
       let at = rows.length === topK ? topK - 1 : rows.length;
-      while (at > 0 && (scores[at - 1] as number) < dot) at -= 1;
+      while (at > 0 && (best[at - 1] as number) < score) at -= 1;
       rows.splice(at, 0, row);
-      scores.splice(at, 0, dot);
+      best.splice(at, 0, score);
       if (rows.length > topK) {
         rows.pop();
-        scores.pop();
+        best.pop();
       }
     }
-    return rows.map((row, i) => ({ id: this.ids[row] as string, score: scores[i] as number, metadata: this.metadata[row] as VectorMetadata }));
+    return rows.map((row, i) => ({ id: this.ids[row] as string, score: best[i] as number, metadata: this.metadata[row] as VectorMetadata }));
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    this.columns = this.columns.map((column) => {
+      const grown = new Float32Array(this.capacity);
+      grown.set(column);
+      return grown;
+    });
   }
 }
 

@@ -14,7 +14,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { counted, installCallTally, perUnit } from './call-tally';
 import { batchWrite } from './fixtures';
-import { summarise } from './measure';
+import { type Latency, summarise } from './measure';
 
 const SIZES = [10_000, 100_000] as const;
 const QUERIES = 300;
@@ -58,6 +58,17 @@ export interface VectorsBenchReport {
   readonly sizes: readonly VectorsBenchSize[];
   readonly embed_event_calls: string;
   readonly seconds: number;
+}
+
+/** QUERIES sequential calls of `work`, timed one by one. */
+async function timed(work: () => Promise<void>): Promise<Latency> {
+  const durations: number[] = [];
+  for (let i = 0; i < QUERIES; i += 1) {
+    const at = performance.now();
+    await work();
+    durations.push(performance.now() - at);
+  }
+  return summarise(durations);
 }
 
 export async function benchVectors(): Promise<VectorsBenchReport> {
@@ -171,21 +182,9 @@ export async function benchVectors(): Promise<VectorsBenchReport> {
     await findSimilar();
     const first = performance.now() - before;
     for (let i = 0; i < WARMUP; i += 1) await findSimilar();
-    const durations: number[] = [];
-    for (let i = 0; i < QUERIES; i += 1) {
-      const at = performance.now();
-      await findSimilar();
-      durations.push(performance.now() - at);
-    }
-    const latency = summarise(durations);
+    const latency = await timed(findSimilar);
     if (newest < size / 2) throw new Error(`No match among the newest half of ${size} vectors: the matrix is not up to date`);
-    const storeDurations: number[] = [];
-    for (let i = 0; i < QUERIES; i += 1) {
-      const at = performance.now();
-      await storeQuery();
-      storeDurations.push(performance.now() - at);
-    }
-    const store = summarise(storeDurations);
+    const store = await timed(storeQuery);
     await counted(findSimilar);
     sizes.push({
       vectors: size,

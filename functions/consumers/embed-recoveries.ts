@@ -16,7 +16,6 @@ const imageOf = (image: Record<string, AttributeValue> | undefined): Image | und
  * terminal is embedded; the others are passed over here (a filter cannot compare the two images).
  */
 export const EMBED_SOURCE_ENTITIES = [ENTITY.payment] as const;
-export const EMBEDDED_STATUSES = ['recovered', 'terminal'] as const;
 
 /** The payment a record makes recovered or terminal, or undefined when it does not. */
 function paymentReaching(record: DynamoDBRecord) {
@@ -43,8 +42,8 @@ function removedPayment(record: DynamoDBRecord): { merchantId: string; id: strin
  * other way round). Each payment that has just become recovered or terminal is embedded under its
  * own id (services/vectors.ts embedPayment), so a record delivered twice writes the same vector
  * again: idempotent. A payment deleted (erasure) takes its vector with it: records of one item come
- * in order, so its embedding is never applied after its removal. A failure is reported as a partial batch failure, and the batch is retried
- * from that record.
+ * in order, so its embedding is never applied after its removal. A failure is reported as a
+ * partial batch failure, and the batch is retried from that record.
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   for (const record of event.Records) {

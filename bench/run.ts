@@ -20,8 +20,9 @@ const DEFAULT_TARGET = 1.5;
 const OUTPUT = join(__dirname, '..', '.local', 'bench-latest.json');
 const BUNDLES_OUTPUT = join(__dirname, '..', '.local', 'bench-bundles.json');
 const WEBHOOKS_OUTPUT = join(__dirname, '..', '.local', 'bench-webhooks.json');
-/** Modes measured on their own, not handler vs raw: `bundles` (no table) and `webhook-delivery` (the local runtime). */
-const MODES = ['bundles', 'webhook-delivery'];
+const VECTORS_OUTPUT = join(__dirname, '..', '.local', 'bench-vectors.json');
+/** Modes measured on their own, not handler vs raw: `bundles` (no table), `webhook-delivery` (the local runtime) and `vectors` (one merchant's 10k and 100k vectors). */
+const MODES = ['bundles', 'webhook-delivery', 'vectors'];
 
 async function loadScenarios(only: readonly string[]): Promise<Scenario[]> {
   const folder = join(__dirname, 'scenarios');
@@ -110,6 +111,14 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
+    if (only.includes('vectors')) {
+      // Its own measurement (one merchant's 10k and 100k vectors), on the bench's table.
+      const { benchVectors, formatVectors } = await import('./vectors');
+      const vectors = await benchVectors();
+      writeReport(vectors, VECTORS_OUTPUT);
+      process.stdout.write(`${formatVectors(vectors)}\n\nJSON: ${VECTORS_OUTPUT}\n`);
+      if (scenarios.length === 0 && !only.includes('webhook-delivery')) return 0;
+    }
     if (only.includes('webhook-delivery')) {
       // Imported only now, as the scenarios are: it sets the environment the delivery path reads, then loads functions/.
       const { benchWebhookDelivery, formatWebhookDelivery } = await import('./webhook-delivery');

@@ -994,3 +994,37 @@ export const EXPERIMENT_ENTITY = {
   recoveryStrategy: 'recovery_strategy',
   suggestionDecision: 'suggestion_decision',
 } as const;
+
+/**
+ * Vectors of past recoveries in the local vector store (functions/adapters/vectors/dynamo-store.ts;
+ * on AWS Amazon S3 Vectors holds them and none of these items exist):
+ * | a merchant's vectors, all (the in-memory matrix's first load; one Query pages them in) | PK = M#<m>, SK begins_with VEC# | table |
+ * | a merchant's vectors written since an instant (the matrix's incremental refresh) | GSI3PK = M#<m>#VECLOG, GSI3SK >= <written_at> | GSI3 |
+ * | the merchant's vector version: writes and removals counted (the matrix's freshness check) | PK = M#<m>, SK = VECVERSION | table |
+ * | a customer's vectors (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK begins_with VEC# | GSI2 |
+ * `VECVERSION` does not begin with `VEC#`, so the vectors' prefix never lists it.
+ */
+export const vectorKeys = {
+  vector: (merchantId: string, id: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `VEC#${id}` }),
+  vectors: (merchantId: string) => queries.partitionPrefix({ PK: merchantPk(merchantId), SKPrefix: 'VEC#' }),
+  version: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'VECVERSION' }),
+  log: (merchantId: string, writtenAt: string, id: string) => ({ GSI3PK: `${merchantPk(merchantId)}#VECLOG`, GSI3SK: `${writtenAt}#${id}` }),
+  writtenSince: (merchantId: string, since: string) => ({
+    IndexName: 'GSI3',
+    KeyConditionExpression: '#pk = :pk AND #sk >= :sk',
+    ExpressionAttributeNames: { '#pk': 'GSI3PK', '#sk': 'GSI3SK' },
+    ExpressionAttributeValues: { ':pk': `${merchantPk(merchantId)}#VECLOG`, ':sk': since },
+  }),
+  customerTag: (merchantId: string, customerId: string, id: string) => ({ GSI2PK: customerDataPk(merchantId, customerId), GSI2SK: `VEC#${id}` }),
+  customerVectors: (merchantId: string, customerId: string) => ({
+    IndexName: 'GSI2',
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)',
+    ExpressionAttributeNames: { '#pk': 'GSI2PK', '#sk': 'GSI2SK' },
+    ExpressionAttributeValues: { ':pk': customerDataPk(merchantId, customerId), ':sk': 'VEC#' },
+  }),
+} as const;
+
+export const VECTOR_ENTITY = {
+  vector: 'recovery_vector',
+  version: 'recovery_vector_version',
+} as const;

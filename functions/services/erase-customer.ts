@@ -14,6 +14,7 @@ import { eraseSuppression } from '#data/suppression-repository';
 import { outboundEventItem } from '#data/outbound-event-repository';
 import { linkedWebhookLogKey } from '#data/webhook-log-repository';
 import { transactOptimistically } from '#data/transact';
+import { eraseCustomerVectors } from './vectors';
 
 type Item = Record<string, unknown>;
 
@@ -199,7 +200,8 @@ async function deleteCustomerItem(customer: CustomerRecord, deleted: Deleted): P
  * dedupe records, Idempotency-Key records that name the customer, and whatever later features tag
  * the same way; a link to a batch webhook delivery or a stored response filed under another
  * customer is deleted with what it names, which names this customer too), with each payment the
- * sandbox gateway's records of its attempts; then the customer item, with the `customer.deleted`
+ * sandbox gateway's records of its attempts, and the customer's vectors (the vector store's own
+ * delete by customer; services/vectors.ts); then the customer item, with the `customer.deleted`
  * outbound event (the merchant's, `{ customer_id }` only: the one item left that names the id).
  * The outbound webhooks' delivery log keeps its rows: they hold the event's id and type, the
  * endpoint and the outcome, never the payload, which was the erased outbound event. Counters move
@@ -226,6 +228,8 @@ export async function eraseCustomer(merchantId: string, customerId: string): Pro
     if (round >= MAX_ROUNDS) throw new StateConflictError(`Customer ${customerId} keeps changing during erasure; retry the request to finish it.`);
     // First, so that an event arriving while the erasure runs is refused rather than recorded.
     await writeTombstones(merchantId, [{ email: customer.email, providerCustomerId: customer.provider_customer_id }]);
+    // Through the vector store, not the sweep: S3 Vectors is outside the table, and the local store's matrices must learn of it.
+    await eraseCustomerVectors(merchantId, customerId);
     await sweep(merchantId, customerId, deleted);
     if (await deleteCustomerItem(customer, deleted)) break;
   }

@@ -174,6 +174,15 @@ const RULES = {
   WEBHOOK_ALLOW_LOOPBACK: { oneOf: ['true', 'false'] },
   /** `host:port` DNS servers (comma-separated) that webhook URLs are resolved with; the system's when unset (AWS). Tests point it at a DNS server on loopback. */
   WEBHOOK_DNS_SERVERS: { minLength: 1 },
+  /**
+   * The vector store (functions/adapters/vectors): `local`, exact cosine over the table (DynamoDB
+   * Local), or `s3vectors`, Amazon S3 Vectors (set by CDK on AWS) with its vector bucket and index.
+   * S3_VECTORS_ENDPOINT points the adapter at a test double; unset on AWS.
+   */
+  VECTOR_STORE: { fallback: 'local', oneOf: ['local', 's3vectors'] },
+  S3_VECTORS_BUCKET: { minLength: 3 },
+  S3_VECTORS_INDEX: { fallback: 'recoveries', minLength: 3 },
+  S3_VECTORS_ENDPOINT: { url: true },
   LOG_LEVEL: { fallback: 'info', oneOf: ['debug', 'info', 'warn', 'error', 'silent'] },
   /**
    * How long the hourly rollup recompute waits before it looks again at a merchant whose rollups

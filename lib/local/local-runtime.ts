@@ -15,8 +15,9 @@ export interface LocalRuntime {
   readonly queues: LocalQueues;
   readonly scheduler: LocalScheduler;
   /**
-   * The consumers of DynamoDB Local's stream: the projections (counters, rollups) and the
-   * outbound-event dispatcher; `stream.drain()` applies everything written so far to both.
+   * The consumers of DynamoDB Local's stream, each its own event source mapping on AWS: the
+   * projections (counters, rollups), the outbound-event dispatcher and the auto-embedding of
+   * recovered and terminal payments; `stream.drain()` applies everything written so far to all.
    */
   readonly stream: LocalTableStreams;
   stop(): Promise<void>;
@@ -48,6 +49,7 @@ export async function startLocalRuntime(options: { readonly background: boolean 
   };
   const { handler: dispatchHandler } = (await import('../../functions/consumers/outbound-dispatch')) as { handler: StreamEventHandler };
   const { ENTITY } = await import('../../functions/data/keys');
+  const { handler: embedHandler, EMBED_SOURCE_ENTITIES } = await import('../../functions/consumers/embed-recoveries');
   const stream = new LocalTableStreams([
     // The event source mapping's filter on AWS: only records of items some projection counts.
     new LocalTableStream({ ...source, handler: streamHandler, entities: projectedEntities }),
@@ -59,6 +61,8 @@ export async function startLocalRuntime(options: { readonly background: boolean 
       eventNames: ['INSERT'],
       batchSize: OUTBOUND_DISPATCH_SOURCE.batchSize,
     }),
+    // Auto-embedding (functions/consumers/embed-recoveries.ts): payment records only.
+    new LocalTableStream({ ...source, handler: embedHandler, entities: EMBED_SOURCE_ENTITIES }),
   ]);
   if (options.background) {
     queues.start(QUEUE_POLL_INTERVAL_MS);

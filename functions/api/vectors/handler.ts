@@ -1,5 +1,8 @@
 import { createGroupHandler } from '#api/group-handler';
+import { embedRecoveryEvent } from './embed-event';
+import { findSimilarRecoveriesOperation } from './find-similar';
+import { recommendStrategy } from './recommend-strategy';
 import { vectorsRoutes } from './routes';
 
-/** The vectors Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(vectorsRoutes, {});
+/** The vectors Lambda: embed a recovery, find similar ones, recommend a strategy. */
+export const handler = createGroupHandler(vectorsRoutes, { embedRecoveryEvent, findSimilarRecoveries: findSimilarRecoveriesOperation, recommendStrategy });

@@ -15,6 +15,7 @@ import type { RouteDef } from '#api/route-types';
 import { setProviderSecret } from '#data/provider-secret-repository';
 import { suppressEmail } from '#data/suppression-repository';
 import type { MessageRecord } from '#core/messages';
+import { scopesGrant } from '#core/scopes';
 import { getMessage } from '#data/message-repository';
 import { linksFor } from '#services/message-links';
 import { rotateWidgetSecret } from '#services/widget';
@@ -140,6 +141,8 @@ describe('GET /api/v1/openapi.json', () => {
     let successPhase = 0;
     let tenant: Tenant;
     let readOnly: string;
+    /** A key for the routes readOnly's scope grants (the vectors' reads): a scope that grants none of them. */
+    let otherScope: string;
 
     const record = async (operationId: string, what: string, url: string, options: Parameters<typeof call>[1] = {}): Promise<JsonResponse<Json>> => {
       const response = await call<Json>(url, options);
@@ -507,6 +510,15 @@ describe('GET /api/v1/openapi.json', () => {
 
       await exerciseCancelFlows(api, key, customerId);
 
+      const recovery = { id: 'pe_openapi_1', decline_code: 'insufficient_funds', amount_cents: 4999, currency: 'usd', customer_segment: 'first_failure' };
+      await record('embedRecoveryEvent', 'A', `${api}/vectors/embed-event`, {
+        method: 'POST',
+        key,
+        body: { ...recovery, recovery_strategy: 'retry', outcome: 'recovered' },
+      });
+      await record('findSimilarRecoveries', 'A', `${api}/vectors/find-similar`, { method: 'POST', key, body: recovery });
+      await record('recommendStrategy', 'a payment', `${api}/vectors/recommend-strategy/${data(atRisk).payment_event_id as string}`, { key });
+
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
     }
 
@@ -520,7 +532,8 @@ describe('GET /api/v1/openapi.json', () => {
         const body = method === 'GET' || method === 'DELETE' ? {} : { rawBody: '{}', headers: { 'Content-Type': 'application/json' } };
         if (route.auth === 'api_key') {
           await record(route.operationId, 'no key', urlOf(route, 'x_unknown_id'), { method, ...body });
-          await record(route.operationId, 'key without the scope', urlOf(route, 'x_unknown_id'), { method, key: readOnly, ...body });
+          const refused = scopesGrant(['read:vectors'], route.scopes) ? otherScope : readOnly;
+          await record(route.operationId, 'key without the scope', urlOf(route, 'x_unknown_id'), { method, key: refused, ...body });
         }
         if (route.auth === 'provider_signature' || route.auth === 'cron_secret') {
           const merchant = route.group === 'provider-webhooks' ? tenant.merchant.id : 'x';
@@ -551,8 +564,9 @@ describe('GET /api/v1/openapi.json', () => {
       tenant = await newTenant(['admin'], UNLIMITED);
       // Configured for every provider, so an unsigned delivery reaches the signature check.
       for (const c of [...providerCases, ...thinCases]) await setProviderSecret(tenant.merchant.id, c.psp, c.secret);
-      // A scope that grants none of the built operations.
+      // A scope that grants only the vectors' reads, and one that grants none of them.
       readOnly = (await newTenant(['read:vectors'], UNLIMITED)).key;
+      otherScope = (await newTenant(['write:payments'], UNLIMITED)).key;
       await exerciseSuccesses();
       successPhase = exchanges.length;
       await exerciseErrors();

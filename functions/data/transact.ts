@@ -6,6 +6,7 @@ import { documentClient } from './client';
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 const MAX_ATTEMPTS = 12;
+const MAX_BACKOFF_MS = 1000;
 
 /**
  * Optimistic concurrency for a read-decide-write: `attempt` reads what it needs (consistently),
@@ -26,7 +27,8 @@ export async function transactOptimistically<T>(attempt: () => Promise<{ items: 
       const retryable = (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
       if (!retryable) throw error;
       if (tries >= MAX_ATTEMPTS) throw new StateConflictError('The resource is being changed by other requests; retry shortly.', { cause: error });
-      await new Promise((done) => setTimeout(done, Math.random() * 15 * tries));
+      // Exponential backoff with full jitter (capped at 1 s): a storm of writers on one item spreads out instead of colliding again.
+      await new Promise((done) => setTimeout(done, Math.random() * Math.min(MAX_BACKOFF_MS, 10 * 2 ** tries)));
     }
   }
 }

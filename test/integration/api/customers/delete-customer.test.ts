@@ -439,7 +439,7 @@ describe('DELETE /api/v1/customers/{id}', () => {
     expect([...(await itemsMentioning(customerId, who.email)).values()].filter((item) => !isDeletedEvent(item, customerId))).toEqual([]);
     expect(await customerCounts(m)).toEqual({ all: 0, has_failed: 0 });
     expect(nonZero(await paymentCounters(m))).toEqual({});
-  }, 60_000);
+  }, 180_000);
 
   it("answers 404 to another merchant and leaves the customer's data in place", async () => {
     // Prepare

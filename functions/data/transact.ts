@@ -23,10 +23,18 @@ export async function transactOptimistically<T>(attempt: () => Promise<{ items: 
       await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
       return result;
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const retryable = (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
+      // A 500 (DynamoDB's InternalServerError; DynamoDB Local's lock-wait time-out under a storm) is run again too:
+      // the attempt re-reads, and its conditions see whether the failed call was applied after all.
+      const serverError = (error as Error).name === 'InternalServerError';
+      if (!(error instanceof TransactionCanceledException) && !serverError) throw error;
+      const retryable =
+        serverError ||
+        ((error as TransactionCanceledException).CancellationReasons ?? []).some(
+          (reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict',
+        );
       if (!retryable) throw error;
-      if (tries >= MAX_ATTEMPTS) throw new StateConflictError('The resource is being changed by other requests; retry shortly.', { cause: error });
+      if (tries >= MAX_ATTEMPTS)
+        throw serverError ? error : new StateConflictError('The resource is being changed by other requests; retry shortly.', { cause: error });
       // Exponential backoff with full jitter (capped at 1 s): a storm of writers on one item spreads out instead of colliding again.
       await new Promise((done) => setTimeout(done, Math.random() * Math.min(MAX_BACKOFF_MS, 10 * 2 ** tries)));
     }

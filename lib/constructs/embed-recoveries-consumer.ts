@@ -1,0 +1,81 @@
+import { EMBED_RECOVERIES_SOURCE } from '#contracts/stream-consumers';
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import { EMBED_SOURCE_ENTITIES } from '#consumers/embed-recoveries';
+import type { StageName } from '#lib/config/stages';
+import { DeadLetterQueue } from './dead-letter-queue';
+import { GroupFunction } from './group-function';
+import type { VectorIndexHandle } from './vector-index';
+
+export interface EmbedRecoveriesConsumerProps {
+  /** @default - none; required */
+  readonly stage: StageName;
+  /** The single table; its stream is the source. @default - none; required */
+  readonly table: ITable;
+  /** Where the vectors go. @default - none; required */
+  readonly vectorIndex: VectorIndexHandle;
+  /** Receives the alarm of the consumer's dead-letter queue. @default - none; required */
+  readonly alarmTopic: ITopic;
+}
+
+export { EMBED_RECOVERIES_SOURCE } from '#contracts/stream-consumers';
+
+/**
+ * Auto-embedding (functions/consumers/embed-recoveries.ts): a third Lambda on the table's stream,
+ * invoked only for records of payment items (EMBED_SOURCE_ENTITIES) through its own filter
+ * criteria, so that neither the counters' consumer nor the dispatcher waits on it. It starts at
+ * TRIM_HORIZON, reports partial batch failures, bisects a failing batch, and describes the records
+ * it gives up on in a dead-letter queue that alarms.
+ *
+ * IAM: the S3 Vectors actions on the one index; nothing else (the stream's images carry the
+ * payment; the mapping's own stream read is CDK's).
+ */
+export class EmbedRecoveriesConsumer extends Construct {
+  readonly fn: GroupFunction;
+  readonly deadLetterQueue: DeadLetterQueue;
+
+  constructor(scope: Construct, id: string, props: EmbedRecoveriesConsumerProps) {
+    super(scope, id);
+    this.deadLetterQueue = new DeadLetterQueue(this, 'Dlq', {
+      alarmTopic: props.alarmTopic,
+      description: 'Auto-embedding of recovered and terminal payments: stream records given up on',
+    });
+    Validations.of(this.deadLetterQueue.queue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "This queue is the on-failure destination of the embedding consumer's event source mapping: it is itself the dead-letter queue.",
+    });
+    this.fn = new GroupFunction(this, 'Consumer', {
+      entry: 'functions/consumers/embed-recoveries.ts',
+      stage: props.stage,
+      description: 'Auto-embedding: recovered and terminal payments into the similar-recoveries vector index',
+      timeout: Duration.seconds(30),
+    });
+    // Only the stream's images are read: no table grant, just its name for the settings.
+    this.fn.function.addEnvironment('TABLE_NAME', props.table.tableName);
+    this.fn.bindVectorIndex(props.vectorIndex);
+
+    // A payment's INSERT and MODIFY (NewImage) and its REMOVE on erasure (OldImage only).
+    const entities = [...EMBED_SOURCE_ENTITIES];
+
+    this.fn.function.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: EMBED_RECOVERIES_SOURCE.batchSize,
+        maxBatchingWindow: Duration.seconds(EMBED_RECOVERIES_SOURCE.maxBatchingWindowSeconds),
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: EMBED_RECOVERIES_SOURCE.retryAttempts,
+        maxRecordAge: Duration.hours(EMBED_RECOVERIES_SOURCE.maxRecordAgeHours),
+        onFailure: new SqsDlq(this.deadLetterQueue.queue),
+        filters: [
+          FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entities } } } }),
+          FilterCriteria.filter({ dynamodb: { OldImage: { entity: { S: entities } } } }),
+        ],
+      }),
+    );
+  }
+}

@@ -5,7 +5,7 @@ import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { EMBED_SOURCE_ENTITIES } from '#consumers/embed-recoveries';
+import { ENTITY } from '#data/keys';
 import type { StageName } from '#lib/config/stages';
 import { DeadLetterQueue } from './dead-letter-queue';
 import { GroupFunction } from './group-function';
@@ -26,7 +26,7 @@ export { EMBED_RECOVERIES_SOURCE } from '#contracts/stream-consumers';
 
 /**
  * Auto-embedding (functions/consumers/embed-recoveries.ts): a third Lambda on the table's stream,
- * invoked only for records of payment items (EMBED_SOURCE_ENTITIES) through its own filter
+ * invoked only for records of payment items through its own filter
  * criteria, so that neither the counters' consumer nor the dispatcher waits on it. It starts at
  * TRIM_HORIZON, reports partial batch failures, bisects a failing batch, and describes the records
  * it gives up on in a dead-letter queue that alarms.
@@ -58,8 +58,9 @@ export class EmbedRecoveriesConsumer extends Construct {
     this.fn.function.addEnvironment('TABLE_NAME', props.table.tableName);
     this.fn.bindVectorIndex(props.vectorIndex);
 
-    // A payment's INSERT and MODIFY (NewImage) and its REMOVE on erasure (OldImage only).
-    const entities = [...EMBED_SOURCE_ENTITIES];
+    // A payment's INSERT and MODIFY (NewImage) and its REMOVE on erasure (OldImage only): the
+    // consumer's EMBED_SOURCE_ENTITIES (the infra test holds the two together).
+    const entities = [ENTITY.payment];
 
     this.fn.function.addEventSource(
       new DynamoEventSource(props.table, {

@@ -1,14 +1,13 @@
 import { EMBED_RECOVERIES_SOURCE } from '#contracts/stream-consumers';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ENTITY } from '#data/keys';
 import type { StageName } from '#lib/config/stages';
-import { DeadLetterQueue } from './dead-letter-queue';
+import type { DeadLetterQueue } from './dead-letter-queue';
 import { GroupFunction } from './group-function';
+import { entityFilters, streamDeadLetterQueue, tableStreamSource } from './table-stream-source';
 import type { VectorIndexHandle } from './vector-index';
 
 export interface EmbedRecoveriesConsumerProps {
@@ -40,14 +39,12 @@ export class EmbedRecoveriesConsumer extends Construct {
 
   constructor(scope: Construct, id: string, props: EmbedRecoveriesConsumerProps) {
     super(scope, id);
-    this.deadLetterQueue = new DeadLetterQueue(this, 'Dlq', {
-      alarmTopic: props.alarmTopic,
-      description: 'Auto-embedding of recovered and terminal payments: stream records given up on',
-    });
-    Validations.of(this.deadLetterQueue.queue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: "This queue is the on-failure destination of the embedding consumer's event source mapping: it is itself the dead-letter queue.",
-    });
+    this.deadLetterQueue = streamDeadLetterQueue(
+      this,
+      props.alarmTopic,
+      'Auto-embedding of recovered and terminal payments: stream records given up on',
+      "the embedding consumer's",
+    );
     this.fn = new GroupFunction(this, 'Consumer', {
       entry: 'functions/consumers/embed-recoveries.ts',
       stage: props.stage,
@@ -58,25 +55,8 @@ export class EmbedRecoveriesConsumer extends Construct {
     this.fn.function.addEnvironment('TABLE_NAME', props.table.tableName);
     this.fn.bindVectorIndex(props.vectorIndex);
 
-    // A payment's INSERT and MODIFY (NewImage) and its REMOVE on erasure (OldImage only): the
-    // consumer's EMBED_SOURCE_ENTITIES (the infra test holds the two together).
-    const entities = [ENTITY.payment];
+    // A payment's INSERT and MODIFY, and its REMOVE on erasure: the consumer's EMBED_SOURCE_ENTITIES (the infra test holds the two together).
 
-    this.fn.function.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: EMBED_RECOVERIES_SOURCE.batchSize,
-        maxBatchingWindow: Duration.seconds(EMBED_RECOVERIES_SOURCE.maxBatchingWindowSeconds),
-        reportBatchItemFailures: true,
-        bisectBatchOnError: true,
-        retryAttempts: EMBED_RECOVERIES_SOURCE.retryAttempts,
-        maxRecordAge: Duration.hours(EMBED_RECOVERIES_SOURCE.maxRecordAgeHours),
-        onFailure: new SqsDlq(this.deadLetterQueue.queue),
-        filters: [
-          FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entities } } } }),
-          FilterCriteria.filter({ dynamodb: { OldImage: { entity: { S: entities } } } }),
-        ],
-      }),
-    );
+    this.fn.function.addEventSource(tableStreamSource(props.table, EMBED_RECOVERIES_SOURCE, this.deadLetterQueue, entityFilters([ENTITY.payment])));
   }
 }

@@ -103,3 +103,17 @@ export function apiGroupFunctions(): ApiGroupFunction[] {
     }),
   );
 }
+
+/** A resource of a synthesised template, as `Template.findResources` gives it. */
+type TemplateResource = ReturnType<Template['findResources']>[string];
+
+/** The event source mappings of one function in a template. */
+export function eventSourceMappingsOf(template: Template, fn: GroupFunction): TemplateResource[] {
+  return Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+    (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: logicalIdOf(fn) }),
+  );
+}
+
+/** The filter patterns of an event source mapping, parsed. */
+export const filterPatternsOf = (mapping: TemplateResource | undefined): unknown[] =>
+  ((mapping?.Properties.FilterCriteria.Filters ?? []) as { Pattern: string }[]).map((filter) => JSON.parse(filter.Pattern) as unknown);

@@ -4,7 +4,16 @@ import { EMBED_SOURCE_ENTITIES } from '#consumers/embed-recoveries';
 import { VECTOR_DIMENSION } from '#core/vectors/features';
 import { EMBED_RECOVERIES_SOURCE } from '#lib/constructs/embed-recoveries-consumer';
 import { VECTOR_ACTIONS } from '#lib/constructs/vector-index';
-import { actionsOfRole, apiGroupFunctions, logicalIdOf, policyStatementsOfRole, roleLogicalIdOf, synthService } from '#test/infra/synth-service';
+import {
+  actionsOfRole,
+  apiGroupFunctions,
+  eventSourceMappingsOf,
+  filterPatternsOf,
+  logicalIdOf,
+  policyStatementsOfRole,
+  roleLogicalIdOf,
+  synthService,
+} from '#test/infra/synth-service';
 
 const usesVectors = (actions: readonly string[]): boolean => actions.some((action) => action.startsWith('s3vectors:'));
 
@@ -87,9 +96,7 @@ describe('the similar-recoveries vector index (Amazon S3 Vectors)', () => {
 
     // Act
     const t = template(service.jobs);
-    const mappings = Object.values(t.findResources('AWS::Lambda::EventSourceMapping')).filter(
-      (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: logicalIdOf(consumer.fn) }),
-    );
+    const mappings = eventSourceMappingsOf(t, consumer.fn);
 
     // Assess
     expect(mappings).toHaveLength(1);
@@ -106,7 +113,7 @@ describe('the similar-recoveries vector index (Amazon S3 Vectors)', () => {
         OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf(consumer.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
       },
     });
-    const patterns = mappings[0]?.Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
+    const patterns = filterPatternsOf(mappings[0]);
     expect(patterns).toEqual([
       { dynamodb: { NewImage: { entity: { S: [...EMBED_SOURCE_ENTITIES] } } } },
       { dynamodb: { OldImage: { entity: { S: [...EMBED_SOURCE_ENTITIES] } } } },

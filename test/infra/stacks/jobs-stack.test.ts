@@ -12,6 +12,7 @@ import {
   logicalIdOf,
   policyStatementsOfRole,
   roleLogicalIdOf,
+  streamMappingProperties,
   synthService,
 } from '#test/infra/synth-service';
 
@@ -183,18 +184,7 @@ describe('JobsStack', () => {
 
       // Assess
       expect(mappings).toHaveLength(1);
-      expect(mappings[0]?.Properties).toMatchObject({
-        EventSourceArn: { 'Fn::ImportValue': expect.stringMatching(/StreamArn/) },
-        StartingPosition: 'TRIM_HORIZON',
-        BatchSize: OUTBOUND_DISPATCH_SOURCE.batchSize,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        BisectBatchOnFunctionError: true,
-        MaximumRetryAttempts: OUTBOUND_DISPATCH_SOURCE.retryAttempts,
-        MaximumRecordAgeInSeconds: OUTBOUND_DISPATCH_SOURCE.maxRecordAgeHours * 3600,
-        DestinationConfig: {
-          OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf(dispatcher.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
-        },
-      });
+      expect(mappings[0]?.Properties).toMatchObject(streamMappingProperties(OUTBOUND_DISPATCH_SOURCE, dispatcher.deadLetterQueue));
       const patterns = filterPatternsOf(mappings[0]);
       expect(patterns).toEqual([{ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['outbound_event'] } } } }]);
     });

@@ -12,6 +12,7 @@ import {
   logicalIdOf,
   policyStatementsOfRole,
   roleLogicalIdOf,
+  streamMappingProperties,
   synthService,
 } from '#test/infra/synth-service';
 
@@ -101,17 +102,8 @@ describe('the similar-recoveries vector index (Amazon S3 Vectors)', () => {
     // Assess
     expect(mappings).toHaveLength(1);
     expect(mappings[0]?.Properties).toMatchObject({
-      EventSourceArn: { 'Fn::ImportValue': expect.stringMatching(/StreamArn/) },
-      StartingPosition: 'TRIM_HORIZON',
-      BatchSize: EMBED_RECOVERIES_SOURCE.batchSize,
+      ...streamMappingProperties(EMBED_RECOVERIES_SOURCE, consumer.deadLetterQueue),
       MaximumBatchingWindowInSeconds: EMBED_RECOVERIES_SOURCE.maxBatchingWindowSeconds,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: EMBED_RECOVERIES_SOURCE.retryAttempts,
-      MaximumRecordAgeInSeconds: EMBED_RECOVERIES_SOURCE.maxRecordAgeHours * 3600,
-      DestinationConfig: {
-        OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf(consumer.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
-      },
     });
     const patterns = filterPatternsOf(mappings[0]);
     expect(patterns).toEqual([

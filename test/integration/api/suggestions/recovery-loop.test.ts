@@ -155,16 +155,6 @@ describe('/api/v1/suggestions and the recovery learning loop', () => {
     });
   });
 
-  it('answers neighbour_evidence null for a merchant with no vectors', async () => {
-    // Prepare: analytics only (the payments are rolled up but the stream's embedding is not run for them).
-    const fresh = await newTenant(['admin'], UNLIMITED);
-    // Act
-    const response = await suggestions(fresh.key);
-    // Assess
-    expect(response.status).toBe(200);
-    expect(response.body.data.every((s) => s.neighbour_evidence === null)).toBe(true);
-  });
-
   it('dismisses a suggestion: it is not proposed again, and a second decision is 409', async () => {
     // Prepare
     const id = suggestionIdOf('add_sms_step', 'soft_retry');

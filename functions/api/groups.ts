@@ -35,6 +35,12 @@ export interface ApiGroup {
    * and the OAuth state key, named in CRM_*_ARN variables. @default false
    */
   readonly crmApps?: boolean;
+  /**
+   * Uses the vector store (functions/services/vectors.ts: similar recoveries, embedding, erasure):
+   * on AWS, the S3 Vectors index named in S3_VECTORS_BUCKET and S3_VECTORS_INDEX, with the
+   * adapter's actions on that index only. @default false
+   */
+  readonly vectors?: boolean;
 }
 
 export const apiGroups = {
@@ -46,7 +52,8 @@ export const apiGroups = {
   // Generation asks a model for text, bounded by AI_TIMEOUT_MS (20 s) inside the 28 s timeout.
   ai: { api: 'merchant', table: 'write', memoryMb: 1024, timeoutSeconds: 28, ai: true },
   payments: { api: 'merchant', table: 'write' },
-  customers: { api: 'merchant', table: 'write' },
+  // Erasure deletes the customer's vectors.
+  customers: { api: 'merchant', table: 'write', vectors: true },
   // Dunning messages and the resulting merchant webhook events.
   recoveries: { api: 'merchant', table: 'write', sendsTo: ['notifications', 'outbound-deliveries'] },
   campaigns: { api: 'merchant', table: 'write' },
@@ -58,13 +65,14 @@ export const apiGroups = {
   settings: { api: 'merchant', table: 'write' },
   email: { api: 'merchant', table: 'write' },
   experiments: { api: 'merchant', table: 'write' },
-  suggestions: { api: 'merchant', table: 'write' },
+  // Neighbour evidence: similar past recoveries from the vector store.
+  suggestions: { api: 'merchant', table: 'write', vectors: true },
   // Win-back offers go out through the notifications consumer.
   'win-back': { api: 'merchant', table: 'write', sendsTo: ['notifications'] },
   'cancel-flows': { api: 'merchant', table: 'write' },
   // The enhanced tier asks a model for one short JSON answer.
   scoring: { api: 'merchant', table: 'write', ai: true },
-  vectors: { api: 'merchant', table: 'write' },
+  vectors: { api: 'merchant', table: 'write', vectors: true },
   integrations: { api: 'merchant', table: 'write' },
   ingest: { api: 'merchant', table: 'write', sendsTo: ['notifications', 'outbound-deliveries'] },
   crm: { api: 'merchant', table: 'write', secrets: true, crmApps: true },

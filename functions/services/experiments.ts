@@ -110,11 +110,10 @@ export async function recordExperimentConversion(payment: Pick<PaymentRecord, 'm
 }
 
 /**
- * SEAM (vector neighbours, issue 15): how similar past payments recovered, for one suggestion.
- * The lead wires it to findSimilarRecoveries(merchantId, features, topK) of
- * functions/services/vectors.ts (branch s6-vectors) after merge; until then no suggestion carries
- * neighbour evidence (`neighbour_evidence: null`). It only adds evidence: which suggestions exist
- * stays decided by the merchant's own analytics, so ids and decisions do not depend on it.
+ * Vector neighbours (issue 15): how similar past payments ended, for one suggestion. The list
+ * operation passes services/suggestion-neighbours.ts vectorNeighbourEvidence (the vector store);
+ * apply and dismiss need none. It only adds evidence: which suggestions exist stays decided by the
+ * merchant's own analytics, so ids and decisions do not depend on it.
  */
 export type NeighbourEvidenceSource = (merchantId: string, suggestion: Suggestion) => Promise<NeighbourEvidence | null>;
 export const noNeighbourEvidence: NeighbourEvidenceSource = async () => null;

@@ -15,6 +15,7 @@ import { tableDefinition } from '#data/table-definition';
 import type { CrmApps } from '#lib/config/crm-apps';
 import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '#lib/config/stages';
 import { bundleDefinesFor } from '#lib/function-bundles';
+import { type VectorIndexHandle, vectorIndexStatement } from './vector-index';
 
 /** The repository root: esbuild resolves every entry and `package-lock.json` from here. */
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
@@ -218,6 +219,14 @@ export class GroupFunction extends Construct {
     };
     for (const [name, value] of Object.entries(variables)) if (value !== undefined) this.function.addEnvironment(name, value);
     for (const secret of [secrets.stateSigningSecret, secrets.crmAClientSecret, secrets.crmBClientSecret]) secret.grantRead(this.function);
+  }
+
+  /** Points the vector port at Amazon S3 Vectors: `VECTOR_STORE=s3vectors`, the bucket and index names, and the adapter's actions on that index only. */
+  bindVectorIndex(index: VectorIndexHandle): void {
+    this.function.addEnvironment('VECTOR_STORE', 's3vectors');
+    this.function.addEnvironment('S3_VECTORS_BUCKET', index.bucketName);
+    this.function.addEnvironment('S3_VECTORS_INDEX', index.indexName);
+    this.function.addToRolePolicy(vectorIndexStatement(index));
   }
 
   /** Points the AI port at Amazon Bedrock: `AI_PROVIDER=bedrock`, the model id, and InvokeModel on that one foundation model (Converse needs it). */

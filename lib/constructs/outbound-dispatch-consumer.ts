@@ -1,15 +1,15 @@
 import { OUTBOUND_DISPATCH_SOURCE } from '#contracts/stream-consumers';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterRule } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ENTITY } from '#data/keys';
 import type { StageName } from '#lib/config/stages';
-import { DeadLetterQueue } from './dead-letter-queue';
+import type { DeadLetterQueue } from './dead-letter-queue';
 import { GroupFunction, type QueueHandle } from './group-function';
+import { streamDeadLetterQueue, tableStreamSource } from './table-stream-source';
 
 export interface OutboundDispatchConsumerProps {
   /** @default - none; required */
@@ -40,14 +40,12 @@ export class OutboundDispatchConsumer extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboundDispatchConsumerProps) {
     super(scope, id);
-    this.deadLetterQueue = new DeadLetterQueue(this, 'Dlq', {
-      alarmTopic: props.alarmTopic,
-      description: 'Outbound-event dispatcher (webhook fan-out): stream records given up on',
-    });
-    Validations.of(this.deadLetterQueue.queue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: "This queue is the on-failure destination of the dispatcher's event source mapping: it is itself the dead-letter queue.",
-    });
+    this.deadLetterQueue = streamDeadLetterQueue(
+      this,
+      props.alarmTopic,
+      'Outbound-event dispatcher (webhook fan-out): stream records given up on',
+      "the dispatcher's",
+    );
     this.fn = new GroupFunction(this, 'Consumer', {
       entry: 'functions/consumers/outbound-dispatch.ts',
       stage: props.stage,
@@ -59,22 +57,9 @@ export class OutboundDispatchConsumer extends Construct {
     this.fn.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:UpdateItem'], resources: [props.table.tableArn] }));
 
     this.fn.function.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: OUTBOUND_DISPATCH_SOURCE.batchSize,
-        maxBatchingWindow: Duration.seconds(OUTBOUND_DISPATCH_SOURCE.maxBatchingWindowSeconds),
-        reportBatchItemFailures: true,
-        bisectBatchOnError: true,
-        retryAttempts: OUTBOUND_DISPATCH_SOURCE.retryAttempts,
-        maxRecordAge: Duration.hours(OUTBOUND_DISPATCH_SOURCE.maxRecordAgeHours),
-        onFailure: new SqsDlq(this.deadLetterQueue.queue),
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual('INSERT'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.outboundEvent) } } },
-          }),
-        ],
-      }),
+      tableStreamSource(props.table, OUTBOUND_DISPATCH_SOURCE, this.deadLetterQueue, [
+        { eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.outboundEvent) } } } },
+      ]),
     );
   }
 }

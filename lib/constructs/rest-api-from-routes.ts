@@ -13,6 +13,7 @@ import { bedrockModel } from '#lib/config/ai-model';
 import type { CrmApps } from '#lib/config/crm-apps';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '#lib/config/stages';
 import { type CrmSecrets, GroupFunction, type QueueHandle } from './group-function';
+import type { VectorIndexHandle } from './vector-index';
 
 export interface RestApiFromRoutesProps {
   /** @default - none; required */
@@ -31,6 +32,8 @@ export interface RestApiFromRoutesProps {
   readonly secretsKey?: IKey;
   /** The CRM apps and their secrets; only groups whose registry entry says `crmApps` get them. @default - none: those groups answer CRM calls as unavailable */
   readonly crm?: { readonly apps: CrmApps; readonly secrets: CrmSecrets };
+  /** The vector index; only groups whose registry entry says `vectors` may use it. @default - none: those groups use the local store */
+  readonly vectorIndex?: VectorIndexHandle;
   /** @default routes (functions/api/routes.ts) */
   readonly routes?: readonly RouteDef[];
 }
@@ -133,6 +136,7 @@ export class RestApiFromRoutes extends Construct {
     if (config.ai === true) fn.bindBedrockModel(bedrockModel.modelId);
     if (config.secrets === true && props.secretsKey !== undefined) fn.bindSecretsKey(props.secretsKey);
     if (config.crmApps === true && props.crm !== undefined) fn.bindCrmApps(props.crm.apps, props.crm.secrets);
+    if (config.vectors === true && props.vectorIndex !== undefined) fn.bindVectorIndex(props.vectorIndex);
     this.functions.set(group, fn);
     return fn;
   }

@@ -1,14 +1,13 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { projectedEntities } from '#data/projections/index';
 import type { StageName } from '#lib/config/stages';
-import { DeadLetterQueue } from './dead-letter-queue';
+import type { DeadLetterQueue } from './dead-letter-queue';
 import { GroupFunction } from './group-function';
+import { entityFilters, streamDeadLetterQueue, tableStreamSource } from './table-stream-source';
 
 export interface TableStreamConsumerProps {
   /** @default - none; required */
@@ -49,14 +48,12 @@ export class TableStreamConsumer extends Construct {
 
   constructor(scope: Construct, id: string, props: TableStreamConsumerProps) {
     super(scope, id);
-    this.deadLetterQueue = new DeadLetterQueue(this, 'Dlq', {
-      alarmTopic: props.alarmTopic,
-      description: 'Table-stream consumer (counters and analytics rollups): stream records given up on',
-    });
-    Validations.of(this.deadLetterQueue.queue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: "This queue is the on-failure destination of the table stream's event source mapping: it is itself the dead-letter queue.",
-    });
+    this.deadLetterQueue = streamDeadLetterQueue(
+      this,
+      props.alarmTopic,
+      'Table-stream consumer (counters and analytics rollups): stream records given up on',
+      "the table stream's",
+    );
     this.fn = new GroupFunction(this, 'Consumer', {
       entry: 'functions/consumers/table-stream.ts',
       stage: props.stage,
@@ -66,22 +63,6 @@ export class TableStreamConsumer extends Construct {
     this.fn.function.addEnvironment('TABLE_NAME', props.table.tableName);
     this.fn.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [props.table.tableArn] }));
 
-    const entities = FilterRule.or(...projectedEntities);
-    this.fn.function.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: TABLE_STREAM_SOURCE.batchSize,
-        maxBatchingWindow: Duration.seconds(TABLE_STREAM_SOURCE.maxBatchingWindowSeconds),
-        reportBatchItemFailures: true,
-        bisectBatchOnError: true,
-        retryAttempts: TABLE_STREAM_SOURCE.retryAttempts,
-        maxRecordAge: Duration.hours(TABLE_STREAM_SOURCE.maxRecordAgeHours),
-        onFailure: new SqsDlq(this.deadLetterQueue.queue),
-        filters: [
-          FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entities } } } }),
-          FilterCriteria.filter({ dynamodb: { OldImage: { entity: { S: entities } } } }),
-        ],
-      }),
-    );
+    this.fn.function.addEventSource(tableStreamSource(props.table, TABLE_STREAM_SOURCE, this.deadLetterQueue, entityFilters(projectedEntities)));
   }
 }

@@ -1,6 +1,6 @@
 import { saveLocalDeadLetter } from '#adapters/dead-letters/local';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
-import { OUTBOUND_DISPATCH_SOURCE } from '#contracts/stream-consumers';
+import { EMBED_RECOVERIES_SOURCE, OUTBOUND_DISPATCH_SOURCE } from '#contracts/stream-consumers';
 import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
 import { LocalQueues, type SqsConsumer } from './queue-hub';
 import { type LocalJobHandler, LocalScheduler } from './scheduler';
@@ -62,7 +62,7 @@ export async function startLocalRuntime(options: { readonly background: boolean 
       batchSize: OUTBOUND_DISPATCH_SOURCE.batchSize,
     }),
     // Auto-embedding (functions/consumers/embed-recoveries.ts): payment records only.
-    new LocalTableStream({ ...source, handler: embedHandler, entities: EMBED_SOURCE_ENTITIES }),
+    new LocalTableStream({ ...source, handler: embedHandler, entities: EMBED_SOURCE_ENTITIES, batchSize: EMBED_RECOVERIES_SOURCE.batchSize }),
   ]);
   if (options.background) {
     queues.start(QUEUE_POLL_INTERVAL_MS);

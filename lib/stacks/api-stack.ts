@@ -9,6 +9,7 @@ import type { StageName } from '#lib/config/stages';
 import type { CrmApps } from '#lib/config/crm-apps';
 import type { CrmSecrets, QueueHandle } from '#lib/constructs/group-function';
 import { RestApiFromRoutes } from '#lib/constructs/rest-api-from-routes';
+import type { VectorIndexHandle } from '#lib/constructs/vector-index';
 
 export interface ApiStackProps extends StackProps {
   /** @default - none; required */
@@ -27,6 +28,8 @@ export interface ApiStackProps extends StackProps {
   readonly secretsKey: IKey;
   /** @default - none; required */
   readonly crm: { readonly apps: CrmApps; readonly secrets: CrmSecrets };
+  /** The S3 Vectors index, for the groups whose registry entry says `vectors`. @default - none: those groups use the local store */
+  readonly vectorIndex?: VectorIndexHandle;
 }
 
 /** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
@@ -44,6 +47,7 @@ export class ApiStack extends Stack {
       cronSecret: props.cronSecret,
       secretsKey: props.secretsKey,
       crm: props.crm,
+      ...(props.vectorIndex === undefined ? {} : { vectorIndex: props.vectorIndex }),
     });
     new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
     acknowledgeApiFindings(this.restApi);

@@ -10,6 +10,7 @@ import { keepsData, removalPolicyFor, type StageName } from '#lib/config/stages'
 import type { CrmSecrets } from '#lib/constructs/group-function';
 import { QueueWithDlq } from '#lib/constructs/queue-with-dlq';
 import { SingleTable } from '#lib/constructs/single-table';
+import { VectorIndex } from '#lib/constructs/vector-index';
 
 export interface DataStackProps extends StackProps {
   /** @default - none; required */
@@ -18,7 +19,7 @@ export interface DataStackProps extends StackProps {
 
 /**
  * The stateful stack (style.md rule 9): the table, the queues with their DLQs and the operator
- * alarm topic. Stateless stacks can be destroyed and rebuilt; this one is protected outside dev.
+ * alarm topic, the vector index. Stateless stacks can be destroyed and rebuilt; this one is protected outside dev.
  */
 export class DataStack extends Stack {
   readonly table: ITable;
@@ -36,10 +37,13 @@ export class DataStack extends Stack {
   readonly secretsKey: IKey;
   /** Read by the crm function only (ARNs in CRM_*_ARN); never plain environment values. */
   readonly crmSecrets: CrmSecrets;
+  /** Amazon S3 Vectors: the similar-recoveries index (issue 15), retained outside dev like the table. */
+  readonly vectorIndex: VectorIndex;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? keepsData(props.stage) });
     this.table = new SingleTable(this, 'SingleTable', { stage: props.stage }).table;
+    this.vectorIndex = new VectorIndex(this, 'Vectors', { stage: props.stage });
 
     const topic = new Topic(this, 'OperatorAlarms', { displayName: 'Recovery service operator alarms', enforceSSL: true });
     // An explicit topic policy replaces the default one, so CloudWatch alarms of this account

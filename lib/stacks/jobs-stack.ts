@@ -10,10 +10,12 @@ import { queuesSentToBy } from '#lib/config/queue-senders';
 import type { StageName } from '#lib/config/stages';
 import type { QueueHandle } from '#lib/constructs/group-function';
 import { EmailSending } from '#lib/constructs/email-sending';
+import { EmbedRecoveriesConsumer } from '#lib/constructs/embed-recoveries-consumer';
 import { OutboundDispatchConsumer } from '#lib/constructs/outbound-dispatch-consumer';
 import { QueueConsumer } from '#lib/constructs/queue-consumer';
 import { ScheduledJob } from '#lib/constructs/scheduled-job';
 import { TableStreamConsumer } from '#lib/constructs/table-stream-consumer';
+import type { VectorIndexHandle } from '#lib/constructs/vector-index';
 
 export interface JobsStackProps extends StackProps {
   /** @default - none; required */
@@ -37,6 +39,8 @@ export interface JobsStackProps extends StackProps {
   readonly twilio?: TwilioConfig;
   /** The key sealing secrets at rest: the outbound-deliveries consumer opens endpoints' signing secrets. @default - none: that consumer cannot sign */
   readonly secretsKey?: IKey;
+  /** The S3 Vectors index the auto-embedding consumer writes to. @default - none: no auto-embedding consumer */
+  readonly vectorIndex?: VectorIndexHandle;
 }
 
 /**
@@ -57,6 +61,7 @@ export class JobsStack extends Stack {
   readonly consumers: ReadonlyMap<QueueName, QueueConsumer>;
   readonly tableStream: TableStreamConsumer;
   readonly outboundDispatch: OutboundDispatchConsumer;
+  readonly embedRecoveries: EmbedRecoveriesConsumer | undefined;
   readonly jobs: ReadonlyMap<ScheduleName, ScheduledJob>;
   readonly email: EmailSending;
 
@@ -90,6 +95,16 @@ export class JobsStack extends Stack {
       deliveries: props.queues['outbound-deliveries'],
       alarmTopic: props.alarmTopic,
     });
+    // Auto-embedding (issue 15): recovered and terminal payments into the vector index.
+    this.embedRecoveries =
+      props.vectorIndex === undefined
+        ? undefined
+        : new EmbedRecoveriesConsumer(this, 'EmbedRecoveries', {
+            stage: props.stage,
+            table: props.table,
+            vectorIndex: props.vectorIndex,
+            alarmTopic: props.alarmTopic,
+          });
     const deliveries = consumers.get('outbound-deliveries')?.fn;
     if (deliveries !== undefined && props.secretsKey !== undefined) deliveries.bindSecretsKey(props.secretsKey);
 

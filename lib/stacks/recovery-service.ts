@@ -55,6 +55,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
       cronSecret: data.cronSecret,
       secretsKey: data.secretsKey,
       crm,
+      vectorIndex: data.vectorIndex,
       description: `Recovery service: ${apiName} API`,
     });
   }
@@ -63,6 +64,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
     table: data.table,
     queues: data.queues,
     secretsKey: data.secretsKey,
+    vectorIndex: data.vectorIndex,
     alarmTopic: data.alarmTopic,
     cursorSecret: data.cursorSecret,
     // Unsubscribe links point at the edge API (its stage URL, or a custom domain from the context).

@@ -4,7 +4,9 @@ import { App, CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { API_NAMES } from '#api/route-types';
 import type { StageName } from '#lib/config/stages';
+import type { DeadLetterQueue } from '#lib/constructs/dead-letter-queue';
 import type { GroupFunction } from '#lib/constructs/group-function';
+import type { TableStreamSourceSettings } from '#lib/constructs/table-stream-source';
 import { createRecoveryService, type RecoveryService } from '#lib/stacks/recovery-service';
 
 /** The feature flags `cdk synth` reads from cdk.json, so the tests see the same templates. */
@@ -103,3 +105,29 @@ export function apiGroupFunctions(): ApiGroupFunction[] {
     }),
   );
 }
+
+/** A resource of a synthesised template, as `Template.findResources` gives it. */
+type TemplateResource = ReturnType<Template['findResources']>[string];
+
+/** The event source mappings of one function in a template. */
+export function eventSourceMappingsOf(template: Template, fn: GroupFunction): TemplateResource[] {
+  return Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+    (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: logicalIdOf(fn) }),
+  );
+}
+
+/** The filter patterns of an event source mapping, parsed. */
+export const filterPatternsOf = (mapping: TemplateResource | undefined): unknown[] =>
+  ((mapping?.Properties.FilterCriteria.Filters ?? []) as { Pattern: string }[]).map((filter) => JSON.parse(filter.Pattern) as unknown);
+
+/** What every table-stream consumer's mapping has (lib/constructs/table-stream-source.ts), for `toMatchObject`. */
+export const streamMappingProperties = (settings: TableStreamSourceSettings, deadLetterQueue: DeadLetterQueue): Record<string, unknown> => ({
+  EventSourceArn: { 'Fn::ImportValue': expect.stringMatching(/StreamArn/) },
+  StartingPosition: 'TRIM_HORIZON',
+  BatchSize: settings.batchSize,
+  FunctionResponseTypes: ['ReportBatchItemFailures'],
+  BisectBatchOnFunctionError: true,
+  MaximumRetryAttempts: settings.retryAttempts,
+  MaximumRecordAgeInSeconds: settings.maxRecordAgeHours * 3600,
+  DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf(deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } } },
+});

@@ -25,8 +25,18 @@ export const SuggestionData = z
     experiment_variants: described(z.array(Setting), 'The variants apply starts: the control first.'),
     direct_setting: described(Setting, 'The setting `mode: direct` makes the default.'),
     neighbour_evidence: described(
-      z.nullable(z.object({ similar: z.number(), recovered: z.number() })),
-      'How similar past payments recovered (vector search); null when not available.',
+      z.nullable(
+        z.object({
+          similar: described(z.number().check(z.int()), 'Similar past payments of the merchant that share the code (or category) the suggestion concerns.'),
+          recovered: described(z.number().check(z.int()), 'Of those, recovered.'),
+          failed: described(z.number().check(z.int()), 'Of those, ended unrecovered.'),
+          by_strategy: described(
+            z.record(z.string(), z.object({ similar: z.number().check(z.int()), recovered: z.number().check(z.int()) })),
+            'The same counts by the strategy that was tried (retry, card_update, campaign_email, campaign_sms, provider, none).',
+          ),
+        }),
+      ),
+      "How the merchant's similar past payments ended (vector neighbours of a typical payment of the suggestion's code or category); null when the merchant has none.",
     ),
   })
   .clone()

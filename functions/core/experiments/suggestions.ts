@@ -1,3 +1,4 @@
+import type { RecoveryStrategy } from '#core/vectors/features';
 import type { RollupItem } from '#core/analytics/rollup-item';
 import { classifyDecline } from '#core/decline-codes/index';
 import { fnv32a } from './assign';
@@ -11,8 +12,8 @@ import type { ExperimentKind, VariantSetting } from './experiment';
  * same finding keeps its id from one day to the next and an applied or dismissed one is not
  * proposed again.
  *
- * Neighbour evidence (vector search over similar past recoveries, functions/services/vectors.ts
- * findSimilarRecoveries) is not read here: see NeighbourEvidence, the seam the lead wires.
+ * Neighbour evidence (vector search over similar past recoveries) is not read here: the service
+ * adds it (core/experiments/neighbour-evidence.ts); it never decides which suggestions exist.
  */
 export const SUGGESTION_TYPES = ['stop_retrying_code', 'payday_retry_timing', 'add_sms_step'] as const;
 export type SuggestionType = (typeof SUGGESTION_TYPES)[number];
@@ -41,14 +42,17 @@ export interface Suggestion {
   readonly experiment: { readonly variants: readonly VariantSetting[] };
   /** The setting `mode: direct` makes the merchant's default. */
   readonly direct_setting: VariantSetting;
-  /** Evidence from similar payments of other recoveries (vectors); null until that seam is wired. */
+  /** How the merchant's similar past payments ended (vector neighbours); null when none is known. */
   readonly neighbour_evidence: NeighbourEvidence | null;
 }
 
-/** The seam for vector neighbours: counts of how similar past payments recovered. */
+/** Vector neighbours (core/experiments/neighbour-evidence.ts): how similar past payments ended, overall and by strategy tried. */
 export interface NeighbourEvidence {
   readonly similar: number;
   readonly recovered: number;
+  /** Ended unrecovered (B's `terminal`). */
+  readonly failed: number;
+  readonly by_strategy: Readonly<Partial<Record<RecoveryStrategy, { readonly similar: number; readonly recovered: number }>>>;
 }
 
 /** The days analysed. */

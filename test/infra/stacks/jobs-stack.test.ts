@@ -5,7 +5,16 @@ import { scheduledJobInputTemplate, scheduleDefinitions } from '#contracts/sched
 import { projectedEntities } from '#data/projections/index';
 import { OUTBOUND_DISPATCH_SOURCE } from '#lib/constructs/outbound-dispatch-consumer';
 import { TABLE_STREAM_SOURCE } from '#lib/constructs/table-stream-consumer';
-import { actionsOfRole, logicalIdOf, policyStatementsOfRole, roleLogicalIdOf, synthService } from '#test/infra/synth-service';
+import {
+  actionsOfRole,
+  eventSourceMappingsOf,
+  filterPatternsOf,
+  logicalIdOf,
+  policyStatementsOfRole,
+  roleLogicalIdOf,
+  streamMappingProperties,
+  synthService,
+} from '#test/infra/synth-service';
 
 describe('JobsStack', () => {
   it('schedules exactly the three jobs with their expressions in UTC when synthesised', () => {
@@ -134,13 +143,11 @@ describe('JobsStack', () => {
     const consumer = service.jobs.tableStream;
 
     // Act
-    const mappings = Object.values(template(service.jobs).findResources('AWS::Lambda::EventSourceMapping')).filter(
-      (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: logicalIdOf(consumer.fn) }),
-    );
+    const mappings = eventSourceMappingsOf(template(service.jobs), consumer.fn);
 
     // Assess
     expect(mappings).toHaveLength(1);
-    const patterns = mappings[0]!.Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
+    const patterns = filterPatternsOf(mappings[0]);
     expect(patterns).toEqual([
       { dynamodb: { NewImage: { entity: { S: [...projectedEntities] } } } },
       { dynamodb: { OldImage: { entity: { S: [...projectedEntities] } } } },
@@ -173,25 +180,12 @@ describe('JobsStack', () => {
 
       // Act
       const t = template(service.jobs);
-      const mappings = Object.values(t.findResources('AWS::Lambda::EventSourceMapping')).filter(
-        (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: logicalIdOf(dispatcher.fn) }),
-      );
+      const mappings = eventSourceMappingsOf(t, dispatcher.fn);
 
       // Assess
       expect(mappings).toHaveLength(1);
-      expect(mappings[0]?.Properties).toMatchObject({
-        EventSourceArn: { 'Fn::ImportValue': expect.stringMatching(/StreamArn/) },
-        StartingPosition: 'TRIM_HORIZON',
-        BatchSize: OUTBOUND_DISPATCH_SOURCE.batchSize,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        BisectBatchOnFunctionError: true,
-        MaximumRetryAttempts: OUTBOUND_DISPATCH_SOURCE.retryAttempts,
-        MaximumRecordAgeInSeconds: OUTBOUND_DISPATCH_SOURCE.maxRecordAgeHours * 3600,
-        DestinationConfig: {
-          OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf(dispatcher.deadLetterQueue.queue.node.defaultChild as CfnElement), 'Arn'] } },
-        },
-      });
-      const patterns = mappings[0]?.Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
+      expect(mappings[0]?.Properties).toMatchObject(streamMappingProperties(OUTBOUND_DISPATCH_SOURCE, dispatcher.deadLetterQueue));
+      const patterns = filterPatternsOf(mappings[0]);
       expect(patterns).toEqual([{ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['outbound_event'] } } } }]);
     });
 

@@ -1,6 +1,7 @@
 /**
- * Suggestions over HTTP and the learning loop without vectors: the merchant's analytics (payments
- * rolled up by the table stream) → a suggestion → applied as an experiment → customers assigned by
+ * Suggestions over HTTP and the learning loop: the merchant's analytics (payments rolled up by the
+ * table stream) and vector neighbours (the same payments, auto-embedded from the stream, and
+ * recoveries embedded through POST /vectors/embed-event) → a suggestion → applied as an experiment → customers assigned by
  * the retry policy and GET /experiments/assign → conversions (one through the retry engine) →
  * results → the winner promoted → the retry policy plans the next retry with it.
  */
@@ -25,6 +26,12 @@ interface Suggestion {
   evidence: Record<string, number | string>;
   expected_lift: { recovery_rate_points: number; recovered_payments: number };
   direct_setting: Record<string, unknown>;
+  neighbour_evidence: {
+    similar: number;
+    recovered: number;
+    failed: number;
+    by_strategy: Record<string, { similar: number; recovered: number }>;
+  } | null;
 }
 interface Body<T> {
   data: T;
@@ -98,6 +105,56 @@ describe('/api/v1/suggestions and the recovery learning loop', () => {
     expect(byType.add_sms_step).toMatchObject({ kind: 'channel', evidence: { segment: 'soft_retry', failed: 60, recovered_by_email: 0 } });
   });
 
+  it("adds each suggestion's vector neighbours: the merchant's past payments of its code, auto-embedded from the stream, by outcome and strategy", async () => {
+    // Act
+    const response = await suggestions();
+    // Assess
+    const byType = Object.fromEntries(response.body.data.map((s) => [s.type, s]));
+    const stop = byType.stop_retrying_code?.neighbour_evidence;
+    expect(stop).toMatchObject({ similar: 20, recovered: 0, failed: 20 });
+    expect(Object.values(stop?.by_strategy ?? {}).reduce((sum, entry) => sum + entry.similar, 0)).toBe(20);
+    expect(byType.payday_retry_timing?.neighbour_evidence).toMatchObject({ similar: 40, recovered: 16, failed: 24 });
+    const sms = byType.add_sms_step?.neighbour_evidence;
+    expect(sms?.similar).toBeGreaterThanOrEqual(40);
+    expect((sms?.recovered ?? 0) + (sms?.failed ?? 0)).toBe(sms?.similar);
+  });
+
+  it("counts recoveries embedded through POST /vectors/embed-event, by the strategy that recovered them, and only the merchant's own", async () => {
+    // Prepare: another merchant's recoveries of the same code must not count.
+    const other = await newTenant(['admin'], UNLIMITED);
+    const embed = (key: string, id: string) =>
+      call<Body<{ embedded: boolean }>>(`${stack.api_url}/vectors/embed-event`, {
+        method: 'POST',
+        key,
+        body: {
+          id,
+          decline_code: 'insufficient_funds',
+          amount_cents: 4900,
+          currency: 'usd',
+          customer_segment: 'first_failure',
+          recovery_strategy: 'campaign_sms',
+          outcome: 'recovered',
+        },
+      });
+    const payday = async () => (await suggestions()).body.data.find((s) => s.type === 'payday_retry_timing');
+    const before = (await payday())?.neighbour_evidence;
+
+    // Act
+    const embedded = await Promise.all([embed(tenant.key, 'evt_if_sms_1'), embed(tenant.key, 'evt_if_sms_2'), embed(other.key, 'evt_if_other')]);
+    const after = await payday();
+
+    // Assess
+    expect(embedded.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(before).toMatchObject({ similar: 40, recovered: 16, failed: 24 });
+    expect(before?.by_strategy.campaign_sms).toBeUndefined();
+    expect(after?.neighbour_evidence).toMatchObject({ similar: 42, recovered: 18, failed: 24, by_strategy: { campaign_sms: { similar: 2, recovered: 2 } } });
+    // The suggestion itself stays decided by the analytics: the same id, the same counts.
+    expect(after).toMatchObject({
+      id: suggestionIdOf('payday_retry_timing', 'insufficient_funds'),
+      evidence: { near_payday_failed: 20, near_payday_recovered: 12 },
+    });
+  });
+
   it('dismisses a suggestion: it is not proposed again, and a second decision is 409', async () => {
     // Prepare
     const id = suggestionIdOf('add_sms_step', 'soft_retry');
@@ -165,10 +222,12 @@ describe('/api/v1/suggestions and the recovery learning loop', () => {
     expect((await suggestions((await newTenant(['read:payments'])).key)).status).toBe(403);
   });
 
-  it('closes the loop: suggestion → experiment → assignments → conversions → results → promote → the retry policy', async () => {
-    // Prepare: the payday suggestion, applied as an experiment.
+  it('closes the loop: embedded recoveries → suggestion → experiment → assignments → conversions → results → promote → the retry policy', async () => {
+    // Prepare: the payday suggestion, backed by the auto-embedded recoveries (and the two embedded over HTTP above), applied as an experiment.
     const merchantId = tenant.merchant.id;
     const suggestionId = suggestionIdOf('payday_retry_timing', 'insufficient_funds');
+    const proposed = (await suggestions()).body.data.find((s) => s.id === suggestionId);
+    expect(proposed?.neighbour_evidence).toMatchObject({ similar: 42, recovered: 18, failed: 24 });
     const applied = await apply(suggestionId, { min_sample: 30 });
     expect(applied.status).toBe(200);
     const experiment = applied.body.data.experiment as NonNullable<Applied['experiment']>;

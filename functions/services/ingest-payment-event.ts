@@ -77,7 +77,9 @@ export async function ingestPaymentEvent(merchantId: string, event: IngestEvent,
 
 async function claimOrWait(merchantId: string, dedupeKey: string, eventId: string, now: Date): Promise<Exclude<IngestClaim, { state: 'in_progress' }>> {
   const deadline = Date.now() + WAIT_FOR_FIRST_DELIVERY_MS;
-  for (let pause = 40; ; pause = Math.min(pause * 1.5, 300)) {
+  // Doubling pauses up to 1 s: a storm of duplicates polls the claim a few times each, leaving the
+  // table's capacity to the first delivery they wait for.
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
     const claim = await claimIngestEvent(merchantId, dedupeKey, eventId, now);
     if (claim.state !== 'in_progress') return claim;
     if (Date.now() + pause > deadline) throw new StateConflictError('Another delivery of this event is being processed; retry shortly.');

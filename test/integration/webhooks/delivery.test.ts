@@ -267,8 +267,9 @@ describe('outbound webhook delivery', () => {
     expect(thirdWait).toBeLessThanOrEqual(2_160_000);
     expect(beforeDue).toBe(3);
     const summaries = [report, overlapping].map((run) => run.tasks.find((task) => task.name === 'dispatch-due-webhooks')?.summary as Record<string, number>);
+    // Each run may or may not still see the entry (the other may have taken it first); it is enqueued once.
     expect(summaries.map((summary) => summary.enqueued).sort()).toEqual([0, 1]);
-    expect(summaries.map((summary) => summary.due)).toEqual([1, 1]);
+    for (const summary of summaries) expect(summary.due).toBeLessThanOrEqual(1);
     expect(again.tasks.find((task) => task.name === 'dispatch-due-webhooks')?.summary).toMatchObject({ due: 0, enqueued: 0 });
     expect(hooks.received).toHaveLength(4);
     const ids = hooks.received.map((request) => (verifier.verify(request.body, request.headers) as Payload).id);

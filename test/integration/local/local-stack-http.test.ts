@@ -5,10 +5,8 @@ import { createApiKey, revokeApiKey } from '#data/api-key-repository';
 import { createMerchant } from '#data/merchant-repository';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 
-/** A keyed merchant-API GET row without parameters whose operation is not built yet. */
-const unbuilt = routes.find(
-  (route) => route.api === 'merchant' && route.auth === 'api_key' && route.method === 'GET' && !route.path.includes('{') && route.schemas === undefined,
-);
+/** A keyed row without path parameters whose operation is not built yet (the merchant API's are all built; the edge host has some). */
+const unbuilt = routes.find((route) => route.auth === 'api_key' && !route.path.includes('{') && route.schemas === undefined);
 
 describe('the local stack over HTTP', () => {
   let stack: LocalStack;
@@ -92,7 +90,8 @@ describe('the local stack over HTTP', () => {
 
   it('answers a route not built yet with 501 not_implemented in the error envelope', async () => {
     // Act
-    const response = await fetch(`${origin}${unbuilt?.path}`, { headers: { Authorization: `Bearer ${stack.api_key}` } });
+    expect(unbuilt).toBeDefined();
+    const response = await fetch(`${origin}${unbuilt?.path}`, { method: unbuilt?.method, headers: { Authorization: `Bearer ${stack.api_key}` } });
     const body = (await response.json()) as { error: Record<string, unknown> };
     // Assess
     expect(response.status).toBe(501);
@@ -102,7 +101,7 @@ describe('the local stack over HTTP', () => {
 
   it('authenticates before answering 501, so an unbuilt route still refuses a missing key', async () => {
     // Act
-    const response = await fetch(`${origin}${unbuilt?.path}`);
+    const response = await fetch(`${origin}${unbuilt?.path}`, { method: unbuilt?.method });
     // Assess
     expect(response.status).toBe(401);
   });

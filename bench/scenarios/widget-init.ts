@@ -2,10 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { handler } from '#api/widget/handler';
 import { limitWidgetInit } from '#api/pipeline/rate-limit';
 import { routes } from '#api/routes';
-import { OPEN_STATUSES } from '#core/payments';
 import { sha256Hex, signWidget } from '#core/hosted';
 import { getCustomer } from '#data/customer-repository';
-import { customerPaymentsIn } from '#data/customer-queries';
 import { getHostedSettings, spendWidgetSignature } from '#data/hosted-settings-repository';
 import { putUpdatePaymentLink } from '#data/update-payment-token-repository';
 import { toApiGatewayEvent } from '#lib/local/api-gateway-event';
@@ -31,7 +29,7 @@ const nextIp = (): string => {
 export const scenario: Scenario = {
   name: 'POST /api/widget/init (signed, a customer with a failed payment)',
   notes: [
-    'raw = the same data access through the repositories: the per-IP window UpdateItem, a consistent GetItem of the hosted settings, the conditional PutItem of the signature, GetItem of the customer, the GSI2 Query of its open payments, the PutItem of the new update-payment link',
+    'raw = the same data access through the repositories: the per-IP window UpdateItem, a consistent GetItem of the hosted settings, the conditional PutItem of the signature, GetItem of the customer (which carries its newest open payments: no Query), the PutItem of the new update-payment link',
     'the widget secret is opened once per warm function (cached by merchant and sealed value); the merchant read for the branding is cached 5 minutes; HMAC signing of each request happens outside both sides',
   ],
 
@@ -94,7 +92,6 @@ export const scenario: Scenario = {
         await spendWidgetSignature(fixture.merchantId, sha256Hex(`${request.signature}${randomUUID()}`), request.timestamp + 360, now);
         const { customerId, paymentId } = customers.find((customer) => customer.customerId === request.customer_id) as (typeof customers)[number];
         await getCustomer(fixture.merchantId, customerId);
-        await customerPaymentsIn(fixture.merchantId, customerId, OPEN_STATUSES);
         await putUpdatePaymentLink(
           {
             merchant_id: fixture.merchantId,

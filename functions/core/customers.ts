@@ -32,9 +32,46 @@ export interface CustomerRecord {
   readonly lifetime_value_by_currency: AmountsByCurrency;
   /** The search terms indexed for the customer (searchTermsOf when it was last written); absent on customers written before. */
   readonly search_terms?: readonly string[];
+  /**
+   * The newest open payments (at most OPEN_PAYMENT_REFS_KEPT, newest first), kept by every write
+   * that changes the customer's figures, so that the widget finds what is owed with the customer's
+   * GetItem alone. Absent (unknown) on a customer written before it was kept while it still has
+   * open payments; empty with `open_payments` > 0 when older open payments fell off the list: a
+   * reader then asks the customer's payments.
+   */
+  readonly open_payment_refs?: readonly OpenPaymentRef[];
   readonly created_at: string;
   readonly updated_at: string;
   readonly version: number;
+}
+
+/** What the widget needs of an open payment, carried on its customer. */
+export interface OpenPaymentRef {
+  readonly id: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly created_at: string;
+}
+
+/** How many open payments a customer item carries (a customer rarely owes more than a few). */
+export const OPEN_PAYMENT_REFS_KEPT = 5;
+
+/**
+ * A customer's open-payment list after one of its payments changed: the payment leaves it, and
+ * comes back in order of creation while it is open. A list not kept yet stays unknown until the
+ * customer has no open payment left (then it is known to be empty).
+ */
+export function openPaymentRefsAfter(
+  customer: Pick<CustomerRecord, 'open_payment_refs' | 'open_payments'>,
+  payment: OpenPaymentRef & { readonly open: boolean },
+  openPaymentsAfter: number,
+): readonly OpenPaymentRef[] | undefined {
+  const known = customer.open_payment_refs ?? (customer.open_payments === 0 ? [] : undefined);
+  if (known === undefined) return openPaymentsAfter === 0 ? [] : undefined;
+  const others = known.filter((ref) => ref.id !== payment.id);
+  if (!payment.open) return others;
+  const { id, amount, currency, created_at } = payment;
+  return [...others, { id, amount, currency, created_at }].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, OPEN_PAYMENT_REFS_KEPT);
 }
 
 export const customerIdFor = (body: string): string => `cust_${body}`;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerMoneyAfter } from '#core/customers';
+import { type CustomerRecord, customerMoneyAfter, openPaymentRefsAfter } from '#core/customers';
 import type { DeclineCategory } from '#core/decline-codes/types';
 import { ResourceNotFoundError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
@@ -98,11 +98,14 @@ export function timelineItem(payment: PaymentRecord, at: string, entry: Transiti
 export function customerAfter(customer: CustomerRecord, before: PaymentRecord | undefined, after: PaymentRecord): CustomerRecord {
   const wasOpen = before !== undefined && isOpen(before.status);
   const recovered = after.status === 'recovered' && before?.status !== 'recovered';
+  const openPayments = customer.open_payments + (isOpen(after.status) ? 1 : 0) - (wasOpen ? 1 : 0);
+  const openRefs = openPaymentRefsAfter(customer, { ...after, open: isOpen(after.status) }, openPayments);
   return {
     ...customer,
     total_payments: customer.total_payments + (before === undefined ? 1 : 0),
     failed_payments: customer.failed_payments + (before === undefined ? 1 : 0),
-    open_payments: customer.open_payments + (isOpen(after.status) ? 1 : 0) - (wasOpen ? 1 : 0),
+    open_payments: openPayments,
+    ...(openRefs === undefined ? {} : { open_payment_refs: openRefs }),
     recovered_payments: customer.recovered_payments + (recovered ? 1 : 0),
     ...customerMoneyAfter(customer, after, { created: before === undefined, recovered }),
   };

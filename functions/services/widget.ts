@@ -9,6 +9,7 @@ import {
   WIDGET_TIMESTAMP_TOLERANCE_SECONDS,
   widgetSignatureMatches,
 } from '#core/hosted';
+import type { CustomerRecord, OpenPaymentRef } from '#core/customers';
 import { OPEN_STATUSES } from '#core/payments';
 import { getCustomerByAnyId } from '#data/customer-repository';
 import { customerPaymentsIn } from '#data/customer-queries';
@@ -80,6 +81,17 @@ export async function verifyWidgetRequest(request: WidgetInitRequest, now: Date 
   }
 }
 
+/**
+ * The customer's newest open payment: from the list its item carries (no further read), else (a
+ * list not kept yet, or older open payments beyond it) from its payments.
+ */
+async function newestOpenPayment(customer: CustomerRecord): Promise<Pick<OpenPaymentRef, 'id' | 'amount' | 'currency'> | undefined> {
+  if (customer.open_payments === 0) return undefined;
+  const carried = customer.open_payment_refs?.[0];
+  if (carried !== undefined) return carried;
+  return (await customerPaymentsIn(customer.merchant_id, customer.id, OPEN_STATUSES))[0];
+}
+
 /** A's widget init response (unwrapped). */
 export interface WidgetInitResponse {
   readonly has_failed_payment: boolean;
@@ -96,8 +108,7 @@ export interface WidgetInitResponse {
  */
 export async function widgetInit(merchantId: string, customerId: string, now: Date = new Date()): Promise<WidgetInitResponse> {
   const [customer, branding] = await Promise.all([getCustomerByAnyId(merchantId, customerId), brandingOf(merchantId, now)]);
-  const open = customer === undefined || customer.open_payments === 0 ? [] : await customerPaymentsIn(merchantId, customer.id, OPEN_STATUSES);
-  const payment = open[0];
+  const payment = customer === undefined ? undefined : await newestOpenPayment(customer);
   const brand = branding ?? NO_BRANDING;
   if (customer === undefined || payment === undefined) return { has_failed_payment: false, amount_cents: 0, currency: null, update_url: null, branding: brand };
   const updateUrl = await issueUpdatePaymentUrl({ merchantId, customerId: customer.id, paymentId: payment.id, messageId: null }, now);

@@ -7,13 +7,27 @@
  */
 import { WidgetInitResponse } from '#api/widget/schemas';
 import { signWidget } from '#core/hosted';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { customerBodyOf } from '#core/customers';
+import { documentClient } from '#data/client';
+import { getCustomer } from '#data/customer-repository';
+import { customerKeys } from '#data/keys';
 import { setBranding } from '#data/hosted-settings-repository';
 import { createMerchant } from '#data/merchant-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { rotateWidgetSecret } from '#services/widget';
 import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
-import { HARD_DECLINE, seedPayment } from '#test/fixtures/payments';
+import { env } from '#shared/env';
+import { HARD_DECLINE, seedPayment, seedPaymentThrough } from '#test/fixtures/payments';
+
+/** Makes a customer look as it was written before it carried its open payments. */
+async function forgetOpenPaymentRefs(merchantId: string, customerId: string): Promise<void> {
+  const body = customerBodyOf(customerId) as string;
+  await documentClient.send(
+    new UpdateCommand({ TableName: env.TABLE_NAME, Key: customerKeys.customer(merchantId, body), UpdateExpression: 'REMOVE open_payment_refs' }),
+  );
+}
 
 interface InitBody {
   has_failed_payment: boolean;
@@ -86,6 +100,27 @@ describe('POST /api/widget/init', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ has_failed_payment: true, amount_cents: 500, currency: 'jpy' });
+  });
+
+  it('answers the newest payment still open, from the list its customer carries or, for a customer written before it, from its payments', async () => {
+    // Prepare: three failed payments of one customer; the newest is recovered
+    const { merchant, signed } = await signedMerchant();
+    const customer = { email: 'grace@example.com', name: 'Grace' };
+    const at = (day: number) => new Date(`2026-11-0${day}T10:00:00.000Z`);
+    await seedPayment(merchant.id, { amount: 700, currency: 'usd', customer }, at(1));
+    const middle = await seedPayment(merchant.id, { amount: 800, currency: 'gbp', customer }, at(2));
+    await seedPaymentThrough(merchant.id, ['recover'], { amount: 900, currency: 'usd', customer }, at(3));
+    const carried = (await getCustomer(merchant.id, middle.customer_id))?.open_payment_refs;
+    // Act
+    const fromList = await init(signed(middle.customer_id));
+    await forgetOpenPaymentRefs(merchant.id, middle.customer_id);
+    const fromPayments = await init(signed(middle.customer_id, nowSeconds() - 1));
+    // Assess
+    expect(carried?.map((ref) => ref.id)).toEqual([middle.id, expect.any(String)]);
+    for (const response of [fromList, fromPayments]) {
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ has_failed_payment: true, amount_cents: 800, currency: 'gbp' });
+    }
   });
 
   it('answers nothing owed for a customer it does not know (revealing nothing else)', async () => {

@@ -1,4 +1,4 @@
-import { type CustomerRecord, customerMoneyAfter, foldForSearch, NO_MONEY, searchTermsOf } from '#core/customers';
+import { type CustomerRecord, customerMoneyAfter, foldForSearch, NO_MONEY, OPEN_PAYMENT_REFS_KEPT, openPaymentRefsAfter, searchTermsOf } from '#core/customers';
 
 const customer = (money = NO_MONEY): CustomerRecord => ({ ...money }) as CustomerRecord;
 const payment = (amount: number, currency: string, day: number) => ({ amount, currency, created_at: `2026-10-0${day}T00:00:00.000Z` });
@@ -88,5 +88,46 @@ describe('foldForSearch', () => {
   ])('folds %j to %j', (text, folded) => {
     // Act, Assess
     expect(foldForSearch(text)).toBe(folded);
+  });
+});
+
+describe('openPaymentRefsAfter', () => {
+  const ref = (id: string, day: number) => ({ id, amount: 100 * day, currency: 'usd', created_at: `2026-10-0${day}T00:00:00.000Z` });
+  const kept = (refs: ReturnType<typeof ref>[], open = refs.length) => ({ open_payment_refs: refs, open_payments: open });
+
+  it('puts a newly open payment in order of creation, newest first, and keeps at most the newest few', () => {
+    // Prepare
+    const full = kept([9, 8, 7, 6, 5].map((day) => ref(`pay_${day}`, day)));
+    // Act
+    const older = openPaymentRefsAfter(kept([ref('pay_3', 3)]), { ...ref('pay_2', 2), open: true }, 2);
+    const newest = openPaymentRefsAfter(full, { ...ref('pay_1', 1), open: true }, 6);
+    // Assess
+    expect(older?.map((r) => r.id)).toEqual(['pay_3', 'pay_2']);
+    expect(newest).toHaveLength(OPEN_PAYMENT_REFS_KEPT);
+    expect(newest?.map((r) => r.id)).toEqual(['pay_9', 'pay_8', 'pay_7', 'pay_6', 'pay_5']);
+  });
+
+  it('takes a payment that closes off the list, and a payment that stays open is listed once', () => {
+    // Prepare
+    const customer = kept([ref('pay_2', 2), ref('pay_1', 1)]);
+    // Act
+    const closed = openPaymentRefsAfter(customer, { ...ref('pay_2', 2), open: false }, 1);
+    const stillOpen = openPaymentRefsAfter(customer, { ...ref('pay_1', 1), open: true }, 2);
+    // Assess
+    expect(closed?.map((r) => r.id)).toEqual(['pay_1']);
+    expect(stillOpen?.map((r) => r.id)).toEqual(['pay_2', 'pay_1']);
+  });
+
+  it('leaves a list never kept unknown while open payments remain, and empty once none does', () => {
+    // Prepare: a customer written before the list was kept, with two open payments
+    const legacy = { open_payments: 2 };
+    // Act
+    const oneLeft = openPaymentRefsAfter(legacy, { ...ref('pay_1', 1), open: false }, 1);
+    const noneLeft = openPaymentRefsAfter({ open_payments: 1 }, { ...ref('pay_2', 2), open: false }, 0);
+    const fresh = openPaymentRefsAfter({ open_payments: 0 }, { ...ref('pay_3', 3), open: true }, 1);
+    // Assess
+    expect(oneLeft).toBeUndefined();
+    expect(noneLeft).toEqual([]);
+    expect(fresh?.map((r) => r.id)).toEqual(['pay_3']);
   });
 });

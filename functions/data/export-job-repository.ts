@@ -80,6 +80,8 @@ export async function finishExportJob(job: ExportJobRecord, outcome: ExportJobOu
 export async function getExportJob(merchantId: string, id: string): Promise<ExportJobRecord | undefined> {
   const body = exportJobBodyOf(id);
   if (body === undefined) return undefined;
-  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: internalKeys.exportJob(merchantId, body), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: internalKeys.exportJob(merchantId, body), ConsistentRead: true }),
+  );
   return Item === undefined ? undefined : exportJobEntity.fromItem(Item);
 }

@@ -547,7 +547,8 @@ const exportCommands: Record<string, Command> = {
     positionals: [],
     prepare: (values) => {
       const jobId = required(values, 'job');
-      if (!/^exp_[0-9A-HJKMNP-TV-Z]{26}$/.test(jobId)) throw new UsageError(`--job must be an export job id (exp_ and 26 characters), got "${jobId.slice(0, 40)}"`);
+      if (!/^exp_[0-9A-HJKMNP-TV-Z]{26}$/.test(jobId))
+        throw new UsageError(`--job must be an export job id (exp_ and 26 characters), got "${jobId.slice(0, 40)}"`);
       return onMerchant(values, async (repos, merchantId) => {
         const job = await repos.getExportJob(merchantId, jobId);
         if (job === undefined) throw new UsageError(`unknown export job "${jobId}" of merchant "${merchantId}"`);
@@ -609,25 +610,41 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, crm, widget, hosted, experiments, exportJobs, exportJobRecords, client] =
-      await Promise.all([
-        import('#data/merchant-repository'),
-        import('#data/api-key-repository'),
-        import('#data/provider-secret-repository'),
-        import('#data/gateway-config-repository'),
-        import('#data/dead-letter-repository'),
-        import('#data/erasure-tombstones'),
-        import('#adapters/email/outbox'),
-        import('#data/channel-repository'),
-        import('#services/recompute-rollups'),
-        import('#services/crm'),
-        import('#services/widget'),
-        import('#data/hosted-settings-repository'),
-        import('#services/experiments'),
-        import('#services/export-merchant-data'),
-        import('#data/export-job-repository'),
-        import('#data/client'),
-      ]);
+    const [
+      merchants,
+      apiKeys,
+      providerSecrets,
+      gateways,
+      deadLetters,
+      tombstones,
+      outbox,
+      channels,
+      rollups,
+      crm,
+      widget,
+      hosted,
+      experiments,
+      exportJobs,
+      exportJobRecords,
+      client,
+    ] = await Promise.all([
+      import('#data/merchant-repository'),
+      import('#data/api-key-repository'),
+      import('#data/provider-secret-repository'),
+      import('#data/gateway-config-repository'),
+      import('#data/dead-letter-repository'),
+      import('#data/erasure-tombstones'),
+      import('#adapters/email/outbox'),
+      import('#data/channel-repository'),
+      import('#services/recompute-rollups'),
+      import('#services/crm'),
+      import('#services/widget'),
+      import('#data/hosted-settings-repository'),
+      import('#services/experiments'),
+      import('#services/export-merchant-data'),
+      import('#data/export-job-repository'),
+      import('#data/client'),
+    ]);
     try {
       const result = await work({
         ...merchants,

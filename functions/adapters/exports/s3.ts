@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { StateConflictError } from '#core/errors';
+import { EXPORTS_PREFIX } from '#contracts/exports';
 import { checkExportSegments, type ExportFile, type ExportStore, type StoredExport } from '#core/exports';
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -10,9 +11,6 @@ export interface S3ExportLocation {
   readonly region: string;
   readonly endpoint?: string | undefined;
 }
-
-/** Every object this adapter writes or reads is under it (CDK grants Put and Get on it only). */
-export const EXPORTS_PREFIX = 'exports/';
 
 const statusOf = (error: unknown): number | undefined => (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 

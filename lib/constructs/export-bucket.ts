@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
@@ -15,8 +15,18 @@ export interface ExportBucketProps {
 /** Where the functions find the export files, and what they may do there (GroupFunction.bindExportBucket). */
 export interface ExportBucketHandle {
   readonly bucketName: string;
-  readonly bucketArn: string;
+  /** The ARN of the objects the exports adapter writes and reads: `…:s3:::<bucket>/exports/*`. */
+  readonly objectsArn: string;
+  /** cdk-nag's id of the wildcard finding on `objectsArn` (acknowledged on the roles granted it). */
+  readonly objectsFindingId: string;
 }
+
+/**
+ * The bucket's name: fixed per stage, account and Region (bucket names are global), so that the
+ * functions' grants name it without a cross-stack reference and cdk-nag's finding on the object
+ * wildcard has an id known before synthesis.
+ */
+const bucketNameOf = (stage: StageName, account: string, region: string): string => `recovery-${stage}-exports-${account}-${region}`;
 
 /**
  * The S3 actions the exports adapter calls (functions/adapters/exports/s3.ts): PutObject (create-only
@@ -34,11 +44,14 @@ export const EXPORT_ACTIONS = ['s3:PutObject', 's3:GetObject'] as const;
 export class ExportBucket extends Construct implements ExportBucketHandle {
   readonly bucket: Bucket;
   readonly bucketName: string;
-  readonly bucketArn: string;
+  readonly objectsArn: string;
+  readonly objectsFindingId: string;
 
   constructor(scope: Construct, id: string, props: ExportBucketProps) {
     super(scope, id);
+    this.bucketName = bucketNameOf(props.stage, Aws.ACCOUNT_ID, Aws.REGION);
     this.bucket = new Bucket(this, 'Bucket', {
+      bucketName: this.bucketName,
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
@@ -56,11 +69,11 @@ export class ExportBucket extends Construct implements ExportBucketHandle {
       reason:
         'Files are written and read only by the internal API function and the operator CLI under IAM, which CloudTrail records; they expire after 7 days. A server access log bucket would keep requests to personal data longer than the data itself.',
     });
-    this.bucketName = this.bucket.bucketName;
-    this.bucketArn = this.bucket.bucketArn;
+    this.objectsArn = `arn:${Aws.PARTITION}:s3:::${this.bucketName}/${EXPORTS_PREFIX}*`;
+    this.objectsFindingId = `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucketNameOf(props.stage, '<AWS::AccountId>', '<AWS::Region>')}/${EXPORTS_PREFIX}*]`;
   }
 }
 
 /** The one statement a function that uses the exports port gets: the adapter's actions, on the exports prefix only. */
 export const exportObjectsStatement = (bucket: ExportBucketHandle): PolicyStatement =>
-  new PolicyStatement({ actions: [...EXPORT_ACTIONS], resources: [`${bucket.bucketArn}/${EXPORTS_PREFIX}*`] });
+  new PolicyStatement({ actions: [...EXPORT_ACTIONS], resources: [bucket.objectsArn] });

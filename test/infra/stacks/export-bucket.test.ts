@@ -77,7 +77,7 @@ describe('the data export bucket', () => {
       );
       expect(statements).toHaveLength(1);
       expect([statements[0]?.Action].flat().sort()).toEqual([...EXPORT_ACTIONS].sort());
-      expect(JSON.stringify(statements[0]?.Resource)).toMatch(/ExportsBucket.*\/exports\/\*/);
+      expect(JSON.stringify(statements[0]?.Resource)).toMatch(/recovery-dev-exports-.*\/exports\/\*/);
     }
     for (const entry of groups.filter((candidate) => !users.includes(candidate))) {
       expect(entry.variables.EXPORTS_DRIVER).toBeUndefined();

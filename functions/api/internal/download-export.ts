@@ -1,10 +1,11 @@
 import { exportStore } from '#adapters/exports/index';
 import { ResourceNotFoundError, StateConflictError } from '#core/errors';
-import { EXPORT_EXTENSIONS, type ExportContentType, MAX_EXPORT_TRANSFER_BYTES } from '#core/exports';
+import { EXPORT_EXTENSIONS, type ExportContentType, isExportSegment, MAX_EXPORT_TRANSFER_BYTES } from '#core/exports';
 import { defineOperation } from '#api/operation';
 import { downloadExportSchemas } from './schemas';
 
-const notFound = (): ResourceNotFoundError => new ResourceNotFoundError('No export file is stored for this merchant and job.', { param: 'jobId' });
+const notFound = (param: 'merchantId' | 'jobId' = 'jobId'): ResourceNotFoundError =>
+  new ResourceNotFoundError('No export file is stored for this merchant and job.', { param });
 
 /**
  * GET /api/v1/internal/exports/{merchantId}/{jobId} (cron secret): the export file itself, with
@@ -13,6 +14,8 @@ const notFound = (): ResourceNotFoundError => new ResourceNotFoundError('No expo
  * whose location (the export job's, `exports show`) is where to read it.
  */
 export const downloadExport = defineOperation({ auth: 'cron_secret', schemas: downloadExportSchemas }, async ({ params }) => {
+  if (!isExportSegment(params.merchantId)) throw notFound('merchantId');
+  if (!isExportSegment(params.jobId)) throw notFound();
   const store = exportStore();
   const head = await store.head(params.merchantId, params.jobId);
   if (head === undefined) throw notFound();

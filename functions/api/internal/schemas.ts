@@ -2,8 +2,10 @@ import * as z from '#shared/zod';
 import { DateTime, described, ResponseMeta } from '#api/envelope-schemas';
 import { EXPORT_CONTENT_TYPES, MAX_EXPORT_TRANSFER_BYTES } from '#core/exports';
 
+// Path parameters are any id the pipeline admits: an id of another shape names nothing, so the
+// operation answers 404 for it, after the query is checked like every route's.
 const WebhookLogId = described(
-  z.string().check(z.regex(/^whk_[0-9A-HJKMNP-TV-Z]{26}$/)),
+  z.string(),
   'A stored provider delivery, `whk_<26 characters>`, as the dead-letter and integration-health records name it. Any other shape is 404.',
 );
 
@@ -90,7 +92,10 @@ export const uploadExportSchemas = {
 } as const;
 
 export const downloadExportSchemas = {
-  params: z.object({ merchantId: ExportSegment, jobId: ExportSegment }),
+  params: z.object({
+    merchantId: described(z.string(), 'The merchant whose file it is; an id no file can have (see the upload) is 404.'),
+    jobId: described(z.string(), 'The job the file is the output of; 404 when the merchant has no file under it.'),
+  }),
   fileResponses: { 200: EXPORT_CONTENT_TYPES },
   errorStatuses: [409],
 } as const;

@@ -202,7 +202,9 @@ function successResponse(status: number, schema: z.ZodMiniType | undefined, rout
     return { description: `${description}: an HTML page.`, headers, content: { 'text/html': { schema: { type: 'string' } } } };
   const fileTypes = route.schemas?.fileResponses?.[status];
   if (fileTypes !== undefined) {
-    return { description: `${description}: the file.`, headers, content: Object.fromEntries(fileTypes.map((type) => [type, { schema: { type: 'string' } }])) };
+    // A JSON file is any JSON value; a file of another type is its text.
+    const schemaOf = (type: string) => (type === 'application/json' ? {} : { type: 'string' as const });
+    return { description: `${description}: the file.`, headers, content: Object.fromEntries(fileTypes.map((type) => [type, { schema: schemaOf(type) }])) };
   }
   if (schema === undefined) {
     const generic = paging === undefined ? 'SuccessEnvelope' : PAGING[paging].envelope;

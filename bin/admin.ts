@@ -44,7 +44,7 @@ import { isPsp, PSPS } from '#core/providers';
 import { CRMS, type CrmName } from '#core/crm';
 import { EXPERIMENT_KINDS, EXPERIMENT_MINIMUM_SAMPLE, type ExperimentKind, newExperiment } from '#core/experiments/experiment';
 import { useLocalStackEnvironment } from '#lib/local/stack-file';
-import type { ExportJobRecord } from '#core/exports';
+import { type ExportJobRecord, exportDownloadPath } from '#core/exports';
 
 class UsageError extends Error {
   constructor(message: string) {
@@ -523,7 +523,7 @@ const exportJobView = (job: ExportJobRecord) => ({
   counts: job.counts,
   size: job.size,
   location: job.location,
-  download_path: job.state === 'succeeded' ? `/api/v1/internal/exports/${job.merchant_id}/${job.id}` : null,
+  download_path: job.state === 'succeeded' ? exportDownloadPath(job.merchant_id, job.id) : null,
   error: job.error,
   created_at: job.created_at,
   finished_at: job.finished_at,

@@ -69,6 +69,9 @@ export interface ExportStore {
   location(merchantId: string, jobId: string): string;
 }
 
+/** Where GET /api/v1/internal/exports/{merchantId}/{jobId} serves a file (the upload's answer, the CLI's `download_path`). */
+export const exportDownloadPath = (merchantId: string, jobId: string): string => `/api/v1/internal/exports/${merchantId}/${jobId}`;
+
 export const EXPORT_JOB_STATES = ['running', 'succeeded', 'failed'] as const;
 export type ExportJobState = (typeof EXPORT_JOB_STATES)[number];
 

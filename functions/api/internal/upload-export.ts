@@ -1,13 +1,12 @@
 import { exportStore } from '#adapters/exports/index';
 import { InvalidRequestError, ResourceNotFoundError, ValidationError } from '#core/errors';
-import { EXPORT_CONTENT_TYPES, type ExportContentType } from '#core/exports';
+import { EXPORT_CONTENT_TYPES, type ExportContentType, exportDownloadPath } from '#core/exports';
 import { getMerchant } from '#data/merchant-repository';
 import { defineOperation } from '#api/operation';
 import { headerOf } from '#api/pipeline/headers';
 import { rawBody } from '#api/pipeline/parse-request';
 import { envelope } from '#api/pipeline/responses';
 import { uploadExportSchemas } from './schemas';
-import { downloadPathOf } from './views';
 
 /** The media type of `Content-Type`, refused unless it is an export type in UTF-8. */
 function contentTypeOf(header: string | undefined): ExportContentType {
@@ -66,7 +65,7 @@ export const uploadExport = defineOperation({ auth: 'cron_secret', schemas: uplo
         content_type: contentType,
         size: stored.size,
         location: stored.location,
-        download_path: downloadPathOf(query.merchant_id, query.job_id),
+        download_path: exportDownloadPath(query.merchant_id, query.job_id),
       },
       requestId,
       query.merchant_id,

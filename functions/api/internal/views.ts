@@ -32,6 +32,3 @@ export function storedWebhookView(log: WebhookLogRecord) {
     size: rawBodyOf(log).length,
   };
 }
-
-/** Where GET /internal/exports/{merchantId}/{jobId} serves a file. */
-export const downloadPathOf = (merchantId: string, jobId: string): string => `/api/v1/internal/exports/${merchantId}/${jobId}`;

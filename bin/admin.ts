@@ -25,6 +25,8 @@
  *   npm run --silent admin -- rollups recompute --merchant <id> --day <YYYY-MM-DD>
  *   npm run --silent admin -- crm authorize-url --merchant <id> --crm crm_a|crm_b
  *   npm run --silent admin -- experiments start --merchant <id> --kind retry_timing --variants '<json>' [--min-sample N] [--name <name>]
+ *   npm run --silent admin -- exports start --merchant <id>
+ *   npm run --silent admin -- exports show --merchant <id> --job <exp_…>
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -42,6 +44,7 @@ import { isPsp, PSPS } from '#core/providers';
 import { CRMS, type CrmName } from '#core/crm';
 import { EXPERIMENT_KINDS, EXPERIMENT_MINIMUM_SAMPLE, type ExperimentKind, newExperiment } from '#core/experiments/experiment';
 import { useLocalStackEnvironment } from '#lib/local/stack-file';
+import { type ExportJobRecord, exportDownloadPath } from '#core/exports';
 
 class UsageError extends Error {
   constructor(message: string) {
@@ -62,7 +65,9 @@ type Repositories = typeof import('#data/merchant-repository') &
   Pick<typeof import('#services/crm'), 'startCrmInstallation'> &
   Pick<typeof import('#services/widget'), 'rotateWidgetSecret'> &
   Pick<typeof import('#data/hosted-settings-repository'), 'setBranding' | 'setUpdatePaymentPage'> &
-  Pick<typeof import('#services/experiments'), 'startExperiment'>;
+  Pick<typeof import('#services/experiments'), 'startExperiment'> &
+  Pick<typeof import('#services/export-merchant-data'), 'exportMerchantData'> &
+  Pick<typeof import('#data/export-job-repository'), 'getExportJob'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -74,7 +79,7 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url | experiments start';
+  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url | experiments start | exports start | exports show';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
@@ -99,6 +104,8 @@ const USAGE = [
   'rollups recompute --merchant <id> --day <YYYY-MM-DD>',
   `crm authorize-url --merchant <id> --crm <${CRMS.join('|')}>`,
   `experiments start --merchant <id> --kind <${EXPERIMENT_KINDS.join('|')}> --variants '<JSON array of settings, control first>' [--min-sample <n, default ${EXPERIMENT_MINIMUM_SAMPLE.default}>] [--name <name>]`,
+  'exports start --merchant <id> (runs the merchant data export now)',
+  'exports show --merchant <id> --job <export job id, exp_…>',
 ];
 
 function limitOf(values: Values, fallback: number, max: number): number {
@@ -507,11 +514,55 @@ const commands: Record<string, Command> = {
   },
 };
 
+/** An export job as `exports start` and `exports show` print it (docs/data-exports.md). */
+const exportJobView = (job: ExportJobRecord) => ({
+  job_id: job.id,
+  merchant_id: job.merchant_id,
+  state: job.state,
+  content_type: job.content_type,
+  counts: job.counts,
+  size: job.size,
+  location: job.location,
+  download_path: job.state === 'succeeded' ? exportDownloadPath(job.merchant_id, job.id) : null,
+  error: job.error,
+  created_at: job.created_at,
+  finished_at: job.finished_at,
+});
+
+/** Merchant data exports (docs/data-exports.md): JSON lines of the merchant's customers, payments and recoveries through the exports port. */
+const exportCommands: Record<string, Command> = {
+  /** Runs the export in this process and prints the job; a failed export prints its reason on stderr and exits 1. */
+  'exports start': {
+    options: { merchant: { type: 'string' } },
+    positionals: [],
+    prepare: (values) =>
+      onMerchant(values, async (repos, merchantId) => {
+        const job = await repos.exportMerchantData(merchantId);
+        if (job.state === 'failed') throw new Error(`export ${job.id} failed: ${job.error ?? 'unknown reason'}`);
+        return exportJobView(job);
+      }),
+  },
+  'exports show': {
+    options: { merchant: { type: 'string' }, job: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const jobId = required(values, 'job');
+      if (!/^exp_[0-9A-HJKMNP-TV-Z]{26}$/.test(jobId))
+        throw new UsageError(`--job must be an export job id (exp_ and 26 characters), got "${jobId.slice(0, 40)}"`);
+      return onMerchant(values, async (repos, merchantId) => {
+        const job = await repos.getExportJob(merchantId, jobId);
+        if (job === undefined) throw new UsageError(`unknown export job "${jobId}" of merchant "${merchantId}"`);
+        return exportJobView(job);
+      });
+    },
+  },
+};
+
 function prepare(argv: string[]): Work {
   const [group, action, ...rest] = argv;
   if (group === undefined) throw new UsageError(`missing command: ${COMMAND_NAMES}`);
   const name = `${group} ${action ?? ''}`.trim();
-  const command = commands[name];
+  const command = commands[name] ?? exportCommands[name];
   if (command === undefined) throw new UsageError(`unknown command "${name}": ${COMMAND_NAMES}`);
   let parsed: { values: Values; positionals: string[] };
   try {
@@ -559,23 +610,41 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, crm, widget, hosted, experiments, client] =
-      await Promise.all([
-        import('#data/merchant-repository'),
-        import('#data/api-key-repository'),
-        import('#data/provider-secret-repository'),
-        import('#data/gateway-config-repository'),
-        import('#data/dead-letter-repository'),
-        import('#data/erasure-tombstones'),
-        import('#adapters/email/outbox'),
-        import('#data/channel-repository'),
-        import('#services/recompute-rollups'),
-        import('#services/crm'),
-        import('#services/widget'),
-        import('#data/hosted-settings-repository'),
-        import('#services/experiments'),
-        import('#data/client'),
-      ]);
+    const [
+      merchants,
+      apiKeys,
+      providerSecrets,
+      gateways,
+      deadLetters,
+      tombstones,
+      outbox,
+      channels,
+      rollups,
+      crm,
+      widget,
+      hosted,
+      experiments,
+      exportJobs,
+      exportJobRecords,
+      client,
+    ] = await Promise.all([
+      import('#data/merchant-repository'),
+      import('#data/api-key-repository'),
+      import('#data/provider-secret-repository'),
+      import('#data/gateway-config-repository'),
+      import('#data/dead-letter-repository'),
+      import('#data/erasure-tombstones'),
+      import('#adapters/email/outbox'),
+      import('#data/channel-repository'),
+      import('#services/recompute-rollups'),
+      import('#services/crm'),
+      import('#services/widget'),
+      import('#data/hosted-settings-repository'),
+      import('#services/experiments'),
+      import('#services/export-merchant-data'),
+      import('#data/export-job-repository'),
+      import('#data/client'),
+    ]);
     try {
       const result = await work({
         ...merchants,
@@ -595,6 +664,8 @@ async function main(argv: string[]): Promise<number> {
         setBranding: hosted.setBranding,
         setUpdatePaymentPage: hosted.setUpdatePaymentPage,
         startExperiment: experiments.startExperiment,
+        exportMerchantData: exportJobs.exportMerchantData,
+        getExportJob: exportJobRecords.getExportJob,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

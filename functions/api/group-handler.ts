@@ -5,7 +5,7 @@ import { authenticators, authorize } from './pipeline/authenticators';
 import { idempotencyKeyOf, withIdempotency } from './pipeline/idempotency';
 import { parseRequest } from './pipeline/parse-request';
 import { limitApiKey, rateLimitHeaders } from './pipeline/rate-limit';
-import { type Headers, errorResponse, htmlResponse, jsonResponse } from './pipeline/responses';
+import { type Headers, errorResponse, fileResponse, htmlResponse, jsonResponse } from './pipeline/responses';
 import { logger } from '#shared/logger';
 import type { Operation, OperationRequest } from './operation';
 import type { RouteDef } from './route-types';
@@ -65,6 +65,7 @@ export function createGroupHandler(groupRows: readonly RouteDef[], operations: R
           const request = { event, route, requestId, principal, ...input } as OperationRequest;
           const result = await operation.run(request);
           if (result.html !== undefined) return htmlResponse(result.statusCode ?? 200, result.html, result.headers);
+          if (result.file !== undefined) return fileResponse(result.statusCode ?? 200, result.file, result.headers);
           return jsonResponse(result.statusCode ?? 200, result.body, result.headers);
         } catch (error) {
           // Errors below 500 are results like any other (and stored under an Idempotency-Key).

@@ -41,6 +41,12 @@ export interface ApiGroup {
    * adapter's actions on that index only. @default false
    */
   readonly vectors?: boolean;
+  /**
+   * Stores and reads data export files through the exports port (functions/adapters/exports): on
+   * AWS, the export bucket named in EXPORTS_BUCKET, with PutObject and GetObject under `exports/`
+   * only. @default false
+   */
+  readonly exports?: boolean;
 }
 
 export const apiGroups = {
@@ -77,7 +83,8 @@ export const apiGroups = {
   ingest: { api: 'merchant', table: 'write', sendsTo: ['notifications', 'outbound-deliveries'] },
   crm: { api: 'merchant', table: 'write', secrets: true, crmApps: true },
   automation: { api: 'merchant', table: 'write' },
-  internal: { api: 'merchant', table: 'write' },
+  // Stored provider payloads and the export files (upload and download).
+  internal: { api: 'merchant', table: 'write', exports: true },
   'delivery-callbacks': { api: 'webhook', table: 'write' },
   'cancel-sessions': { api: 'edge', table: 'write' },
   // Opens the merchant's sealed widget secret to verify init signatures.

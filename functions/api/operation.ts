@@ -88,6 +88,8 @@ export interface OperationResult {
   readonly body: unknown;
   /** An HTML page to answer instead of `body` (`text/html`; the row lists the status in `htmlStatuses`). */
   readonly html?: string;
+  /** A file to answer instead of `body` (UTF-8 text of the given content type; the row lists the status in `fileResponses`). */
+  readonly file?: { readonly bytes: Buffer; readonly contentType: string };
   readonly headers?: Headers;
 }
 

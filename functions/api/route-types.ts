@@ -49,6 +49,10 @@ export interface RouteSchemas {
    * parsed by the pipeline. A function gives each row sharing the schemas object its own.
    */
   readonly documentedBody?: DocumentedBody | ((route: RouteDef) => DocumentedBody);
+  /** The largest body the row takes, in bytes. @default MAX_BODY_BYTES (api/pipeline/parse-request.ts) */
+  readonly maxBodyBytes?: number;
+  /** Success statuses answered with a file (OperationResult `file`) instead of JSON, with the media types it may have. */
+  readonly fileResponses?: Readonly<Record<number, readonly string[]>>;
 }
 
 /** A request body as the OpenAPI document describes it: what is accepted, per media type. */

@@ -1028,3 +1028,32 @@ export const VECTOR_ENTITY = {
   vector: 'recovery_vector',
   version: 'recovery_vector_version',
 } as const;
+
+/**
+ * Internal endpoints and data exports (issue 16; functions/api/internal, functions/data/export-job-repository.ts):
+ * | a stored provider delivery by its id alone (GET /internal/webhook/{id}, DELETE /internal/webhook-cleanup/{id}) | PK = WHKID#<body>, SK = WHKID → merchant id | table |
+ * | a merchant's export job (`exp_<body>`, time-ordered) | PK = M#<m>, SK = EXPORTJOB#<body> | table |
+ * | a merchant's export jobs, newest first (operator CLI) | PK = M#<m>, SK begins_with EXPORTJOB#, descending | table |
+ * | a merchant's payments and recoveries (the export job; one item holds both) | PK = M#<m>, SK begins_with PAY# | table |
+ * | a merchant's customers (the export job) | PK = M#<m>, SK begins_with CUST# | table |
+ * The delivery lookup cannot start with `M#`: a delivery's id (`whk_<body>`) does not name its
+ * merchant, and the internal routes are called with the id alone. It holds the merchant id and
+ * nothing about the payload or any customer, is written in the transaction that stores the
+ * delivery, and expires with it (TTL `expires_at`). Erasing a customer deletes the delivery; the
+ * lookup left behind names nothing that can be read (404) and expires on schedule.
+ * `PAYREF#`, `CUSTEMAIL#`, `CUSTREF#` and `CUSTOPEN` do not begin with `PAY#` or `CUST#`.
+ */
+export const internalKeys = {
+  webhookLogById: (body: string): ItemKey => ({ PK: `WHKID#${body}`, SK: 'WHKID' }),
+  /** The links of one delivery to the further customers it concerns (webhookLogKeys.customerLink). */
+  webhookLogLinks: (merchantId: string, body: string) => queries.partitionPrefix({ PK: merchantPk(merchantId), SKPrefix: `WHKLINK#${body}#` }),
+  exportJob: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `EXPORTJOB#${body}` }),
+  exportJobs: (merchantId: string) => queries.partitionPrefix({ PK: merchantPk(merchantId), SKPrefix: 'EXPORTJOB#' }),
+  payments: (merchantId: string) => queries.partitionPrefix({ PK: merchantPk(merchantId), SKPrefix: paymentKeys.paymentPrefix }),
+  customers: (merchantId: string) => queries.partitionPrefix({ PK: merchantPk(merchantId), SKPrefix: customerKeys.customerPrefix }),
+} as const;
+
+export const INTERNAL_ENTITY = {
+  webhookLogLookup: 'webhook_log_lookup',
+  exportJob: 'export_job',
+} as const;

@@ -4,7 +4,7 @@ import { timeOrderedId } from '#core/ids';
 import type { Psp } from '#core/providers';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { webhookEventEntity, webhookLogBodyOf, webhookLogEntity, webhookLogIdFor, webhookLogLinkEntity } from './entities/webhook-log';
+import { webhookEventEntity, webhookLogBodyOf, webhookLogEntity, webhookLogIdFor, webhookLogLinkEntity, webhookLogLookupEntity } from './entities/webhook-log';
 import { conditions, type ItemKey, webhookEventKeys, webhookLogKeys } from './keys';
 
 export { webhookLogBodyOf, webhookLogIdFor } from './entities/webhook-log';
@@ -65,9 +65,20 @@ export const rawBodyOf = (record: WebhookLogRecord): Buffer => Buffer.from(recor
  */
 export async function putWebhookLog(input: NewWebhookLog, now: Date = new Date()): Promise<WebhookLogRecord> {
   const { item, record } = newWebhookLogItem(input, now);
-  await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: item, ConditionExpression: conditions.absent }));
+  await documentClient.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: env.TABLE_NAME, Item: item, ConditionExpression: conditions.absent } },
+        { Put: { TableName: env.TABLE_NAME, Item: lookupItemOf(record) } },
+      ],
+    }),
+  );
   return record;
 }
+
+/** The lookup that finds a delivery by its id alone (GET /internal/webhook/{id}), expiring with it. */
+const lookupItemOf = (record: WebhookLogRecord): Record<string, unknown> =>
+  webhookLogLookupEntity.toItem({ webhook_log_id: record.id, merchant_id: record.merchant_id, expires_at: record.expires_at });
 
 function newWebhookLogItem(input: NewWebhookLog, now: Date): { item: Record<string, unknown>; record: WebhookLogRecord } {
   const body = timeOrderedId(now);
@@ -120,6 +131,7 @@ export async function putWebhookLogOnce(input: NewWebhookLog & { readonly eventI
             },
           },
           { Put: { TableName: env.TABLE_NAME, Item: item, ConditionExpression: conditions.absent } },
+          { Put: { TableName: env.TABLE_NAME, Item: lookupItemOf(record) } },
         ],
       }),
     );

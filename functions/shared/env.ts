@@ -183,6 +183,16 @@ const RULES = {
   S3_VECTORS_BUCKET: { minLength: 3 },
   S3_VECTORS_INDEX: { fallback: 'recoveries', minLength: 3 },
   S3_VECTORS_ENDPOINT: { url: true },
+  /**
+   * The exports port (functions/adapters/exports, docs/data-exports.md): `filesystem` keeps export
+   * files under EXPORTS_DIR (else DATA_DIR/exports, else a directory in the system's temp dir);
+   * `s3` keeps them in EXPORTS_BUCKET (set by CDK on AWS). S3_EXPORTS_ENDPOINT points the S3
+   * adapter at a test double or an S3-compatible store; unset on AWS.
+   */
+  EXPORTS_DRIVER: { fallback: 'filesystem', oneOf: ['filesystem', 's3'] },
+  EXPORTS_BUCKET: { minLength: 3 },
+  EXPORTS_DIR: { minLength: 1 },
+  S3_EXPORTS_ENDPOINT: { url: true },
   LOG_LEVEL: { fallback: 'info', oneOf: ['debug', 'info', 'warn', 'error', 'silent'] },
   /**
    * How long the hourly rollup recompute waits before it looks again at a merchant whose rollups

@@ -16,6 +16,7 @@ import type { CrmApps } from '#lib/config/crm-apps';
 import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '#lib/config/stages';
 import { bundleDefinesFor } from '#lib/function-bundles';
 import { type VectorIndexHandle, vectorIndexStatement } from './vector-index';
+import { type ExportBucketHandle, exportObjectsStatement } from './export-bucket';
 
 /** The repository root: esbuild resolves every entry and `package-lock.json` from here. */
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
@@ -227,6 +228,20 @@ export class GroupFunction extends Construct {
     this.function.addEnvironment('S3_VECTORS_BUCKET', index.bucketName);
     this.function.addEnvironment('S3_VECTORS_INDEX', index.indexName);
     this.function.addToRolePolicy(vectorIndexStatement(index));
+  }
+
+  /** Points the exports port at S3: `EXPORTS_DRIVER=s3`, the bucket's name, and PutObject and GetObject under its `exports/` prefix only. */
+  bindExportBucket(bucket: ExportBucketHandle): void {
+    this.function.addEnvironment('EXPORTS_DRIVER', 's3');
+    this.function.addEnvironment('EXPORTS_BUCKET', bucket.bucketName);
+    this.function.addToRolePolicy(exportObjectsStatement(bucket));
+    if (this.function.role !== undefined) {
+      Validations.of(this.function.role).acknowledge({
+        id: bucket.objectsFindingId,
+        reason:
+          'Export files are one object per merchant and job, created at run time: the grant covers the exports/ prefix of the export bucket, and only PutObject and GetObject.',
+      });
+    }
   }
 
   /** Points the AI port at Amazon Bedrock: `AI_PROVIDER=bedrock`, the model id, and InvokeModel on that one foundation model (Converse needs it). */

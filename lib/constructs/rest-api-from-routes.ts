@@ -14,6 +14,7 @@ import type { CrmApps } from '#lib/config/crm-apps';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '#lib/config/stages';
 import { type CrmSecrets, GroupFunction, type QueueHandle } from './group-function';
 import type { VectorIndexHandle } from './vector-index';
+import type { ExportBucketHandle } from './export-bucket';
 
 export interface RestApiFromRoutesProps {
   /** @default - none; required */
@@ -34,6 +35,8 @@ export interface RestApiFromRoutesProps {
   readonly crm?: { readonly apps: CrmApps; readonly secrets: CrmSecrets };
   /** The vector index; only groups whose registry entry says `vectors` may use it. @default - none: those groups use the local store */
   readonly vectorIndex?: VectorIndexHandle;
+  /** The export files' bucket; only groups whose registry entry says `exports` may use it. @default - none: those groups use the filesystem store */
+  readonly exportBucket?: ExportBucketHandle;
   /** @default routes (functions/api/routes.ts) */
   readonly routes?: readonly RouteDef[];
 }
@@ -137,6 +140,7 @@ export class RestApiFromRoutes extends Construct {
     if (config.secrets === true && props.secretsKey !== undefined) fn.bindSecretsKey(props.secretsKey);
     if (config.crmApps === true && props.crm !== undefined) fn.bindCrmApps(props.crm.apps, props.crm.secrets);
     if (config.vectors === true && props.vectorIndex !== undefined) fn.bindVectorIndex(props.vectorIndex);
+    if (config.exports === true && props.exportBucket !== undefined) fn.bindExportBucket(props.exportBucket);
     this.functions.set(group, fn);
     return fn;
   }

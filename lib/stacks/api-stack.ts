@@ -10,6 +10,7 @@ import type { CrmApps } from '#lib/config/crm-apps';
 import type { CrmSecrets, QueueHandle } from '#lib/constructs/group-function';
 import { RestApiFromRoutes } from '#lib/constructs/rest-api-from-routes';
 import type { VectorIndexHandle } from '#lib/constructs/vector-index';
+import type { ExportBucketHandle } from '#lib/constructs/export-bucket';
 
 export interface ApiStackProps extends StackProps {
   /** @default - none; required */
@@ -30,6 +31,8 @@ export interface ApiStackProps extends StackProps {
   readonly crm: { readonly apps: CrmApps; readonly secrets: CrmSecrets };
   /** The S3 Vectors index, for the groups whose registry entry says `vectors`. @default - none: those groups use the local store */
   readonly vectorIndex?: VectorIndexHandle;
+  /** The export files' bucket, for the groups whose registry entry says `exports`. @default - none: those groups use the filesystem store */
+  readonly exportBucket?: ExportBucketHandle;
 }
 
 /** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
@@ -48,6 +51,7 @@ export class ApiStack extends Stack {
       secretsKey: props.secretsKey,
       crm: props.crm,
       ...(props.vectorIndex === undefined ? {} : { vectorIndex: props.vectorIndex }),
+      ...(props.exportBucket === undefined ? {} : { exportBucket: props.exportBucket }),
     });
     new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
     acknowledgeApiFindings(this.restApi);

@@ -11,6 +11,7 @@ import type { CrmSecrets } from '#lib/constructs/group-function';
 import { QueueWithDlq } from '#lib/constructs/queue-with-dlq';
 import { SingleTable } from '#lib/constructs/single-table';
 import { VectorIndex } from '#lib/constructs/vector-index';
+import { ExportBucket } from '#lib/constructs/export-bucket';
 
 export interface DataStackProps extends StackProps {
   /** @default - none; required */
@@ -39,11 +40,19 @@ export class DataStack extends Stack {
   readonly crmSecrets: CrmSecrets;
   /** Amazon S3 Vectors: the similar-recoveries index (issue 15), retained outside dev like the table. */
   readonly vectorIndex: VectorIndex;
+  /** The data export files (issue 16): private, encrypted, TLS only, expiring after 7 days; retained outside dev. */
+  readonly exportBucket: ExportBucket;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? keepsData(props.stage) });
     this.table = new SingleTable(this, 'SingleTable', { stage: props.stage }).table;
     this.vectorIndex = new VectorIndex(this, 'Vectors', { stage: props.stage });
+    this.exportBucket = new ExportBucket(this, 'Exports', { stage: props.stage });
+    // The operator CLI writes exports there too (`EXPORTS_DRIVER=s3 EXPORTS_BUCKET=<this> npm run admin -- exports start …`).
+    new CfnOutput(this, 'ExportBucketName', {
+      value: this.exportBucket.bucketName,
+      description: 'EXPORTS_BUCKET of the operator CLI (with EXPORTS_DRIVER=s3): npm run admin -- exports start --merchant <id>',
+    });
 
     const topic = new Topic(this, 'OperatorAlarms', { displayName: 'Recovery service operator alarms', enforceSSL: true });
     // An explicit topic policy replaces the default one, so CloudWatch alarms of this account

@@ -56,6 +56,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
       secretsKey: data.secretsKey,
       crm,
       vectorIndex: data.vectorIndex,
+      exportBucket: data.exportBucket,
       description: `Recovery service: ${apiName} API`,
     });
   }

@@ -200,6 +200,12 @@ function successResponse(status: number, schema: z.ZodMiniType | undefined, rout
   if (status === 204) return { description, headers };
   if (route.schemas?.htmlStatuses?.includes(status))
     return { description: `${description}: an HTML page.`, headers, content: { 'text/html': { schema: { type: 'string' } } } };
+  const fileTypes = route.schemas?.fileResponses?.[status];
+  if (fileTypes !== undefined) {
+    // A JSON file is any JSON value; a file of another type is its text.
+    const schemaOf = (type: string) => (type === 'application/json' ? {} : { type: 'string' as const });
+    return { description: `${description}: the file.`, headers, content: Object.fromEntries(fileTypes.map((type) => [type, { schema: schemaOf(type) }])) };
+  }
   if (schema === undefined) {
     const generic = paging === undefined ? 'SuccessEnvelope' : PAGING[paging].envelope;
     return { description: `${description}: the success envelope.`, headers, content: { 'application/json': { schema: ref('schemas', generic) } } };

@@ -143,11 +143,11 @@ function refuseUnknownQuery(route: RouteDef, query: Readonly<Record<string, unkn
   );
 }
 
-/** The body as received, refused over the size limit before anything reads it. */
-export function rawBody(event: APIGatewayProxyEvent): Buffer | undefined {
+/** The body as received, refused over the size limit (the row's `maxBodyBytes`, else MAX_BODY_BYTES) before anything reads it. */
+export function rawBody(event: APIGatewayProxyEvent, limit: number = MAX_BODY_BYTES): Buffer | undefined {
   if (event.body === null || event.body === undefined || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
-  if (raw.length > MAX_BODY_BYTES) throw new InvalidRequestError(`The body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
+  if (raw.length > limit) throw new InvalidRequestError(`The body is larger than ${limit / 1024} KB.`);
   return raw;
 }
 
@@ -209,7 +209,7 @@ export function parseRequest(event: APIGatewayProxyEvent, route: RouteDef): Pars
   const params = validate('params', schemas.params, decodePathParameters(event));
   const query = { ...(event.queryStringParameters ?? {}) };
   refuseUnknownQuery(route, query);
-  const raw = rawBody(event);
+  const raw = rawBody(event, route.schemas?.maxBodyBytes);
   // Rows without a body schema take no body; what is sent is ignored, as Stripe does.
   const body = schemas.body === undefined ? undefined : parseJson(raw);
   if (schemas.body !== undefined && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {

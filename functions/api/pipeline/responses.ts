@@ -26,6 +26,24 @@ export function htmlResponse(statusCode: number, html: string, headers: Headers 
   };
 }
 
+/**
+ * A file as the body: UTF-8 text, sent as text (the REST APIs declare no binary media types, so a
+ * base64 body would reach the client as base64), never sniffed as something else, never cached.
+ */
+export function fileResponse(statusCode: number, file: { readonly bytes: Buffer; readonly contentType: string }, headers: Headers = {}): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: {
+      'Content-Type': file.contentType,
+      'Content-Length': String(file.bytes.length),
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      ...headers,
+    },
+    body: file.bytes.toString('utf8'),
+  };
+}
+
 export interface Meta {
   readonly timestamp: string;
   readonly request_id: string;

@@ -1,7 +1,7 @@
 import { idBody } from '#core/ids';
 import type { Psp } from '#core/providers';
 import type { WebhookLogRecord } from '../webhook-log-repository';
-import { ENTITY, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from '../keys';
+import { ENTITY, INTERNAL_ENTITY, internalKeys, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from '../keys';
 import { defineEntity } from './define-entity';
 
 /** `whk_<body>`: the id of the delivery stored under that body. */
@@ -55,4 +55,18 @@ export const webhookLogLinkEntity = defineEntity<WebhookLogLink, { readonly merc
   name: ENTITY.webhookLogLink,
   key: (link, { merchant_id }) => webhookLogKeys.customerLink(merchant_id, bodyOf(link.webhook_log_id), link.customer_id),
   indexes: (link, { merchant_id }) => webhookLogKeys.customerLinkTag(merchant_id, link.customer_id, bodyOf(link.webhook_log_id)),
+});
+
+/** Where a stored delivery is, found by its id alone (the internal routes): ids only, no payload. */
+export interface WebhookLogLookup {
+  readonly webhook_log_id: string;
+  readonly merchant_id: string;
+  /** Epoch seconds: the table's TTL attribute, the delivery's own. */
+  readonly expires_at: number;
+}
+
+/** The lookup of a delivery by id (internalKeys.webhookLogById), put in the transaction that stores the delivery. */
+export const webhookLogLookupEntity = defineEntity<WebhookLogLookup>({
+  name: INTERNAL_ENTITY.webhookLogLookup,
+  key: (lookup) => internalKeys.webhookLogById(bodyOf(lookup.webhook_log_id)),
 });

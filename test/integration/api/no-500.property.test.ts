@@ -93,7 +93,8 @@ describe('every implemented route', () => {
     // Act
     const response = await fetch(`${origin}${path}`, {
       method: route.method,
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      // Authenticated as the row asks (path parameters are read after authentication).
+      headers: { Authorization: `Bearer ${route.auth === 'cron_secret' ? CRON_SECRET : key}`, 'Content-Type': 'application/json' },
       ...(route.method === 'GET' ? {} : { body: '{}' }),
     });
     const body = (await response.json()) as { error?: { code: string; param?: string } };

@@ -8,12 +8,14 @@
  */
 import { mailerPayload, mailgunData, mailgunEvent, standardWebhook, twilioStatus } from '#test/fixtures/delivery-callbacks';
 import { cronAuth } from '#test/fixtures/cron-secret';
+import '#test/fixtures/exports-dir';
 import { createCampaignWithEmail } from '#test/fixtures/ab-tests';
 import { z } from 'zod';
 import { routes } from '#api/routes';
 import type { RouteDef } from '#api/route-types';
 import { setProviderSecret } from '#data/provider-secret-repository';
 import { suppressEmail } from '#data/suppression-repository';
+import { putWebhookLog } from '#data/webhook-log-repository';
 import type { MessageRecord } from '#core/messages';
 import { scopesGrant } from '#core/scopes';
 import { getMessage } from '#data/message-repository';
@@ -343,6 +345,23 @@ describe('GET /api/v1/openapi.json', () => {
         headers: cronAuth(),
         body: { entries: [entry] },
       });
+      const stored = await putWebhookLog({
+        merchantId: tenant.merchant.id,
+        psp: 'stripe',
+        routeVariant: 'default',
+        rawBody: Buffer.from('{"id":"evt_contract"}'),
+        contentType: 'application/json',
+        url: 'https://hooks.example.com/stripe/contract',
+      });
+      await record('getStoredWebhookPayload', 'stored', `${api}/internal/webhook/${stored.id}`, { headers: cronAuth() });
+      await record('deleteStoredWebhookPayloads', 'cleanup', `${api}/internal/webhook-cleanup/${stored.id}`, { method: 'DELETE', headers: cronAuth() });
+      await record('uploadExport', 'JSON lines', `${api}/internal/exports/upload?merchant_id=${tenant.merchant.id}&job_id=contract`, {
+        method: 'POST',
+        rawBody: '{"a":1}\n{"b":2}\n',
+        headers: { ...cronAuth(), 'Content-Type': 'application/x-ndjson' },
+      });
+      // A file, not JSON: the document declares no JSON body for it.
+      await record('downloadExport', 'JSON lines', `${api}/internal/exports/${tenant.merchant.id}/contract`, { headers: cronAuth() });
 
       const template = await record('createTemplate', 'email template', `${api}/templates`, {
         method: 'POST',
@@ -539,13 +558,14 @@ describe('GET /api/v1/openapi.json', () => {
           const merchant = route.group === 'provider-webhooks' ? tenant.merchant.id : 'x';
           await record(route.operationId, 'unsigned', urlOf(route, merchant), {
             method,
-            rawBody: '{"id":"evt_unsigned"}',
-            headers: { 'Content-Type': 'application/json' },
+            ...(method === 'GET' ? {} : { rawBody: '{"id":"evt_unsigned"}', headers: { 'Content-Type': 'application/json' } }),
           });
         }
         if (route.path.includes('{')) {
-          await record(route.operationId, 'unknown id', urlOf(route, 'x_unknown_id'), { method, key: tenant.key, ...(method === 'POST' ? { body: {} } : {}) });
-          await record(route.operationId, 'malformed path parameter', urlOf(route, '%E0%A4%A'), { method, key: tenant.key });
+          // Path parameters are read after authentication: each route is called as its auth kind asks.
+          const credential = route.auth === 'cron_secret' ? { headers: cronAuth() } : { key: tenant.key };
+          await record(route.operationId, 'unknown id', urlOf(route, 'x_unknown_id'), { method, ...credential, ...(method === 'POST' ? { body: {} } : {}) });
+          await record(route.operationId, 'malformed path parameter', urlOf(route, '%E0%A4%A'), { method, ...credential });
         }
         if (route.auth === 'api_key' && route.schemas?.body !== undefined) {
           await record(route.operationId, 'malformed JSON', urlOf(route, 'x_unknown_id'), {

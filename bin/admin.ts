@@ -25,6 +25,7 @@
  *   npm run --silent admin -- rollups recompute --merchant <id> --day <YYYY-MM-DD>
  *   npm run --silent admin -- crm authorize-url --merchant <id> --crm crm_a|crm_b
  *   npm run --silent admin -- experiments start --merchant <id> --kind retry_timing --variants '<json>' [--min-sample N] [--name <name>]
+ *   npm run --silent admin -- metering show --merchant <id> [--from YYYY-MM-DD --to YYYY-MM-DD]
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -42,6 +43,7 @@ import { isPsp, PSPS } from '#core/providers';
 import { CRMS, type CrmName } from '#core/crm';
 import { EXPERIMENT_KINDS, EXPERIMENT_MINIMUM_SAMPLE, type ExperimentKind, newExperiment } from '#core/experiments/experiment';
 import { useLocalStackEnvironment } from '#lib/local/stack-file';
+import { daysBetween, isCalendarDay, MAX_METERING_RANGE_DAYS, meteringTotals } from '#core/metering';
 
 class UsageError extends Error {
   constructor(message: string) {
@@ -62,7 +64,8 @@ type Repositories = typeof import('#data/merchant-repository') &
   Pick<typeof import('#services/crm'), 'startCrmInstallation'> &
   Pick<typeof import('#services/widget'), 'rotateWidgetSecret'> &
   Pick<typeof import('#data/hosted-settings-repository'), 'setBranding' | 'setUpdatePaymentPage'> &
-  Pick<typeof import('#services/experiments'), 'startExperiment'>;
+  Pick<typeof import('#services/experiments'), 'startExperiment'> &
+  Pick<typeof import('#data/metering-repository'), 'listMetering'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -74,7 +77,7 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url | experiments start';
+  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url | experiments start | metering show';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
@@ -99,6 +102,7 @@ const USAGE = [
   'rollups recompute --merchant <id> --day <YYYY-MM-DD>',
   `crm authorize-url --merchant <id> --crm <${CRMS.join('|')}>`,
   `experiments start --merchant <id> --kind <${EXPERIMENT_KINDS.join('|')}> --variants '<JSON array of settings, control first>' [--min-sample <n, default ${EXPERIMENT_MINIMUM_SAMPLE.default}>] [--name <name>]`,
+  `metering show --merchant <id> [--from <YYYY-MM-DD> --to <YYYY-MM-DD>] (default the last 30 days to yesterday, UTC; at most ${MAX_METERING_RANGE_DAYS} days)`,
 ];
 
 function limitOf(values: Values, fallback: number, max: number): number {
@@ -505,6 +509,31 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  /**
+   * A merchant's billing metering (the daily `billing-metering` task, docs/daily-jobs.md): one
+   * entry per UTC day metered, the totals of the range (amounts per currency, never summed across
+   * currencies), and the days of the range not metered (yet). Nothing is written.
+   */
+  'metering show': {
+    options: { merchant: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const to = values.to ?? new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      if (!isCalendarDay(to)) throw new UsageError('--to must be a day, YYYY-MM-DD');
+      const from = values.from ?? new Date(Date.parse(`${to}T00:00:00.000Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+      if (!isCalendarDay(from)) throw new UsageError('--from must be a day, YYYY-MM-DD');
+      if (from > to) throw new UsageError('--from must not be after --to');
+      const days = daysBetween(from, to);
+      if (days.length > MAX_METERING_RANGE_DAYS) throw new UsageError(`--from to --to spans at most ${MAX_METERING_RANGE_DAYS} days`);
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        const metered = await repos.listMetering(merchantId, from, to);
+        const found = new Set(metered.map((record) => record.day));
+        return { merchant_id: merchantId, from, to, totals: meteringTotals(metered), days: metered, not_metered: days.filter((day) => !found.has(day)) };
+      };
+    },
+  },
 };
 
 function prepare(argv: string[]): Work {
@@ -559,23 +588,39 @@ async function main(argv: string[]): Promise<number> {
     }
     configureTable();
     // Imported only now: functions/shared/env.ts reads the environment once, on import.
-    const [merchants, apiKeys, providerSecrets, gateways, deadLetters, tombstones, outbox, channels, rollups, crm, widget, hosted, experiments, client] =
-      await Promise.all([
-        import('#data/merchant-repository'),
-        import('#data/api-key-repository'),
-        import('#data/provider-secret-repository'),
-        import('#data/gateway-config-repository'),
-        import('#data/dead-letter-repository'),
-        import('#data/erasure-tombstones'),
-        import('#adapters/email/outbox'),
-        import('#data/channel-repository'),
-        import('#services/recompute-rollups'),
-        import('#services/crm'),
-        import('#services/widget'),
-        import('#data/hosted-settings-repository'),
-        import('#services/experiments'),
-        import('#data/client'),
-      ]);
+    const [
+      merchants,
+      apiKeys,
+      providerSecrets,
+      gateways,
+      deadLetters,
+      tombstones,
+      outbox,
+      channels,
+      rollups,
+      crm,
+      widget,
+      hosted,
+      experiments,
+      metering,
+      client,
+    ] = await Promise.all([
+      import('#data/merchant-repository'),
+      import('#data/api-key-repository'),
+      import('#data/provider-secret-repository'),
+      import('#data/gateway-config-repository'),
+      import('#data/dead-letter-repository'),
+      import('#data/erasure-tombstones'),
+      import('#adapters/email/outbox'),
+      import('#data/channel-repository'),
+      import('#services/recompute-rollups'),
+      import('#services/crm'),
+      import('#services/widget'),
+      import('#data/hosted-settings-repository'),
+      import('#services/experiments'),
+      import('#data/metering-repository'),
+      import('#data/client'),
+    ]);
     try {
       const result = await work({
         ...merchants,
@@ -595,6 +640,7 @@ async function main(argv: string[]): Promise<number> {
         setBranding: hosted.setBranding,
         setUpdatePaymentPage: hosted.setUpdatePaymentPage,
         startExperiment: experiments.startExperiment,
+        listMetering: metering.listMetering,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

@@ -81,3 +81,59 @@ export function meteringOf(
     metered_at: now.toISOString(),
   };
 }
+
+/** The figures of a metering record that add up over days (per currency for amounts). */
+export type MeteringTotals = Pick<
+  MeteringRecord,
+  | 'recoveries'
+  | 'recoveries_by_currency'
+  | 'recovered_amount_by_currency'
+  | 'payments_processed'
+  | 'payments_processed_by_currency'
+  | 'processed_amount_by_currency'
+>;
+
+const addAll = (into: Readonly<Record<string, number>>, more: Readonly<Record<string, number>>): Readonly<Record<string, number>> =>
+  Object.entries(more).reduce((sum, [currency, value]) => addAmount(sum, currency, value), into);
+
+/** The totals of several days' metering: counts added, amounts added per currency (never across currencies). */
+export function meteringTotals(records: readonly MeteringRecord[]): MeteringTotals {
+  return records.reduce<MeteringTotals>(
+    (sum, record) => ({
+      recoveries: sum.recoveries + record.recoveries,
+      recoveries_by_currency: addAll(sum.recoveries_by_currency, record.recoveries_by_currency),
+      recovered_amount_by_currency: addAll(sum.recovered_amount_by_currency, record.recovered_amount_by_currency),
+      payments_processed: sum.payments_processed + record.payments_processed,
+      payments_processed_by_currency: addAll(sum.payments_processed_by_currency, record.payments_processed_by_currency),
+      processed_amount_by_currency: addAll(sum.processed_amount_by_currency, record.processed_amount_by_currency),
+    }),
+    {
+      recoveries: 0,
+      recoveries_by_currency: {},
+      recovered_amount_by_currency: {},
+      payments_processed: 0,
+      payments_processed_by_currency: {},
+      processed_amount_by_currency: {},
+    },
+  );
+}
+
+/** The longest range `metering show` reads at once. */
+export const MAX_METERING_RANGE_DAYS = 366;
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Whether the text is a real calendar day, `YYYY-MM-DD`. */
+export function isCalendarDay(text: string): boolean {
+  if (!DAY_PATTERN.test(text)) return false;
+  const at = new Date(`${text}T00:00:00.000Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === text;
+}
+
+/** Every day from `from` to `to`, both included (`YYYY-MM-DD`, UTC). */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let at = Date.parse(`${from}T00:00:00.000Z`); at <= Date.parse(`${to}T00:00:00.000Z`); at += 86_400_000)
+    days.push(new Date(at).toISOString().slice(0, 10));
+  return days;
+}

@@ -524,8 +524,10 @@ const commands: Record<string, Command> = {
       const from = values.from ?? new Date(Date.parse(`${to}T00:00:00.000Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
       if (!isCalendarDay(from)) throw new UsageError('--from must be a day, YYYY-MM-DD');
       if (from > to) throw new UsageError('--from must not be after --to');
+      if (Date.parse(to) - Date.parse(from) >= MAX_METERING_RANGE_DAYS * 86_400_000) {
+        throw new UsageError(`--from to --to spans at most ${MAX_METERING_RANGE_DAYS} days`);
+      }
       const days = daysBetween(from, to);
-      if (days.length > MAX_METERING_RANGE_DAYS) throw new UsageError(`--from to --to spans at most ${MAX_METERING_RANGE_DAYS} days`);
       return async (repos) => {
         await existingMerchant(repos, merchantId);
         const metered = await repos.listMetering(merchantId, from, to);

@@ -1052,13 +1052,10 @@ export const dailyJobKeys = {
     const dueAt = new Date(expiresAtSeconds * 1000).toISOString();
     return { GSI4PK: `RETAIN#${hash % RETENTION_SHARDS}`, GSI4SK: `${dueAt}#${merchantId}#${body}` };
   },
-  /** The expiry, merchant and body of a retention entry's sort key. */
-  retentionParse: (sortKey: string): { dueAt: string; merchantId: string; body: string } | undefined => {
-    const [dueAt, merchantId, body] = sortKey.split('#');
-    return dueAt && merchantId && body ? { dueAt, merchantId, body } : undefined;
-  },
-  /** The highest retention sort key due at `at` ('~' sorts after every id character). */
-  retentionUpTo: (at: string): string => `${at}#~`,
+  /** The expiry, merchant and body of a retention entry's sort key: the due indexes' layout, read as theirs. */
+  retentionParse: dueRetryKeys.parse,
+  /** The highest retention sort key due at `at`. */
+  retentionUpTo: dueRetryKeys.dueUpTo,
   metering: (merchantId: string, day: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `METER#${day}` }),
   /** Key condition of a merchant's metering items from day `from` to day `to` (both included). */
   meteringRange: (merchantId: string, from: string, to: string) => ({

@@ -12,7 +12,7 @@ export type RetentionSummary = {
   /** Entries whose item was gone already (TTL, erasure, a concurrent run) or not yet expired. */
   readonly skipped: number;
   readonly pages: number;
-  /** Whether the run stopped at RETENTION_MAX_PAGES with entries maybe left. */
+  /** Whether the run stopped at its last page (RETENTION_MAX_PAGES) with entries maybe left. */
   readonly more: boolean;
 };
 
@@ -25,11 +25,14 @@ export type RetentionSummary = {
  *
  * @example await cleanUpRetention(new Date('2026-11-25T08:00:00Z')) // { deleted: 12, skipped: 0, pages: 1, more: false }
  */
-export async function cleanUpRetention(now: Date): Promise<RetentionSummary> {
+export async function cleanUpRetention(
+  now: Date,
+  bounds: { readonly pageSize: number; readonly maxPages: number } = { pageSize: RETENTION_PAGE_SIZE, maxPages: RETENTION_MAX_PAGES },
+): Promise<RetentionSummary> {
   let deleted = 0;
   let skipped = 0;
-  for (let page = 1; page <= RETENTION_MAX_PAGES; page += 1) {
-    const expired = await findExpiredPayloads(now, RETENTION_PAGE_SIZE);
+  for (let page = 1; page <= bounds.maxPages; page += 1) {
+    const expired = await findExpiredPayloads(now, bounds.pageSize);
     let deletedNow = 0;
     for (let i = 0; i < expired.length; i += CONCURRENCY) {
       const results = await Promise.all(expired.slice(i, i + CONCURRENCY).map((payload) => deleteExpiredPayload(payload.key, now)));
@@ -40,5 +43,5 @@ export async function cleanUpRetention(now: Date): Promise<RetentionSummary> {
     // Nothing left, or only entries the index still shows for items gone (it trails the deletes).
     if (expired.length === 0 || deletedNow === 0) return { deleted, skipped, pages: page, more: false };
   }
-  return { deleted, skipped, pages: RETENTION_MAX_PAGES, more: true };
+  return { deleted, skipped, pages: bounds.maxPages, more: true };
 }

@@ -7,6 +7,7 @@ import { applyPaymentEvent } from '#data/payment-repository';
 import { getWebhookLog, putWebhookLog, type WebhookLogRecord } from '#data/webhook-log-repository';
 import { handler as daily } from '#jobs/daily';
 import type { JobTaskReport } from '#jobs/run-job';
+import { cleanUpRetention } from '#services/retention-cleanup';
 import { seedPayment } from '#test/fixtures/payments';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { drainTableStream } from '#test/fixtures/table-stream';
@@ -98,6 +99,26 @@ describe('daily retention-cleanup', () => {
     expect(rerun['retention-cleanup']?.summary).toEqual({ deleted: 0, skipped: 0, pages: 1, more: false });
     expect(await getWebhookLog(merchant.id, old.id)).toBeUndefined();
     expect(await getWebhookLog(merchant.id, young.id)).toEqual(young);
+  });
+
+  it('works in bounded pages and says when it left some for the next run', async () => {
+    // Prepare
+    const merchant = await createMerchant({ name: 'Retention pages' });
+    const old = [];
+    for (let i = 0; i < 24; i += 1) old.push(await delivery(merchant.id, ago(NOW, 31 * DAY + i * 60_000)));
+    const bounds = { pageSize: 8, maxPages: 2 };
+
+    // Act: runs until one says it left nothing (each page reads an even share of 8 from the 8 shards;
+    // the earlier tests' runs at NOW left nothing else expired)
+    const runs = [];
+    for (let run = 0; run < 24 && (runs.at(-1)?.more ?? true); run += 1) runs.push(await cleanUpRetention(NOW, bounds));
+
+    // Assess
+    expect(runs[0]).toMatchObject({ pages: 2, more: true, skipped: 0 });
+    for (const run of runs) expect(run.deleted).toBeLessThanOrEqual(bounds.pageSize * bounds.maxPages);
+    expect(runs.reduce((sum, run) => sum + run.deleted, 0)).toBe(24);
+    expect(runs.at(-1)?.more).toBe(false);
+    expect(await Promise.all(old.map((log) => getWebhookLog(merchant.id, log.id)))).toEqual(old.map(() => undefined));
   });
 
   it('deletes a delivery whose 30 days end later only once a later run reaches them', async () => {

@@ -27,6 +27,8 @@
  *   npm run --silent admin -- experiments start --merchant <id> --kind retry_timing --variants '<json>' [--min-sample N] [--name <name>]
  *   npm run --silent admin -- exports start --merchant <id>
  *   npm run --silent admin -- exports show --merchant <id> --job <exp_…>
+
+ *   npm run --silent admin -- metering show --merchant <id> [--from YYYY-MM-DD --to YYYY-MM-DD]
  *
  * The table is TABLE_NAME (with DYNAMODB_ENDPOINT locally, the SDK's defaults on AWS); without
  * TABLE_NAME, the local stack's `.local/stack.json` gives the table and the endpoint.
@@ -45,6 +47,8 @@ import { CRMS, type CrmName } from '#core/crm';
 import { EXPERIMENT_KINDS, EXPERIMENT_MINIMUM_SAMPLE, type ExperimentKind, newExperiment } from '#core/experiments/experiment';
 import { useLocalStackEnvironment } from '#lib/local/stack-file';
 import { type ExportJobRecord, exportDownloadPath } from '#core/exports';
+
+import { daysBetween, isCalendarDay, MAX_METERING_RANGE_DAYS, meteringTotals } from '#core/metering';
 
 class UsageError extends Error {
   constructor(message: string) {
@@ -67,7 +71,8 @@ type Repositories = typeof import('#data/merchant-repository') &
   Pick<typeof import('#data/hosted-settings-repository'), 'setBranding' | 'setUpdatePaymentPage'> &
   Pick<typeof import('#services/experiments'), 'startExperiment'> &
   Pick<typeof import('#services/export-merchant-data'), 'exportMerchantData'> &
-  Pick<typeof import('#data/export-job-repository'), 'getExportJob'>;
+  Pick<typeof import('#data/export-job-repository'), 'getExportJob'> &
+  Pick<typeof import('#data/metering-repository'), 'listMetering'>;
 /** Work on the table (the repositories, imported once the environment names the table), or work that needs none. */
 type Work = ((repos: Repositories) => Promise<unknown>) | { readonly withoutTable: () => Promise<unknown> };
 type Values = Record<string, string | undefined>;
@@ -79,7 +84,7 @@ type Command = {
 };
 
 const COMMAND_NAMES =
-  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url | experiments start | exports start | exports show';
+  'merchants create | merchants list | merchants widget-secret | merchants branding | merchants update-payment-page | keys create | keys revoke | keys list | providers set-secret | providers set-api-key | gateways set | outbox list | messages list | sending status | sending resume | dlq list | dlq redrive | dlq events | erasure lift | rollups recompute | crm authorize-url | experiments start | exports start | exports show | metering show';
 const QUEUE_NAMES = queueDefinitions.map((definition) => definition.name);
 const USAGE = [
   'merchants create --name <name> [--plan engine|recovery|command|enterprise]',
@@ -106,6 +111,8 @@ const USAGE = [
   `experiments start --merchant <id> --kind <${EXPERIMENT_KINDS.join('|')}> --variants '<JSON array of settings, control first>' [--min-sample <n, default ${EXPERIMENT_MINIMUM_SAMPLE.default}>] [--name <name>]`,
   'exports start --merchant <id> (runs the merchant data export now)',
   'exports show --merchant <id> --job <export job id, exp_…>',
+
+  `metering show --merchant <id> [--from <YYYY-MM-DD> --to <YYYY-MM-DD>] (default the last 30 days to yesterday, UTC; at most ${MAX_METERING_RANGE_DAYS} days)`,
 ];
 
 function limitOf(values: Values, fallback: number, max: number): number {
@@ -512,6 +519,33 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  /**
+   * A merchant's billing metering (the daily `billing-metering` task, docs/daily-jobs.md): one
+   * entry per UTC day metered, the totals of the range (amounts per currency, never summed across
+   * currencies), and the days of the range not metered (yet). Nothing is written.
+   */
+  'metering show': {
+    options: { merchant: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+    positionals: [],
+    prepare: (values) => {
+      const merchantId = required(values, 'merchant');
+      const to = values.to ?? new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      if (!isCalendarDay(to)) throw new UsageError('--to must be a day, YYYY-MM-DD');
+      const from = values.from ?? new Date(Date.parse(`${to}T00:00:00.000Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+      if (!isCalendarDay(from)) throw new UsageError('--from must be a day, YYYY-MM-DD');
+      if (from > to) throw new UsageError('--from must not be after --to');
+      if (Date.parse(to) - Date.parse(from) >= MAX_METERING_RANGE_DAYS * 86_400_000) {
+        throw new UsageError(`--from to --to spans at most ${MAX_METERING_RANGE_DAYS} days`);
+      }
+      const days = daysBetween(from, to);
+      return async (repos) => {
+        await existingMerchant(repos, merchantId);
+        const metered = await repos.listMetering(merchantId, from, to);
+        const found = new Set(metered.map((record) => record.day));
+        return { merchant_id: merchantId, from, to, totals: meteringTotals(metered), days: metered, not_metered: days.filter((day) => !found.has(day)) };
+      };
+    },
+  },
 };
 
 /** An export job as `exports start` and `exports show` print it (docs/data-exports.md). */
@@ -626,6 +660,8 @@ async function main(argv: string[]): Promise<number> {
       experiments,
       exportJobs,
       exportJobRecords,
+
+      metering,
       client,
     ] = await Promise.all([
       import('#data/merchant-repository'),
@@ -643,6 +679,8 @@ async function main(argv: string[]): Promise<number> {
       import('#services/experiments'),
       import('#services/export-merchant-data'),
       import('#data/export-job-repository'),
+
+      import('#data/metering-repository'),
       import('#data/client'),
     ]);
     try {
@@ -666,6 +704,8 @@ async function main(argv: string[]): Promise<number> {
         startExperiment: experiments.startExperiment,
         exportMerchantData: exportJobs.exportMerchantData,
         getExportJob: exportJobRecords.getExportJob,
+
+        listMetering: metering.listMetering,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

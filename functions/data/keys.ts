@@ -1057,3 +1057,43 @@ export const INTERNAL_ENTITY = {
   webhookLogLookup: 'webhook_log_lookup',
   exportJob: 'export_job',
 } as const;
+
+/**
+ * Daily jobs (issue 16; functions/services/retention-cleanup.ts, billing-metering.ts):
+ * | stored payloads past their 30 days, every merchant (daily `retention-cleanup`) | GSI4PK = RETAIN#<shard 0-7>, GSI4SK <= <now>#~ (sort key `<expires at ISO>#<merchant>#<body>`) | GSI4 |
+ * | a merchant's billing metering of one UTC day (daily `billing-metering`; one item, rewritten by a rerun) | PK = M#<m>, SK = METER#<YYYY-MM-DD> | table |
+ * | a merchant's metering from one day to another (operator CLI `metering show`) | PK = M#<m>, SK BETWEEN METER#<from> AND METER#<to> | table |
+ * The retention index is written on the items that hold a payload (stored provider deliveries
+ * `WHK#`, outbound events `EVT#`) when they are put, with their TTL time as the sort key: DynamoDB's
+ * TTL deletes them eventually (days late at worst, never on DynamoDB Local), the daily task deletes
+ * what the index says is past. It shares GSI4 with the other due indexes (`DUE#`, `MSGDUE#`,
+ * `CAMPDUE#`, `WHDUE#`, open customers): the partition prefixes differ. Items put before this index
+ * existed are not in it; TTL still removes them. `METER#` items hold counts and amounts only.
+ */
+export const RETENTION_SHARDS = 8;
+
+export const dailyJobKeys = {
+  retentionShardPk: (shard: number): string => `RETAIN#${shard}`,
+  /** The retention entry of a payload item: due at its expiry (epoch seconds, the TTL attribute). */
+  retention: (merchantId: string, body: string, expiresAtSeconds: number) => {
+    let hash = 0;
+    for (let i = 0; i < body.length; i += 1) hash = (hash * 31 + body.charCodeAt(i)) >>> 0;
+    const dueAt = new Date(expiresAtSeconds * 1000).toISOString();
+    return { GSI4PK: `RETAIN#${hash % RETENTION_SHARDS}`, GSI4SK: `${dueAt}#${merchantId}#${body}` };
+  },
+  /** The expiry, merchant and body of a retention entry's sort key: the due indexes' layout, read as theirs. */
+  retentionParse: dueRetryKeys.parse,
+  /** The highest retention sort key due at `at`. */
+  retentionUpTo: dueRetryKeys.dueUpTo,
+  metering: (merchantId: string, day: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `METER#${day}` }),
+  /** Key condition of a merchant's metering items from day `from` to day `to` (both included). */
+  meteringRange: (merchantId: string, from: string, to: string) => ({
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `METER#${from}`, ':to': `METER#${to}` },
+  }),
+} as const;
+
+export const DAILY_JOB_ENTITY = {
+  metering: 'billing_metering',
+} as const;

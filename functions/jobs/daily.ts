@@ -1,7 +1,11 @@
+import { meterBilling } from '#services/billing-metering';
 import { recheckCancelSaves } from '#services/recheck-cancel-saves';
+import { cleanUpRetention } from '#services/retention-cleanup';
 import { createJobHandler } from './run-job';
 
 // The tasks are added by the issues that build them; until then each is reported not_implemented.
 export const handler = createJobHandler('daily', {
+  'retention-cleanup': (input) => cleanUpRetention(input.now),
+  'billing-metering': (input) => meterBilling(input.now),
   'cancel-save-recheck': (input) => recheckCancelSaves(input.now),
 });

@@ -1,6 +1,6 @@
 import { idBody } from '#core/ids';
 import type { OutboundEvent } from '../outbound-event-repository';
-import { automationKeys, customerTags, ENTITY, retryKeys } from '../keys';
+import { automationKeys, customerTags, dailyJobKeys, ENTITY, retryKeys } from '../keys';
 import { defineEntity } from './define-entity';
 
 /** `evt_<body>`: the id of the outbound event stored under that body. */
@@ -16,7 +16,8 @@ export type StoredOutboundEvent = OutboundEvent & { readonly expires_at: number 
  * customer it concerns; the customer is its place only (the payload names it, the item does not).
  * An event about no customer (`customer_id: null`: an endpoint disabled, a customer erased) is
  * the merchant's, and no erasure removes it.
- * Indexed by each of its (at most two) names, newest first, for the automation poll (keys.ts).
+ * Indexed by each of its (at most two) names, newest first, for the automation poll (keys.ts), and
+ * in the retention index (GSI4) at its expiry.
  */
 export const outboundEventEntity = defineEntity<StoredOutboundEvent, { readonly customer_id: string | null }, OutboundEvent>({
   name: ENTITY.outboundEvent,
@@ -25,6 +26,8 @@ export const outboundEventEntity = defineEntity<StoredOutboundEvent, { readonly 
     const body = idBody(event.id, 'evt') as string;
     const [first, second] = event.types;
     return {
+      // The daily retention-cleanup deletes it once its 30 days are over (TTL alone may lag by days).
+      ...dailyJobKeys.retention(event.merchant_id, body, event.expires_at),
       ...(customer_id === null ? {} : customerTags.record(event.merchant_id, customer_id, keyOf(event))),
       // The per-type index (GET /automation/poll/{eventType}): one entry per name of the fact.
       ...(first === undefined ? {} : automationKeys.eventByType(event.merchant_id, first, body, 'GSI1')),

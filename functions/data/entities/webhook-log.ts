@@ -1,7 +1,7 @@
 import { idBody } from '#core/ids';
 import type { Psp } from '#core/providers';
 import type { WebhookLogRecord } from '../webhook-log-repository';
-import { ENTITY, INTERNAL_ENTITY, internalKeys, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from '../keys';
+import { dailyJobKeys, ENTITY, INTERNAL_ENTITY, internalKeys, WEBHOOK_EVENT_ENTITY, webhookEventKeys, webhookLogKeys } from '../keys';
 import { defineEntity } from './define-entity';
 
 /** `whk_<body>`: the id of the delivery stored under that body. */
@@ -12,12 +12,17 @@ const bodyOf = (id: string): string => webhookLogBodyOf(id) as string;
 
 /**
  * A stored provider webhook delivery (the raw payload, 30-day TTL `expires_at`), filed among the
- * data of the first customer it concerns (GSI2, erasure) once the consumer has named one.
+ * data of the first customer it concerns (GSI2, erasure) once the consumer has named one, and in
+ * the retention index (GSI4) at its expiry.
  */
 export const webhookLogEntity = defineEntity<WebhookLogRecord>({
   name: ENTITY.webhookLog,
   key: (log) => webhookLogKeys.delivery(log.merchant_id, bodyOf(log.id)),
-  indexes: (log) => (log.customer_id === undefined ? {} : webhookLogKeys.customerTag(log.merchant_id, log.customer_id, bodyOf(log.id))),
+  indexes: (log) => ({
+    // The daily retention-cleanup deletes it once its 30 days are over (TTL alone may lag by days).
+    ...dailyJobKeys.retention(log.merchant_id, bodyOf(log.id), log.expires_at),
+    ...(log.customer_id === undefined ? {} : webhookLogKeys.customerTag(log.merchant_id, log.customer_id, bodyOf(log.id))),
+  }),
 });
 
 /** A provider event's intake marker: the one delivery stored for it, and whether that one is on the queue. */

@@ -18,6 +18,8 @@ describe('outboundEventEntity', () => {
     const item = outboundEventEntity.toItem({ ...event, expires_at: 1_770_000_000 }, { customer_id: 'cust_1' });
     // Assess
     expect(item).toMatchObject({ PK: 'M#merch_1', SK: `EVT#${body}`, entity: 'outbound_event', GSI2PK: 'M#merch_1#C#cust_1', GSI2SK: `EVT#${body}` });
+    // The retention index (the daily retention-cleanup), at its expiry.
+    expect(item.GSI4SK).toBe(`${new Date(1_770_000_000 * 1000).toISOString()}#merch_1#${body}`);
     expect(Object.keys(item).sort()).toEqual([
       'GSI1PK',
       'GSI1SK',
@@ -25,6 +27,8 @@ describe('outboundEventEntity', () => {
       'GSI2SK',
       'GSI3PK',
       'GSI3SK',
+      'GSI4PK',
+      'GSI4SK',
       'PK',
       'SK',
       'created_at',

@@ -18,13 +18,15 @@ const log: WebhookLogRecord = {
 };
 
 describe('webhookLogEntity', () => {
-  it('writes a new delivery under its body, among no customer data until it names a customer', () => {
+  it('writes a new delivery under its body, among no customer data until it names a customer, in the retention index at its expiry', () => {
     // Act
     const item = webhookLogEntity.toItem(log);
     // Assess
     expect(webhookLogBodyOf(log.id)).toBe(body);
     expect(item).toMatchObject({ PK: 'M#merch_1', SK: `WHK#${body}`, entity: 'webhook_log', expires_at: log.expires_at });
-    expect(Object.keys(item).filter((name) => name.startsWith('GSI'))).toEqual([]);
+    expect(Object.keys(item).filter((name) => name.startsWith('GSI'))).toEqual(['GSI4PK', 'GSI4SK']);
+    expect(item.GSI4PK).toMatch(/^RETAIN#[0-7]$/);
+    expect(item.GSI4SK).toBe(`${new Date(log.expires_at * 1000).toISOString()}#merch_1#${body}`);
   });
 
   it("files a delivery that names its customer among that customer's data (GSI2)", () => {

@@ -1,0 +1,195 @@
+import { type SandboxOutcomeSource, useSandboxOutcomeSource } from '#adapters/payment-gateways/sandbox';
+import { registerLocalQueueTransport } from '#adapters/queue-sender';
+import { newCampaign } from '#core/campaigns/lifecycle';
+import { CAMPAIGN_TEMPLATES } from '#core/campaigns/templates';
+import type { Currency } from '#core/money';
+import { createCampaign } from '#data/campaign-repository';
+import { findDueRetries } from '#data/due-retries';
+import { findDueEnrollments } from '#data/enrollment-repository';
+import { getMessage } from '#data/message-repository';
+import { advanceCampaignSteps } from '#jobs/advance-campaign-steps';
+import { executeDueRetries } from '#jobs/execute-due-retries';
+import { setCampaignStatus } from '#services/campaign-status';
+import { ingestPaymentEvent } from '#services/ingest-payment-event';
+import type { Portfolio, SimDecline, SimPayment } from './portfolio';
+import { World } from './world';
+
+/**
+ * The service's strategies, run through the real code on DynamoDB Local with a simulated clock:
+ * - each failure enters through ingest (services/ingest-payment-event.ts), which classifies it,
+ *   records it and lets the retry policy (core/retry-policy.ts) plan its first retry; with
+ *   campaigns, ingest also enrolls it in the merchant's active campaigns;
+ * - at each instant something is due, the clock jumps there and the jobs run as the scheduler
+ *   would run them at that time: the campaign engine (jobs/advance-campaign-steps.ts) and the
+ *   retry executor (jobs/execute-due-retries.ts), which claims each retry within the card-network
+ *   caps and calls the sandbox gateway;
+ * - the sandbox gateway's answer comes from the simulated world (world.ts: the recovery curves),
+ *   through its outcome-source seam, never from a copy of the policy;
+ * - campaign messages are caught on the local queue transport: a customer who receives one may
+ *   give a new card, which arrives later through ingest as `payment_method_updated`, as a
+ *   provider's webhook would bring it.
+ * Runs one payment at a time (concurrency 1) so the run is the same for the same seed.
+ */
+export interface EngineOptions {
+  readonly campaigns: boolean;
+  /** A merchant id of its own per run (the table may hold other runs). */
+  readonly merchantId: string;
+}
+
+const FAR_FUTURE = new Date('9999-12-31T00:00:00.000Z');
+const NO_BUDGET = Number.MAX_SAFE_INTEGER;
+/** At most this many job runs: a guard against a loop that would not advance. */
+const MAX_TICKS = 1_000_000;
+
+const networkOf = (decline: SimDecline): string | undefined => (decline.network === 'other' ? undefined : decline.network);
+
+/** The gateway's answer for a world outcome. */
+function answerOf(outcome: ReturnType<World['attempt']>): ReturnType<SandboxOutcomeSource> {
+  if (outcome.succeeded) return { status: 'succeeded' };
+  const { decline } = outcome;
+  const network = networkOf(decline);
+  return {
+    status: 'declined',
+    declineCode: decline.declineCode,
+    ...(network === undefined ? {} : { network }),
+    ...(decline.networkCode === undefined ? {} : { networkCode: decline.networkCode }),
+    ...(decline.adviceCode === undefined ? {} : { adviceCode: decline.adviceCode }),
+  };
+}
+
+async function createCampaignsFromTemplates(merchantId: string, at: Date): Promise<void> {
+  for (const id of ['soft_decline', 'hard_decline']) {
+    const template = CAMPAIGN_TEMPLATES.find((t) => t.id === id);
+    if (template === undefined) throw new Error(`No campaign template ${id}`);
+    const campaign = await createCampaign(
+      newCampaign(
+        merchantId,
+        {
+          name: template.name,
+          trigger: template.trigger,
+          filters: template.filters,
+          steps: template.steps,
+          delay_hours: template.delay_hours,
+          max_attempts: template.max_attempts,
+          stop_on_recovery: template.stop_on_recovery,
+          stop_on_card_update: template.stop_on_card_update,
+          start_hour: template.start_hour,
+          end_hour: template.end_hour,
+          source_template_id: template.id,
+        },
+        at,
+      ),
+    );
+    await setCampaignStatus(merchantId, campaign.id, 'activate', at);
+  }
+}
+
+/** The earliest due time in a sharded due index (one bounded Query per shard): undefined when nothing is due. */
+const earliest = (dues: readonly { dueAt: string }[]): number | undefined =>
+  dues.length === 0 ? undefined : Math.min(...dues.map((d) => Date.parse(d.dueAt)));
+
+export async function runServiceStrategy(portfolio: Portfolio, options: EngineOptions): Promise<World> {
+  const world = new World(portfolio);
+  const { merchantId } = options;
+  let clock = portfolio.start;
+  const byServiceId = new Map<string, SimPayment>();
+  const cardUpdates: { at: Date; customer: number; n: number }[] = [];
+  const addUpdate = (customer: number, at: Date) => {
+    cardUpdates.push({ at, customer, n: cardUpdates.length });
+    cardUpdates.sort((a, b) => a.at.getTime() - b.at.getTime() || a.customer - b.customer);
+  };
+  for (const customer of portfolio.customers) for (const at of world.cardUpdatesOf(customer.index)) addUpdate(customer.index, at);
+  const messages: { merchantId: string; messageId: string }[] = [];
+
+  useSandboxOutcomeSource((request) => {
+    const payment = request.providerPaymentId === null ? undefined : world.byProviderId.get(request.providerPaymentId);
+    if (payment === undefined) throw new Error(`The simulator has no payment ${request.providerPaymentId}`);
+    return answerOf(world.attempt(payment, request.attemptNumber, clock));
+  });
+  registerLocalQueueTransport({
+    send(queue, body) {
+      const parsed = JSON.parse(body) as { merchant_id?: string; message_id?: string };
+      if (queue === 'notifications' && parsed.merchant_id === merchantId && parsed.message_id !== undefined)
+        messages.push({ merchantId: parsed.merchant_id, messageId: parsed.message_id });
+      return `sim-${queue}-${messages.length}`;
+    },
+  });
+  try {
+    if (options.campaigns) await createCampaignsFromTemplates(merchantId, new Date(portfolio.start.getTime() - 86_400_000));
+    let failure = 0;
+    let delivered = 0;
+    let previous = -Infinity;
+    for (let tick = 0; tick < MAX_TICKS; tick += 1) {
+      const [retryDue, stepDue] = await Promise.all([
+        findDueRetries(FAR_FUTURE, 8).then((d) => earliest(d.filter((e) => e.merchantId === merchantId))),
+        options.campaigns ? findDueEnrollments(FAR_FUTURE, 8).then((d) => earliest(d.filter((e) => e.merchantId === merchantId))) : undefined,
+      ]);
+      const candidates = [portfolio.payments[failure]?.failedAt.getTime(), cardUpdates[delivered]?.at.getTime(), retryDue, stepDue].filter(
+        (t): t is number => t !== undefined,
+      );
+      if (candidates.length === 0) break;
+      // A due entry the jobs left due (claimed elsewhere, in flight) must not hold the clock still.
+      const next = Math.max(Math.min(...candidates), previous + 60_000);
+      if (next > portfolio.end.getTime()) break;
+      previous = next;
+      clock = new Date(next);
+      for (; failure < portfolio.payments.length && (portfolio.payments[failure] as SimPayment).failedAt.getTime() <= next; failure += 1) {
+        const payment = portfolio.payments[failure] as SimPayment;
+        const network = networkOf(payment.decline);
+        const result = await ingestPaymentEvent(
+          merchantId,
+          {
+            type: 'payment_failed',
+            amount: payment.amount,
+            currency: payment.currency as Currency,
+            customerEmail: payment.customer.email,
+            declineCode: payment.decline.declineCode,
+            eventId: `evt_${payment.providerPaymentId}`,
+            psp: 'stripe',
+            providerPaymentId: payment.providerPaymentId,
+            ...(network === undefined ? {} : { network }),
+            ...(payment.decline.networkCode === undefined ? {} : { networkCode: payment.decline.networkCode }),
+            ...(payment.decline.adviceCode === undefined ? {} : { adviceCode: payment.decline.adviceCode }),
+            metadata: {},
+          },
+          clock,
+        );
+        if (result.payment_event_id !== null) byServiceId.set(result.payment_event_id, payment);
+      }
+      for (; delivered < cardUpdates.length && (cardUpdates[delivered] as { at: Date }).at.getTime() <= next; delivered += 1) {
+        const update = cardUpdates[delivered] as { at: Date; customer: number; n: number };
+        const customer = portfolio.customers[update.customer];
+        if (customer === undefined) continue;
+        await ingestPaymentEvent(
+          merchantId,
+          {
+            type: 'payment_method_updated',
+            amount: 0,
+            currency: customer.currency as Currency,
+            customerEmail: customer.email,
+            declineCode: null,
+            eventId: `evt_card_${portfolio.seed}_${update.customer}_${update.n}`,
+            psp: 'stripe',
+            metadata: {},
+          },
+          clock,
+        );
+      }
+      const input = { now: clock, executionId: `sim-${tick}` };
+      if (options.campaigns) await advanceCampaignSteps(input, { concurrency: 1, budgetMs: NO_BUDGET });
+      // Messages the campaign steps queued reach their customers now.
+      for (const queued of messages.splice(0)) {
+        const message = await getMessage(queued.merchantId, queued.messageId);
+        const payment = message === undefined ? undefined : byServiceId.get(message.payment_id);
+        if (message === undefined || payment === undefined) continue;
+        const update = world.messageReceived(payment.customer.index, message.channel, clock);
+        if (update !== undefined) addUpdate(payment.customer.index, update);
+      }
+      await executeDueRetries(input, { concurrency: 1, budgetMs: NO_BUDGET });
+    }
+  } finally {
+    useSandboxOutcomeSource(undefined);
+    registerLocalQueueTransport(undefined);
+  }
+  return world;
+}

@@ -11,7 +11,13 @@ import type { Authorisation } from './world';
  * - Mastercard: no retry of the same card and amount within 30 days of MAC 03 or 21.
  * Each authorisation beyond a rule counts once per rule it breaks; the fees follow PARAMETERS.feesUsdCents.
  */
-export const VIOLATION_RULES = ['visa_excessive_reattempts', 'visa_category_1_reattempt', 'mastercard_10_per_24h', 'mastercard_35_per_30d', 'mastercard_mac_03_21_retry'] as const;
+export const VIOLATION_RULES = [
+  'visa_excessive_reattempts',
+  'visa_category_1_reattempt',
+  'mastercard_10_per_24h',
+  'mastercard_35_per_30d',
+  'mastercard_mac_03_21_retry',
+] as const;
 export type ViolationRule = (typeof VIOLATION_RULES)[number];
 
 export const VISA_CATEGORY_1 = new Set(['04', '07', '12', '15', '41', '43', '46', '57', 'R0', 'R1', 'R3']);
@@ -36,14 +42,17 @@ export function auditAuthorisations(authorisations: readonly Authorisation[]): A
       if (a.network === 'visa' && a.attempt > 0) {
         const reattempts = within(30 * DAY_MS).filter((e) => e.attempt > 0 && e.amount === a.amount && e.currency === a.currency);
         if (reattempts.length >= 20) byRule.visa_excessive_reattempts += 1;
-        if (within(30 * DAY_MS).some((e) => e.decline?.networkCode !== undefined && VISA_CATEGORY_1.has(e.decline.networkCode))) byRule.visa_category_1_reattempt += 1;
+        if (within(30 * DAY_MS).some((e) => e.decline?.networkCode !== undefined && VISA_CATEGORY_1.has(e.decline.networkCode)))
+          byRule.visa_category_1_reattempt += 1;
       }
       if (a.network === 'mastercard') {
         if (within(DAY_MS).length >= 10) byRule.mastercard_10_per_24h += 1;
         if (within(30 * DAY_MS).length >= 35) byRule.mastercard_35_per_30d += 1;
         if (
           a.attempt > 0 &&
-          within(30 * DAY_MS).some((e) => (e.decline?.adviceCode === '03' || e.decline?.adviceCode === '21') && e.amount === a.amount && e.currency === a.currency)
+          within(30 * DAY_MS).some(
+            (e) => (e.decline?.adviceCode === '03' || e.decline?.adviceCode === '21') && e.amount === a.amount && e.currency === a.currency,
+          )
         )
           byRule.mastercard_mac_03_21_retry += 1;
       }

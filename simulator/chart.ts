@@ -1,7 +1,7 @@
 import type { SimulationReport } from './report';
 
 const COLOURS = ['#8a8a8a', '#c47f00', '#1f6fb2', '#2a9d46'];
-const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * An SVG line chart of each strategy's cumulative recovered revenue (USD at the fixed rates) by
@@ -24,9 +24,9 @@ export function chartSvg(report: SimulationReport): string {
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
-    `<title>${escape(`Cumulative recovered revenue by day, seed ${report.seed}, ${report.payments} payments`)}</title>`,
+    `<title>${escapeXml(`Cumulative recovered revenue by day, seed ${report.seed}, ${report.payments} payments`)}</title>`,
     `<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${left}" y="24" font-size="14" fill="#111111">${escape(`Cumulative recovered revenue (USD at fixed rates), seed ${report.seed}, ${report.payments} payments`)}</text>`,
+    `<text x="${left}" y="24" font-size="14" fill="#111111">${escapeXml(`Cumulative recovered revenue (USD at fixed rates), seed ${report.seed}, ${report.payments} payments`)}</text>`,
     `<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="#333333"/>`,
     `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#333333"/>`,
   ];
@@ -34,7 +34,7 @@ export function chartSvg(report: SimulationReport): string {
     const cents = (max * i) / 4;
     parts.push(
       `<line x1="${left - 4}" y1="${y(cents).toFixed(1)}" x2="${left + plotW}" y2="${y(cents).toFixed(1)}" stroke="#e0e0e0"/>`,
-      `<text x="${left - 8}" y="${(y(cents) + 4).toFixed(1)}" text-anchor="end" fill="#333333">${escape(`$${Math.round(cents / 100).toLocaleString('en-US')}`)}</text>`,
+      `<text x="${left - 8}" y="${(y(cents) + 4).toFixed(1)}" text-anchor="end" fill="#333333">${escapeXml(`$${Math.round(cents / 100).toLocaleString('en-US')}`)}</text>`,
     );
   }
   for (let day = 0; day <= days; day += 7) {
@@ -47,7 +47,7 @@ export function chartSvg(report: SimulationReport): string {
     parts.push(
       `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${x(0).toFixed(1)},${y(0).toFixed(1)} ${points.join(' ')}"/>`,
       `<line x1="${left + plotW + 16}" y1="${top + 10 + i * 22}" x2="${left + plotW + 40}" y2="${top + 10 + i * 22}" stroke="${colour}" stroke-width="3"/>`,
-      `<text x="${left + plotW + 46}" y="${top + 14 + i * 22}" fill="#111111">${escape(strategy.name)}</text>`,
+      `<text x="${left + plotW + 46}" y="${top + 14 + i * 22}" fill="#111111">${escapeXml(strategy.name)}</text>`,
     );
   });
   parts.push('</svg>', '');

@@ -21,7 +21,15 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function formatIn(timezone: string): Intl.DateTimeFormat {
   let format = formats.get(timezone);
   if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', weekday: 'short', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      weekday: 'short',
+      hourCycle: 'h23',
+    });
     formats.set(timezone, format);
   }
   return format;
@@ -29,7 +37,11 @@ function formatIn(timezone: string): Intl.DateTimeFormat {
 
 /** The local calendar date, hour and weekday of `at` in `timezone`. */
 export function localTime(at: Date, timezone: string): { year: number; month: number; day: number; hour: number; weekday: number } {
-  const parts = Object.fromEntries(formatIn(timezone).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatIn(timezone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),

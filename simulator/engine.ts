@@ -4,9 +4,9 @@ import { newCampaign } from '#core/campaigns/lifecycle';
 import { CAMPAIGN_TEMPLATES } from '#core/campaigns/templates';
 import type { Currency } from '#core/money';
 import { createCampaign } from '#data/campaign-repository';
-import { findDueRetries } from '#data/due-retries';
-import { findDueEnrollments } from '#data/enrollment-repository';
+import { getEnrollment } from '#data/enrollment-repository';
 import { getMessage } from '#data/message-repository';
+import { getPayment } from '#data/payment-repository';
 import { advanceCampaignSteps } from '#jobs/advance-campaign-steps';
 import { executeDueRetries } from '#jobs/execute-due-retries';
 import { setCampaignStatus } from '#services/campaign-status';
@@ -36,10 +36,14 @@ export interface EngineOptions {
   readonly merchantId: string;
 }
 
-const FAR_FUTURE = new Date('9999-12-31T00:00:00.000Z');
 const NO_BUDGET = Number.MAX_SAFE_INTEGER;
 /** At most this many job runs: a guard against a loop that would not advance. */
 const MAX_TICKS = 1_000_000;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+/** The first multiple of `step` at or after `ms` (the jobs run on whole minutes and hours). */
+const ceilTo = (ms: number, step: number): number => Math.ceil(ms / step) * step;
 
 const networkOf = (decline: SimDecline): string | undefined => (decline.network === 'other' ? undefined : decline.network);
 
@@ -84,52 +88,113 @@ async function createCampaignsFromTemplates(merchantId: string, at: Date): Promi
   }
 }
 
-/** The earliest due time in a sharded due index (one bounded Query per shard): undefined when nothing is due. */
-const earliest = (dues: readonly { dueAt: string }[]): number | undefined =>
-  dues.length === 0 ? undefined : Math.min(...dues.map((d) => Date.parse(d.dueAt)));
+/** A strategy's run in progress: its merchant's gateway answers and campaign messages go to it. */
+interface ActiveRun {
+  readonly answer: SandboxOutcomeSource;
+  readonly queued: (messageId: string) => void;
+}
+
+/**
+ * The runs in progress by merchant: the service strategies run side by side (one merchant each),
+ * and the sandbox gateway's outcome source and the local queue transport, one each per process,
+ * send each merchant's calls to its own run.
+ */
+const active = new Map<string, ActiveRun>();
+
+function startRun(merchantId: string, run: ActiveRun): void {
+  if (active.has(merchantId)) throw new Error(`A simulation of merchant ${merchantId} is already running`);
+  active.set(merchantId, run);
+  if (active.size > 1) return;
+  useSandboxOutcomeSource((request) => {
+    const owner = active.get(request.merchantId);
+    if (owner === undefined) throw new Error(`No simulation runs for merchant ${request.merchantId}`);
+    return owner.answer(request);
+  });
+  let sent = 0;
+  registerLocalQueueTransport({
+    send(queue, body) {
+      const parsed = JSON.parse(body) as { merchant_id?: unknown; message_id?: unknown };
+      if (queue === 'notifications' && typeof parsed.merchant_id === 'string' && typeof parsed.message_id === 'string')
+        active.get(parsed.merchant_id)?.queued(parsed.message_id);
+      sent += 1;
+      return `sim-${queue}-${sent}`;
+    },
+  });
+}
+
+function endRun(merchantId: string): void {
+  active.delete(merchantId);
+  if (active.size > 0) return;
+  useSandboxOutcomeSource(undefined);
+  registerLocalQueueTransport(undefined);
+}
+
+/** What the run knows of a payment in the service: when its next retry and its next campaign step are due. */
+interface Tracked {
+  readonly sim: SimPayment;
+  retryAt: number | undefined;
+  stepAt: number | undefined;
+}
 
 export async function runServiceStrategy(portfolio: Portfolio, options: EngineOptions): Promise<World> {
   const world = new World(portfolio);
   const { merchantId } = options;
   let clock = portfolio.start;
-  const byServiceId = new Map<string, SimPayment>();
+  const tracked = new Map<string, Tracked>();
   const cardUpdates: { at: Date; customer: number; n: number }[] = [];
   const addUpdate = (customer: number, at: Date) => {
     cardUpdates.push({ at, customer, n: cardUpdates.length });
-    cardUpdates.sort((a, b) => a.at.getTime() - b.at.getTime() || a.customer - b.customer);
+    cardUpdates.sort((a, b) => a.at.getTime() - b.at.getTime() || a.n - b.n);
   };
   for (const customer of portfolio.customers) for (const at of world.cardUpdatesOf(customer.index)) addUpdate(customer.index, at);
   const messages: { merchantId: string; messageId: string }[] = [];
+  /**
+   * Reads the payments' due times again after a change (instead of polling the due indexes, which
+   * costs a Query per shard each time: the jobs query them themselves when they run).
+   */
+  const refresh = async (ids: readonly string[]) => {
+    for (const id of ids) {
+      const entry = tracked.get(id);
+      if (entry === undefined) continue;
+      const [payment, enrollment] = await Promise.all([getPayment(merchantId, id), options.campaigns ? getEnrollment(merchantId, id) : undefined]);
+      entry.retryAt = payment?.next_retry_at ? Date.parse(payment.next_retry_at) : undefined;
+      entry.stepAt = enrollment?.status === 'active' && enrollment.next_step_at !== null ? Date.parse(enrollment.next_step_at) : undefined;
+    }
+  };
+  const dueBy = (at: number, field: 'retryAt' | 'stepAt') =>
+    [...tracked].filter(([, t]) => t[field] !== undefined && (t[field] as number) <= at).map(([id]) => id);
+  const earliest = (field: 'retryAt' | 'stepAt') => {
+    let min: number | undefined;
+    for (const t of tracked.values()) if (t[field] !== undefined && (min === undefined || (t[field] as number) < min)) min = t[field];
+    return min;
+  };
 
-  useSandboxOutcomeSource((request) => {
-    const payment = request.providerPaymentId === null ? undefined : world.byProviderId.get(request.providerPaymentId);
-    if (payment === undefined) throw new Error(`The simulator has no payment ${request.providerPaymentId}`);
-    return answerOf(world.attempt(payment, request.attemptNumber, clock));
-  });
-  registerLocalQueueTransport({
-    send(queue, body) {
-      const parsed = JSON.parse(body) as { merchant_id?: string; message_id?: string };
-      if (queue === 'notifications' && parsed.merchant_id === merchantId && parsed.message_id !== undefined)
-        messages.push({ merchantId: parsed.merchant_id, messageId: parsed.message_id });
-      return `sim-${queue}-${messages.length}`;
+  const run: ActiveRun = {
+    answer: (request) => {
+      const payment = request.providerPaymentId === null ? undefined : world.byProviderId.get(request.providerPaymentId);
+      if (payment === undefined) throw new Error(`The simulator has no payment ${request.providerPaymentId}`);
+      return answerOf(world.attempt(payment, request.attemptNumber, clock));
     },
-  });
+    queued: (messageId) => messages.push({ merchantId, messageId }),
+  };
+  startRun(merchantId, run);
   try {
     if (options.campaigns) await createCampaignsFromTemplates(merchantId, new Date(portfolio.start.getTime() - 86_400_000));
     let failure = 0;
     let delivered = 0;
     let previous = -Infinity;
     for (let tick = 0; tick < MAX_TICKS; tick += 1) {
-      const [retryDue, stepDue] = await Promise.all([
-        findDueRetries(FAR_FUTURE, 8).then((d) => earliest(d.filter((e) => e.merchantId === merchantId))),
-        options.campaigns ? findDueEnrollments(FAR_FUTURE, 8).then((d) => earliest(d.filter((e) => e.merchantId === merchantId))) : undefined,
-      ]);
-      const candidates = [portfolio.payments[failure]?.failedAt.getTime(), cardUpdates[delivered]?.at.getTime(), retryDue, stepDue].filter(
+      // The jobs' own schedules: the retry executor runs every minute, the campaign engine every hour.
+      const retryDue = earliest('retryAt');
+      const stepDue = earliest('stepAt');
+      const retryRun = retryDue === undefined ? undefined : ceilTo(retryDue, MINUTE_MS);
+      const stepRun = stepDue === undefined ? undefined : ceilTo(stepDue, HOUR_MS);
+      const candidates = [portfolio.payments[failure]?.failedAt.getTime(), cardUpdates[delivered]?.at.getTime(), retryRun, stepRun].filter(
         (t): t is number => t !== undefined,
       );
       if (candidates.length === 0) break;
       // A due entry the jobs left due (claimed elsewhere, in flight) must not hold the clock still.
-      const next = Math.max(Math.min(...candidates), previous + 60_000);
+      const next = Math.max(Math.min(...candidates), previous + MINUTE_MS);
       if (next > portfolio.end.getTime()) break;
       previous = next;
       clock = new Date(next);
@@ -154,7 +219,9 @@ export async function runServiceStrategy(portfolio: Portfolio, options: EngineOp
           },
           clock,
         );
-        if (result.payment_event_id !== null) byServiceId.set(result.payment_event_id, payment);
+        if (result.payment_event_id === null) continue;
+        tracked.set(result.payment_event_id, { sim: payment, retryAt: undefined, stepAt: undefined });
+        await refresh([result.payment_event_id]);
       }
       for (; delivered < cardUpdates.length && (cardUpdates[delivered] as { at: Date }).at.getTime() <= next; delivered += 1) {
         const update = cardUpdates[delivered] as { at: Date; customer: number; n: number };
@@ -174,22 +241,30 @@ export async function runServiceStrategy(portfolio: Portfolio, options: EngineOp
           },
           clock,
         );
+        await refresh([...tracked].filter(([, t]) => t.sim.customer.index === update.customer).map(([id]) => id));
       }
       const input = { now: clock, executionId: `sim-${tick}` };
-      if (options.campaigns) await advanceCampaignSteps(input, { concurrency: 1, budgetMs: NO_BUDGET });
+      if (stepRun !== undefined && stepRun <= next) {
+        const stepped = dueBy(next, 'stepAt');
+        await advanceCampaignSteps(input, { concurrency: 1, budgetMs: NO_BUDGET });
+        await refresh(stepped);
+      }
       // Messages the campaign steps queued reach their customers now.
       for (const queued of messages.splice(0)) {
         const message = await getMessage(queued.merchantId, queued.messageId);
-        const payment = message === undefined ? undefined : byServiceId.get(message.payment_id);
+        const payment = message === undefined ? undefined : tracked.get(message.payment_id)?.sim;
         if (message === undefined || payment === undefined) continue;
         const update = world.messageReceived(payment.customer.index, message.channel, clock);
         if (update !== undefined) addUpdate(payment.customer.index, update);
       }
-      await executeDueRetries(input, { concurrency: 1, budgetMs: NO_BUDGET });
+      const attempted = dueBy(next, 'retryAt');
+      if (attempted.length > 0) {
+        await executeDueRetries(input, { concurrency: 1, budgetMs: NO_BUDGET });
+        await refresh(attempted);
+      }
     }
   } finally {
-    useSandboxOutcomeSource(undefined);
-    registerLocalQueueTransport(undefined);
+    endRun(merchantId);
   }
   return world;
 }

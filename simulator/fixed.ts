@@ -13,7 +13,11 @@ export function runFixedSchedule(portfolio: Portfolio, schedule: { readonly retr
   const spacingMs = (schedule.days * 86_400_000) / schedule.retries;
   // Attempts in time order across payments, as the network sees them.
   const attempts = portfolio.payments.flatMap((payment) =>
-    Array.from({ length: schedule.retries }, (_, k) => ({ payment, number: k + 1, at: new Date(payment.failedAt.getTime() + Math.round((k + 1) * spacingMs)) })),
+    Array.from({ length: schedule.retries }, (_, k) => ({
+      payment,
+      number: k + 1,
+      at: new Date(payment.failedAt.getTime() + Math.round((k + 1) * spacingMs)),
+    })),
   );
   attempts.sort((a, b) => a.at.getTime() - b.at.getTime() || a.payment.index - b.payment.index || a.number - b.number);
   for (const { payment, number, at } of attempts) {

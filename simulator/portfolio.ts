@@ -77,7 +77,10 @@ export function declineOfKind(kind: DeclineKind, network: Network, uniform: numb
 }
 
 function customerOf(random: Random, index: number, seed: number): SimCustomer {
-  const region = weighted(random, PARAMETERS.regions.map((r) => ({ weight: r.weight, value: r })));
+  const region = weighted(
+    random,
+    PARAMETERS.regions.map((r) => ({ weight: r.weight, value: r })),
+  );
   const count = weighted(random, PARAMETERS.cardsPerCustomer);
   const networks = NETWORKS.map((n) => ({ weight: PARAMETERS.networkMix[n], value: n }));
   const cards = Array.from({ length: count }, (_, c) => ({ id: `card_${seed}_${index}_${c}`, network: weighted(random, networks) }));
@@ -103,11 +106,12 @@ export function buildPortfolio(seed: number, size: number): Portfolio {
     const prices = customer.currency === 'jpy' ? PARAMETERS.prices.jpy : PARAMETERS.prices.default;
     const major = weighted(random, prices);
     const amount = customer.currency === 'jpy' ? major : major * 100 - 1;
-    const failedAt = new Date(start.getTime() + Math.floor(random() * PARAMETERS.failureWindowDays * DAY_MS / 60_000) * 60_000);
+    const failedAt = new Date(start.getTime() + Math.floor((random() * PARAMETERS.failureWindowDays * DAY_MS) / 60_000) * 60_000);
     const update = PARAMETERS.spontaneousCardUpdate;
     const updates = random() < update.chance[kind];
     const delay = exponential(random(), update.meanDelayHours) * HOUR_MS;
-    const spontaneousCardUpdateAt = updates && delay < PARAMETERS.followDays * DAY_MS ? new Date(failedAt.getTime() + Math.round(delay / 60_000) * 60_000) : null;
+    const spontaneousCardUpdateAt =
+      updates && delay < PARAMETERS.followDays * DAY_MS ? new Date(failedAt.getTime() + Math.round(delay / 60_000) * 60_000) : null;
     payments.push({
       index,
       providerPaymentId: `sim_${seed}_${index}`,

@@ -40,7 +40,11 @@ async function main(): Promise<void> {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     });
     process.env.AWS_REGION ??= 'us-east-1';
-    const admin = new DynamoDBClient({ endpoint: local.endpoint, region: process.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const admin = new DynamoDBClient({
+      endpoint: local.endpoint,
+      region: process.env.AWS_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     try {
       await ensureTable(admin, tableName);
     } finally {

@@ -1,8 +1,9 @@
 import { runServiceStrategy } from './engine';
 import { runFixedSchedule } from './fixed';
-import { PARAMETERS, STRATEGY_NAMES } from './parameters';
+import { PARAMETERS, STRATEGY_NAMES, type StrategyName } from './parameters';
 import { buildPortfolio } from './portfolio';
 import { type SimulationReport, strategyReport } from './report';
+import type { World } from './world';
 
 /**
  * One simulation: the seed's portfolio through the four strategies, in the same run. Needs the
@@ -14,14 +15,19 @@ import { type SimulationReport, strategyReport } from './report';
 export async function runSimulation(input: { seed: number; payments: number; runId?: string }): Promise<SimulationReport> {
   const portfolio = buildPortfolio(input.seed, input.payments);
   const run = input.runId ?? `${Date.now().toString(36)}`;
-  const strategies = [];
-  for (const name of STRATEGY_NAMES) {
-    const world =
-      name === 'fixed_8_in_14' || name === 'fixed_4_in_21'
-        ? runFixedSchedule(portfolio, PARAMETERS.fixedSchedules[name])
-        : await runServiceStrategy(portfolio, { campaigns: name === 'policy_with_campaigns', merchantId: `merch_sim${run}${name === 'policy' ? 'p' : 'c'}` });
-    strategies.push(strategyReport(name, portfolio, world));
-  }
+  const merchant = (suffix: string) => `merch_sim${run}${suffix}`;
+  // The service's two strategies run side by side (a merchant each); the fixed schedules need no table.
+  const [policy, withCampaigns] = await Promise.all([
+    runServiceStrategy(portfolio, { campaigns: false, merchantId: merchant('p') }),
+    runServiceStrategy(portfolio, { campaigns: true, merchantId: merchant('c') }),
+  ]);
+  const worlds: Record<StrategyName, World> = {
+    fixed_8_in_14: runFixedSchedule(portfolio, PARAMETERS.fixedSchedules.fixed_8_in_14),
+    fixed_4_in_21: runFixedSchedule(portfolio, PARAMETERS.fixedSchedules.fixed_4_in_21),
+    policy,
+    policy_with_campaigns: withCampaigns,
+  };
+  const strategies = STRATEGY_NAMES.map((name) => strategyReport(name, portfolio, worlds[name]));
   return {
     seed: input.seed,
     payments: input.payments,

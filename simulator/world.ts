@@ -106,7 +106,16 @@ export class World {
     } else {
       const p = newCard
         ? PARAMETERS.newCardSuccess
-        : successProbability(contextOf({ kind: payment.kind, attempt, at, failedAt: payment.failedAt, timezone: payment.customer.timezone, nudged: this.nudged(payment.customer.index, at) }));
+        : successProbability(
+            contextOf({
+              kind: payment.kind,
+              attempt,
+              at,
+              failedAt: payment.failedAt,
+              timezone: payment.customer.timezone,
+              nudged: this.nudged(payment.customer.index, at),
+            }),
+          );
       if (keyedUniform(seed, payment.index, 'attempt', attempt, card) < p) outcome = { succeeded: true };
       else if (keyedUniform(seed, payment.index, 'closes', attempt, card) < PARAMETERS.closedAccountPerAttempt) {
         this.closed.add(card);

@@ -95,16 +95,16 @@ interface ActiveRun {
 }
 
 /**
- * The runs in progress by merchant: the service strategies run side by side (one merchant each),
- * and the sandbox gateway's outcome source and the local queue transport, one each per process,
- * send each merchant's calls to its own run.
+ * The run in progress, by merchant: the sandbox gateway's outcome source and the local queue
+ * transport, one each per process, send the merchant's calls to it. One run at a time: the jobs
+ * serve every merchant of the table, so a second run would have its due work done at the first
+ * one's clock.
  */
 const active = new Map<string, ActiveRun>();
 
 function startRun(merchantId: string, run: ActiveRun): void {
-  if (active.has(merchantId)) throw new Error(`A simulation of merchant ${merchantId} is already running`);
+  if (active.size > 0) throw new Error('A simulation is already running in this process: run strategies one after the other');
   active.set(merchantId, run);
-  if (active.size > 1) return;
   useSandboxOutcomeSource((request) => {
     const owner = active.get(request.merchantId);
     if (owner === undefined) throw new Error(`No simulation runs for merchant ${request.merchantId}`);
@@ -254,7 +254,7 @@ export async function runServiceStrategy(portfolio: Portfolio, options: EngineOp
         const message = await getMessage(queued.merchantId, queued.messageId);
         const payment = message === undefined ? undefined : tracked.get(message.payment_id)?.sim;
         if (message === undefined || payment === undefined) continue;
-        const update = world.messageReceived(payment.customer.index, message.channel, clock);
+        const update = world.messageReceived(payment, message.channel, clock);
         if (update !== undefined) addUpdate(payment.customer.index, update);
       }
       const attempted = dueBy(next, 'retryAt');

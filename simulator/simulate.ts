@@ -16,11 +16,10 @@ export async function runSimulation(input: { seed: number; payments: number; run
   const portfolio = buildPortfolio(input.seed, input.payments);
   const run = input.runId ?? `${Date.now().toString(36)}`;
   const merchant = (suffix: string) => `merch_sim${run}${suffix}`;
-  // The service's two strategies run side by side (a merchant each); the fixed schedules need no table.
-  const [policy, withCampaigns] = await Promise.all([
-    runServiceStrategy(portfolio, { campaigns: false, merchantId: merchant('p') }),
-    runServiceStrategy(portfolio, { campaigns: true, merchantId: merchant('c') }),
-  ]);
+  // The service's two strategies run one after the other (a merchant each): the jobs serve every
+  // merchant of the table, so a run beside another would run the other's due work at its own clock.
+  const policy = await runServiceStrategy(portfolio, { campaigns: false, merchantId: merchant('p') });
+  const withCampaigns = await runServiceStrategy(portfolio, { campaigns: true, merchantId: merchant('c') });
   const worlds: Record<StrategyName, World> = {
     fixed_8_in_14: runFixedSchedule(portfolio, PARAMETERS.fixedSchedules.fixed_8_in_14),
     fixed_4_in_21: runFixedSchedule(portfolio, PARAMETERS.fixedSchedules.fixed_4_in_21),

@@ -33,6 +33,7 @@ export class World {
   private readonly updates = new Map<number, Date[]>();
   private readonly closed = new Set<string>();
   private readonly lastMessage = new Map<number, Date>();
+  /** Campaign messages so far, by payment. */
   private readonly messagesSeen = new Map<number, number>();
   readonly byProviderId: ReadonlyMap<string, SimPayment>;
 
@@ -73,17 +74,21 @@ export class World {
   }
 
   /**
-   * A campaign message reached the customer at `at`: it nudges their next attempts and, with the
-   * chance of its channel, brings a card update after a drawn delay, returned so the caller can
-   * deliver it (undefined when the customer does not react).
+   * A campaign message about `payment` reached its customer at `at`: it nudges the customer's next
+   * attempts and, with the chance of its channel, brings a card update after a drawn delay,
+   * returned so the caller can deliver it (undefined when the customer does not react). The draws
+   * are keyed by the payment and its message count, so messages of several payments sent at the
+   * same instant give the same answers in any order.
    */
-  messageReceived(customer: number, channel: string, at: Date): Date | undefined {
-    this.lastMessage.set(customer, at);
-    const count = (this.messagesSeen.get(customer) ?? 0) + 1;
-    this.messagesSeen.set(customer, count);
+  messageReceived(payment: SimPayment, channel: string, at: Date): Date | undefined {
+    const customer = payment.customer.index;
+    const last = this.lastMessage.get(customer);
+    if (last === undefined || last < at) this.lastMessage.set(customer, at);
+    const count = (this.messagesSeen.get(payment.index) ?? 0) + 1;
+    this.messagesSeen.set(payment.index, count);
     const response = PARAMETERS.messageResponse;
-    if (keyedUniform(this.portfolio.seed, customer, 'message', count) >= (response.cardUpdateChance[channel] ?? 0)) return undefined;
-    const delay = exponential(keyedUniform(this.portfolio.seed, customer, 'message-delay', count), response.meanDelayHours) * HOUR_MS;
+    if (keyedUniform(this.portfolio.seed, payment.index, 'message', count) >= (response.cardUpdateChance[channel] ?? 0)) return undefined;
+    const delay = exponential(keyedUniform(this.portfolio.seed, payment.index, 'message-delay', count), response.meanDelayHours) * HOUR_MS;
     // At least a minute later: the reply follows the message.
     const update = new Date(at.getTime() + Math.max(1, Math.round(delay / 60_000)) * 60_000);
     this.addCardUpdate(customer, update);

@@ -1,7 +1,7 @@
 import { type SandboxOutcomeSource, useSandboxOutcomeSource } from '#adapters/payment-gateways/sandbox';
 import { registerLocalQueueTransport } from '#adapters/queue-sender';
-import { newCampaign } from '#core/campaigns/lifecycle';
-import { CAMPAIGN_TEMPLATES } from '#core/campaigns/templates';
+import { fieldsOfTemplate, newCampaign } from '#core/campaigns/lifecycle';
+import { campaignTemplateById } from '#core/campaigns/templates';
 import type { Currency } from '#core/money';
 import { createCampaign } from '#data/campaign-repository';
 import { getEnrollment } from '#data/enrollment-repository';
@@ -63,27 +63,9 @@ function answerOf(outcome: ReturnType<World['attempt']>): ReturnType<SandboxOutc
 
 async function createCampaignsFromTemplates(merchantId: string, at: Date): Promise<void> {
   for (const id of ['soft_decline', 'hard_decline']) {
-    const template = CAMPAIGN_TEMPLATES.find((t) => t.id === id);
+    const template = campaignTemplateById(id);
     if (template === undefined) throw new Error(`No campaign template ${id}`);
-    const campaign = await createCampaign(
-      newCampaign(
-        merchantId,
-        {
-          name: template.name,
-          trigger: template.trigger,
-          filters: template.filters,
-          steps: template.steps,
-          delay_hours: template.delay_hours,
-          max_attempts: template.max_attempts,
-          stop_on_recovery: template.stop_on_recovery,
-          stop_on_card_update: template.stop_on_card_update,
-          start_hour: template.start_hour,
-          end_hour: template.end_hour,
-          source_template_id: template.id,
-        },
-        at,
-      ),
-    );
+    const campaign = await createCampaign(newCampaign(merchantId, fieldsOfTemplate(template), at));
     await setCampaignStatus(merchantId, campaign.id, 'activate', at);
   }
 }

@@ -1,13 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { startDynamoLocal } from '#lib/local/dynamo-local';
-import { ensureTable } from '#lib/local/dynamo-table';
+import { startBenchStack } from '#bench/stack';
 
 /**
  * `npm run simulate [-- --seed N --payments N --json --chart path]`: starts its own DynamoDB Local
- * (in memory, a free port), sets the environment the functions read at import, then runs the
+ * (the bench's: in memory, a free port) with the environment the functions read at import, then runs the
  * simulation (simulate.ts) and prints the table (or, with --json, one JSON document) and writes
  * the SVG chart. docs/simulator.md explains the model and the figures.
  */
@@ -28,28 +26,9 @@ async function main(): Promise<void> {
   const payments = Number(values.payments);
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error('--seed must be a whole number ≥ 0');
   if (!Number.isSafeInteger(payments) || payments < 1 || payments > 100_000) throw new Error('--payments must be a whole number from 1 to 100000');
-  const local = await startDynamoLocal();
+  // The bench's DynamoDB Local (in memory, a free port), table and environment (BENCH_LOG_LEVEL for the functions' logs).
+  const stack = await startBenchStack();
   try {
-    const tableName = 'recovery-simulator';
-    Object.assign(process.env, {
-      DYNAMODB_ENDPOINT: local.endpoint,
-      TABLE_NAME: tableName,
-      QUEUE_DRIVER: 'local',
-      DEFAULT_PAYMENT_GATEWAY: 'sandbox',
-      LOG_LEVEL: process.env.SIMULATOR_LOG_LEVEL ?? 'silent',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    });
-    process.env.AWS_REGION ??= 'us-east-1';
-    const admin = new DynamoDBClient({
-      endpoint: local.endpoint,
-      region: process.env.AWS_REGION,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    try {
-      await ensureTable(admin, tableName);
-    } finally {
-      admin.destroy();
-    }
     // The functions read their environment at import: only now may they load.
     const { runSimulation } = await import('./simulate');
     const { chartSvg } = await import('./chart');
@@ -61,7 +40,7 @@ async function main(): Promise<void> {
     if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else process.stdout.write(`${formatTable(report)}\n\nChart: ${chart}\n`);
   } finally {
-    await local.stop();
+    await stack.stop();
   }
 }
 

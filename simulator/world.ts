@@ -43,18 +43,22 @@ export class World {
       if (payment.spontaneousCardUpdateAt !== null) this.addCardUpdate(payment.customer.index, payment.spontaneousCardUpdateAt);
       const card = this.cardAt(payment, payment.failedAt);
       if (payment.kind === 'do_not_retry') this.closed.add(card);
-      this.authorisations.push({
-        payment: payment.index,
-        card,
-        network: payment.card.network,
-        amount: payment.amount,
-        currency: payment.currency,
-        at: payment.failedAt,
-        attempt: 0,
-        succeeded: false,
-        decline: payment.decline,
-      });
+      this.record(payment, card, payment.failedAt, 0, { succeeded: false, decline: payment.decline });
     }
+  }
+
+  private record(payment: SimPayment, card: string, at: Date, attempt: number, outcome: { succeeded: boolean; decline?: SimDecline }): void {
+    this.authorisations.push({
+      payment: payment.index,
+      card,
+      network: payment.card.network,
+      amount: payment.amount,
+      currency: payment.currency,
+      at,
+      attempt,
+      succeeded: outcome.succeeded,
+      decline: outcome.succeeded ? null : (outcome.decline ?? null),
+    });
   }
 
   /** The customer's card updates so far (sorted). */
@@ -130,17 +134,7 @@ export class World {
         outcome = { succeeded: false, decline: kind === payment.kind ? payment.decline : declineOfKind(kind, payment.card.network, 0) };
       }
     }
-    this.authorisations.push({
-      payment: payment.index,
-      card,
-      network: payment.card.network,
-      amount: payment.amount,
-      currency: payment.currency,
-      at,
-      attempt,
-      succeeded: outcome.succeeded,
-      decline: outcome.succeeded ? null : outcome.decline,
-    });
+    this.record(payment, card, at, attempt, outcome);
     if (outcome.succeeded && !this.recoveries.has(payment.index)) this.recoveries.set(payment.index, at);
     return outcome;
   }

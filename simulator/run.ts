@@ -10,7 +10,7 @@ import { startBenchStack } from '#bench/stack';
  * the SVG chart. docs/simulator.md explains the model and the figures.
  */
 export const DEFAULT_SEED = 20261125;
-export const DEFAULT_PAYMENTS = 200;
+export const DEFAULT_PAYMENTS = 100;
 export const DEFAULT_CHART = '.local/simulator/recovered-by-day.svg';
 
 async function main(): Promise<void> {

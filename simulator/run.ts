@@ -13,19 +13,30 @@ export const DEFAULT_SEED = 20261125;
 export const DEFAULT_PAYMENTS = 100;
 export const DEFAULT_CHART = '.local/simulator/recovered-by-day.svg';
 
+/** A bad command line: its message is the whole answer, without a stack. */
+class UsageError extends Error {}
+
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        seed: { type: 'string', default: String(DEFAULT_SEED) },
+        payments: { type: 'string', default: String(DEFAULT_PAYMENTS) },
+        json: { type: 'boolean', default: false },
+        chart: { type: 'string', default: DEFAULT_CHART },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      seed: { type: 'string', default: String(DEFAULT_SEED) },
-      payments: { type: 'string', default: String(DEFAULT_PAYMENTS) },
-      json: { type: 'boolean', default: false },
-      chart: { type: 'string', default: DEFAULT_CHART },
-    },
-  });
+  const values = options();
   const seed = Number(values.seed);
   const payments = Number(values.payments);
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error('--seed must be a whole number ≥ 0');
-  if (!Number.isSafeInteger(payments) || payments < 1 || payments > 100_000) throw new Error('--payments must be a whole number from 1 to 100000');
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError('--seed must be a whole number ≥ 0');
+  if (!Number.isSafeInteger(payments) || payments < 1 || payments > 100_000) throw new UsageError('--payments must be a whole number from 1 to 100000');
   // The bench's DynamoDB Local (in memory, a free port), table and environment (BENCH_LOG_LEVEL for the functions' logs).
   const stack = await startBenchStack();
   try {
@@ -45,6 +56,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const usage = error instanceof UsageError ? `${error.message}\nUsage: npm run simulate -- [--seed N] [--payments N] [--json] [--chart path]` : undefined;
+  process.stderr.write(`${usage ?? (error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
   process.exitCode = 1;
 });

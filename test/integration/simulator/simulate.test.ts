@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { STRATEGY_NAMES } from '#simulator/parameters';
 import { buildPortfolio } from '#simulator/portfolio';
 import { runSimulation } from '#simulator/simulate';
@@ -54,6 +58,52 @@ describe('recovery simulator', () => {
     for (const fixed of [fixed8, fixed4]) {
       expect(fixed?.violations).toBeGreaterThanOrEqual(forbidden.length);
       expect(fixed?.fees.amount).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('npm run simulate (the command)', () => {
+  const ROOT = join(__dirname, '..', '..', '..');
+  const run = (args: readonly string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'simulator', 'run.ts'), ...args], {
+        cwd: ROOT,
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+
+  it('prints one JSON document on stdout with --json and writes the chart where --chart says', async () => {
+    // Prepare
+    const folder = mkdtempSync(join(tmpdir(), 'simulate-'));
+    const chart = join(folder, 'nested', 'chart.svg');
+    // Act
+    const result = await run(['--json', '--seed', '3', '--payments', '4', '--chart', chart]);
+    // Assess
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { seed: number; payments: number; strategies: { name: string }[] };
+    expect(report).toMatchObject({ seed: 3, payments: 4 });
+    expect(report.strategies.map((s) => s.name)).toEqual([...STRATEGY_NAMES]);
+    expect(readFileSync(chart, 'utf8')).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<\/svg>\n$/);
+  });
+
+  it('refuses a bad command line with the usage and exit code 1, starting nothing', async () => {
+    // Act
+    const results = await Promise.all([run(['--payments', '0']), run(['--seed', '-1']), run(['--payments', `${'9'.repeat(400)}`]), run(['--__proto__'])]);
+    // Assess
+    for (const result of results) {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/Usage: npm run simulate/);
     }
   });
 });

@@ -23,6 +23,27 @@ import { getSandboxCharge, recordRepeatedCall, storeSandboxAnswer } from '#data/
  */
 const chargeIdOf = (request: GatewayChargeRequest): string => `sbx_ch_${request.idempotencyKey}`;
 
+/**
+ * What decides a first call's answer in place of the table above: the recovery simulator
+ * (`npm run simulate`, simulator/) draws it from its recovery curves, so the retry engine runs
+ * unchanged against simulated customers. `succeeded` answers get the sandbox's charge id. Unset
+ * (the default, and always outside the simulator), the table decides. Idempotency is unchanged:
+ * a key already answered gets its first answer back, whatever the source says now.
+ */
+export type SandboxOutcomeSource = (request: GatewayChargeRequest) => { readonly status: 'succeeded' } | Extract<GatewayOutcome, { status: 'declined' }>;
+
+let outcomeSource: SandboxOutcomeSource | undefined;
+
+/** Installs (or, with undefined, removes) the source of the sandbox's answers (see SandboxOutcomeSource). */
+export function useSandboxOutcomeSource(source: SandboxOutcomeSource | undefined): void {
+  outcomeSource = source;
+}
+
+function drawn(request: GatewayChargeRequest, source: SandboxOutcomeSource): GatewayOutcome {
+  const answer = source(request);
+  return answer.status === 'succeeded' ? { status: 'succeeded', providerChargeId: chargeIdOf(request) } : answer;
+}
+
 function scenario(request: GatewayChargeRequest): GatewayOutcome | 'gateway_error' {
   const code = request.declineCode ?? 'generic_decline';
   const succeeded: GatewayOutcome = { status: 'succeeded', providerChargeId: chargeIdOf(request) };
@@ -49,7 +70,7 @@ async function charge(request: GatewayChargeRequest): Promise<GatewayOutcome> {
     await recordRepeatedCall(request.merchantId, request.idempotencyKey);
     return seen.outcome;
   }
-  const planned = scenario(request);
+  const planned = outcomeSource === undefined ? scenario(request) : drawn(request, outcomeSource);
   const base = { idempotency_key: request.idempotencyKey, payment_id: request.paymentId, amount: request.amount, currency: request.currency };
   if (planned === 'gateway_error' && seen === undefined) {
     await storeSandboxAnswer(request.merchantId, { ...base, state: 'errored', outcome: null }, undefined, new Date());

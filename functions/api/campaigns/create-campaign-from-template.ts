@@ -1,4 +1,4 @@
-import { newCampaign } from '#core/campaigns/lifecycle';
+import { fieldsOfTemplate, newCampaign } from '#core/campaigns/lifecycle';
 import { campaignTemplateById } from '#core/campaigns/templates';
 import { ResourceNotFoundError } from '#core/errors';
 import { createCampaign } from '#data/campaign-repository';
@@ -18,23 +18,7 @@ export const createCampaignFromTemplate = defineOperation(
   async ({ body, principal, requestId }) => {
     const template = campaignTemplateById(body.template_id);
     if (template === undefined) throw new ResourceNotFoundError(`No campaign template ${body.template_id}.`, { param: 'template_id' });
-    const campaign = newCampaign(
-      principal.merchantId,
-      {
-        name: body.name ?? template.name,
-        trigger: template.trigger,
-        filters: template.filters,
-        steps: template.steps,
-        delay_hours: template.delay_hours,
-        max_attempts: template.max_attempts,
-        stop_on_recovery: template.stop_on_recovery,
-        stop_on_card_update: template.stop_on_card_update,
-        start_hour: template.start_hour,
-        end_hour: template.end_hour,
-        source_template_id: template.id,
-      },
-      new Date(),
-    );
+    const campaign = newCampaign(principal.merchantId, fieldsOfTemplate(template, body.name), new Date());
     await createCampaign(campaign);
     return { statusCode: 201, body: envelope(campaignView(campaign, await getSendingPause(principal.merchantId)), requestId, principal.merchantId) };
   },

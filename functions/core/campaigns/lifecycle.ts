@@ -1,5 +1,6 @@
 import { StateConflictError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
+import type { CampaignTemplate } from './templates';
 import { CAMPAIGN_DEFAULTS } from './types';
 import { type CampaignFilters, type CampaignRecord, type CampaignStatus, type CampaignStep, campaignIdFor, NO_STATS } from './types';
 
@@ -57,6 +58,21 @@ export interface CampaignFields {
   readonly end_hour?: number;
   readonly source_template_id?: string | null;
 }
+
+/** A template's trigger, filters, steps and rules as a new campaign's fields, named `name` or the template's name. */
+export const fieldsOfTemplate = (template: CampaignTemplate, name?: string): CampaignFields => ({
+  name: name ?? template.name,
+  trigger: template.trigger,
+  filters: template.filters,
+  steps: template.steps,
+  delay_hours: template.delay_hours,
+  max_attempts: template.max_attempts,
+  stop_on_recovery: template.stop_on_recovery,
+  stop_on_card_update: template.stop_on_card_update,
+  start_hour: template.start_hour,
+  end_hour: template.end_hour,
+  source_template_id: template.id,
+});
 
 /** A new draft campaign with A's defaults and zero stats. */
 export function newCampaign(merchantId: string, fields: CampaignFields, now: Date): CampaignRecord {

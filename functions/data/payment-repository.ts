@@ -4,7 +4,7 @@ import { type CustomerRecord, customerMoneyAfter, openPaymentRefsAfter } from '#
 import type { DeclineCategory } from '#core/decline-codes/types';
 import { ResourceNotFoundError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
-import { cardIdentityOf } from '#core/card-caps';
+import { blocked, cardIdentityOf } from '#core/card-caps';
 import {
   DEFAULT_MAX_RETRIES,
   type InvoicedPayment,
@@ -24,6 +24,7 @@ import {
 import { env } from '#shared/env';
 import { outboundEventItem } from './outbound-event-repository';
 import { documentClient } from './client';
+import { cardLedgerPut, getCardLedger } from './card-ledger-repository';
 import { type CustomerIdentity, type TransactItem, getCustomer, putCustomer, resolveCustomer } from './customer-repository';
 import { paymentEntity } from './entities/payment';
 import { type ChangeRetry, newPaymentEventItems, paymentChangeEventItems } from './payment-change-events';
@@ -289,6 +290,15 @@ export async function recordFailedPayment(
           ...guard,
         },
       });
+    }
+    if (!input.retryAllowed && input.declineCategory === 'terminal') {
+      // A do-not-retry answer (Visa category 1, Mastercard MAC 03/21) is about the card, not this
+      // payment: the card is blocked as an attempt's answer blocks it (services/attempt-retry.ts),
+      // so the customer's other payments on it are not retried either.
+      const card = await getCardLedger(input.merchantId, payment.card_identity);
+      items.push(
+        cardLedgerPut(input.merchantId, payment.customer_id, card, blocked(card.ledger, now, `do-not-retry answer ${codeText} on payment ${payment.id}`)),
+      );
     }
     if (payment.subscription_id !== null) {
       const key = paymentKeys.subscriptionInvoice(input.merchantId, payment.subscription_id, at, body);

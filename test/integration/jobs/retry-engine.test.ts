@@ -335,6 +335,26 @@ describe('retry engine', () => {
     expect((await sandboxChargesOf(m, payment.id)).map((c) => [c.idempotency_key, c.calls])).toEqual([[`retry-${payment.id}-1`, 2]]);
   });
 
+  it("blocks the card when a failure arrives with a do-not-retry answer, so the customer's other payment on it is not retried", async () => {
+    // Prepare: an open recovery of the customer, then a failure on the same card answered Mastercard MAC 21
+    const m = merchant();
+    const { payment_event_id: openId } = await failure(m);
+    const open = await current(m, { id: openId } as PaymentRecord);
+    // Act
+    const { payment_event_id: endedId } = await failure(m, { declineCode: 'do_not_honor', network: 'mastercard', adviceCode: '21' });
+    const ended = await current(m, { id: endedId } as PaymentRecord);
+    await runJobAt(new Date(open.next_retry_at as string));
+    const other = await current(m, open);
+    // Assess
+    expect(ended).toMatchObject({ status: 'terminal', card_identity: open.card_identity });
+    expect((await getCardLedger(m, open.card_identity)).ledger).toMatchObject({
+      blocked_until: expect.any(String),
+      block_reason: expect.stringMatching(/do-not-retry/),
+    });
+    expect(other).toMatchObject({ status: 'pending', awaiting_card_update: true, retry_count: 0 });
+    expect(await sandboxChargesOf(m, open.id)).toHaveLength(0);
+  });
+
   it('ends a recovery when a sibling event of the same charge carries a do-not-retry answer the first lacked', async () => {
     // Prepare: the invoice event first (no decline detail), then the PaymentIntent event of the same charge
     const m = merchant();

@@ -1,0 +1,70 @@
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import { DKIM_STATUSES, type DkimStatus, MAIL_FROM_STATUSES, type MailFromStatus } from '#core/email-domains';
+import type { EmailIdentityPort } from './port';
+
+type Sdk = typeof import('@aws-sdk/client-sesv2');
+let loaded: Promise<{ client: SESv2Client; sdk: Sdk }> | undefined;
+
+/** The SES v2 client, loaded on first use (SES_ENDPOINT points it at a test double). */
+function ses() {
+  loaded ??= import('@aws-sdk/client-sesv2').then((sdk) => {
+    const endpoint = process.env.SES_ENDPOINT;
+    return { client: new sdk.SESv2Client(endpoint === undefined ? {} : { endpoint }), sdk };
+  });
+  return loaded;
+}
+
+const isNamed = (error: unknown, name: string): boolean => (error as Error | undefined)?.name === name;
+const dkimStatusOf = (value: string | undefined): DkimStatus => (DKIM_STATUSES as readonly string[]).includes(value ?? '') ? (value as DkimStatus) : 'NOT_STARTED';
+const mailFromStatusOf = (value: string | undefined): MailFromStatus | null =>
+  (MAIL_FROM_STATUSES as readonly string[]).includes(value ?? '') ? (value as MailFromStatus) : null;
+
+/**
+ * SES v2 domain identities, with exactly the calls the infrastructure grants (lib/constructs/
+ * email-identities.ts): CreateEmailIdentity (Easy DKIM, RSA 2048), PutEmailIdentityMailFromAttributes
+ * (MAIL FROM `bounce.<domain>`, falling back to SES's own MAIL FROM while its MX is missing),
+ * GetEmailIdentity and DeleteEmailIdentity. An identity that exists already (a setup retried after
+ * a partial failure) is read back instead of created.
+ */
+export const sesEmailIdentities: EmailIdentityPort = {
+  name: 'ses',
+  async create(domain, mailFromDomain) {
+    const { client, sdk } = await ses();
+    let tokens: string[] | undefined;
+    try {
+      const created = await client.send(
+        new sdk.CreateEmailIdentityCommand({ EmailIdentity: domain, DkimSigningAttributes: { NextSigningKeyLength: 'RSA_2048_BIT' } }),
+      );
+      tokens = created.DkimAttributes?.Tokens;
+    } catch (error) {
+      if (!isNamed(error, 'AlreadyExistsException')) throw error;
+      tokens = (await client.send(new sdk.GetEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes?.Tokens;
+    }
+    await client.send(
+      new sdk.PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: domain, MailFromDomain: mailFromDomain, BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }),
+    );
+    return { dkimTokens: [...(tokens ?? [])] };
+  },
+  async get(domain) {
+    const { client, sdk } = await ses();
+    try {
+      const identity = await client.send(new sdk.GetEmailIdentityCommand({ EmailIdentity: domain }));
+      return {
+        dkimStatus: dkimStatusOf(identity.DkimAttributes?.Status),
+        dkimTokens: [...(identity.DkimAttributes?.Tokens ?? [])],
+        mailFromStatus: identity.MailFromAttributes?.MailFromDomain ? mailFromStatusOf(identity.MailFromAttributes.MailFromDomainStatus) : null,
+      };
+    } catch (error) {
+      if (isNamed(error, 'NotFoundException')) return undefined;
+      throw error;
+    }
+  },
+  async remove(domain) {
+    const { client, sdk } = await ses();
+    try {
+      await client.send(new sdk.DeleteEmailIdentityCommand({ EmailIdentity: domain }));
+    } catch (error) {
+      if (!isNamed(error, 'NotFoundException')) throw error;
+    }
+  },
+};

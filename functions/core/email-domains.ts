@@ -134,7 +134,8 @@ export interface FoundRecords {
   readonly mx: readonly { readonly priority: number; readonly exchange: string }[];
 }
 
-export type RecordCheck = 'found' | 'missing' | 'mismatch';
+/** `lookup_failed`: the DNS query itself failed (timeout, SERVFAIL), so nothing is known of the record. */
+export type RecordCheck = 'found' | 'missing' | 'mismatch' | 'lookup_failed';
 
 /** One record checked: `found` (as expected), `missing` (no record of the type) or `mismatch` (another value), with what was found. */
 export function checkRecord(expected: ExpectedDnsRecord, found: FoundRecords): { status: RecordCheck; found: string[] } {

@@ -209,3 +209,9 @@ export async function domainSendsOn(record: EmailDomainRecord, day: string): Pro
   );
   return typeof Item?.sent === 'number' ? Item.sent : 0;
 }
+
+/** The merchant holding a domain name, if one does. */
+export async function emailDomainClaimHolder(domain: string): Promise<string | undefined> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: TABLE(), Key: emailDomainKeys.claim(domain), ConsistentRead: true }));
+  return Item === undefined ? undefined : String(Item.merchant_id);
+}

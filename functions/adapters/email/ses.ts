@@ -46,7 +46,7 @@ export const sesEmailSender: EmailSender = {
     if (body === undefined) throw new InternalError(`Emails are keyed by a message id, not "${email.messageId}"`);
     const already = await getSentMarker(email.merchantId, body);
     if (already !== undefined) return already;
-    const from = process.env.EMAIL_FROM ?? env.EMAIL_FROM;
+    const from = email.fromAddress ?? process.env.EMAIL_FROM ?? env.EMAIL_FROM;
     const { client: sesClient, SendEmailCommand } = await ses();
     const configurationSet = process.env.SES_CONFIGURATION_SET ?? env.SES_CONFIGURATION_SET;
     const result = await sesClient.send(

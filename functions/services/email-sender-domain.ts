@@ -1,0 +1,34 @@
+import { nextUtcMidnight, senderAddressOn, utcDay } from '#core/email-domains';
+import { type EmailDomainRecord, listEmailDomains, reserveDomainSend } from '#data/email-domain-repository';
+import { env } from '#shared/env';
+
+/** Where a merchant's next campaign email goes from: its verified domain, the service's default sender, or nowhere before `until` (the domain's warm-up cap is reached today). */
+export type SenderChoice =
+  | { readonly kind: 'default' }
+  | { readonly kind: 'domain'; readonly address: string; readonly domain: EmailDomainRecord }
+  | { readonly kind: 'held'; readonly until: Date; readonly reason: string };
+
+/** The domain a merchant sends from: its verified custom domain, else its managed one; undefined when neither is verified. */
+export function sendingDomainOf(domains: readonly EmailDomainRecord[]): EmailDomainRecord | undefined {
+  const verified = domains.filter((domain) => domain.status === 'verified');
+  return verified.find((domain) => domain.kind === 'custom') ?? verified.find((domain) => domain.kind === 'managed');
+}
+
+/**
+ * The sender of one email of the merchant at `now` (docs/email-domains.md): from its verified
+ * domain (the local part of EMAIL_FROM at that domain), else from EMAIL_FROM. A domain warming
+ * up counts the email against today's cap first; at the cap the email is held until the next UTC
+ * midnight (never dropped, never sent from another domain instead).
+ */
+export async function chooseSender(merchantId: string, now: Date): Promise<SenderChoice> {
+  const domain = sendingDomainOf(await listEmailDomains(merchantId, false));
+  if (domain === undefined) return { kind: 'default' };
+  if (domain.daily_cap !== null && !(await reserveDomainSend(domain, utcDay(now), domain.daily_cap, now))) {
+    return {
+      kind: 'held',
+      until: nextUtcMidnight(now),
+      reason: `Held: ${domain.domain} is warming up and sent its ${domain.daily_cap} emails of ${utcDay(now)}; it goes the next day`,
+    };
+  }
+  return { kind: 'domain', address: senderAddressOn(domain.domain, process.env.EMAIL_FROM ?? env.EMAIL_FROM), domain };
+}

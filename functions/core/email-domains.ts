@@ -64,7 +64,8 @@ export function normaliseCustomDomain(raw: string, serviceDomain: string): strin
   if (domain.includes('*')) refuse('must not be a wildcard');
   const labels = domain.split('.');
   if (labels.length < 2) refuse('must have at least two labels (example.com)');
-  for (const label of labels) if (!LABEL.test(label)) refuse(`has an invalid label "${label.slice(0, 63)}": letters, digits and inner hyphens, 1 to 63 characters`);
+  for (const label of labels)
+    if (!LABEL.test(label)) refuse(`has an invalid label "${label.slice(0, 63)}": letters, digits and inner hyphens, 1 to 63 characters`);
   if (/^\d+$/.test(labels.at(-1) as string)) refuse('must end in a top-level domain, not a number');
   const service = serviceDomain.toLowerCase();
   if (domain === service || domain.endsWith(`.${service}`)) refuse(`must not be the service's own sending domain ${service}: use auto-provision`);

@@ -81,7 +81,13 @@ export async function createEmailDomain(record: EmailDomainRecord): Promise<Emai
           {
             Put: {
               TableName: TABLE(),
-              Item: { ...emailDomainKeys.claim(record.domain), entity: EMAIL_DOMAIN_ENTITY.claim, merchant_id: record.merchant_id, domain_id: record.id, claimed_at: record.created_at },
+              Item: {
+                ...emailDomainKeys.claim(record.domain),
+                entity: EMAIL_DOMAIN_ENTITY.claim,
+                merchant_id: record.merchant_id,
+                domain_id: record.id,
+                claimed_at: record.created_at,
+              },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -192,7 +198,12 @@ export async function reserveDomainSend(record: EmailDomainRecord, day: string, 
         Key: emailDomainKeys.sentOn(record.merchant_id, emailDomainBodyOf(record.id) as string, day),
         UpdateExpression: 'ADD sent :one SET entity = :entity, expires_at = :expires',
         ConditionExpression: 'attribute_not_exists(sent) OR sent < :cap',
-        ExpressionAttributeValues: { ':one': 1, ':cap': cap, ':entity': EMAIL_DOMAIN_ENTITY.sent, ':expires': Math.floor(now.getTime() / 1000) + SENT_COUNTER_TTL_SECONDS },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':cap': cap,
+          ':entity': EMAIL_DOMAIN_ENTITY.sent,
+          ':expires': Math.floor(now.getTime() / 1000) + SENT_COUNTER_TTL_SECONDS,
+        },
       }),
     );
     return true;

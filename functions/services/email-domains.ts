@@ -118,14 +118,21 @@ export async function setUpCustomDomain(merchantId: string, raw: string, now = n
   const existing = await getEmailDomainOfKind(merchantId, 'custom');
   if (existing !== undefined) {
     if (existing.domain === name) return { diagnostics: { domain: existing, records: await checkRecords(existing) }, created: false };
-    throw new StateConflictError(`This merchant already has the custom sending domain ${existing.domain} (${existing.id}); delete it first`, { param: 'domain' });
+    throw new StateConflictError(`This merchant already has the custom sending domain ${existing.domain} (${existing.id}); delete it first`, {
+      param: 'domain',
+    });
   }
   const holder = await emailDomainClaimHolder(name);
   if (holder !== undefined) throw new StateConflictError(`The domain ${name} is already claimed by another account`, { param: 'domain' });
   const identities = await emailIdentities();
   const mailFrom = `${MAIL_FROM_LABEL}.${name}`;
   const { dkimTokens } = await identities.create(name, mailFrom);
-  const record = newRecord(merchantId, name, 'custom', now, { dkim_tokens: dkimTokens, mail_from_domain: mailFrom, dkim_status: 'PENDING', mail_from_status: 'PENDING' });
+  const record = newRecord(merchantId, name, 'custom', now, {
+    dkim_tokens: dkimTokens,
+    mail_from_domain: mailFrom,
+    dkim_status: 'PENDING',
+    mail_from_status: 'PENDING',
+  });
   const outcome = await createEmailDomain(record);
   if (outcome === 'claimed') throw new StateConflictError(`The domain ${name} is already claimed by another account`, { param: 'domain' });
   if (outcome === 'slot_taken') {

@@ -14,7 +14,10 @@ export function localDkimTokens(domain: string): string[] {
  * three CNAMEs point at their `dkim.amazonses.com` targets, else PENDING; MAIL FROM SUCCESS once
  * `bounce.<domain>` has an MX to `feedback-smtp.<region>.amazonses.com`, else PENDING.
  */
-export function localEmailIdentities(resolver: () => DnsRecordResolver = configuredDnsRecordResolver, region = () => process.env.AWS_REGION ?? 'us-east-1'): EmailIdentityPort {
+export function localEmailIdentities(
+  resolver: () => DnsRecordResolver = configuredDnsRecordResolver,
+  region = () => process.env.AWS_REGION ?? 'us-east-1',
+): EmailIdentityPort {
   return {
     name: 'local',
     create: async (domain) => ({ dkimTokens: localDkimTokens(domain) }),

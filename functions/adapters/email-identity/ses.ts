@@ -15,7 +15,8 @@ function ses() {
 }
 
 const isNamed = (error: unknown, name: string): boolean => (error as Error | undefined)?.name === name;
-const dkimStatusOf = (value: string | undefined): DkimStatus => (DKIM_STATUSES as readonly string[]).includes(value ?? '') ? (value as DkimStatus) : 'NOT_STARTED';
+const dkimStatusOf = (value: string | undefined): DkimStatus =>
+  (DKIM_STATUSES as readonly string[]).includes(value ?? '') ? (value as DkimStatus) : 'NOT_STARTED';
 const mailFromStatusOf = (value: string | undefined): MailFromStatus | null =>
   (MAIL_FROM_STATUSES as readonly string[]).includes(value ?? '') ? (value as MailFromStatus) : null;
 

@@ -30,6 +30,8 @@ export interface ApiStackProps extends StackProps {
   readonly crm: { readonly apps: CrmApps; readonly secrets: CrmSecrets };
   /** The S3 Vectors index, for the groups whose registry entry says `vectors`. @default - none: those groups use the local store */
   readonly vectorIndex?: VectorIndexHandle;
+  /** The sender address of every email (its domain: the SES sending domain). @default `no-reply@<stage>.recovery.example.com` */
+  readonly emailFrom?: string;
 }
 
 /** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
@@ -48,6 +50,7 @@ export class ApiStack extends Stack {
       secretsKey: props.secretsKey,
       crm: props.crm,
       ...(props.vectorIndex === undefined ? {} : { vectorIndex: props.vectorIndex }),
+      ...(props.emailFrom === undefined ? {} : { emailFrom: props.emailFrom }),
     });
     new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
     acknowledgeApiFindings(this.restApi);

@@ -17,7 +17,7 @@ describe('SES identity grants of email sending domains', () => {
     const ses = policyStatementsOfRole(t, roleIdOf(fn as never)).filter((statement) => JSON.stringify(statement.Action).includes('ses:'));
     // Assess
     expect(ses).toHaveLength(1);
-    expect([...(ses[0]?.Action as string[])].sort()).toEqual([...EMAIL_IDENTITY_ACTIONS].sort());
+    expect([...((ses[0]?.Action ?? []) as string[])].sort()).toEqual([...EMAIL_IDENTITY_ACTIONS].sort());
     expect(ses[0]?.Resource).toEqual(identityArn);
     const variables = t.findResources('AWS::Lambda::Function')[logicalIdOf(fn.function.node.defaultChild as CfnElement)]?.Properties.Environment.Variables;
     expect(variables).toMatchObject({ EMAIL_IDENTITY_DRIVER: 'ses', SENDING_DOMAIN: 'dev.recovery.example.com' });

@@ -4,6 +4,7 @@ import type { DkimStatus, EmailDomainKind, EmailDomainStatus, MailFromStatus } f
 import { ResourceNotFoundError, StateConflictError } from '#core/errors';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import type { TransactItem } from './customer-repository';
 import { emailDomainBodyOf, emailDomainEntity } from './entities/email-domain';
 import { EMAIL_DOMAIN_ENTITY, emailDomainKeys } from './keys';
 
@@ -117,8 +118,8 @@ export async function getEmailDomainOfKind(merchantId: string, kind: EmailDomain
   }
 }
 
-/** Replaces a domain on the condition that it is still the version read; 409 when it changed meanwhile (or is gone). */
-export async function saveEmailDomain(before: EmailDomainRecord, after: EmailDomainRecord): Promise<void> {
+/** Replaces a domain on the condition that it is still the version read, with `also` (the outbox item announcing it) in the same transaction; 409 when it changed meanwhile (or is gone). */
+export async function saveEmailDomain(before: EmailDomainRecord, after: EmailDomainRecord, also: readonly TransactItem[] = []): Promise<void> {
   try {
     await documentClient.send(
       new TransactWriteCommand({
@@ -131,6 +132,7 @@ export async function saveEmailDomain(before: EmailDomainRecord, after: EmailDom
               ExpressionAttributeValues: { ':version': before.version },
             },
           },
+          ...also,
         ],
       }),
     );

@@ -31,6 +31,8 @@ import {
 } from '#data/email-domain-repository';
 import { emailDomainIdFor } from '#data/entities/email-domain';
 import { getMerchant } from '#data/merchant-repository';
+import { outboundEventItem } from '#data/outbound-event-repository';
+import type { TransactItem } from '#data/customer-repository';
 import { env } from '#shared/env';
 import { logger } from '#shared/logger';
 
@@ -199,6 +201,22 @@ function applyIdentity(domain: EmailDomainRecord, identity: EmailIdentityState |
   };
 }
 
+/** The outbox item of a domain's move to verified or failed (`email_domain.verified`, `email_domain.failed`); none for other changes. */
+function statusEvent(before: EmailDomainRecord, after: EmailDomainRecord, now: Date): TransactItem[] {
+  if (before.status === after.status || after.status === 'pending') return [];
+  const object = {
+    email_domain_id: after.id,
+    domain: after.domain,
+    status: after.status,
+    previous_status: before.status,
+    dkim_status: after.dkim_status,
+    mail_from_status: after.mail_from_status,
+    failure_reason: after.failure_reason,
+    changed_at: now.toISOString(),
+  };
+  return [outboundEventItem(after.merchant_id, null, [`email_domain.${after.status}`], object, now)];
+}
+
 /** SES's identity state of a custom domain (undefined for a managed one, or when SES has none). */
 async function identityOf(domain: EmailDomainRecord): Promise<EmailIdentityState | undefined> {
   if (domain.kind === 'managed') return undefined;
@@ -209,7 +227,7 @@ async function identityOf(domain: EmailDomainRecord): Promise<EmailIdentityState
 async function recheck(domain: EmailDomainRecord, now: Date): Promise<DomainDiagnostics> {
   const [records, identity] = await Promise.all([checkRecords(domain), identityOf(domain)]);
   const after = applyIdentity(domain, identity, now);
-  if (after !== domain) await saveEmailDomain(domain, after);
+  if (after !== domain) await saveEmailDomain(domain, after, statusEvent(domain, after, now));
   return { domain: after === domain ? domain : { ...after, version: domain.version + 1 }, records };
 }
 

@@ -13,6 +13,7 @@ import { WARM_UP_SCHEDULE } from '#core/email-domains';
 import { getEmailDomain, saveEmailDomain } from '#data/email-domain-repository';
 import { createMerchant } from '#data/merchant-repository';
 import { createMessage, getMessage } from '#data/message-repository';
+import { listOutboundEvents } from '#data/outbound-event-repository';
 import { autoProvisionDomain, removeDomain, setUpCustomDomain, verifyDomain } from '#services/email-domains';
 import type { LocalStack } from '#lib/local/local-stack';
 import { startDnsServer, type TestDnsServer } from '#test/fixtures/dns-server';
@@ -93,6 +94,26 @@ describe('daily task pending-domain-provisioning', () => {
     );
     expect(afterSecond[0]?.version).toBe(afterFirst[0]?.version);
     expect(afterSecond[1]?.version).toBe(afterFirst[1]?.version);
+    const eventsOf = async (merchantId: string) => (await listOutboundEvents(merchantId)).map((event) => ({ types: event.types, object: event.data.object }));
+    expect(await eventsOf(ready.id)).toEqual([
+      {
+        types: ['email_domain.verified'],
+        object: expect.objectContaining({
+          email_domain_id: readyDomain.id,
+          domain: readyDomain.domain,
+          status: 'verified',
+          previous_status: 'pending',
+          dkim_status: 'SUCCESS',
+        }),
+      },
+    ]);
+    expect(await eventsOf(abandoned.id)).toEqual([
+      {
+        types: ['email_domain.failed'],
+        object: expect.objectContaining({ email_domain_id: abandonedDomain.id, status: 'failed', failure_reason: expect.stringContaining('72 hours') }),
+      },
+    ]);
+    expect(await eventsOf(waiting.id)).toEqual([]);
   });
 });
 

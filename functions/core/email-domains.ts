@@ -76,6 +76,7 @@ export function normaliseCustomDomain(raw: string, serviceDomain: string): strin
 export function managedLabel(merchantName: string, merchantId: string): string {
   const name = merchantName
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

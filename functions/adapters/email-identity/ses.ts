@@ -1,18 +1,6 @@
-import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import { sesV2 as ses } from '#adapters/email/ses';
 import { DKIM_STATUSES, type DkimStatus, MAIL_FROM_STATUSES, type MailFromStatus } from '#core/email-domains';
 import type { EmailIdentityPort } from './port';
-
-type Sdk = typeof import('@aws-sdk/client-sesv2');
-let loaded: Promise<{ client: SESv2Client; sdk: Sdk }> | undefined;
-
-/** The SES v2 client, loaded on first use (SES_ENDPOINT points it at a test double). */
-function ses() {
-  loaded ??= import('@aws-sdk/client-sesv2').then((sdk) => {
-    const endpoint = process.env.SES_ENDPOINT;
-    return { client: new sdk.SESv2Client(endpoint === undefined ? {} : { endpoint }), sdk };
-  });
-  return loaded;
-}
 
 const isNamed = (error: unknown, name: string): boolean => (error as Error | undefined)?.name === name;
 const dkimStatusOf = (value: string | undefined): DkimStatus =>

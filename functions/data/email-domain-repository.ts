@@ -223,6 +223,18 @@ export async function domainSendsOn(record: EmailDomainRecord, day: string): Pro
   return typeof Item?.sent === 'number' ? Item.sent : 0;
 }
 
+/** The Delete of a domain's claim (for the transaction that fails it): only while this merchant holds it. */
+export function claimReleaseItem(record: EmailDomainRecord): TransactItem {
+  return {
+    Delete: {
+      TableName: TABLE(),
+      Key: emailDomainKeys.claim(record.domain),
+      ConditionExpression: 'attribute_not_exists(PK) OR merchant_id = :merchant',
+      ExpressionAttributeValues: { ':merchant': record.merchant_id },
+    },
+  };
+}
+
 /** The merchant holding a domain name, if one does. */
 export async function emailDomainClaimHolder(domain: string): Promise<string | undefined> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: TABLE(), Key: emailDomainKeys.claim(domain), ConsistentRead: true }));

@@ -18,6 +18,7 @@ import {
 import { ResourceNotFoundError, StateConflictError } from '#core/errors';
 import { timeOrderedId } from '#core/ids';
 import {
+  claimReleaseItem,
   createEmailDomain,
   deleteEmailDomain,
   emailDomainClaimHolder,
@@ -174,9 +175,9 @@ function applyIdentity(domain: EmailDomainRecord, identity: EmailIdentityState |
   if (domain.kind === 'managed') return domain;
   const dkim: DkimStatus = identity?.dkimStatus ?? 'NOT_STARTED';
   let status: EmailDomainStatus;
-  if (dkim === 'SUCCESS') status = 'verified';
+  // Failed is final: its claim is released, so the name may be another account's by now.
+  if (domain.status === 'failed') status = 'failed';
   else if (domain.status === 'verified') status = dkim === 'FAILED' ? 'failed' : 'verified';
-  else if (domain.status === 'failed') status = 'failed';
   else status = nextStatus(dkim, domain.created_at, now);
   const at = now.toISOString();
   const becameVerified = status === 'verified' && domain.status !== 'verified';
@@ -227,7 +228,9 @@ async function identityOf(domain: EmailDomainRecord): Promise<EmailIdentityState
 async function recheck(domain: EmailDomainRecord, now: Date): Promise<DomainDiagnostics> {
   const [records, identity] = await Promise.all([checkRecords(domain), identityOf(domain)]);
   const after = applyIdentity(domain, identity, now);
-  if (after !== domain) await saveEmailDomain(domain, after, statusEvent(domain, after, now));
+  // A domain that fails gives up its name in the same transaction: a claim nobody can verify never blocks the owner.
+  const release = after.status === 'failed' && domain.status !== 'failed' ? [claimReleaseItem(after)] : [];
+  if (after !== domain) await saveEmailDomain(domain, after, [...statusEvent(domain, after, now), ...release]);
   return { domain: after === domain ? domain : { ...after, version: domain.version + 1 }, records };
 }
 
@@ -254,17 +257,25 @@ export async function verifyDomain(
   return recheck(await domainNamed(merchantId, target), now);
 }
 
-/** GET /api/email-domain/status/{id}: the domain with DNS and SES as they are now; stores nothing. */
-export async function domainStatus(merchantId: string, id: string, now = new Date()): Promise<DomainDiagnostics> {
+/**
+ * GET /api/email-domain/status/{id}: the domain as stored (its `status` changes only at a verify
+ * call or the daily check), with DNS and SES's DKIM and MAIL FROM statuses as they are now; stores nothing.
+ */
+export async function domainStatus(merchantId: string, id: string): Promise<DomainDiagnostics> {
   const domain = await getEmailDomain(merchantId, id);
   const [records, identity] = await Promise.all([checkRecords(domain), identityOf(domain)]);
-  return { domain: applyIdentity(domain, identity, now), records };
+  if (domain.kind === 'managed') return { domain, records };
+  return {
+    domain: { ...domain, dkim_status: identity?.dkimStatus ?? 'NOT_STARTED', mail_from_status: identity?.mailFromStatus ?? domain.mail_from_status },
+    records,
+  };
 }
 
-/** DELETE /api/email-domain/{id}: deletes the SES identity of a custom domain, then the domain, its slot and its claim. */
+/** DELETE /api/email-domain/{id}: deletes the SES identity of a custom domain (while the merchant holds its name), then the domain, its slot and its claim. */
 export async function removeDomain(merchantId: string, id: string): Promise<void> {
   const domain = await getEmailDomain(merchantId, id);
-  if (domain.kind === 'custom') await (await emailIdentities()).remove(domain.domain);
+  // A failed domain's name may be another account's by now: its SES identity is then theirs.
+  if (domain.kind === 'custom' && (await emailDomainClaimHolder(domain.domain)) === merchantId) await (await emailIdentities()).remove(domain.domain);
   await deleteEmailDomain(domain);
 }
 

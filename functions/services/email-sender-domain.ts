@@ -1,4 +1,4 @@
-import { nextUtcMidnight, senderAddressOn, utcDay } from '#core/email-domains';
+import { nextUtcMidnight, senderAddressOn, utcDay, warmUpAt } from '#core/email-domains';
 import { type EmailDomainRecord, listEmailDomains, reserveDomainSend } from '#data/email-domain-repository';
 import { env } from '#shared/env';
 
@@ -23,11 +23,13 @@ export function sendingDomainOf(domains: readonly EmailDomainRecord[]): EmailDom
 export async function chooseSender(merchantId: string, now: Date): Promise<SenderChoice> {
   const domain = sendingDomainOf(await listEmailDomains(merchantId, false));
   if (domain === undefined) return { kind: 'default' };
-  if (domain.daily_cap !== null && !(await reserveDomainSend(domain, utcDay(now), domain.daily_cap, now))) {
+  // Today's cap comes from the schedule itself, so a missed run of the daily warm-up task delays nothing.
+  const cap = domain.daily_cap === null || domain.verified_at === null ? null : warmUpAt(domain.verified_at, now).dailyCap;
+  if (cap !== null && !(await reserveDomainSend(domain, utcDay(now), cap, now))) {
     return {
       kind: 'held',
       until: nextUtcMidnight(now),
-      reason: `Held: ${domain.domain} is warming up and sent its ${domain.daily_cap} emails of ${utcDay(now)}; it goes the next day`,
+      reason: `Held: ${domain.domain} is warming up and sent its ${cap} emails of ${utcDay(now)}; it goes the next day`,
     };
   }
   return { kind: 'domain', address: senderAddressOn(domain.domain, process.env.EMAIL_FROM ?? env.EMAIL_FROM), domain };

@@ -9,8 +9,8 @@ import { handler } from '#consumers/notifications';
 import { handler as daily } from '#jobs/daily';
 import { localDkimTokens } from '#adapters/email-identity/local';
 import { sendMessageOf } from '#contracts/notifications';
-import { WARM_UP_SCHEDULE } from '#core/email-domains';
-import { getEmailDomain, saveEmailDomain } from '#data/email-domain-repository';
+import { utcDay, WARM_UP_SCHEDULE } from '#core/email-domains';
+import { emailDomainClaimHolder, getEmailDomain, reserveDomainSend } from '#data/email-domain-repository';
 import { createMerchant } from '#data/merchant-repository';
 import { createMessage, getMessage } from '#data/message-repository';
 import { listOutboundEvents } from '#data/outbound-event-repository';
@@ -114,6 +114,10 @@ describe('daily task pending-domain-provisioning', () => {
       },
     ]);
     expect(await eventsOf(waiting.id)).toEqual([]);
+    // A failed domain gives up its name, so its owner can set it up; the others keep theirs.
+    expect(await emailDomainClaimHolder(abandonedDomain.domain)).toBeUndefined();
+    expect(await emailDomainClaimHolder(readyDomain.domain)).toBe(ready.id);
+    expect(await emailDomainClaimHolder(waitingDomain.domain)).toBe(waiting.id);
   });
 });
 
@@ -177,14 +181,16 @@ describe('campaign email from the merchant’s sending domain', () => {
     return message.id;
   };
 
-  it('sends from the verified custom domain, holds mail over its warm-up cap until the next UTC day, and falls back once it is deleted', async () => {
+  it("sends from the verified custom domain, holds mail over its day's warm-up cap until the next UTC day, and falls back once it is deleted", async () => {
     // Prepare
     const merchant = await createMerchant({ name: 'Sender Co' });
     const managed = (await autoProvisionDomain(merchant.id)).domain;
     const { domain: custom } = (await setUpCustomDomain(merchant.id, uniqueDomain())).diagnostics;
     publishDkim(custom.domain);
     const verified = (await verifyDomain(merchant.id, { id: custom.id })).domain;
-    await saveEmailDomain(verified, { ...verified, daily_cap: 1 });
+    const today = new Date();
+    const dayZeroCap = WARM_UP_SCHEDULE[0] as number;
+    for (let sent = 1; sent < dayZeroCap; sent += 1) await reserveDomainSend(verified, utcDay(today), dayZeroCap, today);
 
     // Act
     const firstId = await sendTo(merchant.id, 'grace1@example.com');

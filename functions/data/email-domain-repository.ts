@@ -142,8 +142,11 @@ export async function saveEmailDomain(before: EmailDomainRecord, after: EmailDom
   }
 }
 
-/** Deletes a domain, frees its merchant's slot and releases the claim on its name, together; 404 when it is gone already. */
-export async function deleteEmailDomain(record: EmailDomainRecord): Promise<void> {
+/**
+ * Deletes a domain, frees its merchant's slot and (with `releaseClaim`: the merchant still holds
+ * the name) releases the claim on its name, together; 404 when it is gone already.
+ */
+export async function deleteEmailDomain(record: EmailDomainRecord, releaseClaim: boolean): Promise<void> {
   try {
     await documentClient.send(
       new TransactWriteCommand({
@@ -157,14 +160,7 @@ export async function deleteEmailDomain(record: EmailDomainRecord): Promise<void
               ExpressionAttributeValues: { ':id': record.id },
             },
           },
-          {
-            Delete: {
-              TableName: TABLE(),
-              Key: emailDomainKeys.claim(record.domain),
-              ConditionExpression: 'attribute_not_exists(PK) OR merchant_id = :merchant',
-              ExpressionAttributeValues: { ':merchant': record.merchant_id },
-            },
-          },
+          ...(releaseClaim ? [claimReleaseItem(record)] : []),
         ],
       }),
     );
@@ -223,7 +219,7 @@ export async function domainSendsOn(record: EmailDomainRecord, day: string): Pro
   return typeof Item?.sent === 'number' ? Item.sent : 0;
 }
 
-/** The Delete of a domain's claim (for the transaction that fails it): only while this merchant holds it. */
+/** The Delete of a domain's claim (in the transaction that fails or deletes the domain): only while this merchant holds it. */
 export function claimReleaseItem(record: EmailDomainRecord): TransactItem {
   return {
     Delete: {

@@ -1043,25 +1043,22 @@ export const VECTOR_ENTITY = {
  * partitions are service-wide but small: a domain is in them only while pending (72 h at most)
  * or warming up (8 days), and each is read by one daily task.
  */
+const wholeIndexPartition = (index: 'GSI1' | 'GSI3', partition: string) => ({
+  IndexName: index,
+  KeyConditionExpression: '#pk = :pk',
+  ExpressionAttributeNames: { '#pk': `${index}PK` },
+  ExpressionAttributeValues: { ':pk': partition },
+});
+
 export const emailDomainKeys = {
   domain: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `EMAILDOM#${body}` }),
   domains: (merchantId: string) => queries.partitionPrefix({ PK: merchantPk(merchantId), SKPrefix: 'EMAILDOM#' }),
   slot: (merchantId: string, kind: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `EMAILDOMSLOT#${kind}` }),
   claim: (domain: string): ItemKey => ({ PK: `EMAILDOMCLAIM#${domain}`, SK: 'EMAILDOMCLAIM' }),
   pendingEntry: (merchantId: string, body: string, createdAt: string) => ({ GSI1PK: 'EMAILDOMPENDING', GSI1SK: `${createdAt}#${merchantId}#${body}` }),
-  pending: () => ({
-    IndexName: 'GSI1',
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': 'GSI1PK' },
-    ExpressionAttributeValues: { ':pk': 'EMAILDOMPENDING' },
-  }),
+  pending: () => wholeIndexPartition('GSI1', 'EMAILDOMPENDING'),
   warmingEntry: (merchantId: string, body: string, verifiedAt: string) => ({ GSI3PK: 'EMAILDOMWARMING', GSI3SK: `${verifiedAt}#${merchantId}#${body}` }),
-  warming: () => ({
-    IndexName: 'GSI3',
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': 'GSI3PK' },
-    ExpressionAttributeValues: { ':pk': 'EMAILDOMWARMING' },
-  }),
+  warming: () => wholeIndexPartition('GSI3', 'EMAILDOMWARMING'),
   sentOn: (merchantId: string, body: string, day: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `EMAILDOMSENT#${body}#${day}` }),
 } as const;
 

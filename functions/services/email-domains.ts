@@ -274,9 +274,10 @@ export async function domainStatus(merchantId: string, id: string): Promise<Doma
 /** DELETE /api/email-domain/{id}: deletes the SES identity of a custom domain (while the merchant holds its name), then the domain, its slot and its claim. */
 export async function removeDomain(merchantId: string, id: string): Promise<void> {
   const domain = await getEmailDomain(merchantId, id);
-  // A failed domain's name may be another account's by now: its SES identity is then theirs.
-  if (domain.kind === 'custom' && (await emailDomainClaimHolder(domain.domain)) === merchantId) await (await emailIdentities()).remove(domain.domain);
-  await deleteEmailDomain(domain);
+  // A failed domain's name may be another account's by now: its claim and SES identity are then theirs.
+  const holdsName = (await emailDomainClaimHolder(domain.domain)) === merchantId;
+  if (domain.kind === 'custom' && holdsName) await (await emailIdentities()).remove(domain.domain);
+  await deleteEmailDomain(domain, holdsName);
 }
 
 /**

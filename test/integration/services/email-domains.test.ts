@@ -119,6 +119,22 @@ describe('daily task pending-domain-provisioning', () => {
     expect(await emailDomainClaimHolder(readyDomain.domain)).toBe(ready.id);
     expect(await emailDomainClaimHolder(waitingDomain.domain)).toBe(waiting.id);
   });
+
+  it("lets the owner claim a failed domain's name, and the failed domain's deletion then leaves the owner's claim alone", async () => {
+    // Prepare
+    const [squatter, owner] = [await createMerchant({ name: 'Squatter' }), await createMerchant({ name: 'Owner' })];
+    const name = uniqueDomain();
+    const squatted = (await setUpCustomDomain(squatter.id, name, new Date('2026-06-01T08:00:00Z'))).diagnostics.domain;
+    await runDaily(new Date('2026-06-05T08:00:00Z'));
+    // Act
+    const claimed = await setUpCustomDomain(owner.id, name);
+    await removeDomain(squatter.id, squatted.id);
+    // Assess
+    expect(claimed.created).toBe(true);
+    expect(await emailDomainClaimHolder(name)).toBe(owner.id);
+    await expect(getEmailDomain(squatter.id, squatted.id)).rejects.toThrow('No email domain');
+    expect((await getEmailDomain(owner.id, claimed.diagnostics.domain.id)).status).toBe('pending');
+  });
 });
 
 describe('daily task domain-warm-up', () => {

@@ -1,8 +1,16 @@
 import { sesV2 as ses } from '#adapters/email/ses';
 import { DKIM_STATUSES, type DkimStatus, MAIL_FROM_STATUSES, type MailFromStatus } from '#core/email-domains';
+import { UpstreamError } from '#core/errors';
 import type { EmailIdentityPort } from './port';
 
 const isNamed = (error: unknown, name: string): boolean => (error as Error | undefined)?.name === name;
+
+/** SES's refusal (throttling, a quota, an outage) as a 502 whose message names SES's error, never a 500. */
+function upstream(error: unknown): never {
+  if (typeof (error as { $fault?: unknown } | undefined)?.$fault === 'string')
+    throw new UpstreamError(`Amazon SES refused the request (${(error as Error).name}); retry later`, { cause: error });
+  throw error;
+}
 const dkimStatusOf = (value: string | undefined): DkimStatus =>
   (DKIM_STATUSES as readonly string[]).includes(value ?? '') ? (value as DkimStatus) : 'NOT_STARTED';
 const mailFromStatusOf = (value: string | undefined): MailFromStatus | null =>
@@ -26,12 +34,14 @@ export const sesEmailIdentities: EmailIdentityPort = {
       );
       tokens = created.DkimAttributes?.Tokens;
     } catch (error) {
-      if (!isNamed(error, 'AlreadyExistsException')) throw error;
-      tokens = (await client.send(new sdk.GetEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes?.Tokens;
+      if (!isNamed(error, 'AlreadyExistsException')) upstream(error);
+      tokens = (await client.send(new sdk.GetEmailIdentityCommand({ EmailIdentity: domain })).catch(upstream)).DkimAttributes?.Tokens;
     }
-    await client.send(
-      new sdk.PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: domain, MailFromDomain: mailFromDomain, BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }),
-    );
+    await client
+      .send(
+        new sdk.PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: domain, MailFromDomain: mailFromDomain, BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }),
+      )
+      .catch(upstream);
     return { dkimTokens: [...(tokens ?? [])] };
   },
   async get(domain) {
@@ -45,7 +55,7 @@ export const sesEmailIdentities: EmailIdentityPort = {
       };
     } catch (error) {
       if (isNamed(error, 'NotFoundException')) return undefined;
-      throw error;
+      upstream(error);
     }
   },
   async remove(domain) {
@@ -53,7 +63,7 @@ export const sesEmailIdentities: EmailIdentityPort = {
     try {
       await client.send(new sdk.DeleteEmailIdentityCommand({ EmailIdentity: domain }));
     } catch (error) {
-      if (!isNamed(error, 'NotFoundException')) throw error;
+      if (!isNamed(error, 'NotFoundException')) upstream(error);
     }
   },
 };

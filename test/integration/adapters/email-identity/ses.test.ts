@@ -21,6 +21,7 @@ beforeAll(async () => {
       const notFound = { status: 404, body: { __type: 'NotFoundException', message: 'Email identity not found' } };
       if (path === '/v2/email/identities' && request.method === 'POST') {
         const { EmailIdentity } = JSON.parse(request.bodyText) as { EmailIdentity: string };
+        if (EmailIdentity === 'limited.acme.com') return { status: 400, body: { __type: 'LimitExceededException', message: 'identity quota reached' } };
         if (identities.has(EmailIdentity)) return { status: 400, body: { __type: 'AlreadyExistsException', message: 'exists' } };
         identities.set(EmailIdentity, { dkim: 'PENDING' });
         return { body: { IdentityType: 'DOMAIN', VerifiedForSendingStatus: false, DkimAttributes: { Status: 'PENDING', Tokens: TOKENS } } };
@@ -102,6 +103,13 @@ describe('the SES v2 identity adapter', () => {
     });
     expect(JSON.parse(requests[1]?.bodyText ?? '{}')).toEqual({ MailFromDomain: 'bounce.mail.acme.com', BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' });
     expect(requests[0]?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTESTSES\/\d{8}\/us-east-1\/ses\/aws4_request/);
+  });
+
+  it("answers SES's refusal as a 502 upstream error naming it, never a 500", async () => {
+    // Act
+    const attempt = sesEmailIdentities.create('limited.acme.com', 'bounce.limited.acme.com');
+    // Assess
+    await expect(attempt).rejects.toMatchObject({ statusCode: 502, code: 'upstream_error', message: expect.stringContaining('LimitExceededException') });
   });
 
   it('takes over an identity that exists already (a setup retried), reading its tokens instead', async () => {

@@ -285,8 +285,8 @@ export async function removeDomain(merchantId: string, id: string): Promise<void
  * again; verified ones start their warm-up, ones still pending 72 h after setup fail. A rerun the
  * same day checks again and changes only what changed meanwhile.
  */
-export async function recheckPendingDomains(now: Date): Promise<{ checked: number; verified: number; failed: number; conflicts: number }> {
-  const summary = { checked: 0, verified: 0, failed: 0, conflicts: 0 };
+export async function recheckPendingDomains(now: Date): Promise<{ checked: number; verified: number; failed: number; conflicts: number; errors: number }> {
+  const summary = { checked: 0, verified: 0, failed: 0, conflicts: 0, errors: 0 };
   for (const listed of await pendingEmailDomains()) {
     try {
       const { domain } = await recheck(await getEmailDomain(listed.merchant_id, listed.id), now);
@@ -294,8 +294,12 @@ export async function recheckPendingDomains(now: Date): Promise<{ checked: numbe
       if (domain.status === 'verified') summary.verified += 1;
       if (domain.status === 'failed') summary.failed += 1;
     } catch (error) {
-      if (!(error instanceof StateConflictError || error instanceof ResourceNotFoundError)) throw error;
-      summary.conflicts += 1;
+      // Changed or deleted meanwhile; or SES or DNS failed for this one (the next run checks it again): the others are still checked.
+      if (error instanceof StateConflictError || error instanceof ResourceNotFoundError) summary.conflicts += 1;
+      else {
+        summary.errors += 1;
+        logger.warn('pending email domain not checked', { email_domain_id: listed.id, error: (error as Error).name, message: (error as Error).message });
+      }
     }
   }
   return summary;

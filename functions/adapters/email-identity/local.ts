@@ -24,11 +24,16 @@ export function localEmailIdentities(
     async get(domain) {
       const dns = resolver();
       const dkimTokens = localDkimTokens(domain);
-      const cnames = await Promise.all(dkimTokens.map((token) => dns.cname(`${token}._domainkey.${domain}`)));
-      const dkimOk = dkimTokens.every((token, index) => cnames[index]?.includes(`${token}.dkim.amazonses.com`));
-      const mx = await dns.mx(`${MAIL_FROM_LABEL}.${domain}`);
-      const mailFromOk = mx.some((record) => record.exchange === `feedback-smtp.${region()}.amazonses.com`);
-      return { dkimStatus: dkimOk ? 'SUCCESS' : 'PENDING', dkimTokens, mailFromStatus: mailFromOk ? 'SUCCESS' : 'PENDING' };
+      // As SES does, a DNS failure (timeout, SERVFAIL) is TEMPORARY_FAILURE, not a verdict.
+      const dkimStatus = await Promise.all(dkimTokens.map((token) => dns.cname(`${token}._domainkey.${domain}`))).then(
+        (cnames) => (dkimTokens.every((token, index) => cnames[index]?.includes(`${token}.dkim.amazonses.com`)) ? 'SUCCESS' : 'PENDING'),
+        () => 'TEMPORARY_FAILURE' as const,
+      );
+      const mailFromStatus = await dns.mx(`${MAIL_FROM_LABEL}.${domain}`).then(
+        (mx) => (mx.some((record) => record.exchange === `feedback-smtp.${region()}.amazonses.com`) ? 'SUCCESS' : 'PENDING'),
+        () => 'TEMPORARY_FAILURE' as const,
+      );
+      return { dkimStatus, dkimTokens, mailFromStatus };
     },
     remove: async () => {},
   };

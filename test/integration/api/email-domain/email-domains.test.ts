@@ -297,6 +297,24 @@ describe('POST /api/email-domain/verify and GET /api/email-domain/status/{id}', 
     expect(view.body.data.dns_records.find((record) => record.purpose === 'mail_from_mx')?.found).toEqual(['10 feedback-smtp.us-east-1.amazonses.com']);
   });
 
+  it('answers a DNS failure as lookup_failed records and TEMPORARY_FAILURE, keeping the domain pending, never a 500', async () => {
+    // Prepare
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    const id = (await post(tenant, 'custom-setup', { domain: uniqueDomain() })).body.data.id;
+    // Act: no DNS server answers on this port
+    process.env.DNS_SERVERS = '127.0.0.1:9';
+    let response: Awaited<ReturnType<typeof post>>;
+    try {
+      response = await post(tenant, 'verify', { id });
+    } finally {
+      process.env.DNS_SERVERS = dns.address;
+    }
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ status: 'pending', dkim_status: 'TEMPORARY_FAILURE' });
+    expect(new Set(response.body.data.dns_records.map((record) => record.status))).toEqual(new Set(['lookup_failed']));
+  });
+
   it("verifies the merchant's custom domain when the body names none, and answers 404 when there is none", async () => {
     // Prepare
     const [tenant, empty] = [await newTenant(['admin'], UNLIMITED), await newTenant(['admin'], UNLIMITED)];

@@ -185,20 +185,20 @@ export const pendingEmailDomains = (): Promise<EmailDomainRecord[]> => fromIndex
 export const warmingEmailDomains = (): Promise<EmailDomainRecord[]> => fromIndex(emailDomainKeys.warming());
 
 /**
- * Counts one send from a domain on a UTC day, unless the day's count has reached `cap`: true when
- * counted (the email may go), false when the cap is reached (it waits for the next day).
+ * Counts one send from a domain on a UTC day, unless the day's count has reached `cap` (null: no
+ * cap): true when counted (the email may go), false when the cap is reached (it waits for the next day).
  */
-export async function reserveDomainSend(record: EmailDomainRecord, day: string, cap: number, now: Date): Promise<boolean> {
+export async function reserveDomainSend(record: EmailDomainRecord, day: string, cap: number | null, now: Date): Promise<boolean> {
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: TABLE(),
         Key: emailDomainKeys.sentOn(record.merchant_id, emailDomainBodyOf(record.id) as string, day),
         UpdateExpression: 'ADD sent :one SET entity = :entity, expires_at = :expires',
-        ConditionExpression: 'attribute_not_exists(sent) OR sent < :cap',
+        ...(cap === null ? {} : { ConditionExpression: 'attribute_not_exists(sent) OR sent < :cap' }),
         ExpressionAttributeValues: {
           ':one': 1,
-          ':cap': cap,
+          ...(cap === null ? {} : { ':cap': cap }),
           ':entity': EMAIL_DOMAIN_ENTITY.sent,
           ':expires': Math.floor(now.getTime() / 1000) + SENT_COUNTER_TTL_SECONDS,
         },

@@ -16,16 +16,17 @@ export function sendingDomainOf(domains: readonly EmailDomainRecord[]): EmailDom
 
 /**
  * The sender of one email of the merchant at `now` (docs/email-domains.md): from its verified
- * domain (the local part of EMAIL_FROM at that domain), else from EMAIL_FROM. A domain warming
- * up counts the email against today's cap first; at the cap the email is held until the next UTC
- * midnight (never dropped, never sent from another domain instead).
+ * domain (the local part of EMAIL_FROM at that domain), else from EMAIL_FROM. Each send is counted
+ * on the domain's day (status: `sent_today`); a domain warming up counts it against today's cap
+ * first, and at the cap the email is held until the next UTC midnight (never dropped, never sent
+ * from another domain instead).
  */
 export async function chooseSender(merchantId: string, now: Date): Promise<SenderChoice> {
   const domain = sendingDomainOf(await listEmailDomains(merchantId, false));
   if (domain === undefined) return { kind: 'default' };
   // Today's cap comes from the schedule itself, so a missed run of the daily warm-up task delays nothing.
   const cap = domain.daily_cap === null || domain.verified_at === null ? null : warmUpAt(domain.verified_at, now).dailyCap;
-  if (cap !== null && !(await reserveDomainSend(domain, utcDay(now), cap, now))) {
+  if (!(await reserveDomainSend(domain, utcDay(now), cap, now))) {
     return {
       kind: 'held',
       until: nextUtcMidnight(now),

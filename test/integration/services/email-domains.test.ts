@@ -10,7 +10,7 @@ import { handler as daily } from '#jobs/daily';
 import { localDkimTokens } from '#adapters/email-identity/local';
 import { sendMessageOf } from '#contracts/notifications';
 import { utcDay, WARM_UP_SCHEDULE } from '#core/email-domains';
-import { emailDomainClaimHolder, getEmailDomain, reserveDomainSend } from '#data/email-domain-repository';
+import { domainSendsOn, emailDomainClaimHolder, getEmailDomain, reserveDomainSend } from '#data/email-domain-repository';
 import { createMerchant } from '#data/merchant-repository';
 import { createMessage, getMessage } from '#data/message-repository';
 import { listOutboundEvents } from '#data/outbound-event-repository';
@@ -225,6 +225,7 @@ describe('campaign email from the merchant’s sending domain', () => {
     const nextMidnight = new Date(Math.floor(Date.now() / DAY + 1) * DAY);
     expect(held).toMatchObject({ status: 'scheduled', scheduled_at: nextMidnight.toISOString(), status_reason: expect.stringContaining('warming up') });
     expect((await caughtFor('grace3@example.com'))[0]?.from).toEqual([{ address: `no-reply@${managed.domain}`, name: 'Sender Co' }]);
+    expect(await domainSendsOn(managed, utcDay(today))).toBe(1);
     expect(await getMessage(merchant.id, afterDeleteId)).toMatchObject({ status: 'sent' });
     expect((await caughtFor('grace4@example.com'))[0]?.from).toEqual([{ address: 'no-reply@recovery.local', name: 'Sender Co' }]);
     expect(await getMessage(merchant.id, defaultId)).toMatchObject({ status: 'sent' });

@@ -39,7 +39,8 @@ export class EmailSending extends Construct {
   readonly identityDomain: string;
   /** The configuration set's name (a plain string: the rule and the grant name it without a reference). */
   readonly configurationSetName: string;
-  private readonly fromAddress: string;
+  /** The sender address of every email (EMAIL_FROM). */
+  readonly fromAddress: string;
 
   constructor(scope: Construct, id: string, props: EmailSendingProps) {
     super(scope, id);

@@ -12,7 +12,7 @@ import { apiGroup } from '#api/groups';
 import { bedrockModel } from '#lib/config/ai-model';
 import type { CrmApps } from '#lib/config/crm-apps';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '#lib/config/stages';
-import { defaultEmailFrom, domainOfAddress } from '#lib/config/email';
+import { defaultEmailFrom } from '#lib/config/email';
 import { bindEmailIdentities, EMAIL_IDENTITY_ACTIONS } from './email-identities';
 import { type CrmSecrets, GroupFunction, type QueueHandle } from './group-function';
 import type { VectorIndexHandle } from './vector-index';
@@ -141,7 +141,7 @@ export class RestApiFromRoutes extends Construct {
     if (config.secrets === true && props.secretsKey !== undefined) fn.bindSecretsKey(props.secretsKey);
     if (config.crmApps === true && props.crm !== undefined) fn.bindCrmApps(props.crm.apps, props.crm.secrets);
     if (config.vectors === true && props.vectorIndex !== undefined) fn.bindVectorIndex(props.vectorIndex);
-    if (config.emailIdentities === true) bindEmailIdentities(fn, domainOfAddress(props.emailFrom ?? defaultEmailFrom(props.stage)), EMAIL_IDENTITY_ACTIONS);
+    if (config.emailIdentities === true) bindEmailIdentities(fn, props.emailFrom ?? defaultEmailFrom(props.stage), EMAIL_IDENTITY_ACTIONS);
     this.functions.set(group, fn);
     return fn;
   }

@@ -152,6 +152,6 @@ export class JobsStack extends Stack {
     this.jobs = jobs;
     // The daily job re-checks pending sending domains: it reads their SES identities, nothing more.
     const daily = jobs.get('daily');
-    if (daily !== undefined) bindEmailIdentities(daily.fn, this.email.identityDomain, ['ses:GetEmailIdentity']);
+    if (daily !== undefined) bindEmailIdentities(daily.fn, this.email.fromAddress, ['ses:GetEmailIdentity']);
   }
 }

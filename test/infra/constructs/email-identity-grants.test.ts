@@ -20,7 +20,11 @@ describe('SES identity grants of email sending domains', () => {
     expect([...((ses[0]?.Action ?? []) as string[])].sort()).toEqual([...EMAIL_IDENTITY_ACTIONS].sort());
     expect(ses[0]?.Resource).toEqual(identityArn);
     const variables = t.findResources('AWS::Lambda::Function')[logicalIdOf(fn.function.node.defaultChild as CfnElement)]?.Properties.Environment.Variables;
-    expect(variables).toMatchObject({ EMAIL_IDENTITY_DRIVER: 'ses', SENDING_DOMAIN: 'dev.recovery.example.com' });
+    expect(variables).toMatchObject({
+      EMAIL_IDENTITY_DRIVER: 'ses',
+      SENDING_DOMAIN: 'dev.recovery.example.com',
+      EMAIL_FROM: 'no-reply@dev.recovery.example.com',
+    });
   });
 
   it('grants the daily job only ses:GetEmailIdentity (the pending re-check), and no other API function any SES action', () => {
@@ -32,6 +36,12 @@ describe('SES identity grants of email sending domains', () => {
     const dailySes = policyStatementsOfRole(jobs, roleIdOf(daily as never)).filter((statement) => JSON.stringify(statement.Action).includes('ses:'));
     // Assess
     expect(dailySes).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'ses:GetEmailIdentity', Resource: identityArn })]);
+    expect(
+      jobs.findResources('AWS::Lambda::Function')[logicalIdOf(daily?.function.node.defaultChild as CfnElement)]?.Properties.Environment.Variables,
+    ).toMatchObject({
+      EMAIL_IDENTITY_DRIVER: 'ses',
+      SENDING_DOMAIN: 'dev.recovery.example.com',
+    });
     for (const name of ['every-minute', 'hourly'] as const) {
       const fn = service.jobs.jobs.get(name)?.fn;
       expect(policyStatementsOfRole(jobs, roleIdOf(fn as never)).filter((statement) => JSON.stringify(statement.Action).includes('ses:'))).toEqual([]);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 import { ValidationError } from './errors';
 
 /**
@@ -48,16 +49,19 @@ export function warmUpAt(verifiedAt: string, now: Date): { day: number; dailyCap
 }
 
 /**
- * A domain the merchant asks to send from, normalised (lower case, no trailing dot), or 422
+ * A domain the merchant asks to send from, normalised (lower case, punycode, no trailing dot), or 422
  * `param: domain`: an IP address, a wildcard, the service's own sending domain (or one of its
  * subdomains), a name over 253 characters, a single label, or a label that is not LDH (letters,
  * digits, inner hyphens, 1-63 characters).
  */
 export function normaliseCustomDomain(raw: string, serviceDomain: string): string {
-  const domain = raw.trim().toLowerCase().replace(/\.$/, '');
   const refuse = (why: string): never => {
     throw new ValidationError(`domain ${why}`, { param: 'domain' });
   };
+  const trimmed = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (trimmed.length > MAX_DOMAIN_LENGTH * 4) refuse(`must be at most ${MAX_DOMAIN_LENGTH} characters`);
+  // An internationalised name is kept in its ASCII (punycode) form, the one DNS and SES use.
+  const domain = /^[\x21-\x7e]*$/.test(trimmed) ? trimmed : domainToASCII(trimmed) || refuse('is not a valid internationalised domain name');
   if (domain === '') refuse('must not be empty');
   if (domain.length > MAX_DOMAIN_LENGTH) refuse(`must be at most ${MAX_DOMAIN_LENGTH} characters`);
   if (isIP(domain.replace(/^\[|\]$/g, '')) !== 0) refuse('must be a domain name, not an IP address');

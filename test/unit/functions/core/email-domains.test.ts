@@ -20,6 +20,13 @@ describe('normaliseCustomDomain', () => {
     expect(domain).toBe('mail.acme.com');
   });
 
+  it('keeps an internationalised name in its punycode form', () => {
+    // Act
+    const domain = normaliseCustomDomain('Post.Bücher.de', 'mail.recovery.example.com');
+    // Assess
+    expect(domain).toBe('post.xn--bcher-kva.de');
+  });
+
   it.each([
     ['198.51.100.7'],
     ['[::1]'],

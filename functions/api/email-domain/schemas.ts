@@ -6,7 +6,7 @@ const Int = z.number().check(z.int());
 const Id = z.string().check(z.minLength(1), z.maxLength(255));
 const DomainName = described(
   z.string().check(z.minLength(1), z.maxLength(1000)),
-  "The domain to send from, e.g. `mail.example.com`: at most 253 characters of letters, digits, hyphens and dots. Not an IP address, a wildcard or the service's own sending domain (422 `param: domain`); a domain another account holds is 409.",
+  "The domain to send from, e.g. `mail.example.com`: at most 253 characters of letters, digits, hyphens and dots (an internationalised name is kept in its punycode form). Not an IP address, a wildcard or the service's own sending domain (422 `param: domain`); a domain another account holds is 409.",
 );
 
 const DnsRecord = z.object({

@@ -47,6 +47,11 @@ export interface ApiGroup {
    * only. @default false
    */
   readonly exports?: boolean;
+  /**
+   * Manages merchants' SES domain identities (functions/adapters/email-identity): on AWS,
+   * EMAIL_IDENTITY_DRIVER=ses, SENDING_DOMAIN, and the identity actions on `identity/*`. @default false
+   */
+  readonly emailIdentities?: boolean;
 }
 
 export const apiGroups = {
@@ -90,7 +95,7 @@ export const apiGroups = {
   // Opens the merchant's sealed widget secret to verify init signatures.
   widget: { api: 'edge', table: 'write', secrets: true },
   'custom-hostname': { api: 'edge', table: 'write' },
-  'email-domain': { api: 'edge', table: 'write' },
+  'email-domain': { api: 'edge', table: 'write', emailIdentities: true },
   'edge-internal': { api: 'edge', table: 'write' },
   'session-proxy': { api: 'edge', table: 'write' },
   // Public one-click unsubscribe (RFC 8058) from every message's link and List-Unsubscribe header.

@@ -12,6 +12,7 @@ import { getPayment } from '#data/payment-repository';
 import { getQuietHours } from '#data/settings-repository';
 import { getSuppression } from '#data/suppression-repository';
 import { countCampaignMessageSent } from '#services/campaign-message-events';
+import { chooseSender } from '#services/email-sender-domain';
 import { linksFor } from '#services/message-links';
 import { messageSentItems } from '#services/message-sent';
 import { MessageRenderError, type RenderedMessage, renderMessage } from '#services/render-message';
@@ -118,6 +119,12 @@ export const sendMessage: MessageProcessor = async (raw) => {
     log.info('message deferred to the end of quiet hours', { scheduled_at: until.toISOString() });
     return;
   }
+  const sender = message.channel === 'email' ? await chooseSender(merchantId, sendingAt) : undefined;
+  if (sender?.kind === 'held') {
+    await deferMessage(message, sender.until, sendingAt, sender.reason);
+    log.info('message held: sending domain warm-up cap reached', { scheduled_at: sender.until.toISOString() });
+    return;
+  }
   const [merchant, customer] = await Promise.all([getMerchantCached(merchantId), getCustomer(merchantId, payment.customer_id)]);
   if (merchant === undefined) throw new InternalError(`Merchant ${merchantId} of message ${messageId} does not exist`);
   const links = await linksFor(message);
@@ -137,6 +144,7 @@ export const sendMessage: MessageProcessor = async (raw) => {
             ...(rendered.html === undefined ? {} : { html: rendered.html }),
             headers: { 'List-Unsubscribe': `<${links.unsubscribe_url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
             fromName: merchant.name,
+            ...(sender?.kind === 'domain' ? { fromAddress: sender.address } : {}),
             messageId,
           })
         : await messagingSender.send({

@@ -1097,3 +1097,43 @@ export const dailyJobKeys = {
 export const DAILY_JOB_ENTITY = {
   metering: 'billing_metering',
 } as const;
+
+/**
+ * Email sending domains (issue 16; functions/data/email-domain-repository.ts, docs/email-domains.md):
+ * | one sending domain                                    | PK = M#<m>, SK = EMAILDOM#<body> (`edom_<body>`, time-ordered) | table |
+ * | the merchant's domains (at most 2: one managed, one custom; the send path's sender) | PK = M#<m>, SK begins_with EMAILDOM# | table |
+ * | the merchant's domain of one kind (at most one each; the create transaction's condition) | PK = M#<m>, SK = EMAILDOMSLOT#<kind> → domain id | table |
+ * | who holds a domain name (one merchant; the create transaction's condition) | PK = EMAILDOMCLAIM#<domain>, SK = EMAILDOMCLAIM | table |
+ * | pending domains, every merchant, oldest first (daily task `pending-domain-provisioning`) | GSI1PK = EMAILDOMPENDING, GSI1SK = <created_at>#<merchant>#<body> (sparse: only `pending`) | GSI1 |
+ * | warming-up domains, every merchant (daily task `domain-warm-up`) | GSI3PK = EMAILDOMWARMING, GSI3SK = <verified_at>#<merchant>#<body> (sparse: only capped ones) | GSI3 |
+ * | a domain's sends of one UTC day (the warm-up cap's counter; TTL `expires_at`) | PK = M#<m>, SK = EMAILDOMSENT#<body>#<YYYY-MM-DD> | table |
+ * The claim is not under `M#`: a domain name belongs to one merchant across the service, like a
+ * shop domain. `EMAILDOMSLOT#` and `EMAILDOMSENT#` do not begin with `EMAILDOM#`. The two index
+ * partitions are service-wide but small: a domain is in them only while pending (72 h at most)
+ * or warming up (8 days), and each is read by one daily task.
+ */
+const wholeIndexPartition = (index: 'GSI1' | 'GSI3', partition: string) => ({
+  IndexName: index,
+  KeyConditionExpression: '#pk = :pk',
+  ExpressionAttributeNames: { '#pk': `${index}PK` },
+  ExpressionAttributeValues: { ':pk': partition },
+});
+
+export const emailDomainKeys = {
+  domain: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `EMAILDOM#${body}` }),
+  domains: (merchantId: string) => queries.partitionPrefix({ PK: merchantPk(merchantId), SKPrefix: 'EMAILDOM#' }),
+  slot: (merchantId: string, kind: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `EMAILDOMSLOT#${kind}` }),
+  claim: (domain: string): ItemKey => ({ PK: `EMAILDOMCLAIM#${domain}`, SK: 'EMAILDOMCLAIM' }),
+  pendingEntry: (merchantId: string, body: string, createdAt: string) => ({ GSI1PK: 'EMAILDOMPENDING', GSI1SK: `${createdAt}#${merchantId}#${body}` }),
+  pending: () => wholeIndexPartition('GSI1', 'EMAILDOMPENDING'),
+  warmingEntry: (merchantId: string, body: string, verifiedAt: string) => ({ GSI3PK: 'EMAILDOMWARMING', GSI3SK: `${verifiedAt}#${merchantId}#${body}` }),
+  warming: () => wholeIndexPartition('GSI3', 'EMAILDOMWARMING'),
+  sentOn: (merchantId: string, body: string, day: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `EMAILDOMSENT#${body}#${day}` }),
+} as const;
+
+export const EMAIL_DOMAIN_ENTITY = {
+  domain: 'email_domain',
+  slot: 'email_domain_slot',
+  claim: 'email_domain_claim',
+  sent: 'email_domain_sent',
+} as const;

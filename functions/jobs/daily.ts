@@ -1,4 +1,6 @@
 import { meterBilling } from '#services/billing-metering';
+
+import { recheckPendingDomains, stepDomainWarmUp } from '#services/email-domains';
 import { recheckCancelSaves } from '#services/recheck-cancel-saves';
 import { cleanUpRetention } from '#services/retention-cleanup';
 import { createJobHandler } from './run-job';
@@ -8,4 +10,6 @@ export const handler = createJobHandler('daily', {
   'retention-cleanup': (input) => cleanUpRetention(input.now),
   'billing-metering': (input) => meterBilling(input.now),
   'cancel-save-recheck': (input) => recheckCancelSaves(input.now),
+  'pending-domain-provisioning': (input) => recheckPendingDomains(input.now),
+  'domain-warm-up': (input) => stepDomainWarmUp(input.now),
 });

@@ -200,6 +200,16 @@ const RULES = {
    * reports the first pass (tests, which apply the stream only when they drain it).
    */
   ROLLUP_DRIFT_CONFIRM_MS: { fallback: '5000', wholeNumber: true },
+  /**
+   * Email sending domains (docs/email-domains.md). SENDING_DOMAIN: the service's own sending
+   * domain, a verified SES domain identity; auto-provisioned merchant domains are its subdomains.
+   * EMAIL_IDENTITY_DRIVER: `ses` (SES v2 identities; set by CDK) or `local` (deterministic DKIM
+   * tokens, statuses from DNS). DMARC_REPORT_ADDRESS: the `rua` of the suggested DMARC record.
+   * DNS_SERVERS (`host:port`, comma-separated) is read by the DNS records port at call time.
+   */
+  SENDING_DOMAIN: { fallback: 'mail.recovery.local', minLength: 3 },
+  EMAIL_IDENTITY_DRIVER: { fallback: 'local', oneOf: ['local', 'ses'] },
+  DMARC_REPORT_ADDRESS: { minLength: 3 },
 } as const satisfies Record<string, VariableRule>;
 
 type Rules = typeof RULES;

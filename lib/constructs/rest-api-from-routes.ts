@@ -12,6 +12,8 @@ import { apiGroup } from '#api/groups';
 import { bedrockModel } from '#lib/config/ai-model';
 import type { CrmApps } from '#lib/config/crm-apps';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '#lib/config/stages';
+import { defaultEmailFrom } from '#lib/config/email';
+import { bindEmailIdentities, EMAIL_IDENTITY_ACTIONS } from './email-identities';
 import { type CrmSecrets, GroupFunction, type QueueHandle } from './group-function';
 import type { VectorIndexHandle } from './vector-index';
 import type { ExportBucketHandle } from './export-bucket';
@@ -33,6 +35,8 @@ export interface RestApiFromRoutesProps {
   readonly secretsKey?: IKey;
   /** The CRM apps and their secrets; only groups whose registry entry says `crmApps` get them. @default - none: those groups answer CRM calls as unavailable */
   readonly crm?: { readonly apps: CrmApps; readonly secrets: CrmSecrets };
+  /** The sender address of every email; its domain is the SES sending domain of groups whose registry entry says `emailIdentities`. @default `no-reply@<stage>.recovery.example.com` */
+  readonly emailFrom?: string;
   /** The vector index; only groups whose registry entry says `vectors` may use it. @default - none: those groups use the local store */
   readonly vectorIndex?: VectorIndexHandle;
   /** The export files' bucket; only groups whose registry entry says `exports` may use it. @default - none: those groups use the filesystem store */
@@ -141,6 +145,8 @@ export class RestApiFromRoutes extends Construct {
     if (config.crmApps === true && props.crm !== undefined) fn.bindCrmApps(props.crm.apps, props.crm.secrets);
     if (config.vectors === true && props.vectorIndex !== undefined) fn.bindVectorIndex(props.vectorIndex);
     if (config.exports === true && props.exportBucket !== undefined) fn.bindExportBucket(props.exportBucket);
+
+    if (config.emailIdentities === true) bindEmailIdentities(fn, props.emailFrom ?? defaultEmailFrom(props.stage), EMAIL_IDENTITY_ACTIONS);
     this.functions.set(group, fn);
     return fn;
   }

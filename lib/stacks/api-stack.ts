@@ -33,6 +33,9 @@ export interface ApiStackProps extends StackProps {
   readonly vectorIndex?: VectorIndexHandle;
   /** The export files' bucket, for the groups whose registry entry says `exports`. @default - none: those groups use the filesystem store */
   readonly exportBucket?: ExportBucketHandle;
+
+  /** The sender address of every email (its domain: the SES sending domain). @default `no-reply@<stage>.recovery.example.com` */
+  readonly emailFrom?: string;
 }
 
 /** One host of DESIGN §1 as its own REST API and stack, to stay far from 500 resources a stack. */
@@ -52,6 +55,8 @@ export class ApiStack extends Stack {
       crm: props.crm,
       ...(props.vectorIndex === undefined ? {} : { vectorIndex: props.vectorIndex }),
       ...(props.exportBucket === undefined ? {} : { exportBucket: props.exportBucket }),
+
+      ...(props.emailFrom === undefined ? {} : { emailFrom: props.emailFrom }),
     });
     new CfnOutput(this, 'Url', { value: this.restApi.api.url, description: `Base URL of the ${props.apiName} API` });
     acknowledgeApiFindings(this.restApi);

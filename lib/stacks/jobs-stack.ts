@@ -14,6 +14,8 @@ import { EmbedRecoveriesConsumer } from '#lib/constructs/embed-recoveries-consum
 import { OutboundDispatchConsumer } from '#lib/constructs/outbound-dispatch-consumer';
 import { QueueConsumer } from '#lib/constructs/queue-consumer';
 import { ScheduledJob } from '#lib/constructs/scheduled-job';
+import { bindEmailIdentities } from '#lib/constructs/email-identities';
+import { defaultEmailFrom } from '#lib/config/email';
 import { TableStreamConsumer } from '#lib/constructs/table-stream-consumer';
 import type { VectorIndexHandle } from '#lib/constructs/vector-index';
 
@@ -113,7 +115,7 @@ export class JobsStack extends Stack {
       stage: props.stage,
       table: props.table,
       alarmTopic: props.alarmTopic,
-      fromAddress: props.emailFrom ?? `no-reply@${props.stage}.recovery.example.com`,
+      fromAddress: props.emailFrom ?? defaultEmailFrom(props.stage),
     });
     const notifications = consumers.get('notifications')?.fn;
     if (notifications !== undefined) {
@@ -148,5 +150,8 @@ export class JobsStack extends Stack {
       );
     }
     this.jobs = jobs;
+    // The daily job re-checks pending sending domains: it reads their SES identities, nothing more.
+    const daily = jobs.get('daily');
+    if (daily !== undefined) bindEmailIdentities(daily.fn, this.email.fromAddress, ['ses:GetEmailIdentity']);
   }
 }

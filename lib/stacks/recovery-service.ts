@@ -45,6 +45,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
   const apis = {} as Record<ApiName, ApiStack>;
   // The CRMs' OAuth apps: origins per stage, clients from the `crmApps` context (lib/config/crm-apps.ts).
   const crm = { apps: crmAppsFor(props.stage, scope.node.tryGetContext('crmApps')), secrets: data.crmSecrets };
+  const emailFrom = typeof scope.node.tryGetContext('emailFrom') === 'string' ? { emailFrom: scope.node.tryGetContext('emailFrom') as string } : {};
   for (const apiName of API_NAMES) {
     apis[apiName] = new ApiStack(scope, `${prefix}-${pascal(apiName)}Api`, {
       ...common,
@@ -57,6 +58,8 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
       crm,
       vectorIndex: data.vectorIndex,
       exportBucket: data.exportBucket,
+
+      ...emailFrom,
       description: `Recovery service: ${apiName} API`,
     });
   }
@@ -70,7 +73,7 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
     cursorSecret: data.cursorSecret,
     // Unsubscribe links point at the edge API (its stage URL, or a custom domain from the context).
     edgePublicBaseUrl: (scope.node.tryGetContext('edgePublicBaseUrl') as string | undefined) ?? apis.edge.restApi.api.url,
-    ...(typeof scope.node.tryGetContext('emailFrom') === 'string' ? { emailFrom: scope.node.tryGetContext('emailFrom') as string } : {}),
+    ...emailFrom,
     // SMS/WhatsApp through Twilio when the context names an account (see TwilioConfig); else the local sender.
     ...(twilioContext(scope) === undefined ? {} : { twilio: twilioContext(scope) }),
     description: 'Recovery service: queue consumers and scheduled jobs',

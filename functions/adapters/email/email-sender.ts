@@ -13,8 +13,10 @@ export interface OutgoingEmail {
   readonly html?: string;
   /** Extra headers (`List-Unsubscribe`, `List-Unsubscribe-Post`). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The display name of the sender (the merchant's name); the address is the service's (EMAIL_FROM). */
+  /** The display name of the sender (the merchant's name). */
   readonly fromName?: string;
+  /** The sender address: the merchant's verified sending domain's (services/email-sender-domain.ts); the service's (EMAIL_FROM) when absent. */
+  readonly fromAddress?: string;
   /**
    * The communication-log message this email is (`msg_…`). Sending again with the same id sends
    * nothing new and returns the first send's result, so a redelivered queue message is harmless.

@@ -19,6 +19,8 @@ export interface OutboxEmail {
   /** The HTML part and extra headers, when the email had them. */
   readonly html?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The sender address when it was the merchant's domain's (EMAIL_FROM otherwise). */
+  readonly from_address?: string;
   readonly created_at: string;
 }
 
@@ -45,6 +47,7 @@ export const outboxEmailSender: EmailSender = {
       text: email.text,
       ...(email.html === undefined ? {} : { html: email.html }),
       ...(email.headers === undefined ? {} : { headers: email.headers }),
+      ...(email.fromAddress === undefined ? {} : { from_address: email.fromAddress }),
       created_at: new Date().toISOString(),
     };
     try {

@@ -5,13 +5,13 @@ import { getSentMarker, putSentMarker } from '#data/channel-repository';
 import { env } from '#shared/env';
 import type { EmailSender, OutgoingEmail } from './email-sender';
 
-let client: Promise<{ client: SESv2Client; SendEmailCommand: typeof import('@aws-sdk/client-sesv2').SendEmailCommand }> | undefined;
+let client: Promise<{ client: SESv2Client; sdk: typeof import('@aws-sdk/client-sesv2') }> | undefined;
 
-/** The SES v2 client, loaded on first send (SES_ENDPOINT points it at a test double). */
-function ses() {
+/** The SES v2 client and its commands, loaded on first use (SES_ENDPOINT points it at a test double); shared by the sender and the identity adapter. */
+export function sesV2() {
   client ??= import('@aws-sdk/client-sesv2').then((sdk) => {
     const endpoint = process.env.SES_ENDPOINT ?? env.SES_ENDPOINT;
-    return { client: new sdk.SESv2Client(endpoint === undefined ? {} : { endpoint }), SendEmailCommand: sdk.SendEmailCommand };
+    return { client: new sdk.SESv2Client(endpoint === undefined ? {} : { endpoint }), sdk };
   });
   return client;
 }
@@ -46,8 +46,11 @@ export const sesEmailSender: EmailSender = {
     if (body === undefined) throw new InternalError(`Emails are keyed by a message id, not "${email.messageId}"`);
     const already = await getSentMarker(email.merchantId, body);
     if (already !== undefined) return already;
-    const from = process.env.EMAIL_FROM ?? env.EMAIL_FROM;
-    const { client: sesClient, SendEmailCommand } = await ses();
+    const from = email.fromAddress ?? process.env.EMAIL_FROM ?? env.EMAIL_FROM;
+    const {
+      client: sesClient,
+      sdk: { SendEmailCommand },
+    } = await sesV2();
     const configurationSet = process.env.SES_CONFIGURATION_SET ?? env.SES_CONFIGURATION_SET;
     const result = await sesClient.send(
       new SendEmailCommand({

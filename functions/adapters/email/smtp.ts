@@ -36,7 +36,7 @@ export const smtpEmailSender: EmailSender = {
     if (url === undefined) throw new InternalError('EMAIL_DRIVER is smtp but SMTP_URL is not set');
     const already = await getOutboxEmail(email.merchantId, email.messageId);
     if (already !== undefined) return { provider: 'smtp', providerMessageId: already.id };
-    await transportFor(url).sendMail(mailOptionsOf(email, process.env.EMAIL_FROM ?? env.EMAIL_FROM));
+    await transportFor(url).sendMail(mailOptionsOf(email, email.fromAddress ?? process.env.EMAIL_FROM ?? env.EMAIL_FROM));
     const recorded = await outboxEmailSender.send(email);
     return { provider: 'smtp', providerMessageId: recorded.providerMessageId };
   },

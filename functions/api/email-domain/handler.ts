@@ -1,5 +1,16 @@
 import { createGroupHandler } from '#api/group-handler';
+import { autoProvisionEmailDomain } from './auto-provision-email-domain';
+import { deleteEmailDomain } from './delete-email-domain';
+import { getEmailDomainStatus } from './get-email-domain-status';
 import { emailDomainRoutes } from './routes';
+import { setUpCustomEmailDomain } from './set-up-custom-email-domain';
+import { verifyEmailDomain } from './verify-email-domain';
 
-/** The email-domain Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(emailDomainRoutes, {});
+/** The email-domain Lambda: sending domains (auto-provision, custom setup, verify, status, delete). */
+export const handler = createGroupHandler(emailDomainRoutes, {
+  autoProvisionEmailDomain,
+  setUpCustomEmailDomain,
+  verifyEmailDomain,
+  getEmailDomainStatus,
+  deleteEmailDomain,
+});

@@ -10,8 +10,8 @@
  * recordFailedPayment, which also records payment.failed), retry attempted (services/attempt-retry.ts), payment paused and resumed
  * (services/pause-payments.ts), campaign activated and paused (services/campaign-status.ts),
  * dunning sent (services/message-sent.ts), customer deleted (services/erase-customer.ts), a cancel
- * session completed (services/cancel-sessions.ts) and an endpoint disabled
- * (services/deliver-webhook.ts). An
+ * session completed (services/cancel-sessions.ts), an endpoint disabled
+ * (services/deliver-webhook.ts) and a sending domain verified or failed (services/email-domains.ts). An
  * entry not recorded yet is catalogued from DESIGN §1 so endpoints may subscribe ahead.
  * docs/webhooks.md "Event types" lists every entry (a unit test keeps the two in step).
  *
@@ -186,6 +186,40 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
       url: 'https://hooks.example.com/recovery',
       reason: 'every delivery failed for 5 days',
       disabled_at: '2026-11-30T09:12:00.000Z',
+    }),
+  },
+  {
+    a: 'email_domain.verified',
+    b: 'email_domain.verified',
+    description:
+      "A custom sending domain was verified (SES reported DKIM SUCCESS at a verify call or the daily check): campaign email is sent from it from now on, under its warm-up cap. The merchant's event.",
+    recorded: true,
+    sampleObject: () => ({
+      email_domain_id: 'edom_01JD8Z8D9E0F1G2H3J4K5M6N7P',
+      domain: 'mail.acme.com',
+      status: 'verified',
+      previous_status: 'pending',
+      dkim_status: 'SUCCESS',
+      mail_from_status: 'SUCCESS',
+      failure_reason: null,
+      changed_at: '2026-11-26T08:00:00.000Z',
+    }),
+  },
+  {
+    a: 'email_domain.failed',
+    b: 'email_domain.failed',
+    description:
+      "A custom sending domain failed: SES reported DKIM FAILED, or it was not verified within 72 hours of setup (`failure_reason` says which). Campaign email does not use it. The merchant's event.",
+    recorded: true,
+    sampleObject: () => ({
+      email_domain_id: 'edom_01JD8Z8D9E0F1G2H3J4K5M6N7P',
+      domain: 'mail.acme.com',
+      status: 'failed',
+      previous_status: 'pending',
+      dkim_status: 'PENDING',
+      mail_from_status: 'PENDING',
+      failure_reason: 'The DKIM records were not found within 72 hours of setup; correct them, then delete the domain and set it up again',
+      changed_at: '2026-11-28T08:00:00.000Z',
     }),
   },
 ];

@@ -53,7 +53,7 @@ describe('email sending on AWS (SES v2)', () => {
     });
   });
 
-  it('lets only the notifications consumer send, with ses:SendEmail on the sending identity and the configuration set alone', () => {
+  it("lets only the notifications consumer send, with ses:SendEmail on the account's identities (the service's and merchants' sending domains) and the configuration set alone", () => {
     // Prepare
     const { service, template } = synthService();
     const notifications = service.jobs.consumers.get('notifications')?.fn;
@@ -69,10 +69,7 @@ describe('email sending on AWS (SES v2)', () => {
     expect(sending?.Resource).toEqual(
       expect.arrayContaining([
         {
-          'Fn::Join': [
-            '',
-            ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':identity/dev.recovery.example.com'],
-          ],
+          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':identity/*']],
         },
         {
           'Fn::Join': [

@@ -31,6 +31,8 @@ import { startFakeCrmA, startFakeCrmB, useFakeCrms } from '#test/fakes/crm-apis'
 import type { LocalStack } from '#lib/local/local-stack';
 import { call, type JsonResponse } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { startDnsServer } from '#test/fixtures/dns-server';
+import { localDkimTokens } from '#adapters/email-identity/local';
 import { type Delivery, installPaypalTestCertificate, providerCases, thinCases, uninstallPaypalTestCertificate } from '#test/fixtures/provider-webhooks';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
@@ -214,9 +216,36 @@ describe('GET /api/v1/openapi.json', () => {
     }
 
     /** Every built operation once with a request it accepts, in an order that gives each its data. */
+    /** The email-domain operations (edge host), with DNS answered by a server on loopback (docs/email-domains.md). */
+    async function exerciseEmailDomains(key: string): Promise<void> {
+      const edge = `${originOf(stack)}/api/email-domain`;
+      const dns = await startDnsServer();
+      const saved = process.env.DNS_SERVERS;
+      process.env.DNS_SERVERS = dns.address;
+      try {
+        await record('autoProvisionEmailDomain', 'managed', `${edge}/auto-provision`, { method: 'POST', key });
+        const custom = await record('setUpCustomEmailDomain', 'custom', `${edge}/custom-setup`, {
+          method: 'POST',
+          key,
+          body: { domain: 'mail.contract.example.com' },
+        });
+        const id = data(custom).id as string;
+        for (const token of localDkimTokens('mail.contract.example.com'))
+          dns.setCname(`${token}._domainkey.mail.contract.example.com`, `${token}.dkim.amazonses.com`);
+        await record('verifyEmailDomain', 'verified', `${edge}/verify`, { method: 'POST', key, body: { id } });
+        await record('getEmailDomainStatus', 'status', `${edge}/status/${id}`, { key });
+        await record('deleteEmailDomain', 'delete', `${edge}/${id}`, { method: 'DELETE', key });
+      } finally {
+        if (saved === undefined) delete process.env.DNS_SERVERS;
+        else process.env.DNS_SERVERS = saved;
+        await dns.close();
+      }
+    }
+
     async function exerciseSuccesses(): Promise<void> {
       const api = stack.api_url;
       const key = tenant.key;
+      await exerciseEmailDomains(key);
       await record('getHealth', 'health', `${originOf(stack)}/health`);
       await record('getStatus', 'status with a key', `${api}/status`, { key });
       await record('getOpenApiDocument', 'document', `${api}/openapi.json`);

@@ -178,3 +178,9 @@ export async function spendWebsocketTicket(ticketHash: string, now: Date): Promi
     throw error;
   }
 }
+
+/** Whether a family is still active (not revoked, not removed after expiry): a ticket admits only while its family does. */
+export async function isBrowserSessionFamilyActive(familyId: string, now: Date): Promise<boolean> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: browserSessionKeys.family(familyId), ConsistentRead: true }));
+  return Item !== undefined && Item.status === 'active' && Number(Item.expires_at) > Math.floor(now.getTime() / 1000);
+}

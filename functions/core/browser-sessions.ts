@@ -22,6 +22,13 @@ export const FAMILY_TTL_SECONDS = 12 * 60 * 60;
 /** Rotations one family may hold (its members list stays a bounded item). */
 export const MAX_FAMILY_ROTATIONS = 1000;
 
+/**
+ * Seconds after a rotation in which the old id, presented again, is taken for a concurrent
+ * refresh (two tabs, a retried request: 409, nothing revoked) rather than for reuse: after it,
+ * the old id revokes its family. A replay inside the grace gets nothing either way.
+ */
+export const ROTATION_GRACE_SECONDS = 10;
+
 /** A WebSocket ticket's lifetime: single use, within 60 s of its issue. */
 export const TICKET_TTL_SECONDS = 60;
 
@@ -73,10 +80,16 @@ export const hashSecret = (value: string): string => createHash('sha256').update
 
 export const epochSeconds = (at: Date): number => Math.floor(at.getTime() / 1000);
 
-/** Why a stored session does not authenticate now, or undefined when it does. */
-export function sessionRefusal(session: BrowserSessionRecord, now: Date): 'rotated' | 'revoked' | 'expired' | undefined {
+/**
+ * Why a stored session does not authenticate now, or undefined when it does: `just_rotated`
+ * within the grace after its rotation, `rotated` (reuse) after it.
+ */
+export function sessionRefusal(session: BrowserSessionRecord, now: Date): 'just_rotated' | 'rotated' | 'revoked' | 'expired' | undefined {
   if (session.status === 'revoked') return 'revoked';
-  if (session.status === 'rotated') return 'rotated';
+  if (session.status === 'rotated') {
+    const rotatedAt = session.rotated_at === null ? 0 : Date.parse(session.rotated_at);
+    return now.getTime() - rotatedAt < ROTATION_GRACE_SECONDS * 1000 ? 'just_rotated' : 'rotated';
+  }
   const nowSeconds = epochSeconds(now);
   if (session.expires_at <= nowSeconds || session.family_expires_at <= nowSeconds) return 'expired';
   return undefined;

@@ -20,7 +20,13 @@ export async function createBrowserSession(sessionHash: string, session: Browser
   await documentClient.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: env.TABLE_NAME, Item: browserSessionEntity.toItem(session, { session_hash: sessionHash }), ConditionExpression: 'attribute_not_exists(PK)' } },
+        {
+          Put: {
+            TableName: env.TABLE_NAME,
+            Item: browserSessionEntity.toItem(session, { session_hash: sessionHash }),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
         {
           Put: {
             TableName: env.TABLE_NAME,
@@ -145,7 +151,11 @@ export async function revokeBrowserSessionFamily(familyId: string, now: Date): P
 
 export async function putWebsocketTicket(ticketHash: string, ticket: WebsocketTicketRecord): Promise<void> {
   await documentClient.send(
-    new PutCommand({ TableName: env.TABLE_NAME, Item: websocketTicketEntity.toItem(ticket, { ticket_hash: ticketHash }), ConditionExpression: 'attribute_not_exists(PK)' }),
+    new PutCommand({
+      TableName: env.TABLE_NAME,
+      Item: websocketTicketEntity.toItem(ticket, { ticket_hash: ticketHash }),
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
   );
 }
 

@@ -75,6 +75,8 @@ const refuse = (reason: string, message: string): InvalidSessionError => new Inv
  * reason: `missing_cookie`, `unknown_session` (malformed, never issued, or removed after expiry),
  * `expired`, `revoked`, or `reused`: an id already rotated away, whose presentation revokes its
  * whole family (the holder of the current id is signed out too: one of the two is a thief).
+ * Within 10 s of its rotation (ROTATION_GRACE_SECONDS) an old id is 409 instead: a concurrent
+ * refresh that lost, not a theft.
  * The id is looked up by its SHA-256, so no secret is compared in our code: the hash is the key.
  */
 export async function authenticateBrowserSession(cookieHeader: string | undefined, now: Date): Promise<HeldSession> {
@@ -85,6 +87,8 @@ export async function authenticateBrowserSession(cookieHeader: string | undefine
   const session = await getBrowserSession(sessionHash);
   if (session === undefined) throw refuse('unknown_session', 'The session cookie names no session.');
   switch (sessionRefusal(session, now)) {
+    case 'just_rotated':
+      throw new StateConflictError('This session was refreshed by another request a moment ago; use the cookie that request set.', { param: 'Cookie' });
     case 'rotated':
       await revokeBrowserSessionFamily(session.family_id, now);
       throw refuse('reused', 'This session was already refreshed: presenting it again revoked every session of its family. Sign in again.');
@@ -171,7 +175,10 @@ export async function authorizeSubscription(
 ): Promise<SubscriptionGrant> {
   if (credentials.ticket !== undefined) {
     const ticket = credentials.ticket;
-    const badTicket = refuse('invalid_ticket', 'The WebSocket ticket is unknown, already used or expired (a ticket admits once, within 60 s): request a new one.');
+    const badTicket = refuse(
+      'invalid_ticket',
+      'The WebSocket ticket is unknown, already used or expired (a ticket admits once, within 60 s): request a new one.',
+    );
     if (!isWellFormedSecret(ticket)) throw badTicket;
     const ticketHash = hashSecret(ticket);
     const record = mode === 'open' ? await spendWebsocketTicket(ticketHash, now) : await peekWebsocketTicket(ticketHash, now);

@@ -41,9 +41,12 @@ export async function requestUpstreamToken(identity: { readonly subject: string;
     maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
     keepBody: true,
   });
-  if (result.error === 'refused_address') throw new ServiceUnavailableError(`The session proxy is not configured: WS_UPSTREAM_URL is refused (${result.message ?? 'address'}).`);
+  if (result.error === 'refused_address')
+    throw new ServiceUnavailableError(`The session proxy is not configured: WS_UPSTREAM_URL is refused (${result.message ?? 'address'}).`);
   if (!result.success || result.body === undefined) {
-    throw new UpstreamError(`The upstream did not issue a WebSocket token (${result.status === null ? (result.error ?? 'no answer') : `HTTP ${result.status}`}).`);
+    throw new UpstreamError(
+      `The upstream did not issue a WebSocket token (${result.status === null ? (result.error ?? 'no answer') : `HTTP ${result.status}`}).`,
+    );
   }
   let token: unknown;
   try {

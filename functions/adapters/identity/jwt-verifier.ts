@@ -53,7 +53,8 @@ export function identityProviderConfig(): IdentityProviderConfig {
   } catch {
     throw new ServiceUnavailableError('The session proxy is not configured: IDP_JWKS_URL is not a URL.');
   }
-  if (jwksUrl.protocol !== 'https:' && jwksUrl.protocol !== 'http:') throw new ServiceUnavailableError('The session proxy is not configured: IDP_JWKS_URL must be http(s).');
+  if (jwksUrl.protocol !== 'https:' && jwksUrl.protocol !== 'http:')
+    throw new ServiceUnavailableError('The session proxy is not configured: IDP_JWKS_URL must be http(s).');
   return { issuer: issuer as string, audience: audience as string, jwksUrl };
 }
 
@@ -80,13 +81,19 @@ function refusalOf(error: unknown): Error {
     if (error.claim === 'nbf') return refuse('not_yet_valid', 'The token is not valid yet.', error);
     return refuse('invalid_claims', `The token's "${error.claim}" claim is missing or invalid.`, error);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return refuse('algorithm_not_allowed', `Only asymmetric signatures are accepted (${ACCEPTED_ALGORITHMS.join(', ')}).`, error);
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return refuse('algorithm_not_allowed', `Only asymmetric signatures are accepted (${ACCEPTED_ALGORITHMS.join(', ')}).`, error);
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
     return refuse('unknown_key', "No key of the identity provider's key set matches the token.", error);
   if (error instanceof errors.JWSSignatureVerificationFailed) return refuse('bad_signature', 'The token signature does not verify.', error);
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid)
     return new ServiceUnavailableError("The identity provider's key set could not be fetched; retry shortly.", { cause: error });
-  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JOSENotSupported || error instanceof errors.JWKInvalid)
+  if (
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWTInvalid ||
+    error instanceof errors.JOSENotSupported ||
+    error instanceof errors.JWKInvalid
+  )
     return refuse('malformed', 'The token is not a well-formed signed JWT.', error);
   // A key set that did not answer 200 (jose's generic error) or a network failure.
   return new ServiceUnavailableError("The identity provider's key set could not be fetched; retry shortly.", { cause: error });
@@ -109,6 +116,7 @@ export async function verifyIdentityToken(token: string, now: Date = new Date())
   } catch (error) {
     throw refusalOf(error);
   }
-  if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) throw refuse('invalid_claims', 'The token\'s "sub" claim must be a string of 1 to 255 characters.');
+  if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255)
+    throw refuse('invalid_claims', 'The token\'s "sub" claim must be a string of 1 to 255 characters.');
   return { subject: payload.sub, issuer: config.issuer, expiresAt: payload.exp as number };
 }

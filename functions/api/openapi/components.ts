@@ -125,7 +125,8 @@ const ERROR_RESPONSES = {
   },
   ServiceUnavailable: {
     sample: new ServiceUnavailableError('sample'),
-    description: "A part of the service that is not configured on this deployment (the session proxy's identity provider or upstream), or a dependency it cannot reach now; nothing was changed.",
+    description:
+      "A part of the service that is not configured on this deployment (the session proxy's identity provider or upstream), or a dependency it cannot reach now; nothing was changed.",
     example: { message: 'The session proxy is not configured: IDP_JWKS_URL unset.' },
   },
   NotImplemented: {

@@ -22,7 +22,9 @@ export const createSession = defineOperation({ auth: 'public', schemas: createSe
   }
   const token = bearer ?? body.token;
   if (token === undefined || token === '') {
-    throw new InvalidTokenError('No token: send the JWT as "Authorization: Bearer <jwt>" or as body { "token": "<jwt>" }.', 'missing_token', { param: 'token' });
+    throw new InvalidTokenError('No token: send the JWT as "Authorization: Bearer <jwt>" or as body { "token": "<jwt>" }.', 'missing_token', {
+      param: 'token',
+    });
   }
   const { sessionId, session } = await startBrowserSession(token, new Date());
   return { statusCode: 201, body: envelope(sessionView(session), requestId), headers: cookieHeaders(sessionCookie(sessionId, SESSION_TTL_SECONDS)) };

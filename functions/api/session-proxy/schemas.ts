@@ -6,12 +6,12 @@ const Int = z.number().check(z.int());
 
 export const BrowserSession = z.object({
   object: z.literal('session'),
-  subject: described(z.string(), 'The JWT\'s `sub`: who the identity provider signed in.'),
-  issuer: described(z.string(), 'The JWT\'s `iss` (the configured identity provider).'),
+  subject: described(z.string(), "The JWT's `sub`: who the identity provider signed in."),
+  issuer: described(z.string(), "The JWT's `iss` (the configured identity provider)."),
   family_id: described(z.string(), 'The family of this sign-in: every refresh keeps it; revoking revokes the whole family.'),
   status: described(z.enum(['active', 'revoked']), 'active, or revoked (answered by POST /ws/auth/revoke).'),
   created_at: DateTime,
-  expires_at: described(DateTime, 'When this session id stops working (refresh before it: the cookie\'s Max-Age).'),
+  expires_at: described(DateTime, "When this session id stops working (refresh before it: the cookie's Max-Age)."),
   family_expires_at: described(DateTime, 'When the sign-in itself ends: no refresh goes past it (12 hours after the JWT was exchanged).'),
 });
 

@@ -25,6 +25,8 @@ export interface FunctionEntry {
 export function functionEntries(): FunctionEntry[] {
   return [
     ...Object.keys(apiGroups).map((name) => ({ kind: 'api' as const, name, entry: `functions/api/${name}/handler.ts` })),
+    // The session proxy's WebSocket API (lib/constructs/websocket-proxy-api.ts): $connect, $disconnect, $default.
+    { kind: 'api' as const, name: 'session-proxy-websocket', entry: 'functions/api/session-proxy/websocket-handler.ts' },
     ...scheduleDefinitions.map(({ name }) => ({ kind: 'job' as const, name, entry: `functions/jobs/${name}.ts` })),
     ...queueDefinitions.map(({ name }) => ({ kind: 'consumer' as const, name, entry: `functions/consumers/${name}.ts` })),
     // The target of the SES events rule (lib/constructs/email-sending.ts), not a queue's consumer.

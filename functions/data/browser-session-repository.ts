@@ -194,3 +194,29 @@ export async function isBrowserSessionFamilyActive(familyId: string, now: Date):
   const { Item } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: browserSessionKeys.family(familyId), ConsistentRead: true }));
   return Item !== undefined && Item.status === 'active' && Number(Item.expires_at) > Math.floor(now.getTime() / 1000);
 }
+
+/** An API Gateway WebSocket connection (AWS): who opened it, to which database, with the upstream token sealed. */
+export interface WebsocketConnectionRecord {
+  readonly connection_id: string;
+  readonly database: string;
+  readonly subject: string;
+  readonly issuer: string;
+  readonly family_id: string;
+  readonly upstream_token_sealed: string;
+  readonly connected_at: string;
+  /** Epoch seconds: API Gateway's 2 h connection limit (and the table's TTL attribute). */
+  readonly expires_at: number;
+}
+
+export async function putWebsocketConnection(connection: WebsocketConnectionRecord): Promise<void> {
+  await documentClient.send(
+    new PutCommand({
+      TableName: env.TABLE_NAME,
+      Item: { ...browserSessionKeys.connection(connection.connection_id), entity: BROWSER_SESSION_ENTITY.connection, ...connection },
+    }),
+  );
+}
+
+export async function deleteWebsocketConnection(connectionId: string): Promise<void> {
+  await documentClient.send(new DeleteCommand({ TableName: env.TABLE_NAME, Key: browserSessionKeys.connection(connectionId) }));
+}

@@ -17,13 +17,16 @@ import { requestUpstreamToken } from '#adapters/http/websocket-upstream';
 import { openSecret, sealSecret } from '#adapters/secret-box';
 import {
   createBrowserSession,
+  deleteWebsocketConnection,
   getBrowserSession,
   isBrowserSessionFamilyActive,
   peekWebsocketTicket,
+  putWebsocketConnection,
   putWebsocketTicket,
   revokeBrowserSessionFamily,
   rotateBrowserSession,
   spendWebsocketTicket,
+  type WebsocketConnectionRecord,
 } from '#data/browser-session-repository';
 
 /**
@@ -192,3 +195,34 @@ export async function authorizeSubscription(
   if (mode === 'check') return grant;
   return { ...grant, upstreamToken: await requestUpstreamToken(held.session) };
 }
+
+/** API Gateway's WebSocket connection limit: 2 hours (a reconnect with a fresh ticket continues). */
+export const WEBSOCKET_CONNECTION_SECONDS = 2 * 60 * 60;
+
+/**
+ * `$connect` of the WebSocket API (AWS): authenticates as the local upgrade does (cookie or
+ * ticket, spent now) and records the connection (its upstream token sealed, kept 2 h: API
+ * Gateway's own limit), so that the frame relay can find it by connection id.
+ */
+export async function connectWebsocket(
+  connectionId: string,
+  database: string,
+  credentials: { readonly cookieHeader: string | undefined; readonly ticket: string | undefined },
+  now: Date,
+): Promise<WebsocketConnectionRecord> {
+  const grant = await authorizeSubscription(credentials, 'open', now);
+  const connection: WebsocketConnectionRecord = {
+    connection_id: connectionId,
+    database,
+    subject: grant.subject,
+    issuer: grant.issuer,
+    family_id: grant.familyId,
+    upstream_token_sealed: await sealSecret(grant.upstreamToken as string, { purpose: 'websocket_connection', id: connectionId }),
+    connected_at: now.toISOString(),
+    expires_at: epochSeconds(now) + WEBSOCKET_CONNECTION_SECONDS,
+  };
+  await putWebsocketConnection(connection);
+  return connection;
+}
+
+export const disconnectWebsocket = (connectionId: string): Promise<void> => deleteWebsocketConnection(connectionId);

@@ -96,7 +96,8 @@ export class WebSocketProxyApi extends Construct {
     new CfnOutput(this, 'Url', { value: this.stage.url, description: 'wss:// URL of the session proxy WebSocket API (?database=<name>&ticket=<ticket>)' });
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason: '$connect authenticates in its Lambda: the one-time ticket (or the session cookie), spent by a conditional delete, the same code as the local proxy.',
+      reason:
+        '$connect authenticates in its Lambda: the one-time ticket (or the session cookie), spent by a conditional delete, the same code as the local proxy.',
     });
   }
 }

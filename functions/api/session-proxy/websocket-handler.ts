@@ -27,7 +27,12 @@ export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayPr
       case '$connect': {
         const database = event.queryStringParameters?.database ?? '';
         if (!DATABASE_NAME_PATTERN.test(database)) throw new ResourceNotFoundError('No database of this name: pass ?database=<name>.', { param: 'database' });
-        await connectWebsocket(connectionId, database, { cookieHeader: headerOf(event, 'cookie'), ticket: event.queryStringParameters?.ticket ?? undefined }, new Date());
+        await connectWebsocket(
+          connectionId,
+          database,
+          { cookieHeader: headerOf(event, 'cookie'), ticket: event.queryStringParameters?.ticket ?? undefined },
+          new Date(),
+        );
         return { statusCode: 200, body: '' };
       }
       case '$disconnect':
@@ -39,7 +44,11 @@ export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayPr
   } catch (error) {
     const response = errorResponse(error, requestId);
     if (response.statusCode >= 500 && response.statusCode !== 501) {
-      logger.error('websocket route failed', { request_id: requestId, route: event.requestContext.routeKey, error: error instanceof Error ? error.message : String(error) });
+      logger.error('websocket route failed', {
+        request_id: requestId,
+        route: event.requestContext.routeKey,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
     return response.statusCode === 501 ? jsonResponse(200, JSON.parse(response.body)) : response;
   }

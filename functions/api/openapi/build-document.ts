@@ -40,6 +40,7 @@ const PATH_PARAM = /\{([^}]+)\}/g;
 const HAS_PATH_PARAM = /\{[^}]+\}/;
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
+  101: 'Switching protocols: the WebSocket is open',
   200: 'OK',
   201: 'Created',
   202: 'Accepted',
@@ -197,7 +198,7 @@ function successHeaders(route: RouteDef): Record<string, Reference> {
 function successResponse(status: number, schema: z.ZodMiniType | undefined, route: RouteDef, paging: Paging | undefined, collector: SchemaCollector): Response {
   const headers: Record<string, Header | Reference> = successHeaders(route);
   const description = STATUS_TEXT[status] ?? `Status ${status}`;
-  if (status === 204) return { description, headers };
+  if (status === 204 || status === 101) return { description, headers };
   if (route.schemas?.htmlStatuses?.includes(status))
     return { description: `${description}: an HTML page.`, headers, content: { 'text/html': { schema: { type: 'string' } } } };
   if (schema === undefined) {

@@ -3,6 +3,7 @@ import { authenticateBrowserSession, authorizeSubscription } from '#services/bro
 import type { SessionCookiePrincipal } from '#api/operation';
 import type { RouteDef } from '#api/route-types';
 import { headerOf } from './headers';
+import { decodePathParameters } from './parse-request';
 
 /** The WebSocket ticket a request presents (`?ticket=`): read only on GET rows, the WebSocket subscribe. */
 export function presentedTicket(event: APIGatewayProxyEvent, route: RouteDef): string | undefined {
@@ -17,6 +18,9 @@ export function presentedTicket(event: APIGatewayProxyEvent, route: RouteDef): s
  * spent: an HTTP request never opens the socket (the upgrade spends it, lib/local and `$connect`).
  */
 export async function authenticateSessionCookie(event: APIGatewayProxyEvent, route: RouteDef, now: Date): Promise<SessionCookiePrincipal> {
+  // A path that is malformed (400) or names nothing that can exist (404) is answered before any
+  // credential is looked at, so that no ticket is checked for a database that cannot be.
+  decodePathParameters(event);
   const ticket = presentedTicket(event, route);
   const cookieHeader = headerOf(event, 'cookie');
   if (ticket !== undefined) {

@@ -59,5 +59,7 @@ export const subscribeDatabaseSchemas = {
   query: z.object({
     ticket: z.optional(described(z.string(), 'A one-time ticket from POST /ws/v1/identity/websocket-token, instead of the session cookie.')),
   }),
+  // 101: the upgrade (no body); a plain GET is 426.
+  responses: { 101: z.undefined() },
   errorStatuses: [401, 426, 502, 503],
 } as const;

@@ -271,6 +271,21 @@ describe('session proxy routes', () => {
     });
   });
 
+  it.each([
+    ['POST', '/auth/refresh'],
+    ['POST', '/auth/revoke'],
+    ['POST', '/v1/identity/websocket-token'],
+    ['GET', '/v1/database/app_db/subscribe'],
+  ])('refuses an unknown query parameter on %s %s with 400 naming it, once the cookie is checked', async (method, path) => {
+    // Prepare
+    const { sessionId } = await signIn();
+    // Act
+    const response = await call<SessionBody>(`${ws}${path}?stauts=x`, { method, headers: withCookie(sessionId) });
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'invalid_request', param: 'stauts' });
+  });
+
   describe('POST /ws/auth/revoke', () => {
     it('revokes the session and clears the cookie; the id is refused afterwards', async () => {
       // Prepare

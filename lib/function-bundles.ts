@@ -25,14 +25,15 @@ export interface FunctionEntry {
 export function functionEntries(): FunctionEntry[] {
   return [
     ...Object.keys(apiGroups).map((name) => ({ kind: 'api' as const, name, entry: `functions/api/${name}/handler.ts` })),
-    // The session proxy's WebSocket API (lib/constructs/websocket-proxy-api.ts): $connect, $disconnect, $default.
-    { kind: 'api' as const, name: 'session-proxy-websocket', entry: 'functions/api/session-proxy/websocket-handler.ts' },
     ...scheduleDefinitions.map(({ name }) => ({ kind: 'job' as const, name, entry: `functions/jobs/${name}.ts` })),
     ...queueDefinitions.map(({ name }) => ({ kind: 'consumer' as const, name, entry: `functions/consumers/${name}.ts` })),
     // The target of the SES events rule (lib/constructs/email-sending.ts), not a queue's consumer.
     { kind: 'consumer' as const, name: 'email-events', entry: 'functions/consumers/email-events.ts' },
     // The consumer of the table's stream (lib/constructs/table-stream-consumer.ts).
     { kind: 'consumer' as const, name: 'table-stream', entry: 'functions/consumers/table-stream.ts' },
+    // The session proxy's WebSocket API (lib/constructs/websocket-proxy-api.ts): it consumes API Gateway's
+    // $connect, $disconnect and $default events rather than serving route-table rows.
+    { kind: 'consumer' as const, name: 'session-proxy-websocket', entry: 'functions/api/session-proxy/websocket-handler.ts' },
     // The outbound-event dispatcher, the stream's second consumer (lib/constructs/outbound-dispatch-consumer.ts).
     { kind: 'consumer' as const, name: 'outbound-dispatch', entry: 'functions/consumers/outbound-dispatch.ts' },
   ];

@@ -96,6 +96,18 @@ describe('session proxy routes', () => {
       expect(item?.expires_at).toBe(Math.floor(Date.parse(response.body.data.expires_at) / 1000));
     });
 
+    it("keeps the provider's key set cached across requests instead of fetching it for each token", async () => {
+      // Prepare
+      await signIn();
+      const fetched = idp.fetches();
+      // Act
+      await signIn({ sub: 'user_cached_1' });
+      await signIn({ sub: 'user_cached_2' });
+      // Assess
+      expect(fetched).toBeGreaterThanOrEqual(1);
+      expect(idp.fetches()).toBe(fetched);
+    });
+
     it('accepts the JWT as body { token }', async () => {
       // Prepare
       const token = await idp.sign({ sub: 'user_body' });

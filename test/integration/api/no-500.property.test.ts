@@ -10,8 +10,7 @@ import { queryParameterNames } from '#api/pipeline/parse-request';
 import type { LocalStack } from '#lib/local/local-stack';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { newTenant } from '#test/fixtures/tenants';
-import { startIdentityProvider, type TestIdentityProvider } from '#test/fixtures/identity-provider';
-import { startWebsocketUpstream, type TestUpstream } from '#test/fixtures/websocket-upstream';
+import { type SessionProxyPeers, startSessionProxyPeers } from '#test/fixtures/session-proxy';
 
 const implemented = routes.filter((route) => route.schemas !== undefined);
 const withPathParameters = implemented.filter((route) => /\{[^}]+\}/.test(route.path));
@@ -42,14 +41,10 @@ describe('every implemented route', () => {
   let origin: string;
   let key: string;
   // The session proxy configured (a loopback identity provider and upstream), so that its routes verify random tokens rather than answer 503 unconfigured.
-  let idp: TestIdentityProvider;
-  let upstream: TestUpstream;
+  let peers: SessionProxyPeers;
 
   beforeAll(async () => {
-    idp = await startIdentityProvider();
-    upstream = await startWebsocketUpstream();
-    idp.configure();
-    upstream.configure();
+    peers = await startSessionProxyPeers();
     stack = await startTestStack();
     origin = originOf(stack);
     key = (await newTenant(['admin'], { read_per_minute: 1_000_000, write_per_minute: 1_000_000 })).key;
@@ -57,8 +52,7 @@ describe('every implemented route', () => {
 
   afterAll(async () => {
     await stack.stop();
-    await idp?.close();
-    await upstream?.close();
+    await peers?.close();
   });
 
   it('has implemented routes to check', () => {

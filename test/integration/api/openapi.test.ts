@@ -32,8 +32,7 @@ import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { type Delivery, installPaypalTestCertificate, providerCases, thinCases, uninstallPaypalTestCertificate } from '#test/fixtures/provider-webhooks';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 import { WebSocket } from 'ws';
-import { startIdentityProvider } from '#test/fixtures/identity-provider';
-import { startWebsocketUpstream } from '#test/fixtures/websocket-upstream';
+import { startSessionProxyPeers } from '#test/fixtures/session-proxy';
 
 type Json = Record<string, unknown>;
 
@@ -159,9 +158,8 @@ describe('GET /api/v1/openapi.json', () => {
 
     /** The session proxy (edge host) against a loopback identity provider and upstream, configured for this block only; the subscribe's success is its WebSocket upgrade (101). */
     async function exerciseSessionProxy(): Promise<void> {
-      const [idp, upstream] = await Promise.all([startIdentityProvider(), startWebsocketUpstream()]);
-      idp.configure();
-      upstream.configure();
+      const peers = await startSessionProxyPeers();
+      const { idp } = peers;
       try {
         const ws = `${originOf(stack)}/ws`;
         const signIn = async (): Promise<string> => {
@@ -188,7 +186,7 @@ describe('GET /api/v1/openapi.json', () => {
         });
       } finally {
         for (const name of ['IDP_ISSUER', 'IDP_AUDIENCE', 'IDP_JWKS_URL', 'WS_UPSTREAM_URL']) delete process.env[name];
-        await Promise.all([idp.close(), upstream.close()]);
+        await peers.close();
       }
     }
 

@@ -9,7 +9,8 @@ import { MAX_WEBSOCKET_MESSAGE_BYTES } from '#core/browser-sessions';
 import type { LocalStack } from '#lib/local/local-stack';
 import { sendableCloseCode } from '#lib/local/websocket-proxy';
 import { call } from '#test/fixtures/http';
-import { startIdentityProvider, type TestIdentityProvider } from '#test/fixtures/identity-provider';
+import type { TestIdentityProvider } from '#test/fixtures/identity-provider';
+import { type SessionProxyPeers, startSessionProxyPeers } from '#test/fixtures/session-proxy';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { startWebsocketUpstream, type TestUpstream } from '#test/fixtures/websocket-upstream';
 
@@ -47,6 +48,7 @@ describe('local WebSocket proxy', () => {
   let stack: LocalStack;
   let idp: TestIdentityProvider;
   let upstream: TestUpstream;
+  let peers: SessionProxyPeers;
   let origin: string;
   let wsOrigin: string;
 
@@ -59,10 +61,7 @@ describe('local WebSocket proxy', () => {
       .body.data.ticket;
 
   beforeAll(async () => {
-    idp = await startIdentityProvider();
-    upstream = await startWebsocketUpstream();
-    idp.configure();
-    upstream.configure();
+    ({ idp, upstream } = peers = await startSessionProxyPeers());
     stack = await startTestStack();
     origin = originOf(stack);
     wsOrigin = origin.replace(/^http/, 'ws');
@@ -70,8 +69,7 @@ describe('local WebSocket proxy', () => {
 
   afterAll(async () => {
     await stack?.stop();
-    await idp?.close();
-    await upstream?.close();
+    await peers?.close();
   });
 
   it("pipes text and binary frames both ways for the cookie's session, with the upstream token the browser never sees", async () => {

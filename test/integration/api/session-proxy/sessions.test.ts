@@ -13,9 +13,10 @@ import { browserSessionKeys } from '#data/keys';
 import type { LocalStack } from '#lib/local/local-stack';
 import { authorizeSubscription } from '#services/browser-sessions';
 import { call, type JsonResponse } from '#test/fixtures/http';
-import { startIdentityProvider, type TestIdentityProvider } from '#test/fixtures/identity-provider';
+import type { TestIdentityProvider } from '#test/fixtures/identity-provider';
+import { type SessionProxyPeers, startSessionProxyPeers } from '#test/fixtures/session-proxy';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
-import { startWebsocketUpstream, type TestUpstream } from '#test/fixtures/websocket-upstream';
+import type { TestUpstream } from '#test/fixtures/websocket-upstream';
 
 interface SessionBody {
   data: { object: string; subject: string; issuer: string; family_id: string; status: string; expires_at: string; family_expires_at: string };
@@ -53,6 +54,7 @@ describe('session proxy routes', () => {
   let stack: LocalStack;
   let idp: TestIdentityProvider;
   let upstream: TestUpstream;
+  let peers: SessionProxyPeers;
   let ws: string;
 
   const signIn = async (claims: Record<string, unknown> = {}): Promise<{ sessionId: string; body: SessionBody }> => {
@@ -62,18 +64,14 @@ describe('session proxy routes', () => {
   };
 
   beforeAll(async () => {
-    idp = await startIdentityProvider();
-    upstream = await startWebsocketUpstream();
-    idp.configure();
-    upstream.configure();
+    ({ idp, upstream } = peers = await startSessionProxyPeers());
     stack = await startTestStack();
     ws = `${originOf(stack)}/ws`;
   }, 120_000);
 
   afterAll(async () => {
     await stack?.stop();
-    await idp?.close();
-    await upstream?.close();
+    await peers?.close();
   });
 
   describe('POST /ws/auth/session', () => {

@@ -11,8 +11,8 @@ import { handler } from '#api/session-proxy/websocket-handler';
 import { documentClient } from '#data/client';
 import { browserSessionKeys } from '#data/keys';
 import { issueWebsocketTicket, startBrowserSession } from '#services/browser-sessions';
-import { startIdentityProvider, type TestIdentityProvider } from '#test/fixtures/identity-provider';
-import { startWebsocketUpstream, type TestUpstream } from '#test/fixtures/websocket-upstream';
+import type { TestIdentityProvider } from '#test/fixtures/identity-provider';
+import { type SessionProxyPeers, startSessionProxyPeers } from '#test/fixtures/session-proxy';
 
 jest.setTimeout(30_000);
 
@@ -46,7 +46,7 @@ const connectionItem = async (connectionId: string) =>
 
 describe('session proxy WebSocket handler (AWS)', () => {
   let idp: TestIdentityProvider;
-  let upstream: TestUpstream;
+  let peers: SessionProxyPeers;
 
   const newTicket = async (sub: string): Promise<string> => {
     const { sessionId, sessionHash, session } = await startBrowserSession(await idp.sign({ sub }), new Date());
@@ -55,18 +55,14 @@ describe('session proxy WebSocket handler (AWS)', () => {
   };
 
   beforeAll(async () => {
-    idp = await startIdentityProvider();
-    upstream = await startWebsocketUpstream();
-    idp.configure();
-    upstream.configure();
+    ({ idp } = peers = await startSessionProxyPeers());
     process.env.SECRET_BOX_DRIVER = 'local';
     process.env.SECRET_BOX_KEY ??= randomBytes(32).toString('base64');
     process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
   });
 
   afterAll(async () => {
-    await idp?.close();
-    await upstream?.close();
+    await peers?.close();
   });
 
   it('accepts $connect with a ticket, records the connection with its upstream token sealed, and refuses the ticket a second time', async () => {

@@ -15,6 +15,16 @@ import { BROWSER_SESSION_ENTITY, browserSessionKeys } from './keys';
 
 const TRANSACTION_ATTEMPTS = 5;
 
+/** A conditional write's result, or undefined when its condition did not hold (nothing was written). */
+async function ifConditionHolds<T>(write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
 /** Writes a family's first session and the family (its status and member hashes). */
 export async function createBrowserSession(sessionHash: string, session: BrowserSessionRecord): Promise<void> {
   await documentClient.send(
@@ -107,46 +117,28 @@ export async function rotateBrowserSession(oldHash: string, newHash: string, nex
  */
 export async function revokeBrowserSessionFamily(familyId: string, now: Date): Promise<number> {
   const at = now.toISOString();
-  let members: ReadonlySet<string>;
-  try {
-    const { Attributes } = await documentClient.send(
-      new UpdateCommand({
-        TableName: env.TABLE_NAME,
-        Key: browserSessionKeys.family(familyId),
-        UpdateExpression: 'SET #status = :revoked, revoked_at = :at',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':revoked': 'revoked', ':at': at },
-        ReturnValues: 'ALL_NEW',
-      }),
+  const revoke = (Key: Record<string, string>, ConditionExpression: string) =>
+    ifConditionHolds(() =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: env.TABLE_NAME,
+          Key,
+          UpdateExpression: 'SET #status = :revoked, revoked_at = :at',
+          ConditionExpression,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':revoked': 'revoked', ':at': at },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
     );
-    members = (Attributes?.members as Set<string> | undefined) ?? new Set();
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return 0;
-    throw error;
-  }
+  const family = await revoke({ ...browserSessionKeys.family(familyId) }, 'attribute_exists(PK)');
+  if (family === undefined) return 0;
+  const members = (family.Attributes?.members as Set<string> | undefined) ?? new Set<string>();
+  // An id the TTL already removed stays removed; one revoked before keeps its first revocation time.
   const revoked = await Promise.all(
-    [...members].map(async (sessionHash) => {
-      try {
-        await documentClient.send(
-          new UpdateCommand({
-            TableName: env.TABLE_NAME,
-            Key: browserSessionKeys.session(sessionHash),
-            UpdateExpression: 'SET #status = :revoked, revoked_at = :at',
-            // An id the TTL already removed stays removed; one revoked before keeps its first revocation time.
-            ConditionExpression: 'attribute_exists(PK) AND #status <> :revoked',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':revoked': 'revoked', ':at': at },
-          }),
-        );
-        return 1;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return 0;
-        throw error;
-      }
-    }),
+    [...members].map((sessionHash) => revoke({ ...browserSessionKeys.session(sessionHash) }, 'attribute_exists(PK) AND #status <> :revoked')),
   );
-  return revoked.reduce<number>((sum, one) => sum + one, 0);
+  return revoked.filter((result) => result !== undefined).length;
 }
 
 export async function putWebsocketTicket(ticketHash: string, ticket: WebsocketTicketRecord): Promise<void> {
@@ -172,8 +164,8 @@ export async function peekWebsocketTicket(ticketHash: string, now: Date): Promis
  * connections presenting it, one gets it. Undefined when it was spent, expired or never issued.
  */
 export async function spendWebsocketTicket(ticketHash: string, now: Date): Promise<WebsocketTicketRecord | undefined> {
-  try {
-    const { Attributes } = await documentClient.send(
+  const deleted = await ifConditionHolds(() =>
+    documentClient.send(
       new DeleteCommand({
         TableName: env.TABLE_NAME,
         Key: browserSessionKeys.ticket(ticketHash),
@@ -181,12 +173,9 @@ export async function spendWebsocketTicket(ticketHash: string, now: Date): Promi
         ExpressionAttributeValues: { ':now': Math.floor(now.getTime() / 1000) },
         ReturnValues: 'ALL_OLD',
       }),
-    );
-    return Attributes === undefined ? undefined : websocketTicketEntity.fromItem(Attributes);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return deleted?.Attributes === undefined ? undefined : websocketTicketEntity.fromItem(deleted.Attributes);
 }
 
 /** Whether a family is still active (not revoked, not removed after expiry): a ticket admits only while its family does. */

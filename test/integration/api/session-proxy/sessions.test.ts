@@ -439,4 +439,21 @@ describe('session proxy routes', () => {
       expect(badName.body.error).toMatchObject({ code: 'resource_not_found', param: 'name' });
     });
   });
+  describe('key rotation at the identity provider', () => {
+    it("picks up a key the provider rotated in once jose's 30 s cooldown since the last fetch has passed", async () => {
+      // Prepare: the key set is cached (fetched by the sign-ins above); the provider adds a key and signs with it.
+      await signIn();
+      const kid = await idp.rotate();
+      const token = await idp.sign({ sub: 'user_new_key' });
+      // Act
+      const early = await call<SessionBody>(`${ws}/auth/session`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+      await new Promise((done) => setTimeout(done, 31_000));
+      const later = await call<SessionBody>(`${ws}/auth/session`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+      // Assess: within the cooldown the unknown kid is refused without refetching; after it, refetched and accepted.
+      expect(kid).toBe('test-key-2');
+      expect(early.status === 201 || early.body.error?.reason === 'unknown_key').toBe(true);
+      expect(later.status).toBe(201);
+      expect(later.body.data.subject).toBe('user_new_key');
+    }, 90_000);
+  });
 });

@@ -33,7 +33,7 @@ export const ROTATION_GRACE_SECONDS = 10;
 export const TICKET_TTL_SECONDS = 60;
 
 /**
- * Leeway for the JWT's `exp`, `nbf` and `iat` against our clock: small, for skew between the
+ * Leeway for the JWT's `exp` and `nbf` against our clock: small, for skew between the
  * identity provider and us (documented in docs/session-proxy.md).
  */
 export const JWT_CLOCK_TOLERANCE_SECONDS = 30;

@@ -6,8 +6,8 @@
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest'] };
 const common = {
   transform,
-  // @middy/core ships ESM only: compile it to CommonJS like our own sources.
-  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  // @middy/core and jose ship ESM only: compile it to CommonJS like our own sources.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/|jose/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
   // The `#` subpath imports of package.json (`#core/money` is functions/core/money.ts).

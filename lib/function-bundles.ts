@@ -31,6 +31,9 @@ export function functionEntries(): FunctionEntry[] {
     { kind: 'consumer' as const, name: 'email-events', entry: 'functions/consumers/email-events.ts' },
     // The consumer of the table's stream (lib/constructs/table-stream-consumer.ts).
     { kind: 'consumer' as const, name: 'table-stream', entry: 'functions/consumers/table-stream.ts' },
+    // The session proxy's WebSocket API (lib/constructs/websocket-proxy-api.ts): it consumes API Gateway's
+    // $connect, $disconnect and $default events rather than serving route-table rows.
+    { kind: 'consumer' as const, name: 'session-proxy-websocket', entry: 'functions/api/session-proxy/websocket-handler.ts' },
     // The outbound-event dispatcher, the stream's second consumer (lib/constructs/outbound-dispatch-consumer.ts).
     { kind: 'consumer' as const, name: 'outbound-dispatch', entry: 'functions/consumers/outbound-dispatch.ts' },
   ];

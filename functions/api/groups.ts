@@ -97,7 +97,8 @@ export const apiGroups = {
   'custom-hostname': { api: 'edge', table: 'write' },
   'email-domain': { api: 'edge', table: 'write', emailIdentities: true },
   'edge-internal': { api: 'edge', table: 'write' },
-  'session-proxy': { api: 'edge', table: 'write' },
+  // Seals the upstream's WebSocket token on each one-time ticket.
+  'session-proxy': { api: 'edge', table: 'write', secrets: true },
   // Public one-click unsubscribe (RFC 8058) from every message's link and List-Unsubscribe header.
   unsubscribe: { api: 'edge', table: 'write' },
   // Answers the provider fast and leaves normalising to the inbound consumer (DESIGN §2).

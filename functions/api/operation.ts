@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod/mini';
 import type { ApiKeyRecord } from '#core/api-keys';
+import type { BrowserSessionRecord } from '#core/browser-sessions';
 import type { CancelSessionRecord } from '#core/cancel-sessions';
 import type { Headers } from './pipeline/responses';
 import type { AuthKind, RouteDef, RouteSchemas } from './route-types';
@@ -49,6 +50,26 @@ export interface WidgetPrincipal {
   readonly customerId: string;
 }
 
+/**
+ * A browser of the session proxy: the holder of a usable `__Host-sid` session (`via: 'cookie'`),
+ * or, on the WebSocket subscribe row only, of an unspent one-time ticket (`via: 'ticket'`).
+ */
+export type SessionCookiePrincipal =
+  | {
+      readonly kind: 'session_cookie';
+      readonly via: 'cookie';
+      /** The SHA-256 of the session id, the session's key (the id itself is never stored). */
+      readonly sessionHash: string;
+      readonly session: BrowserSessionRecord;
+    }
+  | {
+      readonly kind: 'session_cookie';
+      readonly via: 'ticket';
+      readonly subject: string;
+      readonly issuer: string;
+      readonly familyId: string;
+    };
+
 /** What each auth kind's authenticator establishes (api/pipeline/authenticators.ts). */
 export interface PrincipalOf {
   readonly api_key: ApiKeyPrincipal;
@@ -58,8 +79,7 @@ export interface PrincipalOf {
   readonly provider_signature: SignedPrincipal;
   readonly session_token: SessionTokenPrincipal;
   readonly widget_hmac: WidgetPrincipal;
-  // Its authenticator comes with its group (the session proxy).
-  readonly session_cookie: never;
+  readonly session_cookie: SessionCookiePrincipal;
 }
 
 export type Principal = PrincipalOf[AuthKind];

@@ -119,3 +119,48 @@ export class NotImplementedError extends AppError {
     return true;
   }
 }
+
+/** Why a credential of the session proxy was refused: a stable machine-readable reason beside the code. */
+abstract class ReasonedUnauthorizedError extends AppError {
+  readonly statusCode = 401;
+  readonly reason: string;
+
+  constructor(message: string, reason: string, options: AppErrorOptions = {}) {
+    super(message, options);
+    this.reason = reason;
+  }
+
+  override toJSON(): { code: string; message: string; param?: string; reason: string } {
+    return { ...super.toJSON(), reason: this.reason };
+  }
+}
+
+/** An identity-provider JWT that does not verify (session proxy): `reason` says why (`expired`, `wrong_issuer`, ...). */
+export class InvalidTokenError extends ReasonedUnauthorizedError {
+  readonly code = 'invalid_token';
+}
+
+/** A session cookie that opens no usable session (session proxy): `reason` says why (`missing_cookie`, `revoked`, ...). */
+export class InvalidSessionError extends ReasonedUnauthorizedError {
+  readonly code = 'invalid_session';
+}
+
+/** A GET that must be a WebSocket upgrade but is not (426, with `Upgrade: websocket`). */
+export class UpgradeRequiredError extends AppError {
+  readonly statusCode = 426;
+  readonly code = 'upgrade_required';
+}
+
+/**
+ * A part of the service that is not configured here (the session proxy without its identity
+ * provider or upstream), or a dependency it cannot reach: nothing was changed; the message says
+ * which setting or dependency.
+ */
+export class ServiceUnavailableError extends AppError {
+  readonly statusCode = 503;
+  readonly code = 'service_unavailable';
+
+  override get expose(): boolean {
+    return true;
+  }
+}

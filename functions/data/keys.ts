@@ -1137,3 +1137,27 @@ export const EMAIL_DOMAIN_ENTITY = {
   claim: 'email_domain_claim',
   sent: 'email_domain_sent',
 } as const;
+
+/**
+ * The session proxy's browser sessions and WebSocket tickets (functions/data/browser-session-repository.ts).
+ * Like API keys, these are found by a secret's SHA-256 before any merchant is known (an identity
+ * provider's user is not a merchant's resource), so their partitions start with the hash:
+ * | a session id, by its SHA-256 (the session_cookie authenticator) | PK = WSSESSION#<sha256>, SK = WSSESSION | table |
+ * | a session family: status and every member's hash (rotation, reuse revocation) | PK = WSFAMILY#<family id>, SK = WSFAMILY | table |
+ * | a WebSocket ticket, by its SHA-256 (single use: conditional delete) | PK = WSTICKET#<sha256>, SK = WSTICKET | table |
+ * | an API Gateway WebSocket connection (AWS: $connect writes, $disconnect deletes) | PK = WSCONN#<connection id>, SK = WSCONN | table |
+ * Every item carries `expires_at` (epoch seconds), the table's TTL.
+ */
+export const browserSessionKeys = {
+  session: (sessionHash: string): ItemKey => ({ PK: `WSSESSION#${sessionHash}`, SK: 'WSSESSION' }),
+  family: (familyId: string): ItemKey => ({ PK: `WSFAMILY#${familyId}`, SK: 'WSFAMILY' }),
+  ticket: (ticketHash: string): ItemKey => ({ PK: `WSTICKET#${ticketHash}`, SK: 'WSTICKET' }),
+  connection: (connectionId: string): ItemKey => ({ PK: `WSCONN#${connectionId}`, SK: 'WSCONN' }),
+} as const;
+
+export const BROWSER_SESSION_ENTITY = {
+  session: 'browser_session',
+  family: 'browser_session_family',
+  ticket: 'websocket_ticket',
+  connection: 'websocket_connection',
+} as const;

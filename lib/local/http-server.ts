@@ -10,6 +10,7 @@ import { logger } from '#shared/logger';
 import { toApiGatewayEvent } from './api-gateway-event';
 import { createLambdaContext } from './lambda-context';
 import { RouteMatcher } from './route-matcher';
+import { createWebSocketProxy } from './websocket-proxy';
 
 /** API Gateway's own payload limit; the application's tighter limit is enforced in the handler. */
 export const API_GATEWAY_MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -100,6 +101,9 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
       if (!response.headersSent) send(response, jsonResponse(502, { message: 'Internal server error' }));
     });
   });
+  // WebSocket upgrades (the session proxy's subscribe route): authenticated and piped upstream.
+  const webSockets = createWebSocketProxy(matcher);
+  server.on('upgrade', webSockets.upgrade);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
@@ -110,6 +114,7 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
     server,
     close: () =>
       new Promise<void>((resolve) => {
+        webSockets.closeAll();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { API_NAMES, type ApiName } from '#api/route-types';
 import { crmAppsFor } from '#lib/config/crm-apps';
 import type { StageName } from '#lib/config/stages';
+import { type SessionProxySettings, sessionProxyEnvironment, WebSocketProxyApi } from '#lib/constructs/websocket-proxy-api';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { JobsStack, type TwilioConfig } from './jobs-stack';
@@ -63,6 +64,18 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
       description: `Recovery service: ${apiName} API`,
     });
   }
+  // The session proxy: its identity provider and upstream from the `sessionProxy` context, on its
+  // REST group and on the WebSocket API beside it in the edge stack (docs/session-proxy.md).
+  const sessionProxy = scope.node.tryGetContext('sessionProxy') as SessionProxySettings | undefined;
+  for (const [name, value] of Object.entries(sessionProxyEnvironment(sessionProxy))) {
+    apis.edge.restApi.functionForGroup('session-proxy').function.addEnvironment(name, value);
+  }
+  new WebSocketProxyApi(apis.edge, 'SessionProxyWebSocket', {
+    stage: props.stage,
+    table: data.table,
+    secretsKey: data.secretsKey,
+    ...(sessionProxy === undefined ? {} : { settings: sessionProxy }),
+  });
   const jobs = new JobsStack(scope, `${prefix}-Jobs`, {
     ...common,
     table: data.table,

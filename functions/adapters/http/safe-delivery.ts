@@ -28,6 +28,8 @@ export interface DeliveryRequest {
   readonly timeoutMs?: number;
   /** @default MAX_RESPONSE_BYTES */
   readonly maxResponseBytes?: number;
+  /** Keep the answer's body (as text) in the result, for callers that read it (the session proxy's upstream). */
+  readonly keepBody?: boolean;
 }
 
 export type DeliveryError = 'refused_address' | 'dns_error' | 'timeout' | 'response_too_large' | 'connection_error' | 'redirect' | 'http_status';
@@ -45,10 +47,12 @@ export interface DeliveryResult {
   readonly message?: string;
   /** The address connected to, when one was. */
   readonly address?: string;
+  /** The answer's body, when `keepBody` was asked and it came whole. */
+  readonly body?: string;
 }
 
 /** The resolved address, handed to the socket instead of a fresh lookup (the pin). */
-function pinnedLookup(address: string): LookupFunction {
+export function pinnedLookup(address: string): LookupFunction {
   const family = address.includes(':') ? 6 : 4;
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);
@@ -115,12 +119,15 @@ export async function deliverSafely(request: DeliveryRequest): Promise<DeliveryR
         const disable = res.headers['webhook-delivery'];
         const headers = typeof disable === 'string' ? { 'webhook-delivery': disable } : {};
         let received = 0;
+        const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => {
           received += chunk.length;
+          if (request.keepBody === true && received <= maxBytes) chunks.push(chunk);
           if (received > maxBytes) finish({ success: false, status, headers, error: 'response_too_large', message: `response cut at ${maxBytes} bytes` });
         });
         res.on('end', () => {
-          if (status >= 200 && status < 300) finish({ success: true, status, headers, error: null });
+          if (status >= 200 && status < 300)
+            finish({ success: true, status, headers, error: null, ...(request.keepBody === true ? { body: Buffer.concat(chunks).toString('utf8') } : {}) });
           else if (status >= 300 && status < 400) finish({ success: false, status, headers, error: 'redirect', message: 'redirects are not followed' });
           else finish({ success: false, status, headers, error: 'http_status' });
         });

@@ -40,6 +40,7 @@ const PATH_PARAM = /\{([^}]+)\}/g;
 const HAS_PATH_PARAM = /\{[^}]+\}/;
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
+  101: 'Switching protocols: the WebSocket is open',
   200: 'OK',
   201: 'Created',
   202: 'Accepted',
@@ -197,7 +198,7 @@ function successHeaders(route: RouteDef): Record<string, Reference> {
 function successResponse(status: number, schema: z.ZodMiniType | undefined, route: RouteDef, paging: Paging | undefined, collector: SchemaCollector): Response {
   const headers: Record<string, Header | Reference> = successHeaders(route);
   const description = STATUS_TEXT[status] ?? `Status ${status}`;
-  if (status === 204) return { description, headers };
+  if (status === 204 || status === 101) return { description, headers };
   if (route.schemas?.htmlStatuses?.includes(status))
     return { description: `${description}: an HTML page.`, headers, content: { 'text/html': { schema: { type: 'string' } } } };
   const fileTypes = route.schemas?.fileResponses?.[status];
@@ -220,8 +221,8 @@ function successResponse(status: number, schema: z.ZodMiniType | undefined, rout
 /**
  * The 401 of each auth kind that checks a credential: an API key (invalid_api_key), the cron
  * secret (invalid_api_key, cron-secret.ts) or a signature (invalid_signature). A session token is
- * looked up by the path, so a bad one is a 404; the session cookie's answer is settled when the
- * session proxy is built.
+ * looked up by the path, so a bad one is a 404; the session cookie's is invalid_session. A public
+ * row that declares a 401 takes a credential in its request (the session proxy's JWT): invalid_token.
  */
 const UNAUTHORIZED: Readonly<Partial<Record<AuthKind, ErrorResponseName>>> = {
   api_key: 'InvalidApiKey',
@@ -229,6 +230,8 @@ const UNAUTHORIZED: Readonly<Partial<Record<AuthKind, ErrorResponseName>>> = {
   cron_secret: 'InvalidCronSecret',
   provider_signature: 'InvalidSignature',
   widget_hmac: 'InvalidSignature',
+  session_cookie: 'InvalidSession',
+  public: 'InvalidToken',
 };
 
 /**
@@ -238,7 +241,7 @@ const UNAUTHORIZED: Readonly<Partial<Record<AuthKind, ErrorResponseName>>> = {
 function errorResponsesOf(route: RouteDef): Map<number, ErrorResponseName> {
   const where = `${route.method} ${route.path} (${route.operationId})`;
   const statuses = [400, 422, 500, ...(route.schemas?.errorStatuses ?? [])];
-  if (UNAUTHORIZED[route.auth] !== undefined) statuses.push(401);
+  if (UNAUTHORIZED[route.auth] !== undefined && route.auth !== 'public') statuses.push(401);
   if (route.auth === 'api_key') statuses.push(403, 429);
   if (route.auth === 'optional_api_key') statuses.push(429);
   if (HAS_PATH_PARAM.test(route.path)) statuses.push(404);

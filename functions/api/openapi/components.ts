@@ -4,13 +4,17 @@ import {
   InternalError,
   InvalidApiKeyError,
   InvalidRequestError,
+  InvalidSessionError,
   InvalidSignatureError,
+  InvalidTokenError,
   NotImplementedError,
   RateLimitExceededError,
   ResourceNotFoundError,
+  ServiceUnavailableError,
   StateConflictError,
   UpstreamError,
   UpstreamTimeoutError,
+  UpgradeRequiredError,
   ValidationError,
 } from '#core/errors';
 import type { Components, Header, JsonSchema, NonStandardSecurity, Reference, Response, SecurityScheme } from './types';
@@ -27,7 +31,7 @@ export const ref = (section: keyof Components, name: string): Reference => ({ $r
 interface ErrorResponseDef {
   readonly sample: AppError;
   readonly description: string;
-  readonly example: { readonly message: string; readonly param?: string };
+  readonly example: { readonly message: string; readonly param?: string; readonly reason?: string };
   /** Raised by authentication itself, before the key's window is counted, so without rate-limit headers. */
   readonly beforeRateLimit?: boolean;
 }
@@ -57,6 +61,20 @@ const ERROR_RESPONSES = {
     description:
       'A signed request (provider webhook, delivery callback) whose signature is missing, wrong or outside the allowed time window, or whose verifying secret is not configured; nothing is stored or changed.',
     example: { message: 'The webhook signature is missing, invalid or outside the allowed time window.' },
+    beforeRateLimit: true,
+  },
+  InvalidToken: {
+    sample: new InvalidTokenError('sample', 'expired'),
+    description:
+      'Session proxy: the identity-provider JWT is missing or does not verify; `reason` says why (`missing_token`, `malformed`, `algorithm_not_allowed`, `unknown_key`, `bad_signature`, `wrong_issuer`, `wrong_audience`, `expired`, `not_yet_valid`, `invalid_claims`). Nothing is stored.',
+    example: { message: 'The token has expired.', param: 'token', reason: 'expired' },
+    beforeRateLimit: true,
+  },
+  InvalidSession: {
+    sample: new InvalidSessionError('sample', 'missing_cookie'),
+    description:
+      'Session proxy: the `__Host-sid` cookie opens no usable session; `reason` says why (`missing_cookie`, `unknown_session`, `expired`, `revoked`, `reused`: an id already refreshed was presented again, which revoked its whole family; `invalid_ticket` for a WebSocket ticket).',
+    example: { message: 'No session cookie: sign in with POST /ws/auth/session.', param: 'Cookie', reason: 'missing_cookie' },
     beforeRateLimit: true,
   },
   InsufficientScope: {
@@ -99,6 +117,17 @@ const ERROR_RESPONSES = {
     sample: new UpstreamTimeoutError('sample'),
     description: 'The upstream model did not answer within its time bound (AI generation and ping). Safe to retry.',
     example: { message: 'The AI model did not answer within 20000 ms.' },
+  },
+  UpgradeRequired: {
+    sample: new UpgradeRequiredError('sample'),
+    description: 'A WebSocket route called as plain HTTP: send `Connection: Upgrade` and `Upgrade: websocket` (the response carries `Upgrade: websocket`).',
+    example: { message: 'GET /ws/v1/database/app/subscribe opens a WebSocket: send "Connection: Upgrade" and "Upgrade: websocket".' },
+  },
+  ServiceUnavailable: {
+    sample: new ServiceUnavailableError('sample'),
+    description:
+      "A part of the service that is not configured on this deployment (the session proxy's identity provider or upstream), or a dependency it cannot reach now; nothing was changed.",
+    example: { message: 'The session proxy is not configured: IDP_JWKS_URL unset.' },
   },
   NotImplemented: {
     sample: new NotImplementedError('sample'),
@@ -226,6 +255,7 @@ const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
           param: { type: 'string', description: 'The parameter, field or header at fault, when there is one.' },
           request_id: { type: 'string' },
           retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait; on `rate_limit_exceeded` only.' },
+          reason: { type: 'string', description: 'Why a credential was refused; on `invalid_token` and `invalid_session` only (session proxy).' },
         },
       },
     },

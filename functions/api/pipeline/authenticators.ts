@@ -6,6 +6,7 @@ import { findApiKeyByHash, isUsable } from '#data/api-key-repository';
 import type { ApiKeyPrincipal, Operation, PrincipalOf, PublicPrincipal } from '#api/operation';
 import type { AuthKind, RouteDef } from '#api/route-types';
 import { verifyCronSecret } from './cron-secret';
+import { authenticateSessionCookie } from './session-cookie';
 import { authenticateSessionToken } from './session-token';
 import { headerOf } from './headers';
 import { authenticateWidget } from './widget-hmac';
@@ -82,10 +83,7 @@ export const authenticators: { readonly [A in AuthKind]: Authenticator<A> } = {
     if (operation === undefined) throw notBuilt(route);
     return authenticateWidget(event, route, now);
   },
-  // The session proxy brings this with its operations.
-  session_cookie: async ({ route }) => {
-    throw notBuilt(route);
-  },
+  session_cookie: async ({ event, route, now }) => authenticateSessionCookie(event, route, now),
 };
 
 /**

@@ -39,8 +39,9 @@ describe('GroupFunction', () => {
     // One per group, queue and schedule, the consumer of SES's events (lib/constructs/email-sending.ts),
     // the table-stream consumer (lib/constructs/table-stream-consumer.ts) and the outbound-event
     // dispatcher on the same stream (lib/constructs/outbound-dispatch-consumer.ts), and the
-    // auto-embedding consumer (lib/constructs/embed-recoveries-consumer.ts).
-    expect(functions).toHaveLength(apiGroups().length + queueDefinitions.length + scheduleDefinitions.length + 4);
+    // auto-embedding consumer (lib/constructs/embed-recoveries-consumer.ts), and the session proxy's
+    // WebSocket API (lib/constructs/websocket-proxy-api.ts).
+    expect(functions).toHaveLength(apiGroups().length + queueDefinitions.length + scheduleDefinitions.length + 5);
     for (const { Properties: fn } of functions) {
       expect(fn).toMatchObject({
         Runtime: 'nodejs22.x',

@@ -10,12 +10,14 @@ import { queryParameterNames } from '#api/pipeline/parse-request';
 import type { LocalStack } from '#lib/local/local-stack';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { newTenant } from '#test/fixtures/tenants';
+import { type SessionProxyPeers, startSessionProxyPeers } from '#test/fixtures/session-proxy';
 
 const implemented = routes.filter((route) => route.schemas !== undefined);
 const withPathParameters = implemented.filter((route) => /\{[^}]+\}/.test(route.path));
 // Provider-signed rows take whatever query the provider's URL carries (some sign it whole).
 // A session token is the credential in the path, checked before the query is read: the cancel-session tests check their query with a real token.
-const clientQueried = implemented.filter((route) => route.auth !== 'provider_signature' && route.auth !== 'session_token');
+// So is the session proxy's cookie: its own tests check the query with a real session.
+const clientQueried = implemented.filter((route) => route.auth !== 'provider_signature' && route.auth !== 'session_token' && route.auth !== 'session_cookie');
 const RUNS_PER_ROUTE = 25;
 
 const segment = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('x', '0', '-1', '%', '..', 'pe_1', 'a'.repeat(300)));
@@ -38,8 +40,11 @@ describe('every implemented route', () => {
   let stack: LocalStack;
   let origin: string;
   let key: string;
+  // The session proxy configured (a loopback identity provider and upstream), so that its routes verify random tokens rather than answer 503 unconfigured.
+  let peers: SessionProxyPeers;
 
   beforeAll(async () => {
+    peers = await startSessionProxyPeers();
     stack = await startTestStack();
     origin = originOf(stack);
     key = (await newTenant(['admin'], { read_per_minute: 1_000_000, write_per_minute: 1_000_000 })).key;
@@ -47,6 +52,7 @@ describe('every implemented route', () => {
 
   afterAll(async () => {
     await stack.stop();
+    await peers?.close();
   });
 
   it('has implemented routes to check', () => {

@@ -35,6 +35,8 @@ import { startDnsServer } from '#test/fixtures/dns-server';
 import { localDkimTokens } from '#adapters/email-identity/local';
 import { type Delivery, installPaypalTestCertificate, providerCases, thinCases, uninstallPaypalTestCertificate } from '#test/fixtures/provider-webhooks';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+import { WebSocket } from 'ws';
+import { startSessionProxyPeers } from '#test/fixtures/session-proxy';
 
 type Json = Record<string, unknown>;
 
@@ -157,6 +159,40 @@ describe('GET /api/v1/openapi.json', () => {
       record(operationId, what, `${originOf(stack)}${path}`, { method: 'POST', rawBody: delivery.body, headers: delivery.headers });
     const publicUrl = (path: string): string => `https://${new URL(originOf(stack)).host}${path}`;
     const data = (response: JsonResponse<Json>): Json => response.body.data as Json;
+
+    /** The session proxy (edge host) against a loopback identity provider and upstream, configured for this block only; the subscribe's success is its WebSocket upgrade (101). */
+    async function exerciseSessionProxy(): Promise<void> {
+      const peers = await startSessionProxyPeers();
+      const { idp } = peers;
+      try {
+        const ws = `${originOf(stack)}/ws`;
+        const signIn = async (): Promise<string> => {
+          const response = await record('createSession', 'a valid JWT', `${ws}/auth/session`, { method: 'POST', body: { token: await idp.sign() } });
+          return /^__Host-sid=([^;]*)/.exec(response.headers.get('set-cookie') ?? '')?.[1] as string;
+        };
+        const cookie = (sessionId: string) => ({ headers: { Cookie: `__Host-sid=${sessionId}` } });
+        const refreshed = await record('refreshSession', 'rotate', `${ws}/auth/refresh`, { method: 'POST', ...cookie(await signIn()) });
+        const current = /^__Host-sid=([^;]*)/.exec(refreshed.headers.get('set-cookie') ?? '')?.[1] as string;
+        const ticket = data(await record('createWebsocketToken', 'a ticket', `${ws}/v1/identity/websocket-token`, { method: 'POST', ...cookie(current) }))
+          .ticket as string;
+        await record('subscribeDatabase', 'plain GET', `${ws}/v1/database/app_db/subscribe?ticket=${ticket}`);
+        const status = await new Promise<number>((resolve, reject) => {
+          const socket = new WebSocket(`${ws.replace(/^http/, 'ws')}/v1/database/app_db/subscribe?ticket=${ticket}`);
+          socket.once('upgrade', (response) => resolve(response.statusCode ?? 0));
+          socket.once('open', () => socket.close(1000));
+          socket.once('error', reject);
+        });
+        exchanges.push({ route: rowOf('subscribeDatabase'), what: 'upgrade', status, body: undefined });
+        await record('revokeSession', 'sign out', `${ws}/auth/revoke`, { method: 'POST', ...cookie(current) });
+        await record('createSession', 'an expired JWT', `${ws}/auth/session`, {
+          method: 'POST',
+          body: { token: await idp.sign({ exp: Math.floor(Date.now() / 1000) - 3600 }) },
+        });
+      } finally {
+        for (const name of ['IDP_ISSUER', 'IDP_AUDIENCE', 'IDP_JWKS_URL', 'WS_UPSTREAM_URL']) delete process.env[name];
+        await peers.close();
+      }
+    }
 
     /** The CRM callbacks and syncs against the loopback CRM fakes (test/fakes/crm-apis.ts), configured for this block only. */
     async function exerciseCrm(api: string, key: string): Promise<void> {
@@ -549,6 +585,7 @@ describe('GET /api/v1/openapi.json', () => {
       await record('listIntegrationErrors', 'stripe', `${api}/integrations/stripe/errors`, { key });
 
       await exerciseCrm(api, key);
+      await exerciseSessionProxy();
 
       const hook = { target_url: 'https://93.184.215.14/hooks/openapi', event_type: 'payment.recovered' };
       await record('subscribeAutomationHook', 'subscribe', `${api}/automation/subscribe`, { method: 'POST', key, body: hook });

@@ -127,20 +127,24 @@ describe('the local stack over HTTP', () => {
     expect(wrongMethod.status).toBe(404);
   });
 
-  it('reaches a handler for every row of the route table (no 404 and no 5xx other than 501)', async () => {
+  it('reaches a handler for every row of the route table (no 404 and no 5xx other than 501, or 503 from an optional part left unconfigured)', async () => {
     // Prepare
     const sample = (path: string): string => path.replace(/\{[^}]+\}/g, 'x_1');
     // Act
     const statuses = await Promise.all(
       routes.map(async (route) => {
         const response = await fetch(`${origin}${sample(route.path)}`, { method: route.method, headers: { Authorization: `Bearer ${stack.api_key}` } });
-        const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+        const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
         const message = body.error?.message ?? '';
-        return { operationId: route.operationId, status: response.status, message };
+        return { operationId: route.operationId, status: response.status, code: body.error?.code, message };
       }),
     );
     // Assess: a built operation may answer 404 for the sample id; only the router's own 404 means the row was not reached.
-    const broken = statuses.filter(({ status, message }) => (status === 404 && message.startsWith('No route')) || (status >= 500 && status !== 501));
+    // The session proxy without IDP_* set answers 503 service_unavailable from its handler: reached, by design (DESIGN §3, optional parts).
+    const unconfigured = (status: number, code: string | undefined) => status === 503 && code === 'service_unavailable';
+    const broken = statuses.filter(
+      ({ status, code, message }) => (status === 404 && message.startsWith('No route')) || (status >= 500 && status !== 501 && !unconfigured(status, code)),
+    );
     expect(broken).toEqual([]);
   }, 30_000);
 

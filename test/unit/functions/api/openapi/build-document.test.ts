@@ -229,7 +229,7 @@ describe('buildOpenApiDocument', () => {
     for (const ref of refs) expect({ ref, resolved: resolve(document, ref) !== undefined }).toEqual({ ref, resolved: true });
   });
 
-  it("defines the error envelope with DESIGN's codes plus the upstream model's 502/504 and not_implemented, and Meta, Pagination and Cursor", () => {
+  it("defines the error envelope with DESIGN's codes plus the session proxy's, the upstream's 502/504, 426, 503 and not_implemented, and Meta, Pagination and Cursor", () => {
     // Prepare
     const schemas = document.components.schemas as Record<string, { properties: Record<string, { properties: Record<string, { enum?: string[] }> }> }>;
     // Assess
@@ -237,6 +237,8 @@ describe('buildOpenApiDocument', () => {
       'invalid_request',
       'invalid_api_key',
       'invalid_signature',
+      'invalid_token',
+      'invalid_session',
       'insufficient_scope',
       'resource_not_found',
       'state_conflict',
@@ -245,9 +247,11 @@ describe('buildOpenApiDocument', () => {
       'internal_error',
       'upstream_error',
       'upstream_timeout',
+      'upgrade_required',
+      'service_unavailable',
       'not_implemented',
     ]);
-    expect(Object.keys(schemas.ErrorEnvelope?.properties.error?.properties ?? {})).toEqual(['code', 'message', 'param', 'request_id', 'retry_after']);
+    expect(Object.keys(schemas.ErrorEnvelope?.properties.error?.properties ?? {})).toEqual(['code', 'message', 'param', 'request_id', 'retry_after', 'reason']);
     expect(Object.keys(schemas.Pagination?.properties ?? {})).toEqual(['total', 'page', 'per_page', 'total_pages']);
     expect(Object.keys(schemas.Cursor?.properties ?? {})).toEqual(['next']);
     expect(Object.keys(schemas.Meta?.properties ?? {})).toEqual(['timestamp', 'request_id', 'merchant_id']);

@@ -98,3 +98,7 @@ export function recordMatches(type: 'CNAME' | 'TXT', expected: string, found: re
   const norm = (name: string) => name.toLowerCase().replace(/\.$/, '');
   return found.some((value) => norm(value) === norm(expected));
 }
+
+/** What POST /api/internal/cache/invalidate purges: a merchant's branding, or a custom hostname's cache. */
+export const CACHE_KINDS = ['branding', 'hostname'] as const;
+export type CacheKind = (typeof CACHE_KINDS)[number];

@@ -41,6 +41,12 @@ export interface ApiGroup {
    * adapter's actions on that index only. @default false
    */
   readonly vectors?: boolean;
+  /**
+   * Calls the custom-hostname ports (functions/adapters/cdn): `manage` (ACM certificates and
+   * CloudFront distribution tenants) or `purge` (CloudFront invalidations), with exactly those
+   * actions granted on AWS (lib/config/custom-hostnames.ts). @default none
+   */
+  readonly customHostnames?: 'manage' | 'purge';
 }
 
 export const apiGroups = {
@@ -82,9 +88,10 @@ export const apiGroups = {
   'cancel-sessions': { api: 'edge', table: 'write' },
   // Opens the merchant's sealed widget secret to verify init signatures.
   widget: { api: 'edge', table: 'write', secrets: true },
-  'custom-hostname': { api: 'edge', table: 'write' },
+  'custom-hostname': { api: 'edge', table: 'write', customHostnames: 'manage' },
   'email-domain': { api: 'edge', table: 'write' },
-  'edge-internal': { api: 'edge', table: 'write' },
+  // Cache purges (branding, custom hostnames) through the CDN port.
+  'edge-internal': { api: 'edge', table: 'write', customHostnames: 'purge' },
   'session-proxy': { api: 'edge', table: 'write' },
   // Public one-click unsubscribe (RFC 8058) from every message's link and List-Unsubscribe header.
   unsubscribe: { api: 'edge', table: 'write' },

@@ -10,6 +10,7 @@ import { routes as routeTable } from '#api/routes';
 import { type ApiName, type RouteDef, servesApi } from '#api/route-types';
 import { apiGroup } from '#api/groups';
 import { bedrockModel } from '#lib/config/ai-model';
+import { customHostnamesFor } from '#lib/config/custom-hostnames';
 import type { CrmApps } from '#lib/config/crm-apps';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '#lib/config/stages';
 import { type CrmSecrets, GroupFunction, type QueueHandle } from './group-function';
@@ -137,6 +138,7 @@ export class RestApiFromRoutes extends Construct {
     if (config.secrets === true && props.secretsKey !== undefined) fn.bindSecretsKey(props.secretsKey);
     if (config.crmApps === true && props.crm !== undefined) fn.bindCrmApps(props.crm.apps, props.crm.secrets);
     if (config.vectors === true && props.vectorIndex !== undefined) fn.bindVectorIndex(props.vectorIndex);
+    if (config.customHostnames !== undefined) fn.bindCustomHostnames(customHostnamesFor(props.stage, this.node), config.customHostnames);
     this.functions.set(group, fn);
     return fn;
   }

@@ -41,6 +41,8 @@ export interface CustomHostnameRecord {
   readonly verification_errors: readonly string[];
   /** DNS checks made so far (the backoff's n). */
   readonly checks: number;
+  /** When the hostname last became pending (provisioned, or revived from moved or blocked by verify): its 7 days count from here. */
+  readonly pending_since: string;
   /** Bumped by every write; each write is conditional on the version it read. */
   readonly version: number;
   readonly created_at: string;

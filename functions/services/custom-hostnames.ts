@@ -45,6 +45,7 @@ export async function provisionCustomHostname(merchantId: string, requested: str
     found: { cname: null, txt: null },
     verification_errors: [],
     checks: 0,
+    pending_since: at,
     version: 1,
     created_at: at,
     updated_at: at,
@@ -123,16 +124,16 @@ async function advanceCertificate(record: CustomHostnameRecord, now: Date): Prom
   }
 }
 
-/** The scheduling of a hostname after a check: pending on the backoff until its 7 days run out (then blocked), active once a day. */
+/** The scheduling of a hostname after a check: pending on the backoff until 7 days from `pendingSince` run out (then blocked), active once a day. */
 function scheduled(
-  record: CustomHostnameRecord,
+  pendingSince: string,
   status: HostnameStatus,
   checks: number,
   now: Date,
 ): { status: HostnameStatus; next: string | null; timedOut: boolean } {
   if (status === 'active') return { status, next: new Date(now.getTime() + ACTIVE_RECHECK_MS).toISOString(), timedOut: false };
   if (status !== 'pending') return { status, next: null, timedOut: false };
-  const next = nextCheckAt(new Date(record.created_at), checks, now);
+  const next = nextCheckAt(new Date(pendingSince), checks, now);
   return next === undefined ? { status: 'blocked', next: null, timedOut: true } : { status, next: next.toISOString(), timedOut: false };
 }
 
@@ -157,9 +158,12 @@ async function checkedRecord(record: CustomHostnameRecord, now: Date): Promise<C
     if (certificate.status === 'active') status = 'active';
     else if (record.status === 'moved' || record.status === 'blocked') status = 'pending';
   }
-  const checks = record.checks + 1;
-  const next = scheduled(record, status, checks, now);
-  if (next.timedOut) errors = [...errors, 'Not verified within 7 days of provisioning: fix the DNS records, then call verify again'];
+  // A hostname verify brings back from moved or blocked starts a new 7 days of checks.
+  const revived = status === 'pending' && record.status !== 'pending';
+  const checks = revived ? 1 : record.checks + 1;
+  const pendingSince = revived ? now.toISOString() : record.pending_since;
+  const next = scheduled(pendingSince, status, checks, now);
+  if (next.timedOut) errors = [...errors, 'Not verified within 7 days: fix the DNS records, then call verify again'];
   const at = now.toISOString();
   return {
     ...record,
@@ -170,6 +174,7 @@ async function checkedRecord(record: CustomHostnameRecord, now: Date): Promise<C
     found: { cname, txt },
     verification_errors: next.status === 'active' ? [] : errors,
     checks,
+    pending_since: pendingSince,
     version: record.version + 1,
     updated_at: at,
     last_checked_at: at,

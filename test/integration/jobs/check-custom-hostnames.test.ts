@@ -145,9 +145,37 @@ describe('check-custom-hostnames (every minute)', () => {
     // Assess
     expect(lastPending).toMatchObject({ status: 'pending', next_check_at: deadline.toISOString() });
     expect(blocked).toMatchObject({ status: 'blocked', next_check_at: null });
-    expect(blocked.verification_errors).toContain('Not verified within 7 days of provisioning: fix the DNS records, then call verify again');
+    expect(blocked.verification_errors).toContain('Not verified within 7 days: fix the DNS records, then call verify again');
     expect(later.checks).toBe(blocked.checks);
     expect(await updates(tenant)).toEqual([['pending', 'blocked']]);
+  }, 60_000);
+
+  it('lets verify bring a blocked hostname back once its DNS is right', async () => {
+    // Prepare
+    const { tenant, hostname } = await provisioned();
+    await run(at(hostname.created_at, CHECK_WINDOW_MS));
+    dns.setCname(hostname.hostname, hostname.cname_target);
+    dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
+
+    // Act
+    const response = await call<{ data: { status: string; next_check_at: string | null } }>(`${originOf(stack)}/api/custom-hostname/verify`, {
+      method: 'POST',
+      key: tenant.key,
+      body: { hostname: hostname.hostname },
+    });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.data.status).toBe('active');
+    // The block was recorded at the run's time 7 days ahead, so it lists after the verify of today: compare as a set.
+    const changes = await updates(tenant);
+    expect(changes).toHaveLength(2);
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        ['pending', 'blocked'],
+        ['blocked', 'active'],
+      ]),
+    );
   }, 60_000);
 
   it('runs in the every-minute job', async () => {

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CertificateStatus, HostnameStatus } from '#core/custom-hostnames';
 import { MAX_CUSTOM_HOSTNAMES } from '#core/custom-hostnames';
@@ -6,6 +5,7 @@ import type { CertificateValidationRecord } from '#core/custom-hostname-ports';
 import { ResourceNotFoundError, StateConflictError, ValidationError } from '#core/errors';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { failedConditionAt } from './transact';
 import type { TransactItem } from './customer-repository';
 import { type DueEntry, findDueEntries } from './due-index';
 import { customHostnameBodyOf, customHostnameClaimEntity, customHostnameEntity } from './entities/custom-hostname';
@@ -59,12 +59,6 @@ const DELETED_RETENTION_SECONDS = 30 * 24 * 3600;
 export class CustomHostnameNotFoundError extends ResourceNotFoundError {}
 
 const notFound = (id: string) => new CustomHostnameNotFoundError(`No custom hostname ${id}`, { param: 'id' });
-
-function failedConditionAt(error: unknown): number | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-  return index === undefined || index < 0 ? undefined : index;
-}
 
 /**
  * Stores a new hostname with its claim and the merchant's count, in one transaction: 422

@@ -40,3 +40,10 @@ export async function transactOptimistically<T>(attempt: () => Promise<{ items: 
     }
   }
 }
+
+/** The index of the transaction item whose condition failed, when `error` is a cancelled transaction; undefined otherwise. */
+export function failedConditionAt(error: unknown): number | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+  return index === undefined || index < 0 ? undefined : index;
+}

@@ -1,9 +1,9 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ResourceNotFoundError, ValidationError } from '#core/errors';
 import { idBody, timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { failedConditionAt } from './transact';
 import { webhookDeliveryEntity, webhookDeliveryIdFor, webhookEndpointBodyOf, webhookEndpointEntity, webhookEndpointIdFor } from './entities/webhook-endpoint';
 import type { TransactItem } from './customer-repository';
 import { findDueEntries } from './due-index';
@@ -70,12 +70,6 @@ function endpointKey(merchantId: string, endpointId: string) {
   const body = webhookEndpointBodyOf(endpointId);
   if (body === undefined) throw new WebhookEndpointNotFoundError(`No webhook endpoint ${endpointId}`, { param: 'id' });
   return webhookKeys.endpoint(merchantId, body);
-}
-
-function failedConditionAt(error: unknown): number | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-  return index === undefined || index < 0 ? undefined : index;
 }
 
 /** Stores a new endpoint; 422 `param: url` past MAX_WEBHOOK_ENDPOINTS (the count and the endpoint are written together). */

@@ -11,9 +11,10 @@ import { listOutboundEvents } from '#data/outbound-event-repository';
 import { checkCustomHostnames } from '#jobs/check-custom-hostnames';
 import { handler as everyMinute } from '#jobs/every-minute';
 import type { LocalStack } from '#lib/local/local-stack';
-import { startDnsServer, type TestDnsServer } from '#test/fixtures/dns-server';
+import type { TestDnsServer } from '#test/fixtures/dns-server';
+import { type DnsStack, startDnsStack } from '#test/fixtures/dns-stack';
 import { call } from '#test/fixtures/http';
-import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { originOf } from '#test/fixtures/local-stack';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
@@ -34,6 +35,7 @@ const run = (now: Date) => checkCustomHostnames({ now, executionId: `test-${now.
 describe('check-custom-hostnames (every minute)', () => {
   let stack: LocalStack;
   let dns: TestDnsServer;
+  let running: DnsStack;
 
   async function provisioned(): Promise<{ tenant: Tenant; hostname: Provisioned }> {
     const tenant = await newTenant(['admin'], UNLIMITED);
@@ -52,15 +54,12 @@ describe('check-custom-hostnames (every minute)', () => {
       .map((event) => [event.data.object.previous_status, event.data.object.status]);
 
   beforeAll(async () => {
-    dns = await startDnsServer();
-    process.env.DNS_SERVERS = dns.address;
-    stack = await startTestStack();
+    running = await startDnsStack();
+    ({ stack, dns } = running);
   }, 60_000);
 
   afterAll(async () => {
-    delete process.env.DNS_SERVERS;
-    await stack.stop();
-    await dns.close();
+    await running.stop();
   });
 
   it('checks a pending hostname a minute after provisioning, then on the backoff, not before', async () => {

@@ -15,9 +15,10 @@ import { documentClient } from '#data/client';
 import { customHostnameKeys } from '#data/keys';
 import { listOutboundEvents } from '#data/outbound-event-repository';
 import type { LocalStack } from '#lib/local/local-stack';
-import { startDnsServer, type TestDnsServer } from '#test/fixtures/dns-server';
+import type { TestDnsServer } from '#test/fixtures/dns-server';
+import { type DnsStack, startDnsStack } from '#test/fixtures/dns-stack';
 import { call } from '#test/fixtures/http';
-import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { originOf } from '#test/fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 
 interface DnsRecord {
@@ -57,6 +58,7 @@ const uniqueHostname = (): string => `pay-${Date.now().toString(36)}-${(sequence
 describe('/api/custom-hostname', () => {
   let stack: LocalStack;
   let dns: TestDnsServer;
+  let running: DnsStack;
   const url = (path: string) => `${originOf(stack)}/api/custom-hostname${path}`;
   const provision = (tenant: Tenant, body: unknown) => call<Body>(url('/provision'), { method: 'POST', key: tenant.key, body });
   const verify = (tenant: Tenant, body: unknown) => call<Body>(url('/verify'), { method: 'POST', key: tenant.key, body });
@@ -80,15 +82,12 @@ describe('/api/custom-hostname', () => {
   }
 
   beforeAll(async () => {
-    dns = await startDnsServer();
-    process.env.DNS_SERVERS = dns.address;
-    stack = await startTestStack();
+    running = await startDnsStack();
+    ({ stack, dns } = running);
   }, 60_000);
 
   afterAll(async () => {
-    delete process.env.DNS_SERVERS;
-    await stack.stop();
-    await dns.close();
+    await running.stop();
   });
 
   describe('POST /provision', () => {

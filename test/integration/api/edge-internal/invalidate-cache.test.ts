@@ -10,9 +10,10 @@ import { CRON_SECRET, cronAuth } from '#test/fixtures/cron-secret';
 import { localCdnCalls } from '#adapters/cdn/local';
 import { invalidateCacheSchemas } from '#api/edge-internal/schemas';
 import type { LocalStack } from '#lib/local/local-stack';
-import { startDnsServer, type TestDnsServer } from '#test/fixtures/dns-server';
+import type { TestDnsServer } from '#test/fixtures/dns-server';
+import { type DnsStack, startDnsStack } from '#test/fixtures/dns-stack';
 import { call } from '#test/fixtures/http';
-import { originOf, startTestStack } from '#test/fixtures/local-stack';
+import { originOf } from '#test/fixtures/local-stack';
 import { newTenant, UNLIMITED } from '#test/fixtures/tenants';
 
 interface Body {
@@ -25,19 +26,17 @@ const PATH = '/api/internal/cache/invalidate';
 describe('POST /api/internal/cache/invalidate', () => {
   let stack: LocalStack;
   let dns: TestDnsServer;
+  let running: DnsStack;
   const post = (body: unknown, headers: Record<string, string> = cronAuth()) => call<Body>(`${originOf(stack)}${PATH}`, { method: 'POST', body, headers });
   const purges = () => localCdnCalls().filter((entry) => entry.action === 'purge');
 
   beforeAll(async () => {
-    dns = await startDnsServer();
-    process.env.DNS_SERVERS = dns.address;
-    stack = await startTestStack();
+    running = await startDnsStack();
+    ({ stack, dns } = running);
   }, 60_000);
 
   afterAll(async () => {
-    delete process.env.DNS_SERVERS;
-    await stack.stop();
-    await dns.close();
+    await running.stop();
   });
 
   describe('with the cron secret', () => {

@@ -41,11 +41,13 @@ export const CLOUDFRONT_ACTIONS: Readonly<Record<CustomHostnameAccess, readonly 
   // Delete purges the tenant, then disables and deletes it.
   manage: [
     'cloudfront:CreateDistributionTenant',
+    'cloudfront:GetDistributionTenantByDomain',
     'cloudfront:GetDistributionTenant',
     'cloudfront:UpdateDistributionTenant',
     'cloudfront:DeleteDistributionTenant',
     'cloudfront:CreateInvalidationForDistributionTenant',
   ],
-  check: ['cloudfront:CreateDistributionTenant'],
+  // Attach takes the tenant already made for the hostname (a check run again) by its domain.
+  check: ['cloudfront:CreateDistributionTenant', 'cloudfront:GetDistributionTenantByDomain'],
   purge: ['cloudfront:CreateInvalidation', 'cloudfront:CreateInvalidationForDistributionTenant'],
 };

@@ -1,4 +1,12 @@
-import { ACMClient, DeleteCertificateCommand, DescribeCertificateCommand, RequestCertificateCommand, ResourceNotFoundException } from '@aws-sdk/client-acm';
+import {
+  ACMClient,
+  DeleteCertificateCommand,
+  DescribeCertificateCommand,
+  RequestCertificateCommand,
+  ResourceInUseException,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-acm';
+import { logger } from '#shared/logger';
 import type { CertificateAuthority, CertificateDescription, CertificateValidationRecord } from '#core/custom-hostname-ports';
 
 /** CloudFront takes certificates from ACM in us-east-1 only, whatever the stack's region. */
@@ -7,7 +15,8 @@ export const ACM_REGION = 'us-east-1';
 /**
  * The certificate port on AWS Certificate Manager: RequestCertificate with DNS validation,
  * DescribeCertificate for its state and validation records, DeleteCertificate. ACM's
- * PENDING_VALIDATION with every domain validated is reported as `pending_issuance`.
+ * PENDING_VALIDATION with every domain validated is reported as `pending_issuance`. A certificate
+ * CloudFront still holds (a tenant just deleted) is left in place and logged.
  */
 export class AcmCertificateAuthority implements CertificateAuthority {
   constructor(private readonly client: ACMClient = new ACMClient({ region: ACM_REGION })) {}
@@ -51,6 +60,12 @@ export class AcmCertificateAuthority implements CertificateAuthority {
     try {
       await this.client.send(new DeleteCertificateCommand({ CertificateArn: certificateId }));
     } catch (error) {
+      if (error instanceof ResourceInUseException) {
+        // CloudFront releases a deleted tenant's certificate some minutes later: the hostname is
+        // deleted all the same, and the (free) certificate is left for the operator, named here.
+        logger.warn('ACM certificate still in use; left in place', { certificate_arn: certificateId });
+        return;
+      }
       if (!(error instanceof ResourceNotFoundException)) throw error;
     }
   }

@@ -1,10 +1,13 @@
 import {
   CloudFrontClient,
+  CNAMEAlreadyExists,
   CreateDistributionTenantCommand,
   CreateInvalidationCommand,
   CreateInvalidationForDistributionTenantCommand,
   DeleteDistributionTenantCommand,
+  EntityAlreadyExists,
   EntityNotFound,
+  GetDistributionTenantByDomainCommand,
   GetDistributionTenantCommand,
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
@@ -26,6 +29,19 @@ export class CloudFrontCdn implements Cdn {
   ) {}
 
   async attach(hostname: string, certificateId: string): Promise<{ tenantId: string }> {
+    try {
+      return await this.createTenant(hostname, certificateId);
+    } catch (error) {
+      // A check run again after its write lost a race already made the tenant: take that one.
+      if (!(error instanceof CNAMEAlreadyExists || error instanceof EntityAlreadyExists)) throw error;
+      const existing = await this.client.send(new GetDistributionTenantByDomainCommand({ Domain: hostname }));
+      const tenantId = existing.DistributionTenant?.Id;
+      if (tenantId === undefined || existing.DistributionTenant?.DistributionId !== this.distributionId) throw error;
+      return { tenantId };
+    }
+  }
+
+  private async createTenant(hostname: string, certificateId: string): Promise<{ tenantId: string }> {
     const answer = await this.client.send(
       new CreateDistributionTenantCommand({
         DistributionId: this.distributionId,

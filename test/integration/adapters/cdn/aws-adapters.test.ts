@@ -97,28 +97,26 @@ describe('AcmCertificateAuthority', () => {
     await close(acm.server);
   });
 
-  it('deletes a certificate, and takes one already gone as deleted', async () => {
+  it('deletes a certificate, takes one already gone as deleted and leaves one CloudFront still holds', async () => {
     // Prepare
-    let calls = 0;
-    const acm = await fake(() => {
-      calls += 1;
-      return calls === 1
-        ? json({})
-        : {
-            status: 400,
-            body: JSON.stringify({ __type: 'ResourceNotFoundException', message: 'gone' }),
-            headers: { 'content-type': 'application/x-amz-json-1.1' },
-          };
+    const failure = (type: string): Reply => ({
+      status: 400,
+      body: JSON.stringify({ __type: type, message: type }),
+      headers: { 'content-type': 'application/x-amz-json-1.1' },
     });
+    const answers = [json({}), failure('ResourceNotFoundException'), failure('ResourceInUseException'), failure('AccessDeniedException')];
+    const acm = await fake(() => answers.shift() ?? { status: 500 });
     const authority = new AcmCertificateAuthority(new ACMClient({ region: 'us-east-1', endpoint: acm.url, credentials }));
     // Act
     await authority.delete(arn);
     await authority.delete(arn);
+    await authority.delete(arn);
+    const denied = authority.delete(arn);
     // Assess
-    expect(acm.seen.map((request) => [request.headers['x-amz-target'], JSON.parse(request.body).CertificateArn])).toEqual([
-      ['CertificateManager.DeleteCertificate', arn],
-      ['CertificateManager.DeleteCertificate', arn],
-    ]);
+    await expect(denied).rejects.toThrow();
+    expect(acm.seen.map((request) => [request.headers['x-amz-target'], JSON.parse(request.body).CertificateArn])).toEqual(
+      Array.from({ length: 4 }, () => ['CertificateManager.DeleteCertificate', arn]),
+    );
     await close(acm.server);
   });
 });
@@ -168,6 +166,22 @@ describe('CloudFrontCdn', () => {
     expect([update?.method, update?.headers['if-match']]).toEqual(['PUT', 'E1']);
     expect(update?.body).toContain('<Enabled>false</Enabled>');
     expect([remove?.method, remove?.headers['if-match']]).toEqual(['DELETE', 'E2']);
+    await close(cloudfront.server);
+  });
+
+  it('takes the tenant already made for the hostname when CloudFront says the domain exists (a check run again)', async () => {
+    // Prepare
+    const cloudfront = await fake((request) => {
+      if (request.method === 'POST' && request.path === '/2020-05-31/distribution-tenant')
+        return xml('<ErrorResponse><Error><Type>Sender</Type><Code>CNAMEAlreadyExists</Code><Message>exists</Message></Error></ErrorResponse>', 409);
+      if (request.method === 'GET' && request.path === '/2020-05-31/distribution-tenant?domain=pay.m.example') return xml(tenant(true));
+      return { status: 404 };
+    });
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', new CloudFrontClient({ region: 'us-east-1', endpoint: cloudfront.url, credentials }));
+    // Act
+    const attached = await cdn.attach('pay.m.example', 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c');
+    // Assess
+    expect(attached).toEqual({ tenantId: 'dt_7' });
     await close(cloudfront.server);
   });
 

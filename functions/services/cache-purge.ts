@@ -24,12 +24,12 @@ export async function purgeCache(kind: CacheKind, key: string): Promise<CachePur
   if (kind === 'branding') {
     if ((await getMerchant(key)) === undefined) throw new ResourceNotFoundError(`No merchant ${key}`, { param: 'key' });
     const cleared = forgetBranding(key);
-    const { invalidationId } = await cdn.purge({ kind: 'branding', merchantId: key });
+    const { invalidationId } = await (await cdn()).purge({ kind: 'branding', merchantId: key });
     return { kind, key, function_cache_cleared: cleared, cdn_invalidation_id: invalidationId };
   }
   const hostname = key.trim().toLowerCase().replace(/\.$/, '');
   const record = await findClaimedHostname(hostname);
   if (record === undefined) throw new ResourceNotFoundError(`No custom hostname ${hostname}`, { param: 'key' });
-  const invalidation = record.cdn_tenant_id === null ? null : await cdn.purge({ kind: 'hostname', tenantId: record.cdn_tenant_id });
+  const invalidation = record.cdn_tenant_id === null ? null : await (await cdn()).purge({ kind: 'hostname', tenantId: record.cdn_tenant_id });
   return { kind, key: hostname, function_cache_cleared: false, cdn_invalidation_id: invalidation?.invalidationId ?? null };
 }

@@ -92,8 +92,8 @@ interface CertificateProgress {
  * hostname through the CDN with it.
  */
 async function advanceCertificate(record: CustomHostnameRecord, now: Date): Promise<CertificateProgress> {
-  const certificateId = record.certificate.id ?? (await certificateAuthority.request(record.hostname, record.id)).certificateId;
-  const described = await certificateAuthority.describe(certificateId);
+  const certificateId = record.certificate.id ?? (await (await certificateAuthority()).request(record.hostname, record.id)).certificateId;
+  const described = await (await certificateAuthority()).describe(certificateId);
   const resolver = configuredDnsRecordResolver();
   const validation_records: CheckedValidationRecord[] = await Promise.all(
     described.validationRecords.map(async (validation) => ({ ...validation, found: await lookUp(resolver.cname(validation.name)) })),
@@ -101,7 +101,7 @@ async function advanceCertificate(record: CustomHostnameRecord, now: Date): Prom
   const base = { id: certificateId, validation_records, issued_at: record.certificate.issued_at };
   switch (described.state) {
     case 'issued': {
-      const tenantId = record.cdn_tenant_id ?? (await cdn.attach(record.hostname, certificateId)).tenantId;
+      const tenantId = record.cdn_tenant_id ?? (await (await cdn()).attach(record.hostname, certificateId)).tenantId;
       return { certificate: { ...base, status: 'active', issued_at: base.issued_at ?? now.toISOString() }, tenantId, errors: [] };
     }
     case 'pending_issuance':
@@ -239,10 +239,11 @@ export async function deleteCustomHostname(merchantId: string, id: string, now: 
     const record = await getCustomHostname(merchantId, id);
     if (record.status === 'deleted') throw new StateConflictError(`${record.hostname} is already deleted`, { param: 'id' });
     if (record.cdn_tenant_id !== null) {
-      await cdn.purge({ kind: 'hostname', tenantId: record.cdn_tenant_id });
-      await cdn.detach(record.cdn_tenant_id);
+      const network = await cdn();
+      await network.purge({ kind: 'hostname', tenantId: record.cdn_tenant_id });
+      await network.detach(record.cdn_tenant_id);
     }
-    if (record.certificate.id !== null) await certificateAuthority.delete(record.certificate.id);
+    if (record.certificate.id !== null) await (await certificateAuthority()).delete(record.certificate.id);
     const at = now.toISOString();
     const after: CustomHostnameRecord = {
       ...record,

@@ -10,9 +10,7 @@ import { getCustomHostname } from '#data/custom-hostname-repository';
 import { listOutboundEvents } from '#data/outbound-event-repository';
 import { checkCustomHostnames } from '#jobs/check-custom-hostnames';
 import { handler as everyMinute } from '#jobs/every-minute';
-import type { LocalStack } from '#lib/local/local-stack';
-import type { TestDnsServer } from '#test/fixtures/dns-server';
-import { type DnsStack, startDnsStack } from '#test/fixtures/dns-stack';
+import { useDnsStack } from '#test/fixtures/dns-stack';
 import { call } from '#test/fixtures/http';
 import { originOf } from '#test/fixtures/local-stack';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
@@ -33,13 +31,11 @@ const at = (iso: string, plusMs = 0): Date => new Date(Date.parse(iso) + plusMs)
 const run = (now: Date) => checkCustomHostnames({ now, executionId: `test-${now.getTime()}` });
 
 describe('check-custom-hostnames (every minute)', () => {
-  let stack: LocalStack;
-  let dns: TestDnsServer;
-  let running: DnsStack;
+  const running = useDnsStack();
 
   async function provisioned(): Promise<{ tenant: Tenant; hostname: Provisioned }> {
     const tenant = await newTenant(['admin'], UNLIMITED);
-    const response = await call<{ data: Provisioned }>(`${originOf(stack)}/api/custom-hostname/provision`, {
+    const response = await call<{ data: Provisioned }>(`${originOf(running.stack)}/api/custom-hostname/provision`, {
       method: 'POST',
       key: tenant.key,
       body: { hostname: uniqueHostname() },
@@ -52,15 +48,6 @@ describe('check-custom-hostnames (every minute)', () => {
     (await listOutboundEvents(tenant.merchant.id))
       .filter((event) => event.types.includes('custom_hostname.updated'))
       .map((event) => [event.data.object.previous_status, event.data.object.status]);
-
-  beforeAll(async () => {
-    running = await startDnsStack();
-    ({ stack, dns } = running);
-  }, 60_000);
-
-  afterAll(async () => {
-    await running.stop();
-  });
 
   it('checks a pending hostname a minute after provisioning, then on the backoff, not before', async () => {
     // Prepare
@@ -91,8 +78,8 @@ describe('check-custom-hostnames (every minute)', () => {
   it('makes a pending hostname active once its DNS is right, and records the change', async () => {
     // Prepare
     const { tenant, hostname } = await provisioned();
-    dns.setCname(hostname.hostname, hostname.cname_target);
-    dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
+    running.dns.setCname(hostname.hostname, hostname.cname_target);
+    running.dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
 
     // Act
     const summary = await run(new Date(hostname.next_check_at));
@@ -109,11 +96,11 @@ describe('check-custom-hostnames (every minute)', () => {
   it('marks an active hostname moved at its daily check when the CNAME left', async () => {
     // Prepare
     const { tenant, hostname } = await provisioned();
-    dns.setCname(hostname.hostname, hostname.cname_target);
-    dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
+    running.dns.setCname(hostname.hostname, hostname.cname_target);
+    running.dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
     await run(new Date(hostname.next_check_at));
     const active = await getCustomHostname(tenant.merchant.id, hostname.id);
-    dns.setCname(hostname.hostname, 'other-cdn.example');
+    running.dns.setCname(hostname.hostname, 'other-cdn.example');
 
     // Act
     await run(new Date(active.next_check_at as string));
@@ -153,11 +140,11 @@ describe('check-custom-hostnames (every minute)', () => {
     // Prepare
     const { tenant, hostname } = await provisioned();
     await run(at(hostname.created_at, CHECK_WINDOW_MS));
-    dns.setCname(hostname.hostname, hostname.cname_target);
-    dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
+    running.dns.setCname(hostname.hostname, hostname.cname_target);
+    running.dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
 
     // Act
-    const response = await call<{ data: { status: string; next_check_at: string | null } }>(`${originOf(stack)}/api/custom-hostname/verify`, {
+    const response = await call<{ data: { status: string; next_check_at: string | null } }>(`${originOf(running.stack)}/api/custom-hostname/verify`, {
       method: 'POST',
       key: tenant.key,
       body: { hostname: hostname.hostname },

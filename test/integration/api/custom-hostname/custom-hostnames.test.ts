@@ -14,9 +14,7 @@ import { createApiKey } from '#data/api-key-repository';
 import { documentClient } from '#data/client';
 import { customHostnameKeys } from '#data/keys';
 import { listOutboundEvents } from '#data/outbound-event-repository';
-import type { LocalStack } from '#lib/local/local-stack';
-import type { TestDnsServer } from '#test/fixtures/dns-server';
-import { type DnsStack, startDnsStack } from '#test/fixtures/dns-stack';
+import { useDnsStack } from '#test/fixtures/dns-stack';
 import { call } from '#test/fixtures/http';
 import { originOf } from '#test/fixtures/local-stack';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
@@ -56,10 +54,8 @@ let sequence = 0;
 const uniqueHostname = (): string => `pay-${Date.now().toString(36)}-${(sequence += 1)}.merchant.example`;
 
 describe('/api/custom-hostname', () => {
-  let stack: LocalStack;
-  let dns: TestDnsServer;
-  let running: DnsStack;
-  const url = (path: string) => `${originOf(stack)}/api/custom-hostname${path}`;
+  const running = useDnsStack();
+  const url = (path: string) => `${originOf(running.stack)}/api/custom-hostname${path}`;
   const provision = (tenant: Tenant, body: unknown) => call<Body>(url('/provision'), { method: 'POST', key: tenant.key, body });
   const verify = (tenant: Tenant, body: unknown) => call<Body>(url('/verify'), { method: 'POST', key: tenant.key, body });
   const status = (tenant: Tenant, id: string) => call<Body>(url(`/status/${encodeURIComponent(id)}`), { key: tenant.key });
@@ -67,8 +63,8 @@ describe('/api/custom-hostname', () => {
 
   /** Publishes the records a provisioned hostname asks for. */
   const publish = (hostname: Hostname) => {
-    dns.setCname(hostname.hostname, hostname.cname_target);
-    dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
+    running.dns.setCname(hostname.hostname, hostname.cname_target);
+    running.dns.setTxt(hostname.ownership_verification.name, [hostname.ownership_verification.value]);
   };
 
   /** A tenant with a hostname provisioned and made active through verify. */
@@ -80,15 +76,6 @@ describe('/api/custom-hostname', () => {
     expect(verified.body.data.status).toBe('active');
     return { tenant, hostname: verified.body.data };
   }
-
-  beforeAll(async () => {
-    running = await startDnsStack();
-    ({ stack, dns } = running);
-  }, 60_000);
-
-  afterAll(async () => {
-    await running.stop();
-  });
 
   describe('POST /provision', () => {
     it('answers 201 with a pending hostname, the CNAME to create and the ownership TXT record', async () => {
@@ -217,9 +204,9 @@ describe('/api/custom-hostname', () => {
 
       // Act
       const nothing = await verify(tenant, { id: provisioned.id });
-      dns.setCname(provisioned.hostname, CUSTOM_HOST);
+      running.dns.setCname(provisioned.hostname, CUSTOM_HOST);
       const cnameOnly = await verify(tenant, { id: provisioned.id });
-      dns.setTxt(provisioned.ownership_verification.name, ['unrelated', provisioned.ownership_verification.value]);
+      running.dns.setTxt(provisioned.ownership_verification.name, ['unrelated', provisioned.ownership_verification.value]);
       const both = await verify(tenant, { hostname: provisioned.hostname });
 
       // Assess
@@ -275,13 +262,13 @@ describe('/api/custom-hostname', () => {
     it('marks an active hostname moved when its CNAME points elsewhere, and active again when it is back', async () => {
       // Prepare
       const { tenant, hostname } = await activeHostname();
-      dns.setCname(hostname.hostname, 'elsewhere.cdn.example');
+      running.dns.setCname(hostname.hostname, 'elsewhere.cdn.example');
       // The ownership TXT may go once the hostname is active.
-      dns.remove(hostname.ownership_verification.name);
+      running.dns.remove(hostname.ownership_verification.name);
 
       // Act
       const moved = await verify(tenant, { id: hostname.id });
-      dns.setCname(hostname.hostname, CUSTOM_HOST);
+      running.dns.setCname(hostname.hostname, CUSTOM_HOST);
       const back = await verify(tenant, { id: hostname.id });
 
       // Assess

@@ -9,9 +9,7 @@
 import { CRON_SECRET, cronAuth } from '#test/fixtures/cron-secret';
 import { localCdnCalls } from '#adapters/cdn/local';
 import { invalidateCacheSchemas } from '#api/edge-internal/schemas';
-import type { LocalStack } from '#lib/local/local-stack';
-import type { TestDnsServer } from '#test/fixtures/dns-server';
-import { type DnsStack, startDnsStack } from '#test/fixtures/dns-stack';
+import { useDnsStack } from '#test/fixtures/dns-stack';
 import { call } from '#test/fixtures/http';
 import { originOf } from '#test/fixtures/local-stack';
 import { newTenant, UNLIMITED } from '#test/fixtures/tenants';
@@ -24,26 +22,16 @@ interface Body {
 const PATH = '/api/internal/cache/invalidate';
 
 describe('POST /api/internal/cache/invalidate', () => {
-  let stack: LocalStack;
-  let dns: TestDnsServer;
-  let running: DnsStack;
-  const post = (body: unknown, headers: Record<string, string> = cronAuth()) => call<Body>(`${originOf(stack)}${PATH}`, { method: 'POST', body, headers });
+  const running = useDnsStack();
+  const post = (body: unknown, headers: Record<string, string> = cronAuth()) =>
+    call<Body>(`${originOf(running.stack)}${PATH}`, { method: 'POST', body, headers });
   const purges = () => localCdnCalls().filter((entry) => entry.action === 'purge');
-
-  beforeAll(async () => {
-    running = await startDnsStack();
-    ({ stack, dns } = running);
-  }, 60_000);
-
-  afterAll(async () => {
-    await running.stop();
-  });
 
   describe('with the cron secret', () => {
     it("drops a merchant's cached branding and purges its branding paths on the CDN", async () => {
       // Prepare
       const tenant = await newTenant(['admin'], UNLIMITED);
-      const warmed = await call(`${originOf(stack)}/api/custom-hostname/branding/${tenant.merchant.id}`);
+      const warmed = await call(`${originOf(running.stack)}/api/custom-hostname/branding/${tenant.merchant.id}`);
       const before = purges().length;
 
       // Act
@@ -75,15 +63,15 @@ describe('POST /api/internal/cache/invalidate', () => {
       const provision = async (hostname: string) =>
         (
           await call<{ data: { id: string; hostname: string; cname_target: string; ownership_verification: { name: string; value: string } } }>(
-            `${originOf(stack)}/api/custom-hostname/provision`,
+            `${originOf(running.stack)}/api/custom-hostname/provision`,
             { method: 'POST', key: tenant.key, body: { hostname } },
           )
         ).body.data;
       const active = await provision(`purge-${Date.now().toString(36)}.merchant.example`);
       const pending = await provision(`pending-${Date.now().toString(36)}.merchant.example`);
-      dns.setCname(active.hostname, active.cname_target);
-      dns.setTxt(active.ownership_verification.name, [active.ownership_verification.value]);
-      await call(`${originOf(stack)}/api/custom-hostname/verify`, { method: 'POST', key: tenant.key, body: { id: active.id } });
+      running.dns.setCname(active.hostname, active.cname_target);
+      running.dns.setTxt(active.ownership_verification.name, [active.ownership_verification.value]);
+      await call(`${originOf(running.stack)}/api/custom-hostname/verify`, { method: 'POST', key: tenant.key, body: { id: active.id } });
 
       // Act
       const purged = await post({ kind: 'hostname', key: active.hostname.toUpperCase() });

@@ -5,7 +5,7 @@ import type { CertificateValidationRecord } from '#core/custom-hostname-ports';
 import { ResourceNotFoundError, StateConflictError, ValidationError } from '#core/errors';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { failedConditionAt } from './transact';
+import { cappedIncrement, failedConditionAt } from './transact';
 import type { TransactItem } from './customer-repository';
 import { type DueEntry, findDueEntries } from './due-index';
 import { customHostnameBodyOf, customHostnameClaimEntity, customHostnameEntity } from './entities/custom-hostname';
@@ -70,15 +70,7 @@ export async function createCustomHostname(record: CustomHostnameRecord): Promis
     await documentClient.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: env.TABLE_NAME,
-              Key: customHostnameKeys.count(record.merchant_id),
-              UpdateExpression: 'ADD hostname_count :one',
-              ConditionExpression: 'attribute_not_exists(hostname_count) OR hostname_count < :max',
-              ExpressionAttributeValues: { ':one': 1, ':max': MAX_CUSTOM_HOSTNAMES },
-            },
-          },
+          cappedIncrement(customHostnameKeys.count(record.merchant_id), 'hostname_count', MAX_CUSTOM_HOSTNAMES),
           {
             Put: {
               TableName: env.TABLE_NAME,

@@ -3,7 +3,7 @@ import { ResourceNotFoundError, ValidationError } from '#core/errors';
 import { idBody, timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
-import { failedConditionAt } from './transact';
+import { cappedIncrement, failedConditionAt } from './transact';
 import { webhookDeliveryEntity, webhookDeliveryIdFor, webhookEndpointBodyOf, webhookEndpointEntity, webhookEndpointIdFor } from './entities/webhook-endpoint';
 import type { TransactItem } from './customer-repository';
 import { findDueEntries } from './due-index';
@@ -78,15 +78,7 @@ export async function createWebhookEndpoint(record: WebhookEndpointRecord): Prom
     await documentClient.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: env.TABLE_NAME,
-              Key: webhookKeys.endpointCount(record.merchant_id),
-              UpdateExpression: 'ADD endpoint_count :one',
-              ConditionExpression: 'attribute_not_exists(endpoint_count) OR endpoint_count < :max',
-              ExpressionAttributeValues: { ':one': 1, ':max': MAX_WEBHOOK_ENDPOINTS },
-            },
-          },
+          cappedIncrement(webhookKeys.endpointCount(record.merchant_id), 'endpoint_count', MAX_WEBHOOK_ENDPOINTS),
           { Put: { TableName: env.TABLE_NAME, Item: webhookEndpointEntity.toItem(record), ConditionExpression: conditions.absent } },
         ],
       }),

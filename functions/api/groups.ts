@@ -52,6 +52,12 @@ export interface ApiGroup {
    * EMAIL_IDENTITY_DRIVER=ses, SENDING_DOMAIN, and the identity actions on `identity/*`. @default false
    */
   readonly emailIdentities?: boolean;
+  /**
+   * Calls the custom-hostname ports (functions/adapters/cdn): `manage` (ACM certificates and
+   * CloudFront distribution tenants) or `purge` (CloudFront invalidations), with exactly those
+   * actions granted on AWS (lib/config/custom-hostnames.ts). @default none
+   */
+  readonly customHostnames?: 'manage' | 'purge';
 }
 
 export const apiGroups = {
@@ -94,9 +100,10 @@ export const apiGroups = {
   'cancel-sessions': { api: 'edge', table: 'write' },
   // Opens the merchant's sealed widget secret to verify init signatures.
   widget: { api: 'edge', table: 'write', secrets: true },
-  'custom-hostname': { api: 'edge', table: 'write' },
+  'custom-hostname': { api: 'edge', table: 'write', customHostnames: 'manage' },
   'email-domain': { api: 'edge', table: 'write', emailIdentities: true },
-  'edge-internal': { api: 'edge', table: 'write' },
+  // Cache purges (branding, custom hostnames) through the CDN port.
+  'edge-internal': { api: 'edge', table: 'write', customHostnames: 'purge' },
   // Seals the upstream's WebSocket token on each one-time ticket.
   'session-proxy': { api: 'edge', table: 'write', secrets: true },
   // Public one-click unsubscribe (RFC 8058) from every message's link and List-Unsubscribe header.

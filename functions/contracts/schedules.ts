@@ -28,7 +28,8 @@ export const scheduleDefinitions: readonly ScheduleDefinition[] = [
     // WhatsApp: quiet hours, held while sending is paused, campaign steps) to `notifications`; it
     // was called dispatch-messages before the channels were folded into one queue.
     // dispatch-due-webhooks enqueues the webhook retries that wait longer than the queue's 15-minute delay.
-    tasks: ['flush-notifications', 'execute-due-retries', 'dispatch-due-webhooks'],
+    // check-custom-hostnames re-checks the DNS of pending (backoff, 7 days) and active (daily) custom hostnames.
+    tasks: ['flush-notifications', 'execute-due-retries', 'dispatch-due-webhooks', 'check-custom-hostnames'],
     // Must finish before the next run starts.
     memoryMb: 1024,
     timeoutSeconds: 55,

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   ApiKeyNotFoundError,
@@ -14,6 +13,7 @@ import { InvalidExpiryError, MerchantNotFoundError } from '#core/merchants';
 import { parseScopes } from '#core/scopes';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { failedConditionAt } from './transact';
 import { apiKeyEntity, apiKeyHashEntity, apiKeyIdEntity } from './entities/api-key';
 import { conditions, type ItemKey, keys, queries } from './keys';
 
@@ -30,12 +30,6 @@ function expiryFrom(createdAt: Date, expiresInSeconds: number | undefined): stri
 }
 
 /** Which item of a cancelled transaction failed its condition, by position. */
-function failedConditionAt(error: unknown): number | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-  return index === undefined || index < 0 ? undefined : index;
-}
-
 /**
  * Creates a key for an existing merchant and returns it with its record; the key is never stored
  * and cannot be shown again. One transaction writes the merchant's key item, the hash item read

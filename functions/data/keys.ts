@@ -1161,3 +1161,41 @@ export const BROWSER_SESSION_ENTITY = {
   ticket: 'websocket_ticket',
   connection: 'websocket_connection',
 } as const;
+
+/** Shards of the custom-hostname check index: hostnames provisioned together spread over this many partitions. */
+export const HOSTNAME_DUE_SHARDS = 4;
+
+/**
+ * Custom hostnames (issue 16; functions/data/custom-hostname-repository.ts, functions/jobs/check-custom-hostnames.ts):
+ * | one custom hostname (`chn_<body>`, time-ordered) | PK = M#<m>, SK = CHN#<body> | table |
+ * | a merchant's custom hostnames, oldest first | PK = M#<m>, SK begins_with CHN# | table |
+ * | the merchant's count of hostnames not deleted (at most MAX_CUSTOM_HOSTNAMES) | PK = M#<m>, SK = CHNCOUNT | table |
+ * | the claim of a hostname, across merchants (unique; merchant and hostname id) | PK = CHNCLAIM#<hostname>, SK = CHNCLAIM | table |
+ * | hostnames due for a DNS re-check, every merchant (every-minute task `check-custom-hostnames`) | GSI4PK = CHNDUE#<shard 0-3>, GSI4SK <= <now>#~ (sparse: pending and active hostnames) | GSI4 |
+ * The claim is not under `M#`: a hostname belongs to one merchant of all, so its claim is written
+ * with `attribute_not_exists` in the transaction that creates the hostname, and deleted in the one
+ * that deletes it. `CHNCOUNT` and `CHNCLAIM` do not begin with `CHN#`.
+ */
+export const customHostnameKeys = {
+  hostname: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CHN#${body}` }),
+  hostnames: (merchantId: string) => queries.partitionPrefix({ PK: merchantPk(merchantId), SKPrefix: 'CHN#' }),
+  count: (merchantId: string): ItemKey => ({ PK: merchantPk(merchantId), SK: 'CHNCOUNT' }),
+  claim: (hostname: string): ItemKey => ({ PK: `CHNCLAIM#${hostname}`, SK: 'CHNCLAIM' }),
+} as const;
+
+export const customHostnameDueKeys = {
+  shardPk: (shard: number): string => `CHNDUE#${shard}`,
+  entry: (merchantId: string, body: string, dueAt: string) => {
+    let hash = 0;
+    for (let i = 0; i < body.length; i += 1) hash = (hash * 31 + body.charCodeAt(i)) >>> 0;
+    return { GSI4PK: `CHNDUE#${hash % HOSTNAME_DUE_SHARDS}`, GSI4SK: `${dueAt}#${merchantId}#${body}` };
+  },
+  /** The merchant and hostname body of a due entry's sort key. */
+  parse: (sortKey: string): { dueAt: string; merchantId: string; body: string } | undefined => {
+    const [dueAt, merchantId, body] = sortKey.split('#');
+    return dueAt && merchantId && body ? { dueAt, merchantId, body } : undefined;
+  },
+  dueUpTo: (at: string): string => `${at}#~`,
+} as const;
+
+export const CUSTOM_HOSTNAME_ENTITY = { hostname: 'custom_hostname', claim: 'custom_hostname_claim' } as const;

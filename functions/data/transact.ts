@@ -1,7 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { StateConflictError } from '#core/errors';
+import { env } from '#shared/env';
 import { documentClient } from './client';
+import type { ItemKey } from './keys';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
@@ -39,4 +41,28 @@ export async function transactOptimistically<T>(attempt: () => Promise<{ items: 
       await new Promise((done) => setTimeout(done, Math.random() * Math.min(MAX_BACKOFF_MS, 10 * 2 ** tries)));
     }
   }
+}
+
+/** The index of the transaction item whose condition failed, when `error` is a cancelled transaction; undefined otherwise. */
+export function failedConditionAt(error: unknown): number | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+  return index === undefined || index < 0 ? undefined : index;
+}
+
+/**
+ * The transaction item that adds one to a per-merchant count attribute, on the condition that it
+ * stays at most `max` (the cap of a resource kept by the count, written with the resource).
+ */
+export function cappedIncrement(key: ItemKey, attribute: string, max: number): TransactItems[number] {
+  return {
+    Update: {
+      TableName: env.TABLE_NAME,
+      Key: key,
+      UpdateExpression: 'ADD #count :one',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
+      ExpressionAttributeNames: { '#count': attribute },
+      ExpressionAttributeValues: { ':one': 1, ':max': max },
+    },
+  };
 }

@@ -1,9 +1,9 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ResourceNotFoundError, ValidationError } from '#core/errors';
 import { idBody, timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { cappedIncrement, failedConditionAt } from './transact';
 import { webhookDeliveryEntity, webhookDeliveryIdFor, webhookEndpointBodyOf, webhookEndpointEntity, webhookEndpointIdFor } from './entities/webhook-endpoint';
 import type { TransactItem } from './customer-repository';
 import { findDueEntries } from './due-index';
@@ -72,27 +72,13 @@ function endpointKey(merchantId: string, endpointId: string) {
   return webhookKeys.endpoint(merchantId, body);
 }
 
-function failedConditionAt(error: unknown): number | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-  return index === undefined || index < 0 ? undefined : index;
-}
-
 /** Stores a new endpoint; 422 `param: url` past MAX_WEBHOOK_ENDPOINTS (the count and the endpoint are written together). */
 export async function createWebhookEndpoint(record: WebhookEndpointRecord): Promise<void> {
   try {
     await documentClient.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: env.TABLE_NAME,
-              Key: webhookKeys.endpointCount(record.merchant_id),
-              UpdateExpression: 'ADD endpoint_count :one',
-              ConditionExpression: 'attribute_not_exists(endpoint_count) OR endpoint_count < :max',
-              ExpressionAttributeValues: { ':one': 1, ':max': MAX_WEBHOOK_ENDPOINTS },
-            },
-          },
+          cappedIncrement(webhookKeys.endpointCount(record.merchant_id), 'endpoint_count', MAX_WEBHOOK_ENDPOINTS),
           { Put: { TableName: env.TABLE_NAME, Item: webhookEndpointEntity.toItem(record), ConditionExpression: conditions.absent } },
         ],
       }),

@@ -1,3 +1,4 @@
+import { checkCustomHostnames } from './check-custom-hostnames';
 import { dispatchDueWebhooks } from './dispatch-due-webhooks';
 import { dispatchScheduledMessages } from './dispatch-messages';
 import { executeDueRetries } from './execute-due-retries';
@@ -8,4 +9,5 @@ export const handler = createJobHandler('every-minute', {
   'execute-due-retries': (input) => executeDueRetries(input),
   'flush-notifications': (input) => dispatchScheduledMessages(input),
   'dispatch-due-webhooks': (input) => dispatchDueWebhooks(input),
+  'check-custom-hostnames': (input) => checkCustomHostnames(input),
 });

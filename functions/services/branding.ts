@@ -28,3 +28,8 @@ export async function brandingOf(merchantId: string, now: Date = new Date()): Pr
   brandingCache.set(merchantId, { branding, until: now.getTime() + BRANDING_CACHE_SECONDS * 1000 });
   return branding;
 }
+
+/** Drops this function's cached branding of a merchant (POST /api/internal/cache/invalidate); answers whether there was one. */
+export function forgetBranding(merchantId: string): boolean {
+  return brandingCache.delete(merchantId);
+}

@@ -210,6 +210,25 @@ const RULES = {
   SENDING_DOMAIN: { fallback: 'mail.recovery.local', minLength: 3 },
   EMAIL_IDENTITY_DRIVER: { fallback: 'local', oneOf: ['local', 'ses'] },
   DMARC_REPORT_ADDRESS: { minLength: 3 },
+  /**
+   * Custom hostnames (docs/custom-hostnames.md). SERVICE_DOMAIN: the service's own domain, which
+   * no merchant may claim (nor any name under it). CUSTOM_HOST: the name merchants point their
+   * CNAME at; `custom.<SERVICE_DOMAIN>` when unset.
+   */
+  SERVICE_DOMAIN: { fallback: 'recovery.local', minLength: 3 },
+  CUSTOM_HOST: { minLength: 3 },
+  /**
+   * The certificate port: `local`, a deterministic local CA that issues at once once DNS
+   * validates (local stack and tests), or `acm` (AWS Certificate Manager in us-east-1, set by CDK).
+   */
+  CERTIFICATE_DRIVER: { fallback: 'local', oneOf: ['local', 'acm'] },
+  /**
+   * The CDN port: `local`, an in-process record of associations and purges, or `cloudfront`
+   * (CloudFront SaaS Manager: one distribution tenant per hostname on CLOUDFRONT_DISTRIBUTION_ID,
+   * the multi-tenant distribution; set by CDK).
+   */
+  CDN_DRIVER: { fallback: 'local', oneOf: ['local', 'cloudfront'] },
+  CLOUDFRONT_DISTRIBUTION_ID: { minLength: 1 },
 } as const satisfies Record<string, VariableRule>;
 
 type Rules = typeof RULES;

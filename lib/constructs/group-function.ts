@@ -14,6 +14,7 @@ import type { QueueDefinition } from '#contracts/queues';
 import { tableDefinition } from '#data/table-definition';
 import type { CrmApps } from '#lib/config/crm-apps';
 import { logRetentionFor, removalPolicyFor, SERVICE_VERSION, type StageName } from '#lib/config/stages';
+import { ACM_ACTIONS, CLOUDFRONT_ACTIONS, type CustomHostnameAccess, type CustomHostnamesConfig } from '#lib/config/custom-hostnames';
 import { bundleDefinesFor } from '#lib/function-bundles';
 import { type VectorIndexHandle, vectorIndexStatement } from './vector-index';
 import { type ExportBucketHandle, exportObjectsStatement } from './export-bucket';
@@ -254,5 +255,44 @@ export class GroupFunction extends Construct {
         resources: [Stack.of(this).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: modelId })],
       }),
     );
+  }
+
+  /**
+   * Points the custom-hostname ports at AWS: `CERTIFICATE_DRIVER=acm` (when the function calls ACM)
+   * and, with a distribution configured, `CDN_DRIVER=cloudfront`; grants exactly the actions
+   * `access` calls. ACM certificates and distribution tenants are created at run time, so their
+   * ARNs are known only as patterns (RequestCertificate takes no resource at all).
+   */
+  bindCustomHostnames(config: CustomHostnamesConfig, access: CustomHostnameAccess): void {
+    const stack = Stack.of(this);
+    this.function.addEnvironment('SERVICE_DOMAIN', config.serviceDomain);
+    this.function.addEnvironment('CUSTOM_HOST', config.customHost);
+    const acm = ACM_ACTIONS[access];
+    if (acm.length > 0) {
+      this.function.addEnvironment('CERTIFICATE_DRIVER', 'acm');
+      const certificates = stack.formatArn({ service: 'acm', region: 'us-east-1', resource: 'certificate', resourceName: '*' });
+      this.function.addToRolePolicy(new PolicyStatement({ actions: ['acm:RequestCertificate'], resources: ['*'] }));
+      this.function.addToRolePolicy(new PolicyStatement({ actions: acm.filter((action) => action !== 'acm:RequestCertificate'), resources: [certificates] }));
+      this.acknowledgeRuntimeArns('AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:acm:us-east-1:<AWS::AccountId>:certificate/*]');
+    }
+    if (config.distributionId === undefined) return;
+    this.function.addEnvironment('CDN_DRIVER', 'cloudfront');
+    this.function.addEnvironment('CLOUDFRONT_DISTRIBUTION_ID', config.distributionId);
+    const distribution = stack.formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: config.distributionId });
+    const tenants = stack.formatArn({ service: 'cloudfront', region: '', resource: 'distribution-tenant', resourceName: '*' });
+    const actions = CLOUDFRONT_ACTIONS[access];
+    const onDistribution = actions.filter((action) => action === 'cloudfront:CreateDistributionTenant' || action === 'cloudfront:CreateInvalidation');
+    const onTenants = actions.filter((action) => action !== 'cloudfront:CreateInvalidation');
+    if (onDistribution.length > 0) this.function.addToRolePolicy(new PolicyStatement({ actions: onDistribution, resources: [distribution] }));
+    if (onTenants.length > 0) this.function.addToRolePolicy(new PolicyStatement({ actions: onTenants, resources: [tenants] }));
+    this.acknowledgeRuntimeArns('AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudfront::<AWS::AccountId>:distribution-tenant/*]');
+  }
+
+  private acknowledgeRuntimeArns(id: string): void {
+    Validations.of(this.function.role as Role).acknowledge({
+      id,
+      reason:
+        'Custom hostnames: ACM certificates and CloudFront distribution tenants are created at run time, one per merchant hostname, so their ARNs can only be granted as account-scoped patterns, for exactly the actions the adapters call.',
+    });
   }
 }

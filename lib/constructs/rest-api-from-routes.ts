@@ -10,6 +10,7 @@ import { routes as routeTable } from '#api/routes';
 import { type ApiName, type RouteDef, servesApi } from '#api/route-types';
 import { apiGroup } from '#api/groups';
 import { bedrockModel } from '#lib/config/ai-model';
+import { customHostnamesFor } from '#lib/config/custom-hostnames';
 import type { CrmApps } from '#lib/config/crm-apps';
 import { apiThrottling, logRetentionFor, removalPolicyFor, type StageName } from '#lib/config/stages';
 import { defaultEmailFrom } from '#lib/config/email';
@@ -147,6 +148,7 @@ export class RestApiFromRoutes extends Construct {
     if (config.exports === true && props.exportBucket !== undefined) fn.bindExportBucket(props.exportBucket);
 
     if (config.emailIdentities === true) bindEmailIdentities(fn, props.emailFrom ?? defaultEmailFrom(props.stage), EMAIL_IDENTITY_ACTIONS);
+    if (config.customHostnames !== undefined) fn.bindCustomHostnames(customHostnamesFor(props.stage, this.node), config.customHostnames);
     this.functions.set(group, fn);
     return fn;
   }

@@ -6,6 +6,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { type QueueName, queueDefinitions } from '#contracts/queues';
 import { type ScheduleName, scheduleDefinitions } from '#contracts/schedules';
+import { customHostnamesFor } from '#lib/config/custom-hostnames';
 import { queuesSentToBy } from '#lib/config/queue-senders';
 import type { StageName } from '#lib/config/stages';
 import type { QueueHandle } from '#lib/constructs/group-function';
@@ -153,5 +154,7 @@ export class JobsStack extends Stack {
     // The daily job re-checks pending sending domains: it reads their SES identities, nothing more.
     const daily = jobs.get('daily');
     if (daily !== undefined) bindEmailIdentities(daily.fn, this.email.fromAddress, ['ses:GetEmailIdentity']);
+    // The every-minute job's check-custom-hostnames requests certificates and attaches active hostnames to the CDN.
+    jobs.get('every-minute')?.fn.bindCustomHostnames(customHostnamesFor(props.stage, this.node), 'check');
   }
 }

@@ -1,6 +1,7 @@
 import { createGroupHandler } from '#api/group-handler';
+import { invalidateCache } from './invalidate-cache';
 import { edgeInternalRoutes } from './routes';
 import { updateScoreLookup } from './update-score-lookup';
 
-/** The edge-internal Lambda: internal routes behind the shared cron secret; rows not built yet answer 501. */
-export const handler = createGroupHandler(edgeInternalRoutes, { updateScoreLookup });
+/** The edge-internal Lambda: internal routes behind the shared cron secret. */
+export const handler = createGroupHandler(edgeInternalRoutes, { invalidateCache, updateScoreLookup });

@@ -1,9 +1,9 @@
 import { type RouteDef, at } from '#api/route-rows';
-import { updateScoreLookupSchemas } from './schemas';
+import { invalidateCacheSchemas, updateScoreLookupSchemas } from './schemas';
 
 /** The `edge-internal` group's rows of the route table: its Lambda serves exactly these. */
 export const edgeInternalRoutes: readonly RouteDef[] = [
-  at('edge', 'edge-internal', 'POST', '/api/internal/cache/invalidate', 'invalidateCache', 'cron_secret', [], 'Purge a cache entry'),
+  at('edge', 'edge-internal', 'POST', '/api/internal/cache/invalidate', 'invalidateCache', 'cron_secret', [], 'Purge a cache entry', invalidateCacheSchemas),
   at(
     'edge',
     'edge-internal',

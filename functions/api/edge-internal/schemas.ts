@@ -1,4 +1,5 @@
 import * as z from '#shared/zod';
+import { CACHE_KINDS } from '#core/custom-hostnames';
 import { CURRENCIES } from '#core/money';
 import { AMOUNT_BUCKETS, ATTEMPT_BUCKETS } from '#core/scoring/lookup-key';
 import { MAX_DELAY_HOURS, MIN_DELAY_HOURS } from '#core/scoring/types';
@@ -62,4 +63,36 @@ export const updateScoreLookupSchemas = {
   // Parsed by the pipeline after the cron_secret authenticator: a refused caller's body is never read.
   body: UpdateScoreLookupBody,
   responses: { 200: UpdateScoreLookupResponse },
+} as const;
+
+/** The body of POST /api/internal/cache/invalidate (parsed after the cron secret is checked). */
+export const InvalidateCacheBody = z.object({
+  kind: z.enum(CACHE_KINDS).clone().register(z.globalRegistry, {
+    description: '`branding`: a merchant’s branding (key: the merchant id); `hostname`: a custom hostname’s cache (key: the hostname).',
+  }),
+  key: z
+    .string()
+    .check(z.trim(), z.minLength(1), z.maxLength(320))
+    .clone()
+    .register(z.globalRegistry, { description: 'The merchant id or the hostname, as `kind` says.' }),
+});
+
+export const invalidateCacheSchemas = {
+  body: InvalidateCacheBody,
+  responses: {
+    200: z.object({
+      data: z.object({
+        kind: z.enum(CACHE_KINDS),
+        key: z.string(),
+        function_cache_cleared: z.boolean().clone().register(z.globalRegistry, {
+          description: 'Whether the function answering held the entry in its own cache (other functions’ copies expire within 5 minutes).',
+        }),
+        cdn_invalidation_id: z
+          .nullable(z.string())
+          .clone()
+          .register(z.globalRegistry, { description: 'The CDN invalidation made; null when the CDN serves nothing for the key yet.' }),
+      }),
+      meta: z.object({ timestamp: z.string(), request_id: z.string() }),
+    }),
+  },
 } as const;

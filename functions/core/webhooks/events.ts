@@ -11,7 +11,8 @@
  * (services/pause-payments.ts), campaign activated and paused (services/campaign-status.ts),
  * dunning sent (services/message-sent.ts), customer deleted (services/erase-customer.ts), a cancel
  * session completed (services/cancel-sessions.ts), an endpoint disabled
- * (services/deliver-webhook.ts) and a sending domain verified or failed (services/email-domains.ts). An
+ * (services/deliver-webhook.ts), a sending domain verified or failed (services/email-domains.ts) and a
+ * custom hostname's state change (services/custom-hostnames.ts). An
  * entry not recorded yet is catalogued from DESIGN §1 so endpoints may subscribe ahead.
  * docs/webhooks.md "Event types" lists every entry (a unit test keeps the two in step).
  *
@@ -220,6 +221,23 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
       mail_from_status: 'PENDING',
       failure_reason: 'The DKIM records were not found within 72 hours of setup; correct them, then delete the domain and set it up again',
       changed_at: '2026-11-28T08:00:00.000Z',
+    }),
+  },
+  {
+    a: 'custom_hostname.updated',
+    b: 'custom_hostname.updated',
+    description:
+      "A custom hostname's state or its certificate's changed (a check by verify or the scheduled checker, or a delete): `status` and `certificate_status` are the new states, `previous_status` and `previous_certificate_status` the old. The merchant's event.",
+    recorded: true,
+    sampleObject: () => ({
+      hostname_id: 'chn_01JD8Z7C8D9E0F1G2H3J4K5M6N',
+      hostname: 'pay.merchant.example',
+      status: 'active',
+      previous_status: 'pending',
+      certificate_status: 'active',
+      previous_certificate_status: 'pending_validation',
+      verification_errors: [],
+      updated_at: '2026-11-25T10:16:00.000Z',
     }),
   },
 ];

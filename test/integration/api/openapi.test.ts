@@ -349,6 +349,7 @@ describe('GET /api/v1/openapi.json', () => {
       });
       await record('getWidgetBranding', 'branding', `${originOf(stack)}/api/widget/branding/${tenant.merchant.id}`);
       await record('getCustomHostnameBranding', 'branding', `${originOf(stack)}/api/custom-hostname/branding/${tenant.merchant.id}`);
+      await exerciseCustomHostnames(key);
       await record('getWidgetScript', 'script', `${originOf(stack)}/widget.js`);
       await record('startWinBack', 'offer', `${api}/win-back/${customerId}`, { method: 'POST', key, body: { offer_type: 'discount', offer_value: '20% off' } });
 
@@ -605,6 +606,35 @@ describe('GET /api/v1/openapi.json', () => {
       await record('recommendStrategy', 'a payment', `${api}/vectors/recommend-strategy/${data(atRisk).payment_event_id as string}`, { key });
 
       await record('deleteCustomer', 'erase', `${api}/customers/${customerId}`, { method: 'DELETE', key });
+    }
+
+    /** The custom hostname operations (issue 16), with DNS answered by a server on loopback, and the cache purge. */
+    async function exerciseCustomHostnames(key: string): Promise<void> {
+      const dns = await startDnsServer();
+      process.env.DNS_SERVERS = dns.address;
+      try {
+        const edge = `${originOf(stack)}/api/custom-hostname`;
+        const provisioned = await record('provisionCustomHostname', 'pending', `${edge}/provision`, {
+          method: 'POST',
+          key,
+          body: { hostname: 'pay.openapi.example' },
+        });
+        const id = data(provisioned).id as string;
+        const txt = data(provisioned).ownership_verification as { name: string; value: string };
+        dns.setCname('pay.openapi.example', data(provisioned).cname_target as string);
+        dns.setTxt(txt.name, [txt.value]);
+        await record('verifyCustomHostname', 'active', `${edge}/verify`, { method: 'POST', key, body: { id } });
+        await record('getCustomHostnameStatus', 'active', `${edge}/status/${id}`, { key });
+        await record('invalidateCache', 'hostname', `${originOf(stack)}/api/internal/cache/invalidate`, {
+          method: 'POST',
+          headers: cronAuth(),
+          body: { kind: 'hostname', key: 'pay.openapi.example' },
+        });
+        await record('deleteCustomHostname', 'delete', `${edge}/${id}`, { method: 'DELETE', key });
+      } finally {
+        delete process.env.DNS_SERVERS;
+        await dns.close();
+      }
     }
 
     /** For every built operation, the errors the pipeline answers its auth kind and path with. */

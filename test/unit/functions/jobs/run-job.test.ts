@@ -72,6 +72,7 @@ describe('createJobHandler', () => {
       { name: 'flush-notifications', status: 'failed', error: { name: 'TypeError', message: 'boom' } },
       { name: 'execute-due-retries', status: 'ok', summary: { sent: 0 } },
       { name: 'dispatch-due-webhooks', status: 'not_implemented' },
+      { name: 'check-custom-hostnames', status: 'not_implemented' },
     ]);
     expect(after).toHaveBeenCalledTimes(1);
   });

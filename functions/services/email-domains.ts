@@ -215,7 +215,11 @@ function statusEvent(before: EmailDomainRecord, after: EmailDomainRecord, now: D
     failure_reason: after.failure_reason,
     changed_at: now.toISOString(),
   };
-  return [outboundEventItem(after.merchant_id, null, [`email_domain.${after.status}`], object, now)];
+  return [
+    after.status === 'verified'
+      ? outboundEventItem(after.merchant_id, null, ['email_domain.verified'], object, now)
+      : outboundEventItem(after.merchant_id, null, ['email_domain.failed'], object, now),
+  ];
 }
 
 /** SES's identity state of a custom domain (undefined for a managed one, or when SES has none). */

@@ -11,6 +11,7 @@ import {
   SERVERS,
 } from './components';
 import type {
+  Components,
   Header,
   JsonSchema,
   OpenApiDocument,
@@ -301,6 +302,22 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * The components with the two that only some tables use left out when no operation refers to
+ * them: the generic success envelope (rows without a response schema) and the 501 response (rows
+ * not built yet). A table whose rows are all built and all describe their answers has neither.
+ */
+function withoutUnusedFallbacks(components: Components, pathsJson: string): Components {
+  const used = (kind: 'schemas' | 'responses', name: string) => pathsJson.includes(`"#/components/${kind}/${name}"`);
+  const { SuccessEnvelope, ...schemas } = components.schemas;
+  const { NotImplemented, ...responses } = components.responses;
+  return {
+    ...components,
+    schemas: used('schemas', 'SuccessEnvelope') ? components.schemas : schemas,
+    responses: used('responses', 'NotImplemented') ? components.responses : responses,
+  };
+}
+
 function build(routes: readonly RouteDef[], version: string): OpenApiDocument {
   const collector = new SchemaCollector();
   const paths: Record<string, { servers: Server[]; api: RouteDef['api'] } & Partial<Record<PathMethod, OperationObject>>> = {};
@@ -315,13 +332,14 @@ function build(routes: readonly RouteDef[], version: string): OpenApiDocument {
   for (const name of Object.keys(converted)) {
     if (name in COMPONENTS.schemas) throw new Error(`A zod schema's id "${name}" is the name of a fixed component; choose another id.`);
   }
+  const documented = Object.fromEntries(Object.entries(paths).map(([path, { api: _api, ...item }]) => [path, item as PathItem]));
   return {
     openapi: '3.1.0',
     info: { title: 'Recovery service API', version, description: DESCRIPTION },
     servers: API_NAMES.map((api) => SERVERS[api]),
     tags: [...groups].map(([name, count]) => ({ name, description: `${count} operation${count === 1 ? '' : 's'} served by the \`${name}\` function.` })),
-    paths: Object.fromEntries(Object.entries(paths).map(([path, { api: _api, ...item }]) => [path, item as PathItem])),
-    components: { ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...converted } },
+    paths: documented,
+    components: withoutUnusedFallbacks({ ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...converted } }, JSON.stringify(documented)),
     'x-nonstandard-security': NONSTANDARD_SECURITY,
   };
 }

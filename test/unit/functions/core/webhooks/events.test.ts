@@ -58,7 +58,7 @@ describe('event catalogue', () => {
     expect(appliers).toEqual([join('core', 'payments.ts')]);
   });
 
-  it("holds DESIGN §1's thirteen event names, the spec's A and B examples, and the cancel flows' event", () => {
+  it("holds DESIGN §1's thirteen event names, the spec's A and B examples, and the service's own events", () => {
     const design = [
       'payment.failed',
       'payment.recovered',
@@ -75,8 +75,15 @@ describe('event catalogue', () => {
       'customer.deleted',
     ];
     for (const name of design) expect(isEventType(name)).toBe(true);
-    // Beyond the thirteen: the service's own webhook_endpoint.disabled (issue 13) and the completion of a cancel session (issue 14).
-    expect(EVENT_TYPES.filter((name) => !design.includes(name))).toEqual(['cancel_session.completed', 'webhook_endpoint.disabled']);
+    // Beyond the thirteen: the service's own webhook_endpoint.disabled (issue 13), the completion of a
+    // cancel session (issue 14), and sending domains' and custom hostnames' state changes (issue 16).
+    expect(EVENT_TYPES.filter((name) => !design.includes(name))).toEqual([
+      'cancel_session.completed',
+      'webhook_endpoint.disabled',
+      'email_domain.verified',
+      'email_domain.failed',
+      'custom_hostname.updated',
+    ]);
     expect(catalogueEntry('recovery.succeeded')).toBe(catalogueEntry('payment.recovered'));
     expect(catalogueEntry('recovery.failed')).toBe(catalogueEntry('payment.terminal'));
     expect(isEventType(TEST_EVENT_TYPE)).toBe(false);

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { errorResponse } from '#api/pipeline/responses';
-import { openSubscription } from '#api/session-proxy/open-subscription';
+import type { openSubscription } from '#api/session-proxy/open-subscription';
 import { MAX_WEBSOCKET_MESSAGE_BYTES } from '#core/browser-sessions';
 import { ResourceNotFoundError, UpstreamError } from '#core/errors';
 import { logger } from '#shared/logger';
@@ -87,7 +87,10 @@ export function createWebSocketProxy(matcher: RouteMatcher): WebSocketProxy {
     );
     let opened: Awaited<ReturnType<typeof openSubscription>>;
     try {
-      opened = await openSubscription(event, match.route, new Date());
+      // Loaded on the first upgrade: the runtime reads its environment at import, which the local
+      // stack sets only once DynamoDB Local is up (an import at the top broke `npm start`).
+      const { openSubscription: open } = await import('#api/session-proxy/open-subscription');
+      opened = await open(event, match.route, new Date());
     } catch (error) {
       refuseUpgrade(socket, errorResponse(error, requestId));
       return;

@@ -20,7 +20,7 @@ const RULE_TEXT = { eq: '=', max: '<=', min: '>=' } as const;
 export function formatFigure(figure: Figure): string {
   const verdict = passes(figure) ? 'PASS' : 'FAIL';
   const value = `${figure.value.toLocaleString('en-US')} (${RULE_TEXT[figure.rule]} ${figure.target.toLocaleString('en-US')})`;
-  return `${verdict} ${figure.area.padEnd(9)} ${figure.name.padEnd(44)} ${value.padEnd(20)} ${figure.detail ?? ''}`.trimEnd();
+  return `${verdict} ${figure.area.padEnd(9)} ${figure.name.padEnd(52)} ${value.padEnd(20)} ${figure.detail ?? ''}`.trimEnd();
 }
 
 /** At most `limit` examples, for a figure's detail. */

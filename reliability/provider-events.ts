@@ -28,3 +28,11 @@ export function distinctStripeFailure(declineCode = 'insufficient_funds'): { del
   event.data.object.last_payment_error.payment_method.billing_details.email = email;
   return { delivery: stripeFailedFor(STRIPE_SECRET, JSON.stringify(event)), paymentIntent, email };
 }
+
+/** A signed failed-payment delivery for a given customer email: its payload, stored by the intake, names the customer. */
+export const customerStripeFailure = (email: string): Delivery => {
+  const { delivery } = distinctStripeFailure();
+  const event = JSON.parse(delivery.body) as { data: { object: { last_payment_error: { payment_method: { billing_details: { email: string } } } } } };
+  event.data.object.last_payment_error.payment_method.billing_details.email = email;
+  return stripeFailedFor(STRIPE_SECRET, JSON.stringify(event));
+};

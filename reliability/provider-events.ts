@@ -12,17 +12,26 @@ export async function acceptStripe(merchantId: string): Promise<void> {
 
 /**
  * A signed `payment_intent.payment_failed` delivery of its own: the fixture's Stripe event with a
- * new event id, payment intent, charge and customer email, so each is a different failure.
+ * new event id, payment intent, charge, invoice, customer and email, so each is a different failure.
  */
 export function distinctStripeFailure(declineCode = 'insufficient_funds'): { delivery: Delivery; paymentIntent: string; email: string } {
   const event = JSON.parse(stripeFailedFor(STRIPE_SECRET).body) as {
     id: string;
-    data: { object: { id: string; last_payment_error: { charge: string; decline_code: string; payment_method: { billing_details: { email: string } } } } };
+    data: {
+      object: {
+        id: string;
+        customer: string;
+        invoice: string;
+        last_payment_error: { charge: string; decline_code: string; payment_method: { billing_details: { email: string } } };
+      };
+    };
   };
   const paymentIntent = unique('pi');
   const email = `${unique('storm')}@reliability.test`;
   event.id = unique('evt');
   event.data.object.id = paymentIntent;
+  event.data.object.customer = unique('cus');
+  event.data.object.invoice = unique('in');
   event.data.object.last_payment_error.charge = unique('ch');
   event.data.object.last_payment_error.decline_code = declineCode;
   event.data.object.last_payment_error.payment_method.billing_details.email = email;

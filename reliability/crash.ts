@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxChargesOf } from '#data/sandbox-charge-repository';
@@ -11,6 +9,7 @@ import { call } from '#test/fixtures/http';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 import type { SuiteContext } from './context';
 import { type Figure, firstOf } from './figures';
+import { serveOnLoopback } from './loopback';
 import { acceptStripe, distinctStripeFailure } from './provider-events';
 import { ingestFailure, unique } from './seed';
 import { scanTable } from './table';
@@ -197,33 +196,18 @@ async function inbound(context: SuiteContext, items: number, kills: readonly num
 /** A webhook receiver on loopback: every delivery's `webhook-id` and event id. */
 async function receiver(): Promise<{ url: string; received: Array<{ webhookId: string; eventId: string }>; close: () => Promise<void> }> {
   const received: Array<{ webhookId: string; eventId: string }> = [];
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    request.on('end', () => {
-      const eventId = (() => {
-        try {
-          return String((JSON.parse(body) as { id?: unknown }).id);
-        } catch {
-          return '';
-        }
-      })();
-      received.push({ webhookId: String(request.headers['webhook-id']), eventId });
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  const eventIdOf = (body: string): string => {
+    try {
+      return String((JSON.parse(body) as { id?: unknown }).id);
+    } catch {
+      return '';
+    }
   };
+  const server = await serveOnLoopback((request, body, response) => {
+    received.push({ webhookId: String(request.headers['webhook-id']), eventId: eventIdOf(body) });
+    response.writeHead(200).end();
+  });
+  return { url: `${server.origin}/hook`, received, close: server.close };
 }
 
 /**

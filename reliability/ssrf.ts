@@ -1,4 +1,3 @@
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import fc from 'fast-check';
 import { routes } from '#api/routes';
@@ -7,6 +6,7 @@ import { call } from '#test/fixtures/http';
 import { arbitraryOf, type JsonSchema, jsonSchemaOf } from './arbitraries';
 import { PUBLIC_ADDRESS, PUBLIC_HOST, type SuiteContext } from './context';
 import { type Figure, firstOf } from './figures';
+import { serveOnLoopback } from './loopback';
 import { type SeededTenant, seedTenant } from './seed';
 
 /** A body property that takes a URL: by its name or its JSON Schema format. */
@@ -127,20 +127,11 @@ async function acceptedBody(context: SuiteContext, tenant: SeededTenant, field: 
 /** A receiver on loopback that redirects every request to the counting listener. */
 async function redirector(target: string): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
   let hits = 0;
-  const server: HttpServer = createHttpServer((_request, response) => {
+  const server = await serveOnLoopback((_request, _body, response) => {
     hits += 1;
     response.writeHead(307, { Location: target }).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    hits: () => hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: `${server.origin}/hook`, hits: () => hits, close: server.close };
 }
 
 /**

@@ -96,7 +96,7 @@ export async function wasDispatched(merchantId: string, eventId: string): Promis
  * exists and was not marked before: true for the one caller that marks it. The mark is an update,
  * so it does not trigger the dispatcher again (which takes inserts only).
  */
-export async function claimDispatch(merchantId: string, eventId: string, now: Date): Promise<boolean> {
+export async function markDispatched(merchantId: string, eventId: string, now: Date): Promise<boolean> {
   try {
     await documentClient.send(
       new UpdateCommand({

@@ -2,7 +2,7 @@ import { queueSender } from '#adapters/queue-sender';
 import { matchesSubscription } from '#core/webhooks/events';
 import { WEBHOOK_DELIVER_KIND, type WebhookDeliver } from '#contracts/webhook-deliveries';
 import { listSubscriptionsForEvent } from '#data/automation-repository';
-import { claimDispatch, type OutboundEvent, wasDispatched } from '#data/outbound-event-repository';
+import { markDispatched, type OutboundEvent, wasDispatched } from '#data/outbound-event-repository';
 import { listAllWebhookEndpoints } from '#data/webhook-endpoint-repository';
 
 export interface DispatchResult {
@@ -36,7 +36,7 @@ export async function dispatchOutboundEvent(event: OutboundEvent, now: Date = ne
     ...subscriptions.map((subscription) => ({ target: 'automation' as const, target_id: subscription.id })),
   ];
   const counts = { endpoints: targets.filter((t) => t.target === 'endpoint').length, automations: subscriptions.length };
-  // Nothing to send: no claim either (most merchants' events go nowhere; this costs them no write).
+  // Nothing to send: no mark either (most merchants' events go nowhere; this costs them no write).
   if (targets.length === 0) return { outcome: 'dispatched', ...counts };
   if (await wasDispatched(event.merchant_id, event.id)) return { outcome: 'already', endpoints: 0, automations: 0 };
   await Promise.all(
@@ -46,6 +46,6 @@ export async function dispatchOutboundEvent(event: OutboundEvent, now: Date = ne
     }),
   );
   // A concurrent delivery of the same record may have marked it meanwhile: its copies are the duplicates above.
-  await claimDispatch(event.merchant_id, event.id, now);
+  await markDispatched(event.merchant_id, event.id, now);
   return { outcome: 'dispatched', ...counts };
 }

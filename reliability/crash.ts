@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxChargesOf } from '#data/sandbox-charge-repository';
@@ -18,9 +18,10 @@ type Mode = 'retries' | 'inbound' | 'dispatch';
 
 /** Items per scenario, and the acknowledged writes after which each run before the last is killed. */
 const PLAN = {
-  short: { items: 12, kills: [9] },
-  // Each run counts its own writes, and less is left for each: the kills come earlier and earlier.
-  full: { items: 40, kills: [57, 31, 9] },
+  short: { items: 12, kills: { retries: [9], inbound: [9], dispatch: [9] } },
+  // Each run counts its own writes and has less left to do. The dispatcher writes least (a mark per
+  // event, then the delivery log), so its first kill comes while it is still marking.
+  full: { items: 40, kills: { retries: [57, 31, 9], inbound: [57, 31, 9], dispatch: [23, 31, 9] } },
 } as const;
 
 const DAY_MS = 86_400_000;
@@ -46,14 +47,33 @@ function runWorker(mode: Mode, journal: string, env: Record<string, string>): Pr
   });
 }
 
-/** Each planned kill, then a run to the end: the kills that really happened mid-batch. */
-async function killAndRestart(mode: Mode, kills: readonly number[], env: Record<string, string> = {}): Promise<number> {
+interface KillPlan {
+  readonly kills: readonly number[];
+  /** The environment of every run. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** What the run to the end adds to it. */
+  readonly restartEnv?: Readonly<Record<string, string>>;
+  /** Messages waiting in the worker's queues before the first run (journal lines). */
+  readonly waiting?: ReadonlyArray<{ readonly queue: string; readonly body: string }>;
+  /** How long after each kill the next run starts. */
+  readonly pauseMs?: number;
+}
+
+/** Each planned kill, then a run to the end, over one queue journal: the kills that really happened mid-batch. */
+async function killAndRestart(mode: Mode, plan: KillPlan): Promise<number> {
   const folder = mkdtempSync(join(tmpdir(), 'reliability-crash-'));
   const journal = join(folder, 'queues.jsonl');
   try {
+    writeFileSync(
+      journal,
+      (plan.waiting ?? []).map(({ queue, body }, index) => `${JSON.stringify({ sent: { id: `waiting-${index}`, queue, body } })}\n`).join(''),
+    );
     let killed = 0;
-    for (const after of kills) if ((await runWorker(mode, journal, { ...env, CRASH_AFTER_WRITES: String(after) })).killed) killed += 1;
-    await runWorker(mode, journal, { ...env, CRASH_AFTER_WRITES: '0' });
+    for (const after of plan.kills) {
+      if ((await runWorker(mode, journal, { ...plan.env, CRASH_AFTER_WRITES: String(after) })).killed) killed += 1;
+      if (plan.pauseMs !== undefined) await new Promise((resolve) => setTimeout(resolve, plan.pauseMs));
+    }
+    await runWorker(mode, journal, { ...plan.env, ...plan.restartEnv, CRASH_AFTER_WRITES: '0' });
     return killed;
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -88,17 +108,8 @@ async function retries(context: SuiteContext, items: number, kills: readonly num
     payments.push(made.payment_event_id);
   }
   const runAt = Date.now() + 30 * DAY_MS;
-  const folder = mkdtempSync(join(tmpdir(), 'reliability-crash-'));
-  const journal = join(folder, 'queues.jsonl');
-  let killed = 0;
-  try {
-    for (const after of kills)
-      if ((await runWorker('retries', journal, { CRASH_AFTER_WRITES: String(after), CRASH_RUN_AT: String(runAt) })).killed) killed += 1;
-    // The restart comes after the killed run's leases (5 minutes) have expired.
-    await runWorker('retries', journal, { CRASH_AFTER_WRITES: '0', CRASH_RUN_AT: String(runAt + DAY_MS) });
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  // The restart comes a day later, after the killed runs' leases (5 minutes) have expired.
+  const killed = await killAndRestart('retries', { kills, env: { CRASH_RUN_AT: String(runAt) }, restartEnv: { CRASH_RUN_AT: String(runAt + DAY_MS) } });
   const doubleCharged: string[] = [];
   const lost: string[] = [];
   for (const id of payments) {
@@ -142,28 +153,13 @@ async function inbound(context: SuiteContext, items: number, kills: readonly num
   }
   // The messages wait in this process's queue (no background pollers): the worker is their consumer.
   const waiting = context.stack.runtime.queues.waiting('inbound-webhooks').map((message) => message.body);
-  const folder = mkdtempSync(join(tmpdir(), 'reliability-crash-'));
-  const journal = join(folder, 'queues.jsonl');
-  let killed = 0;
-  try {
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(
-      journal,
-      waiting
-        .map((body, index) => JSON.stringify({ sent: { id: `intake-${index}`, queue: 'inbound-webhooks', body } }))
-        .join('\n')
-        .concat('\n'),
-    );
-    for (const after of kills) {
-      if ((await runWorker('inbound', journal, { CRASH_AFTER_WRITES: String(after) })).killed) killed += 1;
-      // SQS redelivers an unacknowledged message after the queue's visibility timeout (60 s), by
-      // when the killed consumer's ingest claims (30 s leases) have run out: the restart waits that long.
-      await new Promise((resolve) => setTimeout(resolve, (INGEST_LEASE_SECONDS + 1) * 1000));
-    }
-    await runWorker('inbound', journal, { CRASH_AFTER_WRITES: '0' });
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  // SQS redelivers an unacknowledged message after the queue's visibility timeout (60 s), by when
+  // the killed consumer's ingest claims (30 s leases) have run out: each restart waits that long.
+  const killed = await killAndRestart('inbound', {
+    kills,
+    waiting: waiting.map((body) => ({ queue: 'inbound-webhooks', body })),
+    pauseMs: (INGEST_LEASE_SECONDS + 1) * 1000,
+  });
   const listed = await call<{ data: Array<{ id: string; provider_payment_id: string | null }> }>(`${context.apiUrl}/payments?per_page=100`, {
     key: tenant.key,
   });
@@ -231,7 +227,7 @@ async function dispatch(context: SuiteContext, items: number, kills: readonly nu
     });
     if (endpoint.status !== 201) throw new Error(`the crash receiver was refused: ${endpoint.text}`);
     for (let index = 0; index < items; index += 1) await ingestFailure(context, tenant.key, `${unique('dispatch')}@reliability.test`);
-    const killed = await killAndRestart('dispatch', kills, { WEBHOOK_ALLOW_LOOPBACK: 'true' });
+    const killed = await killAndRestart('dispatch', { kills, env: { WEBHOOK_ALLOW_LOOPBACK: 'true' } });
     const events = (await outboxOf(tenant.merchant.id)).filter((event) => event.types.includes('payment.failed')).map((event) => event.id);
     const lost = events.filter((id) => !target.received.some((delivery) => delivery.eventId === id));
     const twice = events.filter((id) => new Set(target.received.filter((delivery) => delivery.eventId === id).map((delivery) => delivery.webhookId)).size > 1);
@@ -262,8 +258,8 @@ async function dispatch(context: SuiteContext, items: number, kills: readonly nu
 export async function crash(context: SuiteContext): Promise<Figure[]> {
   const plan = context.short ? PLAN.short : PLAN.full;
   return [
-    ...(await retries(context, plan.items, plan.kills)),
-    ...(await inbound(context, plan.items, plan.kills)),
-    ...(await dispatch(context, plan.items, plan.kills)),
+    ...(await retries(context, plan.items, plan.kills.retries)),
+    ...(await inbound(context, plan.items, plan.kills.inbound)),
+    ...(await dispatch(context, plan.items, plan.kills.dispatch)),
   ];
 }

@@ -47,3 +47,39 @@ export function diffTables(before: TableSnapshot, after: TableSnapshot): string[
 /** The items of a snapshot that mention `needle` anywhere (a key, an attribute, a nested value). */
 export const itemsMentioning = (snapshot: TableSnapshot, needle: string): string[] =>
   [...snapshot].filter(([, value]) => value.toLowerCase().includes(needle.toLowerCase())).map(([key]) => key);
+
+/**
+ * The table's changes as they happen, from its stream (every write is a record, with the item's
+ * old and new image): after `changes()`, the `PK|SK` of every item added, removed or changed since
+ * the last call (a write that left an item as it was, and the volatile entities, aside). Cheaper
+ * than two scans of a large table around every request, and the same diff: each record's old and
+ * new image are the item before and after.
+ */
+export async function watchTable(): Promise<{ changes: () => Promise<string[]>; stop: () => Promise<void> }> {
+  const { LocalTableStream } = await import('#lib/local/table-stream');
+  let changed: string[] = [];
+  const stream = new LocalTableStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT as string,
+    tableName: process.env.TABLE_NAME as string,
+    handler: async (event) => {
+      for (const record of event.Records) {
+        const image = record.dynamodb?.NewImage ?? record.dynamodb?.OldImage ?? {};
+        if (VOLATILE_ENTITIES.has(String(image.entity?.S))) continue;
+        if (canonical(record.dynamodb?.OldImage) === canonical(record.dynamodb?.NewImage)) continue;
+        changed.push(`${String(image.PK?.S)}|${String(image.SK?.S)}`);
+      }
+    },
+  });
+  // What the stream held before the watch began is not a change to report.
+  await stream.drain();
+  changed = [];
+  return {
+    changes: async () => {
+      await stream.poll();
+      const found = changed;
+      changed = [];
+      return found;
+    },
+    stop: () => stream.stop(),
+  };
+}

@@ -81,13 +81,22 @@ export async function getOutboundEvent(merchantId: string, eventId: string): Pro
   return Item === undefined ? undefined : outboundEventEntity.fromItem(Item);
 }
 
+/** Whether the event was marked dispatched (strongly consistent): a redelivered stream record then has nothing to do. */
+export async function wasDispatched(merchantId: string, eventId: string): Promise<boolean> {
+  const body = idBody(eventId, 'evt');
+  if (body === undefined) return false;
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: retryKeys.outboundEvent(merchantId, body), ConsistentRead: true, ProjectionExpression: 'dispatched_at' }),
+  );
+  return Item?.dispatched_at !== undefined;
+}
+
 /**
- * Marks the event dispatched (its first attempts enqueued), on the condition that it exists and
- * was not dispatched before: true for the one caller that marks it. A stream record delivered
- * twice thus fans out once. The mark is an update, so it does not trigger the dispatcher again
- * (which takes inserts only). `undo` takes the mark back when the enqueue failed, for the retry.
+ * Marks the event dispatched, once its first attempts are enqueued, on the condition that it
+ * exists and was not marked before: true for the one caller that marks it. The mark is an update,
+ * so it does not trigger the dispatcher again (which takes inserts only).
  */
-export async function claimDispatch(merchantId: string, eventId: string, now: Date): Promise<boolean> {
+export async function markDispatched(merchantId: string, eventId: string, now: Date): Promise<boolean> {
   try {
     await documentClient.send(
       new UpdateCommand({
@@ -103,19 +112,4 @@ export async function claimDispatch(merchantId: string, eventId: string, now: Da
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
-}
-
-export async function undoDispatchClaim(merchantId: string, eventId: string): Promise<void> {
-  await documentClient
-    .send(
-      new UpdateCommand({
-        TableName: env.TABLE_NAME,
-        Key: retryKeys.outboundEvent(merchantId, idBody(eventId, 'evt') as string),
-        UpdateExpression: 'REMOVE dispatched_at',
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
-    )
-    .catch((error: unknown) => {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    });
 }

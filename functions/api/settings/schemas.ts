@@ -41,7 +41,11 @@ export const QuietHoursData = z
 export const QuietHoursResponse = z.object({ data: QuietHoursData, meta: ResponseMeta });
 
 export const SetRecoveryGoalBody = z.object({
-  target_rate: z.number().check(z.gte(0), z.lte(1)).clone().register(z.globalRegistry, { description: 'The recovery rate to reach, 0.0-1.0.' }),
+  target_rate: z
+    .number()
+    .check(z.gte(0), z.lte(1))
+    .clone()
+    .register(z.globalRegistry, { description: 'The recovery rate to reach, 0.0-1.0, kept to six decimal places.' }),
   period: z
     .optional(Period)
     .clone()

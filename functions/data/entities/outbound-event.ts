@@ -34,6 +34,6 @@ export const outboundEventEntity = defineEntity<StoredOutboundEvent, { readonly 
       ...(second === undefined ? {} : automationKeys.eventByType(event.merchant_id, second, body, 'GSI3')),
     };
   },
-  // `dispatched_at`: set by the dispatcher's claim (outbound-event-repository claimDispatch), not part of the event.
+  // `dispatched_at`: set by the dispatcher once the deliveries are enqueued (outbound-event-repository markDispatched), not part of the event.
   internal: ['expires_at', 'dispatched_at'],
 });

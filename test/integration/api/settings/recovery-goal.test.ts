@@ -123,6 +123,20 @@ describe('/api/v1/settings/recovery-goal', () => {
       expect((await read(tenant)).body.data).toEqual(response.body.data);
     });
 
+    it('keeps the target to six decimal places, so a rate too small for a table number is 0 rather than a 500', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      // Act
+      const tiny = await write(tenant, { target_rate: 3.5226964370358216e-217 });
+      const fine = await write(tenant, { target_rate: 0.12345678 });
+      // Assess
+      expect(tiny.status).toBe(200);
+      expect(tiny.body.data.target_rate).toBe(0);
+      expect(fine.status).toBe(200);
+      expect(fine.body.data.target_rate).toBe(0.123457);
+      expect((await read(tenant)).body.data.target_rate).toBe(0.123457);
+    });
+
     it('is not on track when the rate is below the target', async () => {
       // Prepare
       const tenant = await newTenant(['admin'], UNLIMITED);

@@ -8,7 +8,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ACMClient } from '@aws-sdk/client-acm';
-import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { AcmCertificateAuthority } from '#adapters/cdn/acm-certificates';
 import { CloudFrontCdn } from '#adapters/cdn/cloudfront-cdn';
 
@@ -143,7 +142,7 @@ describe('CloudFrontCdn', () => {
       if (request.method === 'POST' && request.path === '/2020-05-31/distribution/EDFDVBD6EXAMPLE/invalidation') return xml(invalidation('I_BRANDING'), 201);
       return { status: 404 };
     });
-    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', new CloudFrontClient({ region: 'us-east-1', endpoint: cloudfront.url, credentials }));
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { region: 'us-east-1', endpoint: cloudfront.url, credentials });
 
     // Act
     const attached = await cdn.attach('pay.m.example', 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c');
@@ -177,7 +176,7 @@ describe('CloudFrontCdn', () => {
       if (request.method === 'GET' && request.path === '/2020-05-31/distribution-tenant?domain=pay.m.example') return xml(tenant(true));
       return { status: 404 };
     });
-    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', new CloudFrontClient({ region: 'us-east-1', endpoint: cloudfront.url, credentials }));
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { region: 'us-east-1', endpoint: cloudfront.url, credentials });
     // Act
     const attached = await cdn.attach('pay.m.example', 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c');
     // Assess
@@ -190,7 +189,7 @@ describe('CloudFrontCdn', () => {
     const cloudfront = await fake(() =>
       xml('<ErrorResponse><Error><Type>Sender</Type><Code>EntityNotFound</Code><Message>gone</Message></Error></ErrorResponse>', 404),
     );
-    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', new CloudFrontClient({ region: 'us-east-1', endpoint: cloudfront.url, credentials }));
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { region: 'us-east-1', endpoint: cloudfront.url, credentials });
     // Act
     const detached = cdn.detach('dt_gone');
     // Assess

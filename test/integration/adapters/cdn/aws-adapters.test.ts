@@ -1,13 +1,12 @@
 /**
  * The AWS adapters of the custom-hostname ports against loopback fakes of the services' wire
- * protocols, so the SDK clients' real serialisation runs: ACM (JSON 1.1: RequestCertificate with
+ * protocols, so the adapters' own SigV4 signing and serialisation run: ACM (JSON 1.1: RequestCertificate with
  * DNS validation, DescribeCertificate mapped to our states, DeleteCertificate tolerating a
  * certificate already gone) and CloudFront SaaS Manager (REST-XML: CreateDistributionTenant,
  * disable-then-delete of a tenant, invalidations of a tenant and of the branding paths).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ACMClient } from '@aws-sdk/client-acm';
 import { AcmCertificateAuthority } from '#adapters/cdn/acm-certificates';
 import { CloudFrontCdn } from '#adapters/cdn/cloudfront-cdn';
 
@@ -72,7 +71,7 @@ describe('AcmCertificateAuthority', () => {
       if (target === 'CertificateManager.DescribeCertificate') return json({ Certificate: describeAnswers.shift() });
       return { status: 400 };
     });
-    const authority = new AcmCertificateAuthority(new ACMClient({ region: 'us-east-1', endpoint: acm.url, credentials }));
+    const authority = new AcmCertificateAuthority({ region: 'us-east-1', endpoint: acm.url, credentials });
 
     // Act
     const requested = await authority.request('pay.m.example', 'chn_01JD8Z7C8D9E0F1G2H3J4K5M6N');
@@ -105,7 +104,7 @@ describe('AcmCertificateAuthority', () => {
     });
     const answers = [json({}), failure('ResourceNotFoundException'), failure('ResourceInUseException'), failure('AccessDeniedException')];
     const acm = await fake(() => answers.shift() ?? { status: 500 });
-    const authority = new AcmCertificateAuthority(new ACMClient({ region: 'us-east-1', endpoint: acm.url, credentials }));
+    const authority = new AcmCertificateAuthority({ region: 'us-east-1', endpoint: acm.url, credentials });
     // Act
     await authority.delete(arn);
     await authority.delete(arn);

@@ -55,10 +55,10 @@ export class CloudFrontCdn implements Cdn {
 
   constructor(
     private readonly distributionId: string,
-    config: AwsClientConfig = {},
+    config: Omit<AwsClientConfig, 'region'> = {},
   ) {
-    // CloudFront is global: one endpoint, signed for us-east-1.
-    this.client = new SignedAwsClient('cloudfront', () => 'https://cloudfront.amazonaws.com', { region: 'us-east-1', ...config }, cloudFrontFailure);
+    // CloudFront is global: one endpoint, signed for us-east-1 whatever the stack's region.
+    this.client = new SignedAwsClient('cloudfront', () => 'https://cloudfront.amazonaws.com', { ...config, region: 'us-east-1' }, cloudFrontFailure);
   }
 
   async attach(hostname: string, certificateId: string): Promise<{ tenantId: string }> {

@@ -5,6 +5,7 @@
  * certificate already gone) and CloudFront SaaS Manager (REST-XML: CreateDistributionTenant,
  * disable-then-delete of a tenant, invalidations of a tenant and of the branding paths).
  */
+import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AcmCertificateAuthority } from '#adapters/cdn/acm-certificates';
@@ -43,6 +44,34 @@ const close = (server: Server) =>
     server.close(() => resolve());
   });
 const credentials = { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret-for-the-fake' };
+
+/** Checks a request's SigV4 signature as AWS does (canonical request, scope, derived key), independently of the signer. */
+function signatureVerifies(request: Seen, secretAccessKey: string): boolean {
+  const match = /^AWS4-HMAC-SHA256 Credential=[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+    String(request.headers.authorization),
+  );
+  if (match === null) return false;
+  const [, date = '', region = '', service = '', signedHeaders = '', signature = ''] = match;
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const url = new URL(request.path, 'http://fake');
+  const encode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const canonicalQuery = [...url.searchParams]
+    .map(([name, value]) => `${encode(name)}=${encode(value)}`)
+    .sort()
+    .join('&');
+  const canonicalHeaders = signedHeaders
+    .split(';')
+    .map((name) => `${name}:${String(request.headers[name]).trim()}\n`)
+    .join('');
+  const canonicalRequest = [request.method, url.pathname, canonicalQuery, canonicalHeaders, signedHeaders, sha256(request.body)].join('\n');
+  const scope = `${date}/${region}/${service}/aws4_request`;
+  const stringToSign = ['AWS4-HMAC-SHA256', String(request.headers['x-amz-date']), scope, sha256(canonicalRequest)].join('\n');
+  const key = [date, region, service, 'aws4_request'].reduce<Buffer>(
+    (secret, part) => createHmac('sha256', secret).update(part).digest(),
+    Buffer.from(`AWS4${secretAccessKey}`),
+  );
+  return createHmac('sha256', key).update(stringToSign).digest('hex') === signature;
+}
 
 describe('AcmCertificateAuthority', () => {
   const arn = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c';
@@ -86,6 +115,7 @@ describe('AcmCertificateAuthority', () => {
       IdempotencyToken: 'chn_01JD8Z7C8D9E0F1G2H3J4K5M6N',
     });
     expect(acm.seen[0]?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-east-1\/acm\/aws4_request/);
+    expect(acm.seen.every((request) => signatureVerifies(request, credentials.secretAccessKey))).toBe(true);
     expect(states).toEqual([
       { state: 'pending_validation', validationRecords: [{ type: 'CNAME', name: '_a1.pay.m.example', value: '_b2.acm-validations.aws' }] },
       { state: 'pending_issuance', validationRecords: [] },
@@ -141,7 +171,7 @@ describe('CloudFrontCdn', () => {
       if (request.method === 'POST' && request.path === '/2020-05-31/distribution/EDFDVBD6EXAMPLE/invalidation') return xml(invalidation('I_BRANDING'), 201);
       return { status: 404 };
     });
-    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { region: 'us-east-1', endpoint: cloudfront.url, credentials });
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { endpoint: cloudfront.url, credentials });
 
     // Act
     const attached = await cdn.attach('pay.m.example', 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c');
@@ -175,7 +205,7 @@ describe('CloudFrontCdn', () => {
       if (request.method === 'GET' && request.path === '/2020-05-31/distribution-tenant?domain=pay.m.example') return xml(tenant(true));
       return { status: 404 };
     });
-    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { region: 'us-east-1', endpoint: cloudfront.url, credentials });
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { endpoint: cloudfront.url, credentials });
     // Act
     const attached = await cdn.attach('pay.m.example', 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c');
     // Assess
@@ -188,11 +218,56 @@ describe('CloudFrontCdn', () => {
     const cloudfront = await fake(() =>
       xml('<ErrorResponse><Error><Type>Sender</Type><Code>EntityNotFound</Code><Message>gone</Message></Error></ErrorResponse>', 404),
     );
-    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { region: 'us-east-1', endpoint: cloudfront.url, credentials });
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { endpoint: cloudfront.url, credentials });
     // Act
     const detached = cdn.detach('dt_gone');
     // Assess
     await expect(detached).resolves.toBeUndefined();
+    await close(cloudfront.server);
+  });
+
+  it('signs every request with SigV4 for cloudfront in us-east-1, and tries a throttled or failing answer again', async () => {
+    // Prepare
+    const answers: Reply[] = [
+      xml('<ErrorResponse><Error><Type>Sender</Type><Code>CNAMEAlreadyExists</Code><Message>exists</Message></Error></ErrorResponse>', 409),
+      xml('<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code><Message>slow down</Message></Error></ErrorResponse>', 400),
+      xml(tenant(true)),
+      xml('<ErrorResponse><Error><Type>Receiver</Type><Code>ServiceUnavailable</Code><Message>later</Message></Error></ErrorResponse>', 503),
+      xml(invalidation('I_TENANT'), 201),
+    ];
+    const cloudfront = await fake(() => answers.shift() ?? { status: 500 });
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { endpoint: cloudfront.url, credentials });
+    // Act
+    const attached = await cdn.attach('pay.m.example', 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c');
+    const purged = await cdn.purge({ kind: 'hostname', tenantId: attached.tenantId });
+    // Assess
+    expect([attached, purged]).toEqual([{ tenantId: 'dt_7' }, { invalidationId: 'I_TENANT' }]);
+    expect(cloudfront.seen.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /2020-05-31/distribution-tenant',
+      'GET /2020-05-31/distribution-tenant?domain=pay.m.example',
+      'GET /2020-05-31/distribution-tenant?domain=pay.m.example',
+      'POST /2020-05-31/distribution-tenant/dt_7/invalidation',
+      'POST /2020-05-31/distribution-tenant/dt_7/invalidation',
+    ]);
+    for (const request of cloudfront.seen) {
+      expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-east-1\/cloudfront\/aws4_request/);
+      expect(signatureVerifies(request, credentials.secretAccessKey)).toBe(true);
+      expect(signatureVerifies(request, 'another-secret')).toBe(false);
+    }
+    await close(cloudfront.server);
+  });
+
+  it('gives up on an error answer that is not transient, naming its code', async () => {
+    // Prepare
+    const cloudfront = await fake(() =>
+      xml('<ErrorResponse><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>no &amp; never</Message></Error></ErrorResponse>', 403),
+    );
+    const cdn = new CloudFrontCdn('EDFDVBD6EXAMPLE', { endpoint: cloudfront.url, credentials });
+    // Act
+    const purge = cdn.purge({ kind: 'branding', merchantId: 'merch_1' });
+    // Assess
+    await expect(purge).rejects.toMatchObject({ name: 'AccessDenied', message: 'no & never', status: 403 });
+    expect(cloudfront.seen).toHaveLength(1);
     await close(cloudfront.server);
   });
 });

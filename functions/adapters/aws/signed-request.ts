@@ -82,14 +82,13 @@ export class SignedAwsClient {
   constructor(
     service: string,
     defaultEndpoint: (region: string) => string,
-    config: AwsClientConfig,
+    config: AwsClientConfig & { readonly region: string },
     private readonly failure: (response: SignedResponse) => { code: string; message: string },
   ) {
-    const region = config.region ?? process.env.AWS_REGION ?? 'us-east-1';
-    this.base = new URL(config.endpoint ?? defaultEndpoint(region));
+    this.base = new URL(config.endpoint ?? defaultEndpoint(config.region));
     this.signer = new SignatureV4({
       service,
-      region,
+      region: config.region,
       credentials: config.credentials ?? defaultProvider(),
       sha256: Sha256,
       uriEscapePath: true,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type AwsClientConfig, AwsServiceError, SignedAwsClient, type SignedResponse } from '#adapters/aws/signed-request';
-import { escapeXml, parseXml, textAt, type XmlElement } from '#adapters/aws/xml';
+import { child, escapeXml, parseXml, textAt } from '#adapters/aws/xml';
 import type { Cdn, PurgeTarget } from '#core/custom-hostname-ports';
 import { brandingPaths } from './branding-paths';
 
@@ -30,7 +30,7 @@ const invalidationBatch = (callerReference: string, paths: readonly string[]): s
 /** The tenant in a DistributionTenant answer: its id, distribution, domains and whether it is enabled. */
 function tenantOf(response: SignedResponse): { id?: string; distributionId?: string; domains: string[]; enabled: boolean } {
   const tenant = parseXml(response.body);
-  const members: XmlElement[] = tenant?.children.find((candidate) => candidate.name === 'Domains')?.children ?? [];
+  const members = child(tenant, 'Domains')?.children ?? [];
   return {
     id: textAt(tenant, 'Id') || undefined,
     distributionId: textAt(tenant, 'DistributionId') || undefined,

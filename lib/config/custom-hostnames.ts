@@ -29,10 +29,13 @@ export function customHostnamesFor(stage: StageName, context: { readonly tryGetC
   };
 }
 
-/** The ACM actions each access calls (adapters/cdn/acm-certificates.ts). */
+/**
+ * The ACM actions each access calls (adapters/cdn/acm-certificates.ts). RequestCertificate sends
+ * tags, which ACM authorises as AddTagsToCertificate on the new certificate.
+ */
 export const ACM_ACTIONS: Readonly<Record<CustomHostnameAccess, readonly string[]>> = {
-  manage: ['acm:RequestCertificate', 'acm:DescribeCertificate', 'acm:DeleteCertificate'],
-  check: ['acm:RequestCertificate', 'acm:DescribeCertificate'],
+  manage: ['acm:RequestCertificate', 'acm:AddTagsToCertificate', 'acm:DescribeCertificate', 'acm:DeleteCertificate'],
+  check: ['acm:RequestCertificate', 'acm:AddTagsToCertificate', 'acm:DescribeCertificate'],
   purge: [],
 };
 

@@ -330,7 +330,14 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
     it.each([
       ['retry', 'recovered', ['recover'], {}, /recovered/],
       ['retry', 'terminal', ['terminate'], {}, /terminal/],
-      ['retry', 'terminal from a do-not-retry decline', [], { declineCategory: 'terminal', declineSubcategory: 'fraud', retryAllowed: false }, /terminal/],
+      // A do-not-retry decline blocks its card: a customer of its own, so the other cases' card stays open.
+      [
+        'retry',
+        'terminal from a do-not-retry decline',
+        [],
+        { declineCategory: 'terminal', declineSubcategory: 'fraud', retryAllowed: false, customer: { email: 'blocked-card@example.com' } },
+        /terminal/,
+      ],
       ['retry', 'recorded with max_retries 0 (terminal at once: the policy allows it no retry)', [], { maxRetries: 0 }, /terminal/],
       ['retry', 'paused', ['pause'], {}, /paused/],
       ['retry', 'a hard_customer decline awaiting a card update', [], HARD, /hard_customer decline waits for a card update/],

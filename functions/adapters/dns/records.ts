@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises';
+import { resolverOfSetting } from './configured';
 
 /**
  * The DNS records port of custom hostnames and email domains: what a name's CNAME, TXT and MX
@@ -45,17 +46,5 @@ export function dnsRecordResolver(options: DnsRecordResolverOptions = {}): DnsRe
   };
 }
 
-let configured: { readonly servers: string | undefined; readonly resolver: DnsRecordResolver } | undefined;
-
 /** The records resolver of the configuration: DNS_SERVERS when set (read at call time), else the system's; made once per setting. */
-export function configuredDnsRecordResolver(): DnsRecordResolver {
-  const servers = process.env.DNS_SERVERS;
-  if (configured === undefined || configured.servers !== servers) {
-    const list = servers
-      ?.split(',')
-      .map((server) => server.trim())
-      .filter((server) => server !== '');
-    configured = { servers, resolver: dnsRecordResolver(list === undefined ? {} : { servers: list }) };
-  }
-  return configured.resolver;
-}
+export const configuredDnsRecordResolver: () => DnsRecordResolver = resolverOfSetting('DNS_SERVERS', dnsRecordResolver);

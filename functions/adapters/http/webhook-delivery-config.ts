@@ -1,3 +1,4 @@
+import { resolverOfSetting } from '../dns/configured';
 import { dnsResolver, type AddressResolver } from '../dns/resolver';
 import type { AddressPolicy } from '#core/webhooks/address-policy';
 
@@ -9,17 +10,5 @@ export function webhookAddressPolicy(): AddressPolicy {
   return { allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true' };
 }
 
-let resolver: { readonly servers: string | undefined; readonly resolver: AddressResolver } | undefined;
-
 /** The resolver of webhook hosts: WEBHOOK_DNS_SERVERS when set (read at call time), else the system's; made once per setting. */
-export function webhookResolver(): AddressResolver {
-  const servers = process.env.WEBHOOK_DNS_SERVERS;
-  if (resolver === undefined || resolver.servers !== servers) {
-    const list = servers
-      ?.split(',')
-      .map((server) => server.trim())
-      .filter((server) => server !== '');
-    resolver = { servers, resolver: dnsResolver(list === undefined ? {} : { servers: list }) };
-  }
-  return resolver.resolver;
-}
+export const webhookResolver: () => AddressResolver = resolverOfSetting('WEBHOOK_DNS_SERVERS', dnsResolver);

@@ -79,6 +79,18 @@ export interface NewDunningMessage {
   readonly cooldownUntil?: Date;
 }
 
+/** Who and what a dunning email about a payment is: to its customer, about it and its recovery. */
+export const dunningEmailOf = (payment: PaymentRecord) =>
+  ({
+    merchantId: payment.merchant_id,
+    customerId: payment.customer_id,
+    paymentId: payment.id,
+    recoveryId: payment.recovery_id,
+    channel: 'email',
+    purpose: 'dunning',
+    to: payment.customer_email,
+  }) as const;
+
 /**
  * Records a dunning email for a recovery, addressed to the payment's customer: `queued`
  * to be sent now, or `scheduled` (in the due index) for `scheduledAt`. For manual dunning
@@ -92,13 +104,7 @@ export async function createDunningMessage(payment: PaymentRecord, request: NewD
   const at = now.toISOString();
   const message = newMessageRecord(
     {
-      merchantId: payment.merchant_id,
-      customerId: payment.customer_id,
-      paymentId: payment.id,
-      recoveryId: payment.recovery_id,
-      channel: 'email',
-      purpose: 'dunning',
-      to: payment.customer_email,
+      ...dunningEmailOf(payment),
       templateId: request.templateId,
       subject: request.subject,
       scheduledAt: request.scheduledAt ?? null,

@@ -111,10 +111,11 @@ describe('POST /api/widget/init', () => {
     const middle = await seedPayment(merchant.id, { amount: 800, currency: 'gbp', customer }, at(2));
     await seedPaymentThrough(merchant.id, ['recover'], { amount: 900, currency: 'usd', customer }, at(3));
     const carried = (await getCustomer(merchant.id, middle.customer_id))?.open_payment_refs;
-    // Act
-    const fromList = await init(signed(middle.customer_id));
+    const signedAt = nowSeconds();
+    // Act: two signatures one second apart, so the second is not a replay of the first
+    const fromList = await init(signed(middle.customer_id, signedAt));
     await forgetOpenPaymentRefs(merchant.id, middle.customer_id);
-    const fromPayments = await init(signed(middle.customer_id, nowSeconds() - 1));
+    const fromPayments = await init(signed(middle.customer_id, signedAt - 1));
     // Assess
     expect(carried?.map((ref) => ref.id)).toEqual([middle.id, expect.any(String)]);
     for (const response of [fromList, fromPayments]) {

@@ -190,6 +190,8 @@ export async function runServiceStrategy(portfolio: Portfolio, options: EngineOp
             amount: payment.amount,
             currency: payment.currency as Currency,
             customerEmail: payment.customer.email,
+            // What a merchant that knows its customer's time zone sends (metadata.customer_timezone).
+            customerTimezone: payment.customer.timezone,
             declineCode: payment.decline.declineCode,
             eventId: `evt_${payment.providerPaymentId}`,
             psp: 'stripe',

@@ -40,6 +40,11 @@ export interface CustomerRecord {
    * reader then asks the customer's payments.
    */
   readonly open_payment_refs?: readonly OpenPaymentRef[];
+  /**
+   * The customer's IANA time zone, when the merchant sent it with an event (`customer_timezone`);
+   * the newest one given wins. Retries and campaign steps read the customer's local time in it.
+   */
+  readonly timezone?: string;
   readonly created_at: string;
   readonly updated_at: string;
   readonly version: number;

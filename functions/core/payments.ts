@@ -27,8 +27,12 @@ export const PAYMENT_STATUS_FILTERS = {
 } as const satisfies Record<string, readonly PaymentStatus[]>;
 export type PaymentStatusFilter = keyof typeof PAYMENT_STATUS_FILTERS;
 
-/** Default number of automatic retries of one payment. */
-export const DEFAULT_MAX_RETRIES = 4;
+/**
+ * Default number of automatic retries of one payment: Stripe's recommended default of 8 tries
+ * (Smart Retries, "8 tries within 2 weeks"). The policy times them and the card-network caps bound
+ * them; most recoveries end sooner, and do-not-retry and hard declines never use them.
+ */
+export const DEFAULT_MAX_RETRIES = 8;
 
 /**
  * A manual retry (POST /payments/{id}/retry) is refused within this long of the payment's last
@@ -77,6 +81,8 @@ export interface PaymentRecord {
   readonly card_network: string | null;
   /** The card the networks count attempts on (core/card-caps.ts cardIdentityOf). */
   readonly card_identity: string;
+  /** The customer's IANA time zone when the payment was recorded (CustomerRecord.timezone): the policy's local time. */
+  readonly customer_timezone?: string;
   /** The retry being attempted now, recorded before the gateway call; null between attempts. */
   readonly attempt: RetryAttempt | null;
   /** Gateway calls that gave no answer (5xx, timeout): retried, never counted as customer attempts. */

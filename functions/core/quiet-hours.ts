@@ -92,6 +92,44 @@ export function localClock(timezone: string, instant: Date): LocalClock {
   return { hour: part('hour') % 24, minute: part('minute'), second: part('second') };
 }
 
+const calendars = new Map<string, Intl.DateTimeFormat>();
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** The local calendar at an instant: the date (month 1-12), the weekday (0 Sunday - 6 Saturday) and the hour (0-23). */
+export interface LocalCalendar {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly weekday: number;
+  readonly hour: number;
+}
+
+/** The local date, weekday and hour at `instant` in `timezone` (a valid IANA name: isValidTimeZone). */
+export function localCalendar(timezone: string, instant: Date): LocalCalendar {
+  let format = calendars.get(timezone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      weekday: 'short',
+      hour: 'numeric',
+    });
+    calendars.set(timezone, format);
+  }
+  const parts = format.formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
+  return {
+    year: Number(part('year')),
+    month: Number(part('month')),
+    day: Number(part('day')),
+    weekday: WEEKDAYS.indexOf(part('weekday')),
+    hour: Number(part('hour')) % 24,
+  };
+}
+
 /** Whether a local hour lies in the window [startHour, endHour), crossing midnight when start > end. */
 export function isQuietHour(q: Pick<QuietHours, 'startHour' | 'endHour'>, hour: number): boolean {
   if (q.startHour === q.endHour) return false;

@@ -1,7 +1,7 @@
 import { type CardLedger, checkCardCaps } from './card-caps';
 import { classifyDecline } from './decline-codes';
 import type { PaymentRecord } from './payments';
-import { isQuietAt, nextAllowedAt, type QuietHours } from './quiet-hours';
+import { isQuietAt, isValidTimeZone, localCalendar, localClock, nextAllowedAt, type QuietHours } from './quiet-hours';
 import type { RetryTimingSetting } from './experiments/experiment';
 import type { RetryScore, RetryScoreInput } from './scoring/types';
 
@@ -21,8 +21,10 @@ import type { RetryScore, RetryScoreInput } from './scoring/types';
  *    the recovery; else the scorer's delay (the same rules
  *    scorer as POST /scoring/retry: processing errors within hours, limits in days, insufficient
  *    funds toward the next payday). Insufficient-funds retries are then moved to the start of the
- *    next local morning window (07:00-09:00 in the merchant's time zone), when balances are
- *    highest after overnight payroll runs.
+ *    next local morning window (07:00-09:00), when balances are highest after overnight payroll
+ *    runs. "Local" is the customer's time zone when ingest was told it (`customer_timezone`), else
+ *    the merchant's quiet-hours zone, else UTC (policyTimeZoneOf): paydays, mornings and the
+ *    scorer's hour and weekday are all read there.
  * 4. The merchant's quiet hours (in its IANA time zone) push the time to the window's end.
  * 5. The card-network caps, counted per card over every payment on it (core/card-caps.ts), push
  *    it to the first moment another attempt is allowed; a card blocked after a do-not-retry
@@ -47,6 +49,7 @@ export type PlannedPayment = Pick<
   | 'network_code'
   | 'advice_code'
   | 'created_at'
+  | 'customer_timezone'
 >;
 
 export interface RetryPlanInput {
@@ -76,6 +79,15 @@ const CARD_UPDATE_WAIT_HOURS = 1;
 /** Quiet hours and caps can move a time at most this many times before the plan gives up on precision. */
 const MAX_ADJUSTMENTS = 8;
 
+/**
+ * The time zone the policy reads local time in: the customer's (`customer_timezone`, recorded from
+ * ingest) when known, else the merchant's quiet-hours zone, else UTC.
+ */
+export function policyTimeZoneOf(payment: Pick<PlannedPayment, 'customer_timezone'>, quietHours: QuietHours | undefined): string {
+  const own = payment.customer_timezone;
+  return own !== undefined && isValidTimeZone(own) ? own : (quietHours?.timezone ?? 'UTC');
+}
+
 /** The classification of the payment's decline as the policy reads it. */
 function declineOf(payment: PlannedPayment) {
   return classifyDecline({
@@ -88,11 +100,13 @@ function declineOf(payment: PlannedPayment) {
 }
 
 /**
- * Whole days from `now` (UTC) to the next common payday at least a day away: the 1st, the 15th or
- * the last day of a month, when most salaries and benefits are paid in the US and Europe.
+ * Whole days from `now` to the next common payday at least a day away, by the calendar of
+ * `timezone` (UTC unless given): the 1st, the 15th or the last day of a month, when most salaries
+ * and benefits are paid in the US and Europe.
  */
-export function daysToNextPayday(now: Date): number {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+export function daysToNextPayday(now: Date, timezone = 'UTC'): number {
+  const local = localCalendar(timezone, now);
+  const today = Date.UTC(local.year, local.month - 1, local.day);
   for (let days = 1; ; days += 1) {
     const day = new Date(today + days * 24 * HOUR_MS);
     const lastOfMonth = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 0)).getUTCDate();
@@ -100,13 +114,17 @@ export function daysToNextPayday(now: Date): number {
   }
 }
 
-/** The start (00:00 UTC) of the next payday at least a day after `now` (daysToNextPayday). */
-export function nextPaydayStart(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + daysToNextPayday(now) * 24 * HOUR_MS);
+/** The start (local midnight in `timezone`, UTC unless given) of the next payday at least a day after `now` (daysToNextPayday). */
+export function nextPaydayStart(now: Date, timezone = 'UTC'): Date {
+  // Local noon of the payday first: a daylight-saving change on the way moves it by an hour, never off the day.
+  const noon = new Date(now.getTime() + (daysToNextPayday(now, timezone) * 24 + 12 - localCalendar(timezone, now).hour) * HOUR_MS);
+  const clock = localClock(timezone, noon);
+  return new Date(noon.getTime() - ((clock.hour * 60 + clock.minute) * 60 + clock.second) * 1000 - noon.getUTCMilliseconds());
 }
 
-/** The scorer's input for the payment's next attempt at `now`. */
-export function retryScoreInputOf(payment: PlannedPayment, now: Date): RetryScoreInput {
+/** The scorer's input for the payment's next attempt at `now`, its hour, weekday and payday read in `timezone` (UTC unless given: policyTimeZoneOf). */
+export function retryScoreInputOf(payment: PlannedPayment, now: Date, timezone = 'UTC'): RetryScoreInput {
+  const local = localCalendar(timezone, now);
   return {
     declineCode: payment.decline_code ?? 'unknown',
     amountCents: payment.amount,
@@ -118,10 +136,10 @@ export function retryScoreInputOf(payment: PlannedPayment, now: Date): RetryScor
     ...(payment.card_network === null ? {} : { network: payment.card_network }),
     ...(payment.advice_code === null ? {} : { adviceCode: payment.advice_code }),
     attemptNumber: payment.retry_count + 1,
-    hourOfDay: now.getUTCHours(),
-    dayOfWeek: now.getUTCDay(),
+    hourOfDay: local.hour,
+    dayOfWeek: local.weekday,
     daysSinceFailure: Math.max(0, Math.floor((now.getTime() - Date.parse(payment.created_at)) / (24 * HOUR_MS))),
-    paydayProximityDays: daysToNextPayday(now),
+    paydayProximityDays: daysToNextPayday(now, timezone),
   };
 }
 
@@ -148,6 +166,7 @@ export function planNextRetry(input: RetryPlanInput): RetryPlan {
     return { action: 'stop', reason: `Not retried: the merchant's recovery strategy stops retrying ${payment.decline_code}` };
   }
   const decline = declineOf(payment);
+  const timezone = policyTimeZoneOf(payment, input.quietHours);
   const reasons: string[] = [];
   let waitHours: number;
   if (decline.retry.fixedDelayHours !== undefined) {
@@ -169,16 +188,13 @@ export function planNextRetry(input: RetryPlanInput): RetryPlan {
   let at = new Date(now.getTime() + waitHours * HOUR_MS);
   if (timing.payday_aligned === true && payment.decline_subcategory === 'balance' && decline.retry.fixedDelayHours === undefined) {
     // The payday itself, not the scorer's whole days from now (which land past the morning window, on the day after).
-    at = nextPaydayStart(now);
+    at = nextPaydayStart(now, timezone);
     reasons.push(`on the next payday (${at.toISOString().slice(0, 10)}) by the merchant's retry timing`);
   }
   if (payment.decline_subcategory === 'balance' && decline.retry.fixedDelayHours === undefined) {
-    const morning = nextAllowedAt(
-      { ...MORNING_WINDOW, startHour: MORNING_WINDOW.endHour, endHour: MORNING_WINDOW.startHour, timezone: input.quietHours?.timezone ?? 'UTC', enabled: true },
-      at,
-    );
+    const morning = nextAllowedAt({ ...MORNING_WINDOW, startHour: MORNING_WINDOW.endHour, endHour: MORNING_WINDOW.startHour, timezone, enabled: true }, at);
     if (morning.getTime() !== at.getTime())
-      reasons.push(`moved to the local morning (${MORNING_WINDOW.startHour}:00-${MORNING_WINDOW.endHour}:00) for an insufficient-funds decline`);
+      reasons.push(`moved to the local morning (${MORNING_WINDOW.startHour}:00-${MORNING_WINDOW.endHour}:00 ${timezone}) for an insufficient-funds decline`);
     at = morning;
   }
   const adjusted = withinQuietHoursAndCaps(payment, input.quietHours, input.ledger, at, reasons);

@@ -41,6 +41,8 @@ export interface CustomerIdentity {
   readonly name?: string | null | undefined;
   readonly psp?: string | null | undefined;
   readonly provider_customer_id?: string | null | undefined;
+  /** An IANA time zone name (checked by the caller); replaces the one the customer had. */
+  readonly timezone?: string | undefined;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
   const providerRef = providerId === null ? undefined : await get(customerKeys.byProviderId(merchantId, providerId));
   if (providerRef !== undefined) {
     const owner = await getCustomer(merchantId, providerRef.customer_id as string);
-    if (owner !== undefined) return { customer: owner, isNew: false };
+    if (owner !== undefined) return { customer: identity.timezone === undefined ? owner : { ...owner, timezone: identity.timezone }, isNew: false };
   }
   const existing = await getCustomerByEmail(merchantId, email);
   if (existing !== undefined) {
@@ -65,6 +67,7 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
       name: existing.name ?? identity.name ?? null,
       psp: existing.psp ?? identity.psp ?? null,
       provider_customer_id: existing.provider_customer_id ?? providerId,
+      ...(identity.timezone === undefined ? {} : { timezone: identity.timezone }),
     };
     return { customer: enriched, isNew: false };
   }
@@ -78,6 +81,7 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
       name: identity.name ?? null,
       psp: identity.psp ?? null,
       provider_customer_id: providerId,
+      ...(identity.timezone === undefined ? {} : { timezone: identity.timezone }),
       total_payments: 0,
       failed_payments: 0,
       recovered_payments: 0,

@@ -221,6 +221,7 @@ export async function recordFailedPayment(
       advice_code: input.adviceCode ?? null,
       card_network: input.cardNetwork ?? null,
       card_identity: cardIdentityOf({ psp: input.psp, customerId: customer.id, fingerprint: input.cardFingerprint ?? null }),
+      ...(customer.timezone === undefined ? {} : { customer_timezone: customer.timezone }),
       attempt: null,
       gateway_errors: 0,
       last_attempt_at: null,

@@ -1,7 +1,7 @@
 import type { CardLedger } from '#core/card-caps';
 import type { PaymentEvent, PaymentRecord } from '#core/payments';
 import type { QuietHours } from '#core/quiet-hours';
-import { planNextRetry, type RetryPlan, retryScoreInputOf } from '#core/retry-policy';
+import { planNextRetry, policyTimeZoneOf, type RetryPlan, retryScoreInputOf } from '#core/retry-policy';
 import { scoreRetryByRules } from '#core/scoring/rules';
 import type { RetryTimingSetting } from '#core/experiments/experiment';
 import { getCardLedger, type StoredCardLedger } from './card-ledger-repository';
@@ -65,7 +65,7 @@ export function plannedRetryEvent(
       now,
       quietHours: context.quietHours,
       ledger: context.ledger,
-      score: scoreRetryByRules(retryScoreInputOf(payment, now)),
+      score: scoreRetryByRules(retryScoreInputOf(payment, now, policyTimeZoneOf(payment, context.quietHours))),
       ...(context.retryTiming === undefined ? {} : { retryTiming: context.retryTiming }),
     }),
   );

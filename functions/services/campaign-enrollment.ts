@@ -15,8 +15,8 @@ const HOUR_MS = 3_600_000;
  * The time zone a customer's steps run in: the customer's own when its record carries a valid
  * IANA `timezone`, else the merchant's quiet-hours zone (UTC when they set none).
  */
-export function stepTimeZoneOf(customer: object | undefined, merchantZone: string): string {
-  const own = (customer as { timezone?: unknown } | undefined)?.timezone;
+export function stepTimeZoneOf(customer: Pick<CustomerRecord, 'timezone'> | undefined, merchantZone: string): string {
+  const own = customer?.timezone;
   return isValidTimeZone(own) ? own : merchantZone;
 }
 

@@ -141,7 +141,12 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
   const { payment, created, customer } = await recordFailedPayment(
     {
       merchantId,
-      customer: { email: event.customerEmail, name: event.customerName ?? null, provider_customer_id: event.providerCustomerId ?? null },
+      customer: {
+        email: event.customerEmail,
+        name: event.customerName ?? null,
+        provider_customer_id: event.providerCustomerId ?? null,
+        timezone: event.customerTimezone,
+      },
       psp: pspOf(event),
       providerPaymentId: event.providerPaymentId ?? null,
       amount: event.amount,

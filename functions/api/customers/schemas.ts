@@ -97,6 +97,10 @@ export const Customer = z
     total_revenue_cents: z.number().check(z.int()).clone().register(z.globalRegistry, { description: 'B alias of lifetime_value_cents.' }),
     lifetime_value_by_currency: AmountsByCurrency,
     total_revenue_by_currency: AmountsByCurrency.clone().register(z.globalRegistry, { description: 'B alias of lifetime_value_by_currency.' }),
+    timezone: z.nullable(z.string()).clone().register(z.globalRegistry, {
+      description:
+        "The customer's IANA time zone, from the newest event that gave one (ingest's `metadata.customer_timezone`); retries and campaign steps are timed in it. Null when not known: the merchant's quiet-hours zone is used.",
+    }),
     created_at: z.string(),
   })
   .clone()

@@ -26,6 +26,7 @@ export const customerView = (c: CustomerRecord): z.output<typeof Customer> => ({
   total_revenue_cents: c.lifetime_value_cents,
   lifetime_value_by_currency: c.lifetime_value_by_currency,
   total_revenue_by_currency: c.lifetime_value_by_currency,
+  timezone: c.timezone ?? null,
   created_at: c.created_at,
 });
 

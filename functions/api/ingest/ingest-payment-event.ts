@@ -20,6 +20,7 @@ function eventOf(body: z.output<typeof IngestPaymentEventBody>): IngestEvent {
     psp: metadata.psp,
     customerName: metadata.customer_name,
     providerCustomerId: metadata.provider_customer_id,
+    customerTimezone: metadata.customer_timezone,
     subscriptionId: metadata.subscription_id,
     invoiceId: metadata.invoice_id,
     networkCode: metadata.network_code,

@@ -3,6 +3,7 @@ import { isPossibleId } from '#core/ids';
 import { INGEST_EVENT_TYPES } from '#core/ingest/ingest-event';
 import { CURRENCIES } from '#core/money';
 import { PSPS } from '#core/providers';
+import { TimeZoneName } from '#api/envelope-schemas';
 
 /** Largest amount accepted, in the smallest unit (far above any single subscription charge). */
 export const MAX_AMOUNT = 999_999_999_999;
@@ -66,6 +67,7 @@ const MetadataValue = z.unknown().check(
  *   several are given they must agree); dedupes payment_failed and finds the payment other events are about.
  * - `psp`: the provider; one of the 13 psp ids is recorded as the payment's psp, anything else as `ingest`.
  * - `customer_name`, `provider_customer_id`: stored on a customer the event creates.
+ * - `customer_timezone`: the customer's IANA time zone; retries are timed in their local time.
  * - `subscription_id`, `invoice_id`: link the payment; subscription_cancelled ends only that
  *   subscription's recoveries; invoice_id finds the payment of payment_succeeded and charge_refunded.
  * - `network_code`, `network`, `advice_code`: card-network signals for classification.
@@ -93,6 +95,10 @@ export const IngestMetadata = z
         .optional(Id)
         .clone()
         .register(z.globalRegistry, { description: "The provider's customer id, stored on a customer the event creates." }),
+      customer_timezone: z.optional(TimeZoneName).clone().register(z.globalRegistry, {
+        description:
+          "The customer's IANA time zone (`America/Los_Angeles`); kept on the customer, the newest one given wins. Insufficient-funds retries go out on the customer's local payday mornings; without it, the merchant's quiet-hours zone is used, else UTC.",
+      }),
       subscription_id: z
         .optional(Id)
         .clone()

@@ -1,7 +1,6 @@
 import * as z from '#shared/zod';
-import { isValidTimeZone, MAX_TIME_ZONE_LENGTH } from '#core/quiet-hours';
 import { DEFAULT_RECOVERY_GOAL_PERIOD, RECOVERY_GOAL_PERIODS } from '#core/recovery-goal';
-import { ResponseMeta } from '#api/envelope-schemas';
+import { ResponseMeta, TimeZoneName } from '#api/envelope-schemas';
 
 const Timestamp = z.string().clone().register(z.globalRegistry, { format: 'date-time' });
 const Hour = z.number().check(z.int(), z.gte(0), z.lte(23));
@@ -13,11 +12,9 @@ export const SetQuietHoursBody = z.object({
     description:
       'The local hour the quiet period ends, 0-23 (exclusive: 7 means until 06:59). Lower than start_hour: the period crosses midnight. Equal to start_hour: no quiet period.',
   }),
-  timezone: z
-    .string()
-    .check(z.maxLength(MAX_TIME_ZONE_LENGTH), z.refine(isValidTimeZone, 'not an IANA time zone name (Area/Location, such as Europe/Berlin, or UTC)'))
-    .clone()
-    .register(z.globalRegistry, { description: 'IANA time zone name (`America/New_York`, `UTC`); offsets (`+02:00`) and abbreviations (`EST`) are refused.' }),
+  timezone: TimeZoneName.clone().register(z.globalRegistry, {
+    description: 'IANA time zone name (`America/New_York`, `UTC`); offsets (`+02:00`) and abbreviations (`EST`) are refused.',
+  }),
   enabled: z._default(z.boolean(), true).clone().register(z.globalRegistry, { description: 'Whether quiet hours apply; true unless given.' }),
 });
 

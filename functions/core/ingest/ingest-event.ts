@@ -35,6 +35,8 @@ export interface IngestEvent {
   readonly psp?: string | undefined;
   readonly customerName?: string | undefined;
   readonly providerCustomerId?: string | undefined;
+  /** The customer's IANA time zone (valid: isValidTimeZone), when the sender knows it: retries are timed in the customer's local time. */
+  readonly customerTimezone?: string | undefined;
   readonly subscriptionId?: string | undefined;
   readonly invoiceId?: string | undefined;
   /** Raw card-network response code (a Visa category 1 code forbids any retry). */

@@ -22,7 +22,7 @@ describe('payment repository', () => {
     // The scorer waits for the next payday (the 15th) and moves an insufficient-funds retry to the morning.
     const planned = '2026-10-16T07:00:00.000Z';
     const planReason =
-      'Retry 1 of 4 at 2026-10-16T07:00:00.000Z: scored 0.38, wait 336 h (insufficient_funds is a soft_retry decline (balance) that recovers about 45% of the time; this attempt scores 38%, lowered by payday in 14 days. Retry in 336 h: waiting for the next payday, at least a day.); moved to the local morning (7:00-9:00) for an insufficient-funds decline';
+      'Retry 1 of 8 at 2026-10-16T07:00:00.000Z: scored 0.38, wait 336 h (insufficient_funds is a soft_retry decline (balance) that recovers about 45% of the time; this attempt scores 38%, lowered by payday in 14 days. Retry in 336 h: waiting for the next payday, at least a day.); moved to the local morning (7:00-9:00 UTC) for an insufficient-funds decline';
     // Act
     const { payment, created } = await recordFailedPayment(failed(m, { providerPaymentId: 'ch_abc' }), at);
     await drainTableStream();
@@ -163,7 +163,7 @@ describe('payment repository', () => {
       expect(after.status).toBe(to);
       // A resume to retrying plans the retry again (a pause dropped it), in the same write.
       const replanned =
-        step === 'resume' && to === 'retrying' ? [{ status: 'retrying', at: after.updated_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) }] : [];
+        step === 'resume' && to === 'retrying' ? [{ status: 'retrying', at: after.updated_at, reason: expect.stringMatching(/^Retry 1 of 8 at /) }] : [];
       expect(after.state_history).toEqual([...before.state_history, { status: to, at: after.updated_at, reason }, ...replanned]);
       expect(after.next_retry_at === null).toBe(to !== 'retrying');
     });
@@ -225,16 +225,16 @@ describe('payment repository', () => {
       const updated = await applyPaymentEvent(m, hard.id, { type: 'card_updated', reason });
       const c = await applyPaymentEvent(m, hard.id, events.retry as PaymentEvent);
       // Assess
-      expect(a).toMatch(/maximum of 4 retries/);
+      expect(a).toMatch(/maximum of 8 retries/);
       expect(b).toMatch(/card update/);
       // card_updated lifts the wait and the policy plans retry 1 in the same write: pending → retrying.
       expect(updated.before).toMatchObject({ status: 'pending', awaiting_card_update: true, next_retry_at: null });
       expect(updated.after).toMatchObject({ status: 'retrying', awaiting_card_update: false });
       expect(updated.after.state_history).toEqual([
         ...hard.state_history,
-        { status: 'retrying', at: updated.after.updated_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) },
+        { status: 'retrying', at: updated.after.updated_at, reason: expect.stringMatching(/^Retry 1 of 8 at /) },
       ]);
-      expect(updated.after.state_history.at(-1)?.reason.startsWith(`Retry 1 of 4 at ${updated.after.next_retry_at}: `)).toBe(true);
+      expect(updated.after.state_history.at(-1)?.reason.startsWith(`Retry 1 of 8 at ${updated.after.next_retry_at}: `)).toBe(true);
       expect((await paymentTimeline(m, hard)).map((entry) => entry.type)).toEqual([
         'payment_failed',
         'payment_method_updated',

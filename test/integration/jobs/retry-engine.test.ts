@@ -89,7 +89,7 @@ describe('retry engine', () => {
     expect(recorded.status).toBe('retrying');
     expect(Date.parse(recorded.next_retry_at as string)).toBeGreaterThan(T0.getTime());
     expect(recorded.state_history.map((h) => h.status)).toEqual(['pending', 'retrying']);
-    expect(recorded.state_history[1]?.reason).toMatch(/^Retry 1 of 4 at .*scored/);
+    expect(recorded.state_history[1]?.reason).toMatch(/^Retry 1 of 8 at .*scored/);
     // Act: a run before it is due does nothing
     await runJobAt(later(T0, 60_000));
     const early = await current(m, recorded);
@@ -391,7 +391,7 @@ describe('retry engine', () => {
       retry_count: 0,
     });
     const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.updated_at));
-    expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 4 at .*insufficient-funds/) });
+    expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 8 at .*insufficient-funds/) });
     expect(after.next_retry_at).not.toBe(opened.next_retry_at);
     expect(after.state_history.at(-1)).toEqual({ status: 'retrying', at: after.updated_at, reason: (plan as { reason: string }).reason });
     expect(await dueIndexEntryOf(m, after)).toBe(dueRetryKeys.entry(m, after.id.slice(3), after.next_retry_at as string).GSI4SK);

@@ -59,6 +59,7 @@ describe('GET /api/v1/customers/{id}', () => {
       total_revenue_cents: 0,
       lifetime_value_by_currency: {},
       total_revenue_by_currency: {},
+      timezone: null,
       created_at: '2026-09-01T08:00:00.000Z',
     });
     expect(response.body.meta.merchant_id).toBe(tenant.merchant.id);

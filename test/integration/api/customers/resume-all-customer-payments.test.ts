@@ -85,7 +85,7 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
     expect(afterRetrying.state_history).toEqual([
       ...fromRetrying.state_history,
       { status: 'retrying', at: afterRetrying.resumed_at, reason: REASON },
-      { status: 'retrying', at: afterRetrying.resumed_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) },
+      { status: 'retrying', at: afterRetrying.resumed_at, reason: expect.stringMatching(/^Retry 1 of 8 at /) },
     ]);
     for (const untouched of [pending, recovered, neighbour]) expect(await fresh(untouched)).toEqual(untouched);
   });
@@ -112,7 +112,7 @@ describe('POST /api/v1/customers/{id}/resume-all', () => {
       expect(after.state_history.slice(payment.state_history.length).map((entry) => [entry.status, entry.reason])).toEqual([
         ['paused', "Paused with all of the customer's payments"],
         [payment.status, REASON],
-        ...(payment.status === 'retrying' ? [['retrying', expect.stringMatching(/^Retry 1 of 4 at /)]] : []),
+        ...(payment.status === 'retrying' ? [['retrying', expect.stringMatching(/^Retry 1 of 8 at /)]] : []),
       ]);
     }
   });

@@ -93,6 +93,24 @@ describe('POST /api/v1/ingest/payment-event', () => {
   });
 
   describe('payment_failed', () => {
+    it("keeps the customer's time zone and times an insufficient-funds retry in the customer's local morning", async () => {
+      // Prepare
+      const customer = email();
+      // Act
+      const first = await recorded(failed(customer, {}, { customer_timezone: 'America/Los_Angeles' }));
+      const second = await recorded(failed(customer, { decline_code: 'processing_error' }, { customer_timezone: 'Asia/Tokyo' }));
+      const third = await recorded(failed(customer));
+      // Assess: the newest zone given wins; a payment keeps the zone its customer had when it failed
+      const shown = await read<{ timezone: string | null }>(`/customers/by-email/${encodeURIComponent(customer)}`);
+      expect(shown.body.data.timezone).toBe('Asia/Tokyo');
+      const [a, b, c] = await Promise.all([first, second, third].map((d) => getPayment(tenant.merchant.id, d.payment_event_id as string)));
+      expect([a?.customer_timezone, b?.customer_timezone, c?.customer_timezone]).toEqual(['America/Los_Angeles', 'Asia/Tokyo', 'Asia/Tokyo']);
+      const morning = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', hourCycle: 'h23' });
+      expect(Number(morning.format(new Date(a?.next_retry_at as string)))).toBeGreaterThanOrEqual(7);
+      expect(Number(morning.format(new Date(a?.next_retry_at as string)))).toBeLessThan(9);
+      expect(a?.state_history.at(-1)?.reason).toContain('America/Los_Angeles');
+    });
+
     it('records a soft_retry recovery, retrying with its first retry planned, when a stripe payment fails with insufficient_funds', async () => {
       // Prepare
       const customer = email();
@@ -133,7 +151,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       // The policy's first decision is written with the payment: pending, then retrying at once.
       const stored = (await getPayment(tenant.merchant.id, data.payment_event_id as string)) as PaymentRecord;
       const plan = await firstRetryPlanOf(stored);
-      expect(plan).toMatchObject({ type: 'schedule_retry', reason: expect.stringMatching(/^Retry 1 of 4 at /) });
+      expect(plan).toMatchObject({ type: 'schedule_retry', reason: expect.stringMatching(/^Retry 1 of 8 at /) });
       const { at: planned, reason } = plan as { at: string; reason: string };
       expect(stored).toMatchObject({ next_retry_at: planned, retry_count: 0, awaiting_card_update: false, attempt: null });
       expect(stored.state_history).toEqual([
@@ -196,7 +214,7 @@ describe('POST /api/v1/ingest/payment-event', () => {
       expect(after).toMatchObject({ status: 'retrying', awaiting_card_update: false, retry_count: 0 });
       expect(Date.parse(after.next_retry_at as string)).toBeGreaterThan(Date.parse(after.updated_at));
       const plan = await retryPlanOf({ ...after, status: 'pending', next_retry_at: null }, new Date(after.updated_at));
-      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) });
+      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 8 at /) });
       expect(after.state_history).toEqual([
         ...(before?.state_history ?? []),
         { status: 'retrying', at: after.updated_at, reason: (plan as { reason: string }).reason },
@@ -452,6 +470,9 @@ describe('POST /api/v1/ingest/payment-event', () => {
       ['metadata.note', { note: 'x'.repeat(501) }],
       ['metadata.payment_id', { payment_id: 'ch_1\u0000' }],
       ['metadata.provider_customer_id', { provider_customer_id: `cus_${'x'.repeat(300)}€` }],
+      ['metadata.customer_timezone', { customer_timezone: '+02:00' }],
+      ['metadata.customer_timezone', { customer_timezone: 'PST' }],
+      ['metadata.customer_timezone', { customer_timezone: `America/${'X'.repeat(10_000)}` }],
     ])('refuses metadata outside its limits or with reserved keys with 422 naming %s, and records nothing', async (param, metadata) => {
       // Prepare
       const customer = email();

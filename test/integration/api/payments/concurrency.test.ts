@@ -161,7 +161,7 @@ describe('concurrent POST /payments/{id}/pause, /resume and /retry on one paymen
     const history = final.state_history.slice(payment.state_history.length);
     expect(history.filter((entry) => entry.reason === 'Paused through the API')).toHaveLength(pauses);
     expect(history.filter((entry) => entry.reason === 'Resumed through the API')).toHaveLength(resumes);
-    expect(history.filter((entry) => entry.reason.startsWith('Retry 1 of 4 at '))).toHaveLength(resumes);
+    expect(history.filter((entry) => entry.reason.startsWith('Retry 1 of 8 at '))).toHaveLength(resumes);
     expect(history.filter((entry) => entry.reason.startsWith('Retry 1 requested through the API'))).toHaveLength(retries.length);
     expect(history).toHaveLength(pauses + 2 * resumes + retries.length);
     const types = (await paymentTimeline(m, payment)).map((entry) => entry.type);

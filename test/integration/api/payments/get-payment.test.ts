@@ -70,7 +70,7 @@ describe('GET /api/v1/payments/{id} and its timeline', () => {
         psp: 'stripe',
         customer_id: payment.customer_id,
         retry_count: 0,
-        max_retries: 4,
+        max_retries: 8,
         subscription_id: 'sub_42',
         invoice_id: 'in_42',
         metadata: { plan: 'pro' },

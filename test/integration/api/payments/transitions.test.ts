@@ -153,7 +153,7 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       const after = await stored(payment);
       expect(after).toMatchObject({ status: 'retrying', retry_count: 1, attempt: null, decline_code: 'insufficient_funds', last_attempt_at: after.updated_at });
       const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.last_attempt_at as string));
-      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 2 of 4 at /) });
+      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 2 of 8 at /) });
       expect(await sandboxChargesOf(tenant.merchant.id, payment.id)).toEqual([
         expect.objectContaining({
           idempotency_key: attemptIdempotencyKey(payment.id, 1),
@@ -305,7 +305,7 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       expect(after).toMatchObject({ paused_at: null, previous_status: null, resumed_at: after.updated_at });
       // The policy's decision at the resume, not the time planned before the pause.
       const plan = await retryPlanOf({ ...after, next_retry_at: null }, new Date(after.updated_at));
-      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 4 at /) });
+      expect(plan).toEqual({ type: 'schedule_retry', at: after.next_retry_at, reason: expect.stringMatching(/^Retry 1 of 8 at /) });
       expect(after.next_retry_at).not.toBe(SEEDED_RETRY_AT);
       expect(await dueEntryOf(payment)).toBe(`${after.next_retry_at}#${tenant.merchant.id}#${paymentBodyOf(payment.id)}`);
       const http = await call<Body>(`${stack.api_url}/payments/${payment.id}`, { key: tenant.key });
@@ -379,7 +379,7 @@ describe('POST /api/v1/payments/{id}/retry, /pause, /resume', () => {
       const response = await post(payment.id, 'retry');
       // Assess
       expect(response.status).toBe(409);
-      expect(response.body.error?.message).toMatch(/maximum of 4 retries/);
+      expect(response.body.error?.message).toMatch(/maximum of 8 retries/);
     });
 
     it('refuses a retry while an attempt is in flight, and writes nothing', async () => {

@@ -59,7 +59,7 @@ describe('GET /api/v1/invoices/{id}', () => {
       decline_subcategory: 'balance',
       psp: 'adyen',
       retry_count: 0,
-      max_retries: 4,
+      max_retries: 8,
       next_retry_at: retrying.next_retry_at,
       recovered_at: null,
       created_at: retrying.created_at,

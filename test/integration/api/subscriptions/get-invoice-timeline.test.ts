@@ -55,7 +55,7 @@ describe('GET /api/v1/invoices/{id}/timeline', () => {
     ]);
     expect(events[6]?.details).toMatchObject({ from: 'retrying', to: 'recovered' });
     expect(events.map((event) => event.timestamp)).toEqual([...events.map((event) => event.timestamp)].sort());
-    expect(events[1]?.detail).toMatch(/^Retry 1 scheduled for .*: Retry 1 of 4 at /);
+    expect(events[1]?.detail).toMatch(/^Retry 1 scheduled for .*: Retry 1 of 8 at /);
     expect(events[2]?.detail).toBe('Retry 1 scheduled for 2026-12-01T10:00:00.000Z: set up by the test');
     expect(events[3]?.detail).toMatch(/^Paused \(was retrying\)/);
     expect(events[0]?.details).toMatchObject({ decline_code: 'insufficient_funds', amount: 4999 });

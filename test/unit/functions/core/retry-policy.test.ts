@@ -1,6 +1,6 @@
 import { emptyLedger, withAttempt } from '#core/card-caps';
 import type { QuietHours } from '#core/quiet-hours';
-import { daysToNextPayday, type PlannedPayment, planNextRetry, retryScoreInputOf } from '#core/retry-policy';
+import { daysToNextPayday, nextPaydayStart, type PlannedPayment, planNextRetry, policyTimeZoneOf, retryScoreInputOf } from '#core/retry-policy';
 import { scoreRetryByRules } from '#core/scoring/rules';
 
 const T = new Date('2026-12-07T15:00:00.000Z');
@@ -13,7 +13,7 @@ const payment = (overrides: Partial<PlannedPayment> = {}): PlannedPayment => ({
   decline_category: 'soft_retry',
   decline_subcategory: 'processing_error',
   retry_count: 0,
-  max_retries: 4,
+  max_retries: 8,
   card_network: null,
   network_code: null,
   advice_code: null,
@@ -22,7 +22,13 @@ const payment = (overrides: Partial<PlannedPayment> = {}): PlannedPayment => ({
 });
 const plan = (
   p: PlannedPayment,
-  extra: { quietHours?: QuietHours; now?: Date; campaignStepDelayHours?: number; ledger?: ReturnType<typeof emptyLedger> } = {},
+  extra: {
+    quietHours?: QuietHours;
+    now?: Date;
+    campaignStepDelayHours?: number;
+    ledger?: ReturnType<typeof emptyLedger>;
+    retryTiming?: { payday_aligned?: boolean };
+  } = {},
 ) => {
   const now = extra.now ?? T;
   return planNextRetry({
@@ -30,8 +36,9 @@ const plan = (
     now,
     quietHours: extra.quietHours,
     ledger: extra.ledger ?? emptyLedger('card'),
-    score: scoreRetryByRules(retryScoreInputOf(p, now)),
+    score: scoreRetryByRules(retryScoreInputOf(p, now, policyTimeZoneOf(p, extra.quietHours))),
     campaignStepDelayHours: extra.campaignStepDelayHours,
+    ...(extra.retryTiming === undefined ? {} : { retryTiming: extra.retryTiming }),
   });
 };
 
@@ -41,7 +48,7 @@ describe('retry policy', () => {
     const decision = plan(payment());
     // Assess
     expect(decision).toMatchObject({ action: 'schedule', at: new Date(T.getTime() + HOUR) });
-    if (decision.action === 'schedule') expect(decision.reason).toMatch(/^Retry 1 of 4 at 2026-12-07T16:00:00.000Z: scored 0\.\d\d, wait 1 h/);
+    if (decision.action === 'schedule') expect(decision.reason).toMatch(/^Retry 1 of 8 at 2026-12-07T16:00:00.000Z: scored 0\.\d\d, wait 1 h/);
   });
 
   it('moves an insufficient-funds retry toward the next payday and into the local morning', () => {
@@ -54,6 +61,36 @@ describe('retry policy', () => {
     expect(decision).toMatchObject({ action: 'schedule', at: new Date('2026-12-16T06:00:00.000Z') });
   });
 
+  it("reads paydays and mornings in the customer's time zone when ingest gave it, else the merchant's", () => {
+    // Prepare: Monday 14 December 03:00 UTC is Sunday 13 December 19:00 in Los Angeles
+    const now = new Date('2026-12-14T03:00:00.000Z');
+    const funds = { decline_code: 'insufficient_funds', decline_subcategory: 'balance' } as const;
+    const inLosAngeles = payment({ ...funds, customer_timezone: 'America/Los_Angeles' });
+    // Act
+    const local = plan(inLosAngeles, { now });
+    const aligned = plan(inLosAngeles, { now, retryTiming: { payday_aligned: true } });
+    const merchants = plan(payment(funds), { now });
+    const unreadable = plan(payment({ ...funds, customer_timezone: 'Mars/Olympus' }), { now });
+    // Assess: the 15th is 2 local days away; the scorer's 48 h lands at 19:00 on the 15th in LA, so the
+    // morning after; aligned to the payday itself, 07:00 on the 15th in LA. In UTC (the merchant's
+    // zone) the payday is 1 day away: 07:00 UTC on the 15th, 23:00 on the 14th in LA.
+    expect(retryScoreInputOf(inLosAngeles, now, 'America/Los_Angeles')).toMatchObject({ hourOfDay: 19, dayOfWeek: 0, paydayProximityDays: 2 });
+    expect(local).toMatchObject({ action: 'schedule', at: new Date('2026-12-16T15:00:00.000Z') });
+    if (local.action === 'schedule') expect(local.reason).toContain('7:00-9:00 America/Los_Angeles');
+    expect(aligned).toMatchObject({ action: 'schedule', at: new Date('2026-12-15T15:00:00.000Z') });
+    expect(merchants).toMatchObject({ action: 'schedule', at: new Date('2026-12-15T07:00:00.000Z') });
+    expect(unreadable).toEqual(merchants);
+  });
+
+  it("finds the next payday's local midnight across a daylight-saving change", () => {
+    // Act / Assess: New York moves to EDT on 8 March 2026; the 15th starts at 04:00 UTC, not 05:00
+    expect(daysToNextPayday(new Date('2026-03-01T12:00:00.000Z'), 'America/New_York')).toBe(14);
+    expect(nextPaydayStart(new Date('2026-03-01T12:00:00.000Z'), 'America/New_York')).toEqual(new Date('2026-03-15T04:00:00.000Z'));
+    expect(nextPaydayStart(new Date('2026-03-01T12:00:00.000Z'))).toEqual(new Date('2026-03-15T00:00:00.000Z'));
+    // In Tokyo it is already the 31st (a payday, but not one at least a day away): the next, 1 January, starts at 15:00 UTC on the 31st
+    expect(nextPaydayStart(new Date('2026-12-30T16:00:00.000Z'), 'Asia/Tokyo')).toEqual(new Date('2026-12-31T15:00:00.000Z'));
+  });
+
   it('stops on a do-not-retry advice code, waits a MAC 24-30 exactly, and stops at max_retries', () => {
     // Act / Assess
     expect(plan(payment({ decline_code: 'do_not_honor', card_network: 'mastercard', advice_code: '03' }))).toMatchObject({
@@ -64,7 +101,7 @@ describe('retry policy', () => {
       action: 'schedule',
       at: new Date(T.getTime() + 24 * HOUR),
     });
-    expect(plan(payment({ retry_count: 4 }))).toEqual({ action: 'stop', reason: 'Not retried: all 4 retries were used' });
+    expect(plan(payment({ retry_count: 8 }))).toEqual({ action: 'stop', reason: 'Not retried: all 8 retries were used' });
     expect(plan(payment({ decline_code: 'fraudulent', decline_category: 'terminal', decline_subcategory: 'fraud' }))).toMatchObject({ action: 'stop' });
   });
 

@@ -1,25 +1,28 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { AppError, NotImplementedError, ResourceNotFoundError } from '#core/errors';
-import { authenticators, authorize } from './pipeline/authenticators';
+import { AppError, InsufficientScopeError, NotImplementedError, ResourceNotFoundError } from '#core/errors';
+import { scopesGrant } from '#core/scopes';
+import type { Authenticator, Authenticators } from './pipeline/authenticator';
 import { idempotencyKeyOf, withIdempotency } from './pipeline/idempotency';
 import { parseRequest } from './pipeline/parse-request';
 import { limitApiKey, rateLimitHeaders } from './pipeline/rate-limit';
 import { type Headers, errorResponse, fileResponse, htmlResponse, jsonResponse } from './pipeline/responses';
 import { logger } from '#shared/logger';
-import type { Operation, OperationRequest } from './operation';
-import type { RouteDef } from './route-types';
+import type { ApiKeyPrincipal, Operation, OperationRequest } from './operation';
+import type { AuthKind, RouteDef } from './route-types';
 
 export type GroupHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const routeKey = (method: string, resource: string): string => `${method} ${resource}`;
 
-function rowsOf(groupRows: readonly RouteDef[], operations: Readonly<Record<string, Operation>>): Map<string, RouteDef> {
+function rowsOf(groupRows: readonly RouteDef[], operations: Readonly<Record<string, Operation>>, authenticators: Authenticators): Map<string, RouteDef> {
   const group = groupRows[0]?.group;
   if (group === undefined) throw new Error('A group handler needs its rows');
   const rows = new Map<string, RouteDef>();
   for (const route of groupRows) {
     if (route.group !== group) throw new Error(`Row ${route.operationId} belongs to group "${route.group}", not "${group}"`);
+    if (authenticators[route.auth] === undefined)
+      throw new Error(`Row ${route.operationId} needs the ${route.auth} authenticator, which group "${group}" was not given`);
     rows.set(routeKey(route.method, route.path), route);
   }
   for (const [operationId, operation] of Object.entries(operations)) {
@@ -31,6 +34,13 @@ function rowsOf(groupRows: readonly RouteDef[], operations: Readonly<Record<stri
   return rows;
 }
 
+/** Scopes (DESIGN §1): a key without any of the row's scopes is 403. */
+function authorize(principal: ApiKeyPrincipal, route: RouteDef): void {
+  if (route.scopes.length > 0 && !scopesGrant(principal.apiKey.scopes, route.scopes)) {
+    throw new InsufficientScopeError(`This API key lacks the scope for ${route.method} ${route.path}: it needs one of ${route.scopes.join(', ')}.`);
+  }
+}
+
 /**
  * The Lambda of one group, and the one pipeline every route goes through, in order:
  * route lookup by `httpMethod` + `resource` (as API Gateway sends them); the authenticator of the
@@ -39,11 +49,16 @@ function rowsOf(groupRows: readonly RouteDef[], operations: Readonly<Record<stri
  * for rows not built yet; then, under the Idempotency-Key when one is sent, request validation and
  * the operation. Every outcome is rendered with `X-Request-Id`; an unexpected error becomes a 500
  * that leaks nothing, its cause logged with the request id.
- * `groupRows` are the group's own rows (`<group>/routes.ts`): a group's Lambda bundles nothing of
- * the other groups.
+ * `groupRows` are the group's own rows (`<group>/routes.ts`) and `authenticators` those of their
+ * auth kinds (pipeline/authenticator.ts; a row whose kind is missing is refused here, at load): a
+ * group's Lambda bundles nothing of the other groups, nor of the auth kinds it does not serve.
  */
-export function createGroupHandler(groupRows: readonly RouteDef[], operations: Readonly<Record<string, Operation>>): GroupHandler {
-  const rows = rowsOf(groupRows, operations);
+export function createGroupHandler(
+  groupRows: readonly RouteDef[],
+  operations: Readonly<Record<string, Operation>>,
+  authenticators: Authenticators,
+): GroupHandler {
+  const rows = rowsOf(groupRows, operations, authenticators);
 
   const dispatch = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const requestId = event.requestContext.requestId;
@@ -52,7 +67,8 @@ export function createGroupHandler(groupRows: readonly RouteDef[], operations: R
       const route = rows.get(routeKey(event.httpMethod, event.resource));
       if (route === undefined) throw new ResourceNotFoundError(`No route ${event.httpMethod} ${event.path}.`);
       const operation = operations[route.operationId];
-      const principal = await authenticators[route.auth]({ event, route, operation, now: new Date() });
+      const authenticate = authenticators[route.auth] as Authenticator<AuthKind>;
+      const principal = await authenticate({ event, route, operation, now: new Date() });
       if (principal.kind === 'api_key') {
         headers = rateLimitHeaders(await limitApiKey(principal, event.httpMethod));
         authorize(principal, route);

@@ -70,7 +70,7 @@ export type SessionCookiePrincipal =
       readonly familyId: string;
     };
 
-/** What each auth kind's authenticator establishes (api/pipeline/authenticators.ts). */
+/** What each auth kind's authenticator establishes (api/pipeline/authenticator.ts). */
 export interface PrincipalOf {
   readonly api_key: ApiKeyPrincipal;
   readonly optional_api_key: ApiKeyPrincipal | PublicPrincipal;

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
 import { enrollAtRiskCustomer } from './enroll-at-risk-customer';
 import { getCampaignAnalytics } from './get-campaign-analytics';
 import { getEmailEngagement } from './get-email-engagement';
@@ -13,16 +14,20 @@ import { getRecoveryBreakdown } from './get-recovery-breakdown';
 import { getRevenueAnalytics } from './get-revenue-analytics';
 
 /** The analytics Lambda: dispatches its rows of the route table; rows not built yet answer 501. */
-export const handler = createGroupHandler(analyticsRoutes, {
-  getRecoveryAnalytics,
-  getAnalyticsSummary,
-  getRevenueAnalytics,
-  getAtRiskAnalytics,
-  getDeclineCodeAnalytics,
-  getRecoveryBreakdown,
-  getCampaignAnalytics,
-  listAtRiskCustomers,
-  enrollAtRiskCustomer,
-  getEmailHealth,
-  getEmailEngagement,
-});
+export const handler = createGroupHandler(
+  analyticsRoutes,
+  {
+    getRecoveryAnalytics,
+    getAnalyticsSummary,
+    getRevenueAnalytics,
+    getAtRiskAnalytics,
+    getDeclineCodeAnalytics,
+    getRecoveryBreakdown,
+    getCampaignAnalytics,
+    listAtRiskCustomers,
+    enrollAtRiskCustomer,
+    getEmailHealth,
+    getEmailEngagement,
+  },
+  apiKeyAuth,
+);

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
 import { activateCampaign } from './activate-campaign';
 import { archiveCampaign } from './archive-campaign';
 import { checkCampaignOverlap } from './check-campaign-overlap';
@@ -13,16 +14,20 @@ import { simulateCampaign } from './simulate-campaign';
 import { updateCampaign } from './update-campaign';
 
 /** The campaigns Lambda: its 11 rows of the route table. */
-export const handler = createGroupHandler(campaignsRoutes, {
-  listCampaigns,
-  getCampaign,
-  createCampaign,
-  updateCampaign,
-  activateCampaign,
-  pauseCampaign,
-  archiveCampaign,
-  listCampaignTemplates,
-  createCampaignFromTemplate,
-  checkCampaignOverlap,
-  simulateCampaign,
-});
+export const handler = createGroupHandler(
+  campaignsRoutes,
+  {
+    listCampaigns,
+    getCampaign,
+    createCampaign,
+    updateCampaign,
+    activateCampaign,
+    pauseCampaign,
+    archiveCampaign,
+    listCampaignTemplates,
+    createCampaignFromTemplate,
+    checkCampaignOverlap,
+    simulateCampaign,
+  },
+  apiKeyAuth,
+);

@@ -1,4 +1,6 @@
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
+import { publicAuth } from '#api/pipeline/authenticator';
 import { deleteCustomHostname } from './delete-custom-hostname';
 import { getCustomHostnameBranding } from './get-custom-hostname-branding';
 import { getCustomHostnameStatus } from './get-custom-hostname-status';
@@ -7,10 +9,14 @@ import { customHostnameRoutes } from './routes';
 import { verifyCustomHostname } from './verify-custom-hostname';
 
 /** The custom-hostname Lambda: dispatches its rows of the route table. */
-export const handler = createGroupHandler(customHostnameRoutes, {
-  getCustomHostnameBranding,
-  provisionCustomHostname,
-  verifyCustomHostname,
-  getCustomHostnameStatus,
-  deleteCustomHostname,
-});
+export const handler = createGroupHandler(
+  customHostnameRoutes,
+  {
+    getCustomHostnameBranding,
+    provisionCustomHostname,
+    verifyCustomHostname,
+    getCustomHostnameStatus,
+    deleteCustomHostname,
+  },
+  { ...apiKeyAuth, ...publicAuth },
+);

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
 import { customersRoutes } from './routes';
 import { deleteCustomer } from './delete-customer';
 import { getCustomer } from './get-customer';
@@ -10,13 +11,17 @@ import { pauseAllCustomerPayments } from './pause-all-customer-payments';
 import { resumeAllCustomerPayments } from './resume-all-customer-payments';
 
 /** The customers Lambda: lists, lookups, bulk pause/resume and erasure of a merchant's customers. */
-export const handler = createGroupHandler(customersRoutes, {
-  listCustomers,
-  getCustomerByEmail,
-  getCustomer,
-  listCustomerPayments,
-  listCustomerRecoveries,
-  pauseAllCustomerPayments,
-  resumeAllCustomerPayments,
-  deleteCustomer,
-});
+export const handler = createGroupHandler(
+  customersRoutes,
+  {
+    listCustomers,
+    getCustomerByEmail,
+    getCustomer,
+    listCustomerPayments,
+    listCustomerRecoveries,
+    pauseAllCustomerPayments,
+    resumeAllCustomerPayments,
+    deleteCustomer,
+  },
+  apiKeyAuth,
+);

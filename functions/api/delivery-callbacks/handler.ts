@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { providerSignatureAuth } from '#api/pipeline/authenticator';
 import { deliveryCallbacksRoutes } from './routes';
 import { receiveLegacyEmailStatus } from './receive-legacy-email-status';
 import { receiveMailerEvent } from './receive-mailer-event';
@@ -9,4 +10,8 @@ import { receiveMessagingStatus } from './receive-messaging-status';
  * providers. Each operation verifies its provider's signature itself (auth kind
  * `provider_signature`), with a service-wide secret from the environment.
  */
-export const handler = createGroupHandler(deliveryCallbacksRoutes, { receiveMessagingStatus, receiveLegacyEmailStatus, receiveMailerEvent });
+export const handler = createGroupHandler(
+  deliveryCallbacksRoutes,
+  { receiveMessagingStatus, receiveLegacyEmailStatus, receiveMailerEvent },
+  providerSignatureAuth,
+);

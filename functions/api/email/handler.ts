@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
 import { createEmailAbTest } from './create-email-ab-test';
 import { createTemplate } from './create-template';
 import { deleteEmailSuppression } from './delete-email-suppression';
@@ -14,17 +15,21 @@ import { updateTemplate } from './update-template';
 import { emailRoutes } from './routes';
 
 /** The email Lambda: templates and their preview, the suppression list, and email A/B tests. */
-export const handler = createGroupHandler(emailRoutes, {
-  previewTemplate,
-  createTemplate,
-  listTemplates,
-  getTemplate,
-  updateTemplate,
-  deleteTemplate,
-  listEmailSuppressions,
-  getEmailSuppressionStats,
-  deleteEmailSuppression,
-  createEmailAbTest,
-  getEmailAbTest,
-  evaluateEmailAbTest,
-});
+export const handler = createGroupHandler(
+  emailRoutes,
+  {
+    previewTemplate,
+    createTemplate,
+    listTemplates,
+    getTemplate,
+    updateTemplate,
+    deleteTemplate,
+    listEmailSuppressions,
+    getEmailSuppressionStats,
+    deleteEmailSuppression,
+    createEmailAbTest,
+    getEmailAbTest,
+    evaluateEmailAbTest,
+  },
+  apiKeyAuth,
+);

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
 import { getExperiment } from './get-experiment';
 import { getExperimentAssignment } from './get-experiment-assignment';
 import { getExperimentResults } from './get-experiment-results';
@@ -8,11 +9,15 @@ import { experimentsRoutes } from './routes';
 import { stopExperiment } from './stop-experiment';
 
 /** The experiments Lambda: list, one, results, promote, stop, and a customer's assignment. */
-export const handler = createGroupHandler(experimentsRoutes, {
-  listExperiments,
-  getExperiment,
-  getExperimentResults,
-  promoteExperiment,
-  stopExperiment,
-  getExperimentAssignment,
-});
+export const handler = createGroupHandler(
+  experimentsRoutes,
+  {
+    listExperiments,
+    getExperiment,
+    getExperimentResults,
+    promoteExperiment,
+    stopExperiment,
+    getExperimentAssignment,
+  },
+  apiKeyAuth,
+);

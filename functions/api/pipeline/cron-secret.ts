@@ -4,6 +4,7 @@ import { readSecret } from '#adapters/secrets';
 import { InvalidApiKeyError } from '#core/errors';
 import { env } from '#shared/env';
 import { logger } from '#shared/logger';
+import type { Authenticators } from './authenticator';
 import { headerOf } from './headers';
 
 let configured: Promise<Buffer | undefined> | undefined;
@@ -46,3 +47,11 @@ export async function verifyCronSecret(event: APIGatewayProxyEvent): Promise<voi
   const presented = /^Bearer\s+(\S+)\s*$/i.exec(headerOf(event, 'authorization') ?? '')?.[1];
   if (presented === undefined || !timingSafeEqual(digest(Buffer.from(presented, 'utf8')), digest(expected))) refuse();
 }
+
+/** `cron_secret`: the internal routes' shared secret (verifyCronSecret). */
+export const cronSecretAuth = {
+  cron_secret: async ({ event }) => {
+    await verifyCronSecret(event);
+    return { kind: 'cron_secret' };
+  },
+} as const satisfies Authenticators;

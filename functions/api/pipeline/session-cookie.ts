@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authenticateBrowserSession, authorizeSubscription } from '#services/browser-sessions';
 import type { SessionCookiePrincipal } from '#api/operation';
 import type { RouteDef } from '#api/route-types';
+import type { Authenticators } from './authenticator';
 import { headerOf } from './headers';
 import { decodePathParameters } from './parse-request';
 
@@ -30,3 +31,8 @@ export async function authenticateSessionCookie(event: APIGatewayProxyEvent, rou
   const held = await authenticateBrowserSession(cookieHeader, now);
   return { kind: 'session_cookie', via: 'cookie', ...held };
 }
+
+/** `session_cookie` (authenticateSessionCookie). */
+export const sessionCookieAuth = {
+  session_cookie: async ({ event, route, now }) => authenticateSessionCookie(event, route, now),
+} as const satisfies Authenticators;

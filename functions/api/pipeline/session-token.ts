@@ -5,6 +5,7 @@ import { InvalidRequestError, ResourceNotFoundError } from '#core/errors';
 import { isPossibleId } from '#core/ids';
 import { getCancelSession } from '#data/cancel-session-repository';
 import type { SessionTokenPrincipal } from '#api/operation';
+import type { Authenticators } from './authenticator';
 
 /**
  * The `session_token` authenticator (cancel sessions): the `{token}` path segment is the
@@ -31,3 +32,6 @@ export async function authenticateSessionToken(event: APIGatewayProxyEvent, now:
   }
   return { kind: 'session_token', tokenHash, session };
 }
+
+/** `session_token` (authenticateSessionToken). */
+export const sessionTokenAuth = { session_token: async ({ event, now }) => authenticateSessionToken(event, now) } as const satisfies Authenticators;

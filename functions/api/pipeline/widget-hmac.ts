@@ -3,6 +3,7 @@ import type { WidgetPrincipal } from '#api/operation';
 import type { RouteDef } from '#api/route-types';
 import { AppError } from '#core/errors';
 import { verifyWidgetRequest, type WidgetInitRequest } from '#services/widget';
+import { type Authenticators, notBuilt } from './authenticator';
 import { headerOf } from './headers';
 import { parseRequest } from './parse-request';
 import { limitWidgetInit } from './rate-limit';
@@ -36,3 +37,11 @@ export async function authenticateWidget(event: APIGatewayProxyEvent, route: Rou
     throw error;
   }
 }
+
+/** `widget_hmac` (authenticateWidget). */
+export const widgetHmacAuth = {
+  widget_hmac: async ({ event, route, operation, now }) => {
+    if (operation === undefined) throw notBuilt(route);
+    return authenticateWidget(event, route, now);
+  },
+} as const satisfies Authenticators;

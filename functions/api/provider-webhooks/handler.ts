@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { providerSignatureAuth } from '#api/pipeline/authenticator';
 import { providerWebhooksRoutes } from './routes';
 import { receiveProviderWebhook } from './receive-provider-webhook';
 
@@ -8,4 +9,4 @@ import { receiveProviderWebhook } from './receive-provider-webhook';
  */
 const operations = Object.fromEntries(providerWebhooksRoutes.map((route) => [route.operationId, receiveProviderWebhook]));
 
-export const handler = createGroupHandler(providerWebhooksRoutes, operations);
+export const handler = createGroupHandler(providerWebhooksRoutes, operations, providerSignatureAuth);

@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
 import { subscriptionsRoutes } from './routes';
 import { getInvoiceRecoveryStatus } from './get-invoice-recovery-status';
 import { getInvoiceTimeline } from './get-invoice-timeline';
@@ -6,9 +7,13 @@ import { getSubscriptionRecoveryStatus } from './get-subscription-recovery-statu
 import { listFailedInvoices } from './list-failed-invoices';
 
 /** The subscriptions Lambda: subscription and invoice recovery status, failed invoices, invoice timelines. */
-export const handler = createGroupHandler(subscriptionsRoutes, {
-  getSubscriptionRecoveryStatus,
-  listFailedInvoices,
-  getInvoiceRecoveryStatus,
-  getInvoiceTimeline,
-});
+export const handler = createGroupHandler(
+  subscriptionsRoutes,
+  {
+    getSubscriptionRecoveryStatus,
+    listFailedInvoices,
+    getInvoiceRecoveryStatus,
+    getInvoiceTimeline,
+  },
+  apiKeyAuth,
+);

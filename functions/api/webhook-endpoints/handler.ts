@@ -1,4 +1,5 @@
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
 import { createWebhookEndpoint } from './create-webhook-endpoint';
 import { deleteWebhookEndpoint } from './delete-webhook-endpoint';
 import { listWebhookDeliveries } from './list-webhook-deliveries';
@@ -8,11 +9,15 @@ import { testWebhookEndpoint } from './test-webhook-endpoint';
 import { updateWebhookEndpoint } from './update-webhook-endpoint';
 
 /** The webhook-endpoints Lambda: endpoints (list, create, update, delete, test); and the delivery log. */
-export const handler = createGroupHandler(webhookEndpointsRoutes, {
-  listWebhookEndpoints,
-  createWebhookEndpoint,
-  updateWebhookEndpoint,
-  deleteWebhookEndpoint,
-  testWebhookEndpoint,
-  listWebhookDeliveries,
-});
+export const handler = createGroupHandler(
+  webhookEndpointsRoutes,
+  {
+    listWebhookEndpoints,
+    createWebhookEndpoint,
+    updateWebhookEndpoint,
+    deleteWebhookEndpoint,
+    testWebhookEndpoint,
+    listWebhookDeliveries,
+  },
+  apiKeyAuth,
+);

@@ -7,6 +7,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { createGroupHandler } from '#api/group-handler';
+import { apiKeyAuth } from '#api/pipeline/api-key';
+import { providerSignatureAuth } from '#api/pipeline/authenticator';
 import { defineOperation } from '#api/operation';
 import { type RouteDef, validateRoutes } from '#api/route-types';
 import { ResourceNotFoundError } from '#core/errors';
@@ -80,54 +82,58 @@ const thingsOf = (merchantId: string) => ({
   ExpressionAttributeValues: { ':pk': `M#${merchantId}`, ':sk': 'THING#' },
 });
 
-const handler = createGroupHandler(table, {
-  listThings: defineOperation({ auth: 'api_key', schemas: schemas.list }, async ({ query, requestId }) => ({
-    body: { data: { query }, meta: { request_id: requestId } },
-  })),
-  createThing: defineOperation({ auth: 'api_key', schemas: schemas.create }, async ({ body, principal }) => {
-    const merchantId = principal.merchantId;
-    const n = await countExecution(merchantId, 'create');
-    await new Promise((done) => setTimeout(done, 150));
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: { PK: `M#${merchantId}`, SK: `THING#thing_${n}` },
-        UpdateExpression: 'SET #body = :body',
-        ExpressionAttributeNames: { '#body': 'body' },
-        ExpressionAttributeValues: { ':body': body },
-      }),
-    );
-    return { statusCode: 201, body: { data: { id: `thing_${n}`, ...body } } };
-  }),
-  getThing: defineOperation({ auth: 'api_key', schemas: schemas.get }, async ({ params, principal }) => {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: TABLE, Key: { PK: `M#${principal.merchantId}`, SK: `THING#${params.id}` } }));
-    if (Item === undefined) throw new ResourceNotFoundError(`No thing ${params.id}.`);
-    return { body: { data: { id: params.id, ...(Item.body as object) } } };
-  }),
-  failThing: defineOperation({ auth: 'api_key', schemas: schemas.fail }, async () => {
-    throw new Error('connection to 10.1.2.3 failed with secret sk_live_abc');
-  }),
-  listThingsByCursor: defineOperation({ auth: 'api_key', schemas: schemas.cursor }, async ({ query, principal }) => {
-    const page = await queryCursorPage(thingsOf(principal.merchantId), {
-      merchantId: principal.merchantId,
-      list: 'things',
-      query,
-      cursor: query.cursor,
-      limit: query.limit,
-    });
-    return { body: { data: page.items.map((item) => item.SK), cursor: page.cursor } };
-  }),
-  pageThings: defineOperation({ auth: 'api_key', schemas: schemas.page }, async ({ query, principal }) => {
-    const total = await executions(principal.merchantId, 'create');
-    const page = await queryOffsetPage(thingsOf(principal.merchantId), query.page, query.per_page, total);
-    return { body: { data: page.items.map((item) => item.SK), pagination: page.pagination } };
-  }),
-  flakyThing: defineOperation({ auth: 'api_key', schemas: schemas.flaky }, async ({ principal }) => {
-    const n = await countExecution(principal.merchantId, 'flaky');
-    if (n === 1) throw new Error('first attempt fails');
-    return { statusCode: 201, body: { data: { attempt: n } } };
-  }),
-});
+const handler = createGroupHandler(
+  table,
+  {
+    listThings: defineOperation({ auth: 'api_key', schemas: schemas.list }, async ({ query, requestId }) => ({
+      body: { data: { query }, meta: { request_id: requestId } },
+    })),
+    createThing: defineOperation({ auth: 'api_key', schemas: schemas.create }, async ({ body, principal }) => {
+      const merchantId = principal.merchantId;
+      const n = await countExecution(merchantId, 'create');
+      await new Promise((done) => setTimeout(done, 150));
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: TABLE,
+          Key: { PK: `M#${merchantId}`, SK: `THING#thing_${n}` },
+          UpdateExpression: 'SET #body = :body',
+          ExpressionAttributeNames: { '#body': 'body' },
+          ExpressionAttributeValues: { ':body': body },
+        }),
+      );
+      return { statusCode: 201, body: { data: { id: `thing_${n}`, ...body } } };
+    }),
+    getThing: defineOperation({ auth: 'api_key', schemas: schemas.get }, async ({ params, principal }) => {
+      const { Item } = await documentClient.send(new GetCommand({ TableName: TABLE, Key: { PK: `M#${principal.merchantId}`, SK: `THING#${params.id}` } }));
+      if (Item === undefined) throw new ResourceNotFoundError(`No thing ${params.id}.`);
+      return { body: { data: { id: params.id, ...(Item.body as object) } } };
+    }),
+    failThing: defineOperation({ auth: 'api_key', schemas: schemas.fail }, async () => {
+      throw new Error('connection to 10.1.2.3 failed with secret sk_live_abc');
+    }),
+    listThingsByCursor: defineOperation({ auth: 'api_key', schemas: schemas.cursor }, async ({ query, principal }) => {
+      const page = await queryCursorPage(thingsOf(principal.merchantId), {
+        merchantId: principal.merchantId,
+        list: 'things',
+        query,
+        cursor: query.cursor,
+        limit: query.limit,
+      });
+      return { body: { data: page.items.map((item) => item.SK), cursor: page.cursor } };
+    }),
+    pageThings: defineOperation({ auth: 'api_key', schemas: schemas.page }, async ({ query, principal }) => {
+      const total = await executions(principal.merchantId, 'create');
+      const page = await queryOffsetPage(thingsOf(principal.merchantId), query.page, query.per_page, total);
+      return { body: { data: page.items.map((item) => item.SK), pagination: page.pagination } };
+    }),
+    flakyThing: defineOperation({ auth: 'api_key', schemas: schemas.flaky }, async ({ principal }) => {
+      const n = await countExecution(principal.merchantId, 'flaky');
+      if (n === 1) throw new Error('first attempt fails');
+      return { statusCode: 201, body: { data: { attempt: n } } };
+    }),
+  },
+  apiKeyAuth,
+);
 
 describe('the request pipeline', () => {
   let server: LocalHttpServer;
@@ -628,7 +634,12 @@ describe('createGroupHandler', () => {
     // Prepare
     const listThings = defineOperation({ auth: 'public', schemas: schemas.list }, async () => ({ body: {} }));
     // Act and assess
-    expect(() => createGroupHandler(table, { listThings })).toThrow(/auth kind \(api_key\)/);
+    expect(() => createGroupHandler(table, { listThings }, apiKeyAuth)).toThrow(/auth kind \(api_key\)/);
+  });
+
+  it("refuses, when the group loads, a row whose auth kind's authenticator the group was not given", () => {
+    // Act and assess: a group of api_key rows given only the provider-signature authenticator
+    expect(() => createGroupHandler(table, {}, providerSignatureAuth)).toThrow(/listThings needs the api_key authenticator/);
   });
 
   it('answers 501 for a signed row whose operation, and so its verifier, is not built', async () => {
@@ -641,7 +652,7 @@ describe('createGroupHandler', () => {
       auth: 'provider_signature',
       scopes: [],
     };
-    const signedHandler = createGroupHandler([signedRow], {});
+    const signedHandler = createGroupHandler([signedRow], {}, providerSignatureAuth);
     const server = await startLocalHttpServer({ routes: [signedRow], loadHandler: async () => signedHandler, port: 0 });
     try {
       // Act

@@ -1,3 +1,4 @@
+import { localCalendar } from '#core/quiet-hours';
 import { type DeclineKind, PARAMETERS } from './parameters';
 
 /** What the chance of an attempt depends on (docs/simulator.md, "Recovery curves"). */
@@ -16,46 +17,11 @@ export interface AttemptContext {
   readonly nudged: boolean;
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const formats = new Map<string, Intl.DateTimeFormat>();
-function formatIn(timezone: string): Intl.DateTimeFormat {
-  let format = formats.get(timezone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      weekday: 'short',
-      hourCycle: 'h23',
-    });
-    formats.set(timezone, format);
-  }
-  return format;
-}
-
-/** The local calendar date, hour and weekday of `at` in `timezone`. */
-export function localTime(at: Date, timezone: string): { year: number; month: number; day: number; hour: number; weekday: number } {
-  const parts = Object.fromEntries(
-    formatIn(timezone)
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour) % 24,
-    weekday: WEEKDAYS.indexOf(parts.weekday as string),
-  };
-}
-
 const isPayday = (year: number, month: number, day: number): boolean => day === 1 || day === 15 || day === new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** Whole local days to the next payday (0 on a payday) and since the last one (0 on a payday): the 1st, the 15th, the month's last day. */
 export function paydayDistance(at: Date, timezone: string): { toPayday: number; sincePayday: number } {
-  const local = localTime(at, timezone);
+  const local = localCalendar(timezone, at);
   const today = Date.UTC(local.year, local.month - 1, local.day);
   const dayAt = (offset: number) => new Date(today + offset * 86_400_000);
   const payday = (offset: number) => {
@@ -71,7 +37,7 @@ export function paydayDistance(at: Date, timezone: string): { toPayday: number; 
 
 /** The context of an attempt at `at` of a payment that failed at `failedAt`, for a customer in `timezone`. */
 export function contextOf(input: { kind: DeclineKind; attempt: number; at: Date; failedAt: Date; timezone: string; nudged: boolean }): AttemptContext {
-  const local = localTime(input.at, input.timezone);
+  const local = localCalendar(input.timezone, input.at);
   const payday = paydayDistance(input.at, input.timezone);
   return {
     kind: input.kind,

@@ -37,13 +37,15 @@ import type { RetryScore, RetryScoreInput, ScoreFactor } from './types';
  *    strictly monotonic. Each non-zero push is one entry of `factors`, `weight` its size.
  * 4. **Delay**: the subcategory's ladder, by attempt (the last step repeats), except that a
  *    Mastercard advice code 24-30 fixes the wait exactly, and a balance decline with a known
- *    payday waits for it (at least 24 h):
+ *    payday is retried on the payday when it comes before the ladder's step (at least 24 h): the
+ *    ladder keeps trying between paydays (Recurly finds 48 h the best first wait for insufficient
+ *    funds), and no payday is skipped:
  *
  *    | subcategory                             | attempt 1 | 2    | 3     | 4+    | log-odds lost per attempt |
  *    |-----------------------------------------|-----------|------|-------|-------|---------------------------|
  *    | soft_retry/processing_error             | 1 h       | 4 h  | 12 h  | 24 h  | 0.50                      |
  *    | soft_retry/balance                      | 24 h      | 72 h | 120 h | 168 h | 0.25                      |
- *    | soft_retry/balance, payday in d days    | 24·d h, at least 24 h | same | same | same | 0.25               |
+ *    | soft_retry/balance, payday in d days    | the shorter of the step above and 24·d h (at least 24 h) | | | | 0.25 |
  *    | soft_retry/limit                        | 24 h      | 72 h | 72 h  | 72 h  | 0.35                      |
  *    | soft_retry/issuer_hold                  | 24 h      | 48 h | 72 h  | 72 h  | 0.40                      |
  *    | unknown/generic, referral, unmapped     | 24 h      | 48 h | 72 h  | 72 h  | 0.45                      |
@@ -238,12 +240,16 @@ function signalPushes(input: RetryScoreInput, decline: ScoredDecline, penalty: n
 /** Step 4: the wait before the attempt, and why. */
 function delayOf(input: RetryScoreInput, decline: ScoredDecline): { hours: number; why: string } {
   if (decline.fixedDelayHours !== undefined) return { hours: decline.fixedDelayHours, why: 'the card network fixes the wait' };
-  if (decline.subcategory === 'balance' && input.paydayProximityDays !== undefined) {
-    return { hours: Math.max(24, 24 * input.paydayProximityDays), why: 'waiting for the next payday, at least a day' };
-  }
   const ladder = ladderOf(decline.subcategory);
   const step = Math.min(Math.max(1, input.attemptNumber), ladder.length);
-  return { hours: ladder[step - 1] as number, why: `step ${step} of the ${decline.subcategory} ladder (${ladder.join(', ')} h)` };
+  const stepHours = ladder[step - 1] as number;
+  const onLadder = `step ${step} of the ${decline.subcategory} ladder (${ladder.join(', ')} h)`;
+  if (decline.subcategory === 'balance' && input.paydayProximityDays !== undefined) {
+    const paydayHours = Math.max(24, 24 * input.paydayProximityDays);
+    if (paydayHours <= stepHours) return { hours: paydayHours, why: `the next payday, at least a day, comes before ${onLadder}` };
+    return { hours: stepHours, why: `${onLadder}, before the next payday ${daysFromNow(input.paydayProximityDays)}` };
+  }
+  return { hours: stepHours, why: onLadder };
 }
 
 /** How much the answer can be trusted: what decided the category, plus the customer signals given. */

@@ -19,10 +19,11 @@ describe('payment repository', () => {
     // Prepare
     const m = merchant();
     const at = new Date('2026-10-01T12:00:00.000Z');
-    // The scorer waits for the next payday (the 15th) and moves an insufficient-funds retry to the morning.
-    const planned = '2026-10-16T07:00:00.000Z';
+    // The payday (the 15th) is further off than step 1 of the balance ladder (24 h): the scorer waits
+    // 24 h, and an insufficient-funds retry moves to the next morning.
+    const planned = '2026-10-03T07:00:00.000Z';
     const planReason =
-      'Retry 1 of 8 at 2026-10-16T07:00:00.000Z: scored 0.38, wait 336 h (insufficient_funds is a soft_retry decline (balance) that recovers about 45% of the time; this attempt scores 38%, lowered by payday in 14 days. Retry in 336 h: waiting for the next payday, at least a day.); moved to the local morning (7:00-9:00 UTC) for an insufficient-funds decline';
+      'Retry 1 of 8 at 2026-10-03T07:00:00.000Z: scored 0.38, wait 24 h (insufficient_funds is a soft_retry decline (balance) that recovers about 45% of the time; this attempt scores 38%, lowered by payday in 14 days. Retry in 24 h: step 1 of the balance ladder (24, 72, 120, 168 h), before the next payday in 14 days.); moved to the local morning (7:00-9:00 UTC) for an insufficient-funds decline';
     // Act
     const { payment, created } = await recordFailedPayment(failed(m, { providerPaymentId: 'ch_abc' }), at);
     await drainTableStream();

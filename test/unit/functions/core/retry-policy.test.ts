@@ -51,14 +51,14 @@ describe('retry policy', () => {
     if (decision.action === 'schedule') expect(decision.reason).toMatch(/^Retry 1 of 8 at 2026-12-07T16:00:00.000Z: scored 0\.\d\d, wait 1 h/);
   });
 
-  it('moves an insufficient-funds retry toward the next payday and into the local morning', () => {
+  it('retries an insufficient-funds decline on its ladder before a distant payday, in the local morning', () => {
     // Act
     const decision = plan(payment({ decline_code: 'insufficient_funds', decline_subcategory: 'balance' }), {
       quietHours: { startHour: 22, endHour: 7, timezone: 'Europe/Paris', enabled: false },
     });
-    // Assess: the 15th is the next payday (8 days), then 07:00 in Paris
+    // Assess: the 15th is the next payday (8 days), so step 1 of the ladder (24 h), then 07:00 in Paris
     expect(daysToNextPayday(T)).toBe(8);
-    expect(decision).toMatchObject({ action: 'schedule', at: new Date('2026-12-16T06:00:00.000Z') });
+    expect(decision).toMatchObject({ action: 'schedule', at: new Date('2026-12-09T06:00:00.000Z') });
   });
 
   it("reads paydays and mornings in the customer's time zone when ingest gave it, else the merchant's", () => {
@@ -71,11 +71,11 @@ describe('retry policy', () => {
     const aligned = plan(inLosAngeles, { now, retryTiming: { payday_aligned: true } });
     const merchants = plan(payment(funds), { now });
     const unreadable = plan(payment({ ...funds, customer_timezone: 'Mars/Olympus' }), { now });
-    // Assess: the 15th is 2 local days away; the scorer's 48 h lands at 19:00 on the 15th in LA, so the
-    // morning after; aligned to the payday itself, 07:00 on the 15th in LA. In UTC (the merchant's
-    // zone) the payday is 1 day away: 07:00 UTC on the 15th, 23:00 on the 14th in LA.
+    // Assess: the 15th is 2 local days away; the ladder's 24 h lands at 19:00 on the 14th in LA, so
+    // the morning after, on the payday, as when aligned to it. In UTC (the merchant's zone) the
+    // payday is 1 day away: 07:00 UTC on the 15th, 23:00 on the 14th in LA.
     expect(retryScoreInputOf(inLosAngeles, now, 'America/Los_Angeles')).toMatchObject({ hourOfDay: 19, dayOfWeek: 0, paydayProximityDays: 2 });
-    expect(local).toMatchObject({ action: 'schedule', at: new Date('2026-12-16T15:00:00.000Z') });
+    expect(local).toMatchObject({ action: 'schedule', at: new Date('2026-12-15T15:00:00.000Z') });
     if (local.action === 'schedule') expect(local.reason).toContain('7:00-9:00 America/Los_Angeles');
     expect(aligned).toMatchObject({ action: 'schedule', at: new Date('2026-12-15T15:00:00.000Z') });
     expect(merchants).toMatchObject({ action: 'schedule', at: new Date('2026-12-15T07:00:00.000Z') });

@@ -188,12 +188,12 @@ describe('retry policy with the merchant retry timing', () => {
   const plan = (p: PlannedPayment, retryTiming?: Parameters<typeof planNextRetry>[0]['retryTiming']) =>
     planNextRetry({ payment: p, now: T, quietHours: undefined, ledger: emptyLedger('card'), score: scoreRetryByRules(retryScoreInputOf(p, T)), retryTiming });
 
-  it('retries an insufficient-funds decline on the payday morning instead of the morning after', () => {
+  it('retries an insufficient-funds decline only on the payday morning instead of on the ladder before it', () => {
     // Act
     const before = plan(balance);
     const aligned = plan(balance, { payday_aligned: true });
-    // Assess
-    expect(before).toMatchObject({ action: 'schedule', at: new Date('2026-12-16T07:00:00.000Z') });
+    // Assess: without it, step 1 of the balance ladder (24 h, then the morning); with it, the 15th
+    expect(before).toMatchObject({ action: 'schedule', at: new Date('2026-12-09T07:00:00.000Z') });
     expect(aligned).toMatchObject({ action: 'schedule', at: new Date('2026-12-15T07:00:00.000Z') });
     expect(aligned.reason).toContain('next payday (2026-12-15)');
   });

@@ -40,16 +40,16 @@ describe('scoreRetryByRules', () => {
     });
 
     it.each([
-      [0, 24],
-      [1, 24],
-      [2, 48],
-      [5, 120],
-      [14, 336],
-    ])('waits for a payday %i days away (%i h) on a balance decline, whatever the attempt', (days, hours) => {
+      [0, [24, 24, 24, 24]],
+      [1, [24, 24, 24, 24]],
+      [2, [24, 48, 48, 48]],
+      [5, [24, 72, 120, 120]],
+      [14, [24, 72, 120, 168]],
+    ])('retries a balance decline on a payday %i days away when it comes before the ladder step (attempts 1, 2, 3, 4: %j h)', (days, hours) => {
       // Act
-      const waits = [1, 2, 4].map((attemptNumber) => scoreRetryByRules(input({ paydayProximityDays: days, attemptNumber })).delayHours);
-      // Assess
-      expect(waits).toEqual([hours, hours, hours]);
+      const waits = [1, 2, 3, 4].map((attemptNumber) => scoreRetryByRules(input({ paydayProximityDays: days, attemptNumber })).delayHours);
+      // Assess: the balance ladder is 24, 72, 120, 168 h; the payday wins whenever it is sooner
+      expect(waits).toEqual(hours);
     });
 
     it('ignores the payday for a decline that is not a balance decline', () => {

@@ -1,12 +1,12 @@
 import * as z from '#shared/zod';
 import { isValidTimeZone, MAX_TIME_ZONE_LENGTH } from '#core/quiet-hours';
 
-/** An ISO 8601 instant, as every record and envelope writes it. */
 /** An IANA time zone name (isValidTimeZone: `Europe/Berlin`, `UTC`); offsets and abbreviations are refused. */
 export const TimeZoneName = z
   .string()
   .check(z.maxLength(MAX_TIME_ZONE_LENGTH), z.refine(isValidTimeZone, 'not an IANA time zone name (Area/Location, such as Europe/Berlin, or UTC)'));
 
+/** An ISO 8601 instant, as every record and envelope writes it. */
 export const DateTime = z.string().clone().register(z.globalRegistry, { format: 'date-time' });
 
 /** The `meta` of every enveloped response (DESIGN §1). */

@@ -20,7 +20,7 @@ import type { RetryScore, RetryScoreInput } from './scoring/types';
  *    tried within the hour; else the campaign's retry step for this attempt when a campaign owns
  *    the recovery; else the scorer's delay (the same rules
  *    scorer as POST /scoring/retry: processing errors within hours, limits in days, insufficient
- *    funds toward the next payday). Insufficient-funds retries are then moved to the start of the
+ *    funds on a ladder of days but on the payday whenever it comes sooner). Insufficient-funds retries are then moved to the start of the
  *    next local morning window (07:00-09:00), when balances are highest after overnight payroll
  *    runs. "Local" is the customer's time zone when ingest was told it (`customer_timezone`), else
  *    the merchant's quiet-hours zone, else UTC (policyTimeZoneOf): paydays, mornings and the

@@ -97,7 +97,7 @@ export const IngestMetadata = z
         .register(z.globalRegistry, { description: "The provider's customer id, stored on a customer the event creates." }),
       customer_timezone: z.optional(TimeZoneName).clone().register(z.globalRegistry, {
         description:
-          "The customer's IANA time zone (`America/Los_Angeles`); kept on the customer, the newest one given wins. Insufficient-funds retries go out on the customer's local payday mornings; without it, the merchant's quiet-hours zone is used, else UTC.",
+          "The customer's IANA time zone (`America/Los_Angeles`); kept on the customer, the newest one given wins. Insufficient-funds retries go out in the customer's local mornings and on their local paydays; without it, the merchant's quiet-hours zone is used, else UTC.",
       }),
       subscription_id: z
         .optional(Id)

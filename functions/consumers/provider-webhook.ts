@@ -189,6 +189,7 @@ function ingestEventOf(psp: Psp, event: NormalisedWebhookEvent, identity: Identi
     networkCode: payment.networkCode,
     network: payment.network,
     adviceCode: payment.adviceCode,
+    cardExpiry: event.cardExpiry,
     metadata: {
       source: 'provider_webhook',
       provider_event_id: event.providerEventId,

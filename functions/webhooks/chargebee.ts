@@ -1,3 +1,4 @@
+import { type CardExpiry, cardExpiryOf } from '#core/customers';
 import { headerOf, safeEqual } from './crypto';
 import {
   type JsonObject,
@@ -74,7 +75,9 @@ function normaliseChargebee(request: InboundWebhook): NormalisedWebhookEvent[] {
 
   if (type === 'payment_method_updated' || type === 'subscription_cancelled') {
     const subscriptionId = text(content, 'subscription.id');
-    return [normalisedEvent({ psp: 'chargebee', providerEventId, type, occurredAt, payment: { subscriptionId }, customer })];
+    // A new card's expiry: the card_updated event's `card`, a payment source's `payment_source.card` (none: cleared).
+    const cardExpiry = type === 'payment_method_updated' ? (cardExpiryIn(content) ?? null) : undefined;
+    return [normalisedEvent({ psp: 'chargebee', providerEventId, type, occurredAt, payment: { subscriptionId }, customer, cardExpiry })];
   }
 
   const transaction = requiredObject(content, 'transaction', 'chargebee');
@@ -89,8 +92,15 @@ function normaliseChargebee(request: InboundWebhook): NormalisedWebhookEvent[] {
       occurredAt,
       payment: { ...payment, providerPaymentId: refunded ?? payment.providerPaymentId },
       customer,
+      cardExpiry: type === 'payment_failed' ? cardExpiryIn(content) : undefined,
     }),
   ];
+}
+
+/** The expiry of the event's card (`card`, else `payment_source.card`: `expiry_month`, `expiry_year`), when it has one. */
+function cardExpiryIn(content: JsonObject): CardExpiry | undefined {
+  const card = objectAt(content, 'card') ?? objectAt(content, 'payment_source.card');
+  return card === undefined ? undefined : cardExpiryOf(card.expiry_month, card.expiry_year);
 }
 
 function paymentOf(content: JsonObject, transaction: JsonObject): NonNullable<NormalisedWebhookEvent['payment']> {

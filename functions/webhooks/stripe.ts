@@ -1,3 +1,4 @@
+import { type CardExpiry, cardExpiryOf } from '#core/customers';
 import { headerOf, hmacHex, safeEqualAny, withinTolerance } from './crypto';
 import {
   type JsonObject,
@@ -110,6 +111,12 @@ const chargePaymentId = (charge: JsonObject): string | undefined => idOf(charge,
 
 type Envelope = { readonly id: string; readonly occurredAt?: string };
 
+/** The expiry of the card object at `path` (`exp_month`, `exp_year`), or undefined when there is none. */
+const cardExpiryAt = (object: unknown, path: string): CardExpiry | undefined => {
+  const card = objectAt(object, path);
+  return card === undefined ? undefined : cardExpiryOf(card.exp_month, card.exp_year);
+};
+
 /**
  * The payment a basil invoice names in its `payments` list, when the payload includes it: the
  * default InvoicePayment's (the one the invoice created; `is_default`), else the first one's, as
@@ -181,6 +188,7 @@ function fromPaymentIntent(type: NormalisedEventType, envelope: Envelope, intent
       email: text(error, 'payment_method.billing_details.email') ?? text(intent, 'receipt_email'),
       name: text(error, 'payment_method.billing_details.name'),
     },
+    cardExpiry: cardExpiryAt(error, 'payment_method.card'),
   });
 }
 
@@ -207,6 +215,7 @@ function fromCharge(type: NormalisedEventType, envelope: Envelope, charge: JsonO
       email: text(charge, 'billing_details.email') ?? text(charge, 'receipt_email'),
       name: text(charge, 'billing_details.name'),
     },
+    cardExpiry: cardExpiryAt(charge, 'payment_method_details.card'),
   });
 }
 
@@ -229,6 +238,8 @@ function fromPaymentMethod(envelope: Envelope, method: JsonObject): NormalisedWe
     occurredAt: envelope.occurredAt,
     payment: { network: text(method, 'card.brand') },
     customer: { providerCustomerId: idOf(method, 'customer'), email: text(method, 'billing_details.email'), name: text(method, 'billing_details.name') },
+    // The card's expiry (a card updater's new one on automatically_updated); a method without a card has none.
+    cardExpiry: cardExpiryAt(method, 'card') ?? null,
   });
 }
 

@@ -1,3 +1,4 @@
+import type { CardExpiry } from '#core/customers';
 import type { Psp } from '#core/providers';
 
 /**
@@ -60,6 +61,12 @@ export interface NormalisedWebhookEvent {
     readonly name?: string;
     readonly providerCustomerId?: string;
   };
+  /**
+   * The expiry of the customer's card on file when the event carries the card (Stripe's
+   * `payment_method_details.card`, Chargebee's `card`): kept on the customer, newest wins. On a
+   * payment_method_updated, null means the new payment method has no card expiry (cleared).
+   */
+  readonly cardExpiry?: CardExpiry | null;
   /** Thin events carry only an id: the details must be fetched from the provider's API. */
   readonly fetch?: { readonly resource: string; readonly id: string };
 }

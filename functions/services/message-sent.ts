@@ -16,12 +16,13 @@ const PURPOSE_LABELS: Readonly<Record<MessageRecord['purpose'], string>> = { dun
  */
 export function messageSentItems(
   message: MessageRecord,
-  payment: PaymentRecord,
+  payment: PaymentRecord | undefined,
   sent: { readonly provider: string; readonly providerMessageId: string; readonly subject?: string | undefined },
   now: Date,
 ): TransactItem[] {
   const campaign = message.campaign_id ? { campaign_id: message.campaign_id } : {};
-  const timeline = timelineItem(payment, now.toISOString(), {
+  // A customer-level notice (no payment) has no payment timeline: the outbound event alone records it.
+  const timeline = payment === undefined ? undefined : timelineItem(payment, now.toISOString(), {
     type: 'dunning_sent',
     detail: `${PURPOSE_LABELS[message.purpose]} ${LABELS[message.channel]} sent${sent.subject === undefined ? '' : `: ${sent.subject}`}`,
     details: {
@@ -52,5 +53,5 @@ export function messageSentItems(
     },
     now,
   );
-  return [timeline, event];
+  return timeline === undefined ? [event] : [timeline, event];
 }

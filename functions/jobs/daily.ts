@@ -1,5 +1,5 @@
 import { meterBilling } from '#services/billing-metering';
-
+import { checkCardExpiries } from '#services/card-expiry-checks';
 import { recheckPendingDomains, stepDomainWarmUp } from '#services/email-domains';
 import { recheckCancelSaves } from '#services/recheck-cancel-saves';
 import { cleanUpRetention } from '#services/retention-cleanup';
@@ -7,6 +7,7 @@ import { createJobHandler } from './run-job';
 
 // The tasks are added by the issues that build them; until then each is reported not_implemented.
 export const handler = createJobHandler('daily', {
+  'card-expiry-checks': async (input) => ({ ...(await checkCardExpiries(input.now)) }),
   'retention-cleanup': (input) => cleanUpRetention(input.now),
   'billing-metering': (input) => meterBilling(input.now),
   'cancel-save-recheck': (input) => recheckCancelSaves(input.now),

@@ -22,19 +22,22 @@ export function messageSentItems(
 ): TransactItem[] {
   const campaign = message.campaign_id ? { campaign_id: message.campaign_id } : {};
   // A customer-level notice (no payment) has no payment timeline: the outbound event alone records it.
-  const timeline = payment === undefined ? undefined : timelineItem(payment, now.toISOString(), {
-    type: 'dunning_sent',
-    detail: `${PURPOSE_LABELS[message.purpose]} ${LABELS[message.channel]} sent${sent.subject === undefined ? '' : `: ${sent.subject}`}`,
-    details: {
-      message_id: message.id,
-      channel: message.channel,
-      purpose: message.purpose,
-      ...campaign,
-      template_id: message.template_id,
-      provider: sent.provider,
-      provider_message_id: sent.providerMessageId,
-    },
-  });
+  const timeline =
+    payment === undefined
+      ? undefined
+      : timelineItem(payment, now.toISOString(), {
+          type: 'dunning_sent',
+          detail: `${PURPOSE_LABELS[message.purpose]} ${LABELS[message.channel]} sent${sent.subject === undefined ? '' : `: ${sent.subject}`}`,
+          details: {
+            message_id: message.id,
+            channel: message.channel,
+            purpose: message.purpose,
+            ...campaign,
+            template_id: message.template_id,
+            provider: sent.provider,
+            provider_message_id: sent.providerMessageId,
+          },
+        });
   const event = outboundEventItem(
     message.merchant_id,
     message.customer_id,

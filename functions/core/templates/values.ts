@@ -10,8 +10,10 @@ import type { PlaceholderValues } from './render';
  * placeholders render as ''.
  */
 export interface PlaceholderSources {
-  readonly payment: undefined | Pick<PaymentRecord, 'amount' | 'currency'> &
-    Partial<Pick<PaymentRecord, 'customer_email' | 'psp' | 'decline_code' | 'decline_subcategory' | 'next_retry_at' | 'invoice_id' | 'metadata'>>;
+  readonly payment:
+    | undefined
+    | (Pick<PaymentRecord, 'amount' | 'currency'> &
+        Partial<Pick<PaymentRecord, 'customer_email' | 'psp' | 'decline_code' | 'decline_subcategory' | 'next_retry_at' | 'invoice_id' | 'metadata'>>);
   readonly customer?: { readonly name?: string | null; readonly email?: string | null } | null;
   readonly merchant: { readonly name: string; readonly support_email?: string | null };
   /** Links the sending path makes (edge host): the update-payment page, and the unsubscribe page (not a placeholder: the sender adds it). */

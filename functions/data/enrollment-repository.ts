@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { campaignBodyOf } from '#core/campaigns/types';
-import { type EnrollmentRecord, enrollmentBodyOf } from '#core/enrollments';
+import type { EnrollmentRecord } from '#core/enrollments';
 import { paymentBodyOf } from '#core/payments';
 import { env } from '#shared/env';
 import { documentClient } from './client';

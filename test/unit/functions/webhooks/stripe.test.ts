@@ -162,8 +162,35 @@ describe('stripe webhook', () => {
           invoiceId: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
         },
         customer: { providerCustomerId: 'cus_QWxv3kqYz8N1rT', email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+        cardExpiry: { month: 8, year: 2027 },
       },
     ]);
+  });
+
+  it("reads the card's expiry from a failed charge and from a payment method event, and clears it for a method without a card", () => {
+    // Prepare
+    const event = (type: string, object: Record<string, unknown>) =>
+      signed(JSON.stringify({ id: `evt_${type}`, object: 'event', created: 1773144000, type, data: { object } }));
+    const charge = {
+      id: 'ch_exp',
+      object: 'charge',
+      amount: 1000,
+      currency: 'usd',
+      customer: 'cus_exp',
+      payment_method_details: { type: 'card', card: { brand: 'visa', exp_month: 3, exp_year: 2028 } },
+    };
+    // Act
+    const [failed] = stripeWebhook.normalise(event('charge.failed', charge));
+    const [updated] = stripeWebhook.normalise(
+      event('payment_method.automatically_updated', { id: 'pm_1', object: 'payment_method', customer: 'cus_exp', type: 'card', card: { exp_month: '12', exp_year: 2031 } }),
+    );
+    const [sepa] = stripeWebhook.normalise(event('payment_method.attached', { id: 'pm_2', object: 'payment_method', customer: 'cus_exp', type: 'sepa_debit' }));
+    const [broken] = stripeWebhook.normalise(event('charge.failed', { ...charge, payment_method_details: { card: { exp_month: 13, exp_year: 2028 } } }));
+    // Assess
+    expect(failed?.cardExpiry).toEqual({ month: 3, year: 2028 });
+    expect(updated).toMatchObject({ type: 'payment_method_updated', cardExpiry: { month: 12, year: 2031 } });
+    expect(sepa).toMatchObject({ type: 'payment_method_updated', cardExpiry: null });
+    expect(broken?.cardExpiry).toBeUndefined();
   });
 
   it("reads the outcome's network codes when a charge fails", () => {

@@ -1,4 +1,6 @@
+import { newCampaign } from '#core/campaigns/lifecycle';
 import type { MeteringRecord } from '#core/metering';
+import { changeCampaignStatus, createCampaign } from '#data/campaign-repository';
 import { dynamo } from '#data/client';
 import { createMerchant } from '#data/merchant-repository';
 import { listMetering } from '#data/metering-repository';
@@ -13,7 +15,7 @@ import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { drainTableStream } from '#test/fixtures/table-stream';
 
 /**
- * The daily job's retention-cleanup and billing-metering tasks on DynamoDB Local, run by the job's
+ * The daily job's retention-cleanup, billing-metering and card-expiry-checks tasks on DynamoDB Local, run by the job's
  * Lambda handler at the scheduled times the tests pick (the job's `now`).
  */
 // Each test writes dozens of items and runs the job twice: seconds on a busy 2-core machine.
@@ -211,5 +213,36 @@ describe('daily billing-metering', () => {
     expect(first['billing-metering']?.summary).toMatchObject({ filled: expect.any(Number) });
     expect(rerun['billing-metering']?.summary).toMatchObject({ day: METERED_DAY, filled: 0 });
     expect(afterRerun).toEqual(afterFirst);
+  });
+});
+
+describe('daily card-expiry-checks', () => {
+  // A month no other test's card expires in: the task reads every merchant's cards of the run's month and the next.
+  const NOW = at('2043-01-10T08:00:00.000Z');
+
+  it('reports succeeded with its counts, and enrolls nothing more when run again the same day', async () => {
+    // Prepare: a merchant with an active card_expiring campaign and a customer whose card expires next month
+    const merchant = await createMerchant({ name: 'Card expiry' });
+    const fields = {
+      name: 'Card expiring',
+      trigger: 'card_expiring',
+      filters: {},
+      steps: [{ action: 'email' as const, delay_hours: 0, template_id: 'tmpl_card_expiring_1' }],
+    };
+    const draft = await createCampaign(newCampaign(merchant.id, fields, NOW));
+    await changeCampaignStatus(merchant.id, draft.id, 'activate');
+    await seedPayment(merchant.id, { customer: { email: 'expiring@example.com', name: 'Exp Iring', card_expiry: { month: 2, year: 2043 } } });
+
+    // Act
+    const first = await runDaily(NOW);
+    const rerun = await runDaily(NOW);
+
+    // Assess
+    expect(first['card-expiry-checks']).toEqual({
+      name: 'card-expiry-checks',
+      status: 'ok',
+      summary: { months: ['2043-01', '2043-02'], cards: 1, enrolled: 1, already_enrolled: 0, no_campaign: 0, skipped: 0 },
+    });
+    expect(rerun['card-expiry-checks']?.summary).toMatchObject({ cards: 1, enrolled: 0, already_enrolled: 1 });
   });
 });

@@ -182,7 +182,13 @@ describe('stripe webhook', () => {
     // Act
     const [failed] = stripeWebhook.normalise(event('charge.failed', charge));
     const [updated] = stripeWebhook.normalise(
-      event('payment_method.automatically_updated', { id: 'pm_1', object: 'payment_method', customer: 'cus_exp', type: 'card', card: { exp_month: '12', exp_year: 2031 } }),
+      event('payment_method.automatically_updated', {
+        id: 'pm_1',
+        object: 'payment_method',
+        customer: 'cus_exp',
+        type: 'card',
+        card: { exp_month: '12', exp_year: 2031 },
+      }),
     );
     const [sepa] = stripeWebhook.normalise(event('payment_method.attached', { id: 'pm_2', object: 'payment_method', customer: 'cus_exp', type: 'sepa_debit' }));
     const [broken] = stripeWebhook.normalise(event('charge.failed', { ...charge, payment_method_details: { card: { exp_month: 13, exp_year: 2028 } } }));

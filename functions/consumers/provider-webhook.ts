@@ -14,6 +14,7 @@ import {
 import { PSPS, type Psp } from '#core/providers';
 import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '#data/customer-repository';
 import { refuseIfErased } from '#data/erasure-tombstones';
+import { recordAnnouncedCharge } from '#services/upcoming-charges';
 import { ingestPaymentEvent } from '#services/ingest-payment-event';
 import { getPaymentByAnyId } from '#data/payment-repository';
 import { getProviderApiKey } from '#data/provider-secret-repository';
@@ -164,7 +165,10 @@ async function lookedUpCustomer(merchantId: string, psp: Psp, event: NormalisedW
  * when both are present (otherwise amount 0, which matches no failed payment, and UNUSED_CURRENCY),
  * charge_refunded records them on its timeline entry.
  */
-function ingestEventOf(psp: Psp, event: NormalisedWebhookEvent, identity: Identity): IngestEvent {
+type IngestableEvent = NormalisedWebhookEvent & { readonly type: IngestEvent['type'] };
+const isIngestable = (event: NormalisedWebhookEvent): event is IngestableEvent => event.type !== 'upcoming_charge';
+
+function ingestEventOf(psp: Psp, event: IngestableEvent, identity: Identity): IngestEvent {
   const payment = event.payment ?? {};
   const currency = payment.currency?.toLowerCase();
   if (currency !== undefined && !isCurrency(currency)) throw new UnusableWebhookEventError(`${psp} event currency is not one of the supported currencies`);
@@ -437,9 +441,30 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
       log.info('webhook event concerns no known customer; nothing to update', { event_type: event.type });
     }
   }
-  const ingestEvents = planned.map(({ event, identity }) => ingestEventOf(psp, event, identity));
+  const ingestEvents = planned.flatMap(({ event, identity }) => (isIngestable(event) ? [ingestEventOf(psp, event, identity)] : []));
 
   const customers = new Set<string>();
+  // A renewal announced before it is charged is stored for the daily pre-dunning task, not ingested.
+  for (const { event, identity } of planned) {
+    if (isIngestable(event) || event.dueAt === undefined) continue;
+    const announced = await recordAnnouncedCharge(
+      merchantId,
+      {
+        psp,
+        providerEventId: event.providerEventId,
+        customerEmail: identity.email,
+        subscriptionId: event.payment?.subscriptionId,
+        amount: event.payment?.amount,
+        currency: event.payment?.currency,
+        dueAt: event.dueAt,
+        cardExpiry: event.cardExpiry,
+      },
+      new Date(),
+    );
+    const customerId = announced.outcome === 'stored' ? announced.charge.customer_id : announced.customerId;
+    if (customerId !== undefined) customers.add(customerId);
+    log.info('upcoming charge announced', { outcome: announced.outcome, ...(announced.outcome === 'ignored' ? { reason: announced.reason } : {}) });
+  }
   for (const event of ingestEvents) {
     const result = await ingestPaymentEvent(merchantId, event, new Date());
     if (result.status === 'refused') refused = true;

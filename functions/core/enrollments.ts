@@ -230,13 +230,21 @@ export function enrollmentBodyOf(enrollment: Pick<EnrollmentRecord, 'payment_id'
  * - customer gone (erased) → end `stopped` (`customer_erased`);
  * - a card-expiry notice whose card changed since (the customer's expiry is no longer the one it
  *   was enrolled for: updated or cleared) → end `stopped` (`card_updated`);
+ * - a pre-dunning notice whose charge is due by now → end `stopped` (`charge_due`);
  * - campaign gone or archived → end `stopped`; no step left → end `completed`; else run the step.
  */
-export function decideOccasionStep(enrollment: EnrollmentRecord, campaign: CampaignRecord | undefined, customer: CustomerRecord | undefined): StepDecision {
+export function decideOccasionStep(
+  enrollment: EnrollmentRecord,
+  campaign: CampaignRecord | undefined,
+  customer: CustomerRecord | undefined,
+  now: Date,
+): StepDecision {
   const occasion = enrollment.occasion as EnrollmentOccasion;
   if (customer === undefined) return { kind: 'end', status: 'stopped', reason: 'customer_erased' };
   if (occasion.kind === 'card_expiring' && !sameCardExpiry(customer.card_expiry, occasion.card_expiry))
     return { kind: 'end', status: 'stopped', reason: 'card_updated' };
+  // A notice of an upcoming charge is moot once the charge is due: its outcome is the charge's (a failure enrolls the payment).
+  if (occasion.kind === 'pre_dunning' && now.getTime() >= Date.parse(occasion.due_at)) return { kind: 'end', status: 'stopped', reason: 'charge_due' };
   if (campaign === undefined || campaign.status === 'archived') return { kind: 'end', status: 'stopped', reason: 'campaign_archived' };
   const step = campaign.steps[enrollment.step_index];
   if (step === undefined) return { kind: 'end', status: 'completed', reason: 'steps_done' };

@@ -1230,3 +1230,31 @@ export const cardExpiryKeys = {
 } as const;
 
 export const CARD_EXPIRY_ENTITY = { entry: 'card_expiry_entry' } as const;
+
+/** Shards of the upcoming-charge index: one day's renewals of every merchant spread over this many partitions. */
+export const UPCOMING_CHARGE_SHARDS = 8;
+
+/**
+ * Upcoming charges (issue 16, daily `pre-dunning-notifications`; functions/data/upcoming-charge-repository.ts):
+ * | one upcoming charge (`upc_<body>`, derived from psp, subscription and due time) | PK = M#<m>, SK = UPCHG#<body> | table |
+ * | charges due on a UTC day, every merchant | GSI1PK = UPCHG#<YYYY-MM-DD>#<shard 0-7>, GSI1SK = <merchant>#<body> | GSI1 |
+ * | a customer's upcoming charges (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK = UPCHG#<body> | GSI2 |
+ * Kept until 30 days after the charge (TTL `expires_at`). The day partition is not under `M#`: the
+ * daily task reads the next 7 days of every merchant (56 Queries), never a Scan.
+ */
+export const upcomingChargeKeys = {
+  charge: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `UPCHG#${body}` }),
+  shardPk: (day: string, shard: number): string => `UPCHG#${day}#${shard}`,
+  index: (merchantId: string, body: string, day: string) => {
+    let hash = 0;
+    for (let i = 0; i < body.length; i += 1) hash = (hash * 31 + body.charCodeAt(i)) >>> 0;
+    return { GSI1PK: `UPCHG#${day}#${hash % UPCOMING_CHARGE_SHARDS}`, GSI1SK: `${merchantId}#${body}` };
+  },
+  /** The merchant and charge body of an index entry's sort key. */
+  parse: (sortKey: string): { merchantId: string; body: string } | undefined => {
+    const [merchantId, body] = sortKey.split('#');
+    return merchantId && body ? { merchantId, body } : undefined;
+  },
+} as const;
+
+export const UPCOMING_CHARGE_ENTITY = { charge: 'upcoming_charge' } as const;

@@ -152,7 +152,8 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
     paymentId === null ? undefined : getPayment(claimed.merchant_id, paymentId),
     paymentId === null ? getCustomer(claimed.merchant_id, claimed.customer_id) : undefined,
   ]);
-  const decision: StepDecision = paymentId === null ? decideOccasionStep(claimed, campaign, occasionCustomer) : decideStep(claimed, campaign, payment, now);
+  const decision: StepDecision =
+    paymentId === null ? decideOccasionStep(claimed, campaign, occasionCustomer, now) : decideStep(claimed, campaign, payment, now);
   if (decision.kind === 'end') return end(claimed, decision.status, decision.reason, payment !== undefined, now, payment);
   if (decision.kind === 'postpone') return postpone(claimed, decision.until, decision.reason, now);
   const run = campaign as CampaignRecord;

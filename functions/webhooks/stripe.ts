@@ -219,6 +219,32 @@ function fromCharge(type: NormalisedEventType, envelope: Envelope, charge: JsonO
   });
 }
 
+/**
+ * `invoice.upcoming` (sent the days before a subscription renews, as the merchant's Billing
+ * settings say): the invoice has no id yet; it is charged at `next_payment_attempt`, else at the
+ * end of its period. An invoice that will not be charged automatically (`send_invoice`) or names no
+ * due time is no upcoming charge.
+ */
+function fromUpcomingInvoice(envelope: Envelope, invoice: JsonObject): NormalisedWebhookEvent[] {
+  const dueAt = isoFromUnixSeconds(at(invoice, 'next_payment_attempt')) ?? isoFromUnixSeconds(at(invoice, 'period_end'));
+  if (dueAt === undefined || text(invoice, 'collection_method') === 'send_invoice') return [];
+  return [
+    normalisedEvent({
+      psp: PSP,
+      providerEventId: envelope.id,
+      type: 'upcoming_charge',
+      occurredAt: envelope.occurredAt,
+      dueAt,
+      payment: {
+        amount: minorAmount(invoice, 'amount_due', PSP),
+        currency: lowerCurrency(invoice),
+        subscriptionId: idOf(invoice, 'subscription') ?? idOf(invoice, 'parent.subscription_details.subscription'),
+      },
+      customer: { providerCustomerId: idOf(invoice, 'customer'), email: text(invoice, 'customer_email'), name: text(invoice, 'customer_name') },
+    }),
+  ];
+}
+
 function fromSubscription(envelope: Envelope, subscription: JsonObject): NormalisedWebhookEvent {
   return normalisedEvent({
     psp: PSP,
@@ -280,6 +306,8 @@ function normalise(request: InboundWebhook): NormalisedWebhookEvent[] {
       return [fromCharge('payment_succeeded', envelope, object)];
     case 'charge.refunded':
       return [fromCharge('charge_refunded', envelope, object)];
+    case 'invoice.upcoming':
+      return fromUpcomingInvoice(envelope, object);
     case 'customer.subscription.deleted':
       return [fromSubscription(envelope, object)];
     case 'payment_method.automatically_updated':

@@ -29,7 +29,19 @@ export type Verification = { readonly ok: true } | { readonly ok: false; readonl
 /** Signed timestamps older or newer than this are refused (replay protection). */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
-export const NORMALISED_EVENT_TYPES = ['payment_failed', 'payment_succeeded', 'payment_method_updated', 'subscription_cancelled', 'charge_refunded'] as const;
+/**
+ * `upcoming_charge` (Stripe `invoice.upcoming`, Chargebee `subscription_renewal_reminder`) is no
+ * ingest event type: the consumer stores it as an upcoming charge for the pre-dunning task; the
+ * others go through the ingest logic.
+ */
+export const NORMALISED_EVENT_TYPES = [
+  'payment_failed',
+  'payment_succeeded',
+  'payment_method_updated',
+  'subscription_cancelled',
+  'charge_refunded',
+  'upcoming_charge',
+] as const;
 export type NormalisedEventType = (typeof NORMALISED_EVENT_TYPES)[number];
 
 export interface NormalisedWebhookEvent {
@@ -67,6 +79,8 @@ export interface NormalisedWebhookEvent {
    * payment_method_updated, null means the new payment method has no card expiry (cleared).
    */
   readonly cardExpiry?: CardExpiry | null;
+  /** When an `upcoming_charge` will be charged (ISO 8601). */
+  readonly dueAt?: string;
   /** Thin events carry only an id: the details must be fetched from the provider's API. */
   readonly fetch?: { readonly resource: string; readonly id: string };
 }

@@ -199,6 +199,48 @@ describe('stripe webhook', () => {
     expect(broken?.cardExpiry).toBeUndefined();
   });
 
+  it('normalises invoice.upcoming into an upcoming charge due at next_payment_attempt, and ignores invoices sent for manual payment', () => {
+    // Prepare
+    const upcoming = (invoice: Record<string, unknown>) =>
+      signed(
+        JSON.stringify({
+          id: 'evt_upcoming',
+          object: 'event',
+          created: 1773144000,
+          type: 'invoice.upcoming',
+          data: {
+            object: {
+              object: 'invoice',
+              amount_due: 2900,
+              currency: 'EUR',
+              customer: 'cus_up',
+              customer_email: 'up@example.com',
+              subscription: 'sub_up',
+              next_payment_attempt: 1773748800,
+              period_end: 1773700000,
+              ...invoice,
+            },
+          },
+        }),
+      );
+    // Act
+    const [charge] = stripeWebhook.normalise(upcoming({}));
+    const [periodEnd] = stripeWebhook.normalise(upcoming({ next_payment_attempt: null }));
+    const manual = stripeWebhook.normalise(upcoming({ collection_method: 'send_invoice' }));
+    // Assess
+    expect(charge).toEqual({
+      psp: 'stripe',
+      providerEventId: 'evt_upcoming',
+      type: 'upcoming_charge',
+      occurredAt: '2026-03-10T12:00:00.000Z',
+      dueAt: '2026-03-17T12:00:00.000Z',
+      payment: { amount: 2900, currency: 'eur', subscriptionId: 'sub_up' },
+      customer: { providerCustomerId: 'cus_up', email: 'up@example.com' },
+    });
+    expect(periodEnd?.dueAt).toBe(new Date(1773700000 * 1000).toISOString());
+    expect(manual).toEqual([]);
+  });
+
   it("reads the outcome's network codes when a charge fails", () => {
     // Prepare
     const payload = JSON.stringify({

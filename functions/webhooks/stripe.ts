@@ -65,6 +65,9 @@ import {
  * events name the invoice (`invoice`), so ingest also finds an open recovery by invoice id.
  * Invoice successes (`invoice.paid`, `invoice.payment_succeeded`) are not fetched: ingest matches
  * a success by invoice id too, and every recorded failure of a basil invoice carries it.
+ *
+ * **Cards and renewals.** A failed charge's or PaymentIntent's card, and a payment method event's,
+ * give the card's expiry (`cardExpiry`); `invoice.upcoming` is an `upcoming_charge` for pre-dunning.
  */
 
 const PSP = 'stripe';

@@ -151,9 +151,12 @@ describe('daily card-expiry-checks', () => {
     ]);
     for (const [index, { tenant: other }] of decoys.entries()) expect(await notices(other, decoyCustomers[index]?.id as string)).toEqual([]);
     expect((await getCampaign(tenant.merchant.id, campaign?.id as string))?.stats).toMatchObject({ enrolled: 2, active: 2 });
-    // A failed payment of the card_expiring tenant enrolled in nothing (the trigger never enrolls failures).
+    // A failed payment of the card_expiring tenant enrolled in nothing (the trigger never enrolls failures),
+    // and the customer-level enrollments are no recoveries: the campaign's recovery listing is empty.
     const recoveries = await call<{ data: { campaign_id: string | null }[] }>(`${stack.api_url}/recoveries?per_page=100`, { key: tenant.key });
     expect(recoveries.body.data.every((recovery) => recovery.campaign_id === null)).toBe(true);
+    const ofCampaign = await call<{ data: unknown[] }>(`${stack.api_url}/recoveries?campaign_id=${campaign?.id}`, { key: tenant.key });
+    expect({ status: ofCampaign.status, data: ofCampaign.body.data }).toEqual({ status: 200, data: [] });
   });
 
   it('sends the email step to the outbox with a working update-payment link, skips the retry step, and stops when the card is updated', async () => {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { CampaignRecord, CampaignStep, CampaignStepAction } from '#core/campaigns/types';
 import { type CardExpiry, type CustomerRecord, sameCardExpiry } from '#core/customers';
-import { idBody, timeOrderedIdFloor } from '#core/ids';
+import { derivedIdBody } from '#core/derived-ids';
+import { idBody } from '#core/ids';
 import { type PaymentRecord, paymentBodyOf } from '#core/payments';
 import { isQuietAt, localClock, type QuietHours } from '#core/quiet-hours';
 
@@ -197,23 +197,16 @@ export function stepProgressOf(enrollment: EnrollmentRecord, steps: readonly Cam
 export const currentStepOf = (enrollment: EnrollmentRecord): number =>
   enrollment.status === 'active' ? Math.min(enrollment.step_index + 1, enrollment.total_steps) : Math.min(enrollment.step_index, enrollment.total_steps);
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
 /**
- * The id of a customer-level enrollment's occasion: `occ_` and a 26-character body shaped like every
- * id body (10 characters of time, 16 more), the time being the occasion's own (the card's expiry
- * month, the charge's due time) so that a campaign's enrollments still list roughly in time order,
- * the rest a digest of the customer and the occasion's key. Deterministic: the daily task's put
- * of the same occasion is the same item, and its `attribute_not_exists` makes it once.
+ * The id of a customer-level enrollment's occasion: `occ_` and a body derived from the customer
+ * and the occasion's key (derived-ids.ts), its time the occasion's own (the card's expiry month,
+ * the charge's due time) so that a campaign's enrollments still list roughly in time order.
+ * Deterministic: the daily task's put of the same occasion is the same item, and its
+ * `attribute_not_exists` makes it once.
  *
  * @example occasionIdFor('cust_01…', 'card_expiring:2026-12', new Date('2026-12-01T00:00:00Z'))
  */
-export function occasionIdFor(customerId: string, key: string, at: Date): string {
-  const digest = createHash('sha256').update(`${customerId}\n${key}`).digest();
-  let tail = '';
-  for (let i = 0; i < 16; i += 1) tail += CROCKFORD.charAt((digest[i] as number) % 32);
-  return `occ_${timeOrderedIdFloor(at).slice(0, 10)}${tail}`;
-}
+export const occasionIdFor = (customerId: string, key: string, at: Date): string => `occ_${derivedIdBody(at, customerId, key)}`;
 
 export const occasionBodyOf = (id: string): string | undefined => idBody(id, 'occ');
 

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { CardExpiry } from './customers';
-import { idBody, timeOrderedIdFloor } from './ids';
+import { derivedIdBody } from './derived-ids';
+import { idBody } from './ids';
 
 /**
  * An upcoming charge (issue 16, pre-dunning): a renewal a provider announced before charging it
@@ -29,15 +29,9 @@ export interface UpcomingChargeRecord {
 /** How far ahead of a charge the daily pre-dunning task notifies (Stripe's and Chargebee's reminders default to 7 days or fewer). */
 export const PRE_DUNNING_LEAD_DAYS = 7;
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** The id of a renewal: the same psp, subscription (else customer) and due time always name the same item. */
-export function upcomingChargeIdFor(psp: string, subscriptionOrCustomer: string, dueAt: Date): string {
-  const digest = createHash('sha256').update(`${psp}\n${subscriptionOrCustomer}\n${dueAt.toISOString()}`).digest();
-  let tail = '';
-  for (let i = 0; i < 16; i += 1) tail += CROCKFORD.charAt((digest[i] as number) % 32);
-  return `upc_${timeOrderedIdFloor(dueAt).slice(0, 10)}${tail}`;
-}
+/** The id of a renewal: the same psp, subscription (else customer) and due time always name the same item (derived-ids.ts). */
+export const upcomingChargeIdFor = (psp: string, subscriptionOrCustomer: string, dueAt: Date): string =>
+  `upc_${derivedIdBody(dueAt, psp, subscriptionOrCustomer, dueAt.toISOString())}`;
 
 export const upcomingChargeBodyOf = (id: string): string | undefined => idBody(id, 'upc');
 

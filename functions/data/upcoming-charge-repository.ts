@@ -1,7 +1,8 @@
-import { GetCommand, paginateQuery, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type UpcomingChargeRecord, upcomingChargeBodyOf } from '#core/upcoming-charges';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { itemsOfPartitions } from './due-index';
 import { upcomingChargeEntity } from './entities/upcoming-charge';
 import { UPCOMING_CHARGE_SHARDS, upcomingChargeKeys } from './keys';
 
@@ -32,17 +33,6 @@ export async function getUpcomingCharge(merchantId: string, id: string): Promise
  * of the index (GSI1), never a Scan. Whole items: the task needs their amount and customer.
  */
 export async function* chargesDueOn(day: string): AsyncGenerator<UpcomingChargeRecord> {
-  for (let shard = 0; shard < UPCOMING_CHARGE_SHARDS; shard += 1) {
-    const pages = paginateQuery(
-      { client: documentClient, pageSize: 500 },
-      {
-        TableName: env.TABLE_NAME,
-        IndexName: 'GSI1',
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': 'GSI1PK' },
-        ExpressionAttributeValues: { ':pk': upcomingChargeKeys.shardPk(day, shard) },
-      },
-    );
-    for await (const page of pages) for (const item of page.Items ?? []) yield upcomingChargeEntity.fromItem(item);
-  }
+  const shards = Array.from({ length: UPCOMING_CHARGE_SHARDS }, (_, shard) => upcomingChargeKeys.shardPk(day, shard));
+  for await (const item of itemsOfPartitions(shards)) yield upcomingChargeEntity.fromItem(item);
 }

@@ -70,27 +70,37 @@ async function firstStepAt(merchantId: string, customer: CustomerRecord | undefi
   return stepTimeFor(firstAfter, window, stepTimeZoneOf(customer, quiet.timezone), quiet).toISOString();
 }
 
-/** A new active enrollment of the payment in the campaign, its first step scheduled from `now`. */
-async function enrollmentFor(payment: PaymentRecord, customer: CustomerRecord | undefined, campaign: CampaignSchedule, now: Date): Promise<EnrollmentRecord> {
-  const at = now.toISOString();
+/** Whom a new enrollment is for: a payment (and its recovery), or a customer's occasion (no payment). */
+type EnrollmentSubject = Pick<EnrollmentRecord, 'payment_id' | 'recovery_id' | 'customer_id'> & Pick<EnrollmentRecord, 'occasion'>;
+
+/** A new active enrollment in the campaign, its first step scheduled from `now` (firstStepAt). */
+async function newEnrollment(
+  merchantId: string,
+  subject: EnrollmentSubject,
+  customer: CustomerRecord | undefined,
+  campaign: CampaignSchedule,
+  now: Date,
+): Promise<EnrollmentRecord> {
   return {
-    merchant_id: payment.merchant_id,
+    merchant_id: merchantId,
     campaign_id: campaign.id,
-    payment_id: payment.id,
-    recovery_id: payment.recovery_id,
-    customer_id: payment.customer_id,
+    ...subject,
     status: 'active',
     step_index: 0,
-    next_step_at: await firstStepAt(payment.merchant_id, customer, campaign, now),
+    next_step_at: await firstStepAt(merchantId, customer, campaign, now),
     total_steps: campaign.steps_count,
     retries_run: 0,
-    enrolled_at: at,
+    enrolled_at: now.toISOString(),
     ended_at: null,
     end_reason: null,
     steps: [],
     version: 1,
   };
 }
+
+/** A new active enrollment of the payment in the campaign. */
+const enrollmentFor = (payment: PaymentRecord, customer: CustomerRecord | undefined, campaign: CampaignSchedule, now: Date): Promise<EnrollmentRecord> =>
+  newEnrollment(payment.merchant_id, { payment_id: payment.id, recovery_id: payment.recovery_id, customer_id: payment.customer_id }, customer, campaign, now);
 
 export type ManualEnrollment =
   | { readonly outcome: 'enrolled'; readonly enrollment: EnrollmentRecord }
@@ -127,6 +137,22 @@ export function occasionCampaignOf(campaigns: readonly ActiveCampaignEntry[], tr
   return campaigns.filter((campaign) => campaign.trigger === trigger && campaign.steps_count > 0).sort(compareForEnrollment)[0];
 }
 
+/**
+ * A lookup of each merchant's occasion campaign for `trigger` (occasionCampaignOf), reading a
+ * merchant's active-campaign index once however many of its customers a daily task meets.
+ */
+export function occasionCampaignLookup(trigger: string): (merchantId: string) => Promise<ActiveCampaignEntry | undefined> {
+  const found = new Map<string, Promise<ActiveCampaignEntry | undefined>>();
+  return (merchantId) => {
+    let campaign = found.get(merchantId);
+    if (campaign === undefined) {
+      campaign = getActiveCampaignIndex(merchantId).then((index) => occasionCampaignOf(index.campaigns, trigger));
+      found.set(merchantId, campaign);
+    }
+    return campaign;
+  };
+}
+
 export type OccasionEnrollment = 'enrolled' | 'already_enrolled' | 'campaign_not_active';
 
 /**
@@ -141,24 +167,13 @@ export async function enrollForOccasion(
   occasion: EnrollmentOccasion,
   now: Date,
 ): Promise<OccasionEnrollment> {
-  const enrollment: EnrollmentRecord = {
-    merchant_id: customer.merchant_id,
-    campaign_id: campaign.id,
-    payment_id: null,
-    recovery_id: null,
-    occasion,
-    customer_id: customer.id,
-    status: 'active',
-    step_index: 0,
-    next_step_at: await firstStepAt(customer.merchant_id, customer, campaign, now),
-    total_steps: campaign.steps_count,
-    retries_run: 0,
-    enrolled_at: now.toISOString(),
-    ended_at: null,
-    end_reason: null,
-    steps: [],
-    version: 1,
-  };
+  const enrollment = await newEnrollment(
+    customer.merchant_id,
+    { payment_id: null, recovery_id: null, occasion, customer_id: customer.id },
+    customer,
+    campaign,
+    now,
+  );
   if (await putEnrollment(enrollment)) return 'enrolled';
   return (await getEnrollmentAt(customer.merchant_id, enrollmentBodyOf(enrollment))) === undefined ? 'campaign_not_active' : 'already_enrolled';
 }

@@ -1,9 +1,8 @@
 import { type CardExpiry, cardExpiryMonth, sameCardExpiry } from '#core/customers';
 import { occasionIdFor } from '#core/enrollments';
 import { cardsExpiringIn } from '#data/card-expiry-repository';
-import { type ActiveCampaignEntry, getActiveCampaignIndex } from '#data/campaign-repository';
 import { getCustomer } from '#data/customer-repository';
-import { enrollForOccasion, occasionCampaignOf } from './campaign-enrollment';
+import { enrollForOccasion, occasionCampaignLookup } from './campaign-enrollment';
 
 /** What one run of `card-expiry-checks` did (counts only: the job's report never holds records). */
 export interface CardExpiryCheckSummary {
@@ -45,15 +44,7 @@ const monthStart = (expiry: CardExpiry): Date => new Date(Date.UTC(expiry.year, 
  */
 export async function checkCardExpiries(now: Date): Promise<CardExpiryCheckSummary> {
   const months = expiryMonthsAt(now);
-  const campaigns = new Map<string, Promise<ActiveCampaignEntry | undefined>>();
-  const campaignOf = (merchantId: string) => {
-    let found = campaigns.get(merchantId);
-    if (found === undefined) {
-      found = getActiveCampaignIndex(merchantId).then((index) => occasionCampaignOf(index.campaigns, 'card_expiring'));
-      campaigns.set(merchantId, found);
-    }
-    return found;
-  };
+  const campaignOf = occasionCampaignLookup('card_expiring');
   const counts = { cards: 0, enrolled: 0, already_enrolled: 0, no_campaign: 0, skipped: 0 };
   for (const month of months) {
     for await (const card of cardsExpiringIn(month)) {
@@ -75,9 +66,7 @@ export async function checkCardExpiries(now: Date): Promise<CardExpiryCheckSumma
         card_expiry: expiry,
       };
       const outcome = await enrollForOccasion(customer, campaign, occasion, now);
-      if (outcome === 'enrolled') counts.enrolled += 1;
-      else if (outcome === 'already_enrolled') counts.already_enrolled += 1;
-      else counts.no_campaign += 1;
+      counts[outcome === 'campaign_not_active' ? 'no_campaign' : outcome] += 1;
     }
   }
   return { months, ...counts };

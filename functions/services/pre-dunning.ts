@@ -1,9 +1,8 @@
 import { occasionIdFor } from '#core/enrollments';
 import { cardExpiresBefore, PRE_DUNNING_LEAD_DAYS, utcDayOf } from '#core/upcoming-charges';
-import { type ActiveCampaignEntry, getActiveCampaignIndex } from '#data/campaign-repository';
 import { getCustomer } from '#data/customer-repository';
 import { chargesDueOn } from '#data/upcoming-charge-repository';
-import { enrollForOccasion, occasionCampaignOf } from './campaign-enrollment';
+import { enrollForOccasion, occasionCampaignLookup } from './campaign-enrollment';
 
 const DAY_MS = 86_400_000;
 
@@ -37,15 +36,7 @@ export interface PreDunningSummary {
  */
 export async function notifyUpcomingCharges(now: Date): Promise<PreDunningSummary> {
   const to = new Date(now.getTime() + PRE_DUNNING_LEAD_DAYS * DAY_MS);
-  const campaigns = new Map<string, Promise<ActiveCampaignEntry | undefined>>();
-  const campaignOf = (merchantId: string) => {
-    let found = campaigns.get(merchantId);
-    if (found === undefined) {
-      found = getActiveCampaignIndex(merchantId).then((index) => occasionCampaignOf(index.campaigns, 'pre_dunning'));
-      campaigns.set(merchantId, found);
-    }
-    return found;
-  };
+  const campaignOf = occasionCampaignLookup('pre_dunning');
   const counts = { charges: 0, enrolled: 0, already_enrolled: 0, not_at_risk: 0, no_campaign: 0, skipped: 0 };
   for (let day = 0; day <= PRE_DUNNING_LEAD_DAYS; day += 1) {
     for await (const charge of chargesDueOn(utcDayOf(new Date(now.getTime() + day * DAY_MS)))) {
@@ -74,9 +65,7 @@ export async function notifyUpcomingCharges(now: Date): Promise<PreDunningSummar
         due_at: charge.due_at,
       };
       const outcome = await enrollForOccasion(customer, campaign, occasion, now);
-      if (outcome === 'enrolled') counts.enrolled += 1;
-      else if (outcome === 'already_enrolled') counts.already_enrolled += 1;
-      else counts.no_campaign += 1;
+      counts[outcome === 'campaign_not_active' ? 'no_campaign' : outcome] += 1;
     }
   }
   return { from: now.toISOString(), to: to.toISOString(), ...counts };

@@ -17,6 +17,7 @@ import { chargesDueOn } from '#data/upcoming-charge-repository';
 import { handler as daily } from '#jobs/daily';
 import { handler as hourly } from '#jobs/hourly';
 import type { LocalStack } from '#lib/local/local-stack';
+import { eraseCustomer } from '#services/erase-customer';
 import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
@@ -182,6 +183,9 @@ describe('daily pre-dunning-notifications', () => {
     });
     expect(stored).toHaveLength(2);
     expect(otherShown.body.data.card_expiry).toEqual({ month: 3, year: 2042 });
+    // Erasing a customer removes its upcoming charges with everything else about it.
+    await eraseCustomer(tenant.merchant.id, other.id);
+    expect((await chargesOf(tenant, JUNE)).map((charge) => charge.customer_id)).toEqual([known.id]);
   });
 
   it('enrolls, once per charge, the customers due within 7 days whose card expires first or who owe a failed payment', async () => {

@@ -12,7 +12,7 @@ import {
   type ThinResource,
 } from '#core/provider-api';
 import { PSPS, type Psp } from '#core/providers';
-import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '#data/customer-repository';
+import { getCustomer, getCustomerByAnyId, getCustomerByEmail, setCardExpiry } from '#data/customer-repository';
 import { refuseIfErased } from '#data/erasure-tombstones';
 import { recordAnnouncedCharge } from '#services/upcoming-charges';
 import { ingestPaymentEvent } from '#services/ingest-payment-event';
@@ -166,7 +166,7 @@ async function lookedUpCustomer(merchantId: string, psp: Psp, event: NormalisedW
  * charge_refunded records them on its timeline entry.
  */
 type IngestableEvent = NormalisedWebhookEvent & { readonly type: IngestEvent['type'] };
-const isIngestable = (event: NormalisedWebhookEvent): event is IngestableEvent => event.type !== 'upcoming_charge';
+const isIngestable = (event: NormalisedWebhookEvent): event is IngestableEvent => event.type !== 'upcoming_charge' && event.type !== 'card_expiry';
 
 function ingestEventOf(psp: Psp, event: IngestableEvent, identity: Identity): IngestEvent {
   const payment = event.payment ?? {};
@@ -444,8 +444,16 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
   const ingestEvents = planned.flatMap(({ event, identity }) => (isIngestable(event) ? [ingestEventOf(psp, event, identity)] : []));
 
   const customers = new Set<string>();
-  // A renewal announced before it is charged is stored for the daily pre-dunning task, not ingested.
+  // A renewal announced before it is charged is stored for the daily pre-dunning task, and a card's
+  // expiry on its customer (known customers only: ingest creates customers); neither is ingested.
   for (const { event, identity } of planned) {
+    if (event.type === 'card_expiry' && event.cardExpiry != null) {
+      const known = await getCustomerByEmail(merchantId, identity.email);
+      if (known !== undefined) await setCardExpiry(merchantId, known.id, event.cardExpiry, new Date());
+      if (known !== undefined) customers.add(known.id);
+      log.info('card expiry announced', { known: known !== undefined });
+      continue;
+    }
     if (isIngestable(event) || event.dueAt === undefined) continue;
     const announced = await recordAnnouncedCharge(
       merchantId,

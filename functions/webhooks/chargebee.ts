@@ -30,7 +30,8 @@ import type { InboundWebhook, NormalisedEventType, NormalisedWebhookEvent, Provi
  * **Events**: `payment_failed` → payment_failed, `payment_succeeded` → payment_succeeded,
  * `payment_refunded` → charge_refunded, `card_updated` / `payment_source_added` /
  * `payment_source_updated` → payment_method_updated, `subscription_cancelled` →
- * subscription_cancelled, `subscription_renewal_reminder` → upcoming_charge (pre-dunning);
+ * subscription_cancelled, `subscription_renewal_reminder` → upcoming_charge (pre-dunning),
+ * `card_expiry_reminder` → card_expiry;
  * everything else → []. Transaction amounts are already integers in the
  * currency's smallest unit. The decline code is `transaction.error_detail.decline_code` when the
  * gateway gave one, else `transaction.error_code` (Chargebee passes the gateway's code through).
@@ -70,6 +71,8 @@ function normaliseChargebee(request: InboundWebhook): NormalisedWebhookEvent[] {
   const eventType = requiredText(body, 'event_type', 'chargebee');
   if (eventType === 'subscription_renewal_reminder')
     return renewalReminder(providerEventId, isoFromUnixSeconds(body.occurred_at), requiredObject(body, 'content', 'chargebee'));
+  if (eventType === 'card_expiry_reminder')
+    return expiryReminder(providerEventId, isoFromUnixSeconds(body.occurred_at), requiredObject(body, 'content', 'chargebee'));
   const type = EVENT_TYPES[eventType];
   if (type === undefined) return [];
   const content = requiredObject(body, 'content', 'chargebee');
@@ -128,6 +131,13 @@ function renewalReminder(providerEventId: string, occurredAt: string | undefined
       cardExpiry: cardExpiryIn(content),
     }),
   ];
+}
+
+/** `card_expiry_reminder`: the customer's card expires soon; its expiry is kept on the customer. */
+function expiryReminder(providerEventId: string, occurredAt: string | undefined, content: JsonObject): NormalisedWebhookEvent[] {
+  const cardExpiry = cardExpiryIn(content);
+  if (cardExpiry === undefined) return [];
+  return [normalisedEvent({ psp: 'chargebee', providerEventId, type: 'card_expiry', occurredAt, customer: customerOf(content), cardExpiry })];
 }
 
 /** The expiry of the event's card (`card`, else `payment_source.card`: `expiry_month`, `expiry_year`), when it has one. */

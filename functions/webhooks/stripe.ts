@@ -67,7 +67,8 @@ import {
  * a success by invoice id too, and every recorded failure of a basil invoice carries it.
  *
  * **Cards and renewals.** A failed charge's or PaymentIntent's card, and a payment method event's,
- * give the card's expiry (`cardExpiry`); `invoice.upcoming` is an `upcoming_charge` for pre-dunning.
+ * give the card's expiry (`cardExpiry`), as does `customer.source.expiring` (a `card_expiry`);
+ * `invoice.upcoming` is an `upcoming_charge` for pre-dunning.
  */
 
 const PSP = 'stripe';
@@ -248,6 +249,22 @@ function fromUpcomingInvoice(envelope: Envelope, invoice: JsonObject): Normalise
   ];
 }
 
+/** `customer.source.expiring`: a customer's card (a source) expires at the end of the month; its expiry is kept on the customer. */
+function fromExpiringSource(envelope: Envelope, source: JsonObject): NormalisedWebhookEvent[] {
+  const cardExpiry = cardExpiryAt(source, 'card') ?? cardExpiryOf(source.exp_month, source.exp_year);
+  if (cardExpiry === undefined) return [];
+  return [
+    normalisedEvent({
+      psp: PSP,
+      providerEventId: envelope.id,
+      type: 'card_expiry',
+      occurredAt: envelope.occurredAt,
+      customer: { providerCustomerId: idOf(source, 'customer'), email: text(source, 'owner.email') },
+      cardExpiry,
+    }),
+  ];
+}
+
 function fromSubscription(envelope: Envelope, subscription: JsonObject): NormalisedWebhookEvent {
   return normalisedEvent({
     psp: PSP,
@@ -311,6 +328,8 @@ function normalise(request: InboundWebhook): NormalisedWebhookEvent[] {
       return [fromCharge('charge_refunded', envelope, object)];
     case 'invoice.upcoming':
       return fromUpcomingInvoice(envelope, object);
+    case 'customer.source.expiring':
+      return fromExpiringSource(envelope, object);
     case 'customer.subscription.deleted':
       return [fromSubscription(envelope, object)];
     case 'payment_method.automatically_updated':

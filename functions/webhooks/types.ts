@@ -30,9 +30,11 @@ export type Verification = { readonly ok: true } | { readonly ok: false; readonl
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 /**
- * `upcoming_charge` (Stripe `invoice.upcoming`, Chargebee `subscription_renewal_reminder`) is no
- * ingest event type: the consumer stores it as an upcoming charge for the pre-dunning task; the
- * others go through the ingest logic.
+ * `upcoming_charge` (Stripe `invoice.upcoming`, Chargebee `subscription_renewal_reminder`) and
+ * `card_expiry` (Stripe `customer.source.expiring`, Chargebee `card_expiry_reminder`: the card on
+ * file's expiry, and nothing else) are no ingest event types: the consumer stores the first as an
+ * upcoming charge for the pre-dunning task and the second on the customer; the others go through
+ * the ingest logic.
  */
 export const NORMALISED_EVENT_TYPES = [
   'payment_failed',
@@ -41,6 +43,7 @@ export const NORMALISED_EVENT_TYPES = [
   'subscription_cancelled',
   'charge_refunded',
   'upcoming_charge',
+  'card_expiry',
 ] as const;
 export type NormalisedEventType = (typeof NORMALISED_EVENT_TYPES)[number];
 

@@ -152,4 +152,59 @@ describe('card expiry from provider webhooks', () => {
     expect(updated).toEqual({ month: 8, year: 2031 });
     expect(await expiryOf(email)).toBeNull();
   }, 30_000);
+
+  it("keeps the expiry Stripe's customer.source.expiring and Chargebee's card_expiry_reminder announce for known customers, and creates no customer", async () => {
+    // Prepare: a Stripe customer and a Chargebee customer known from a failure without card details
+    const stripeCustomer = unique('cus');
+    const stripeEmail = `${stripeCustomer}@example.com`;
+    await post(
+      'stripe',
+      stripeEvent('charge.failed', {
+        id: unique('ch'),
+        object: 'charge',
+        amount: 1000,
+        currency: 'usd',
+        customer: stripeCustomer,
+        billing_details: { email: stripeEmail },
+        outcome: { reason: 'insufficient_funds' },
+      }),
+    );
+    const chargebeeCustomer = unique('cb');
+    const chargebeeEmail = `${chargebeeCustomer}@example.com`;
+    const transaction = {
+      id: unique('txn'),
+      customer_id: chargebeeCustomer,
+      amount: 999,
+      currency_code: 'USD',
+      status: 'failure',
+      error_code: 'card_declined',
+    };
+    await post('chargebee', chargebeeEvent('payment_failed', { transaction, customer: { id: chargebeeCustomer, email: chargebeeEmail } }));
+    const before = [await expiryOf(stripeEmail), await expiryOf(chargebeeEmail)];
+    // Act
+    await post(
+      'stripe',
+      stripeEvent('customer.source.expiring', { id: unique('card'), object: 'card', customer: stripeCustomer, exp_month: 6, exp_year: 2027 }),
+    );
+    await post(
+      'chargebee',
+      chargebeeEvent('card_expiry_reminder', {
+        customer: { id: chargebeeCustomer, email: chargebeeEmail },
+        card: { customer_id: chargebeeCustomer, expiry_month: 7, expiry_year: 2027, object: 'card' },
+      }),
+    );
+    await post(
+      'chargebee',
+      chargebeeEvent('card_expiry_reminder', {
+        customer: { id: unique('cb'), email: 'stranger.cb@example.com' },
+        card: { expiry_month: 7, expiry_year: 2027 },
+      }),
+    );
+    // Assess
+    expect(before).toEqual([null, null]);
+    expect(await expiryOf(stripeEmail)).toEqual({ month: 6, year: 2027 });
+    expect(await expiryOf(chargebeeEmail)).toEqual({ month: 7, year: 2027 });
+    const stranger = await call(`${stack.api_url}/customers/by-email/${encodeURIComponent('stranger.cb@example.com')}`, { key: tenant.key });
+    expect(stranger.status).toBe(404);
+  }, 30_000);
 });

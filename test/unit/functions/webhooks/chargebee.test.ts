@@ -235,6 +235,35 @@ describe('chargebee webhook', () => {
     expect(none).toEqual([]);
   });
 
+  it("normalises card_expiry_reminder into the card's expiry for its customer", () => {
+    // Prepare
+    const reminder = (card: Record<string, unknown>) =>
+      inbound(
+        {
+          id: 'ev_expiry',
+          occurred_at: 1772445600,
+          object: 'event',
+          api_version: 'v2',
+          event_type: 'card_expiry_reminder',
+          content: { customer: { id: 'cb_1', email: 'ada@example.com' }, card },
+        },
+        {},
+      );
+    // Act
+    const [event] = chargebeeWebhook.normalise(reminder({ customer_id: 'cb_1', expiry_month: 4, expiry_year: 2026 }));
+    const none = chargebeeWebhook.normalise(reminder({ customer_id: 'cb_1' }));
+    // Assess
+    expect(event).toEqual({
+      psp: 'chargebee',
+      providerEventId: 'ev_expiry',
+      type: 'card_expiry',
+      occurredAt: '2026-03-02T10:00:00.000Z',
+      customer: { email: 'ada@example.com', providerCustomerId: 'cb_1' },
+      cardExpiry: { month: 4, year: 2026 },
+    });
+    expect(none).toEqual([]);
+  });
+
   it('takes the transaction error_code as the decline code when the gateway gave no error_detail', () => {
     // Prepare
     const { error_detail: _detail, ...transaction } = PAYMENT_FAILED.content.transaction;

@@ -241,6 +241,25 @@ describe('stripe webhook', () => {
     expect(manual).toEqual([]);
   });
 
+  it("normalises customer.source.expiring into the card's expiry for its customer, and nothing for a source without one", () => {
+    // Prepare
+    const expiring = (source: Record<string, unknown>) =>
+      signed(JSON.stringify({ id: 'evt_expiring', object: 'event', created: 1773144000, type: 'customer.source.expiring', data: { object: source } }));
+    // Act
+    const [card] = stripeWebhook.normalise(expiring({ id: 'card_1', object: 'card', customer: 'cus_1', exp_month: 4, exp_year: 2026 }));
+    const none = stripeWebhook.normalise(expiring({ id: 'src_1', object: 'source', customer: 'cus_1' }));
+    // Assess
+    expect(card).toEqual({
+      psp: 'stripe',
+      providerEventId: 'evt_expiring',
+      type: 'card_expiry',
+      occurredAt: '2026-03-10T12:00:00.000Z',
+      customer: { providerCustomerId: 'cus_1' },
+      cardExpiry: { month: 4, year: 2026 },
+    });
+    expect(none).toEqual([]);
+  });
+
   it("reads the outcome's network codes when a charge fails", () => {
     // Prepare
     const payload = JSON.stringify({

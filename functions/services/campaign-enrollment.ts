@@ -8,6 +8,7 @@ import { isValidTimeZone } from '#core/quiet-hours';
 import { type ActiveCampaignEntry, getActiveCampaignIndex } from '#data/campaign-repository';
 import { getEnrollment, getEnrollmentAt, putEnrollment } from '#data/enrollment-repository';
 import { getQuietHours } from '#data/settings-repository';
+import { logger } from '#shared/logger';
 
 const HOUR_MS = 3_600_000;
 
@@ -176,4 +177,29 @@ export async function enrollForOccasion(
   );
   if (await putEnrollment(enrollment)) return 'enrolled';
   return (await getEnrollmentAt(customer.merchant_id, enrollmentBodyOf(enrollment))) === undefined ? 'campaign_not_active' : 'already_enrolled';
+}
+
+/**
+ * enrollForOccasion for a daily task: an error (a throttled write, a lost connection) is logged and
+ * answered `failed`, so that one customer does not stop the run; the next run enrolls it (an
+ * occasion is enrolled once, whenever that is).
+ */
+export async function enrollForOccasionOrLog(
+  customer: CustomerRecord,
+  campaign: CampaignSchedule,
+  occasion: EnrollmentOccasion,
+  now: Date,
+): Promise<OccasionEnrollment | 'failed'> {
+  try {
+    return await enrollForOccasion(customer, campaign, occasion, now);
+  } catch (error) {
+    logger.error('occasion enrollment failed', {
+      merchant_id: customer.merchant_id,
+      customer_id: customer.id,
+      occasion: occasion.kind,
+      error_name: error instanceof Error ? error.name : 'Error',
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return 'failed';
+  }
 }

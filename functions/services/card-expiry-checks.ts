@@ -2,7 +2,7 @@ import { type CardExpiry, cardExpiryMonth, sameCardExpiry } from '#core/customer
 import { occasionIdFor } from '#core/enrollments';
 import { cardsExpiringIn } from '#data/card-expiry-repository';
 import { getCustomer } from '#data/customer-repository';
-import { enrollForOccasion, occasionCampaignLookup } from './campaign-enrollment';
+import { enrollForOccasionOrLog, occasionCampaignLookup } from './campaign-enrollment';
 
 /** What one run of `card-expiry-checks` did (counts only: the job's report never holds records). */
 export interface CardExpiryCheckSummary {
@@ -17,6 +17,8 @@ export interface CardExpiryCheckSummary {
   readonly no_campaign: number;
   /** The customer was erased, or its card changed since the index entry was read. */
   readonly skipped: number;
+  /** Could not be enrolled this run (logged); the next run tries again. */
+  readonly failed: number;
 }
 
 /** The run's UTC month and the next one, `YYYY-MM`. */
@@ -45,7 +47,7 @@ const monthStart = (expiry: CardExpiry): Date => new Date(Date.UTC(expiry.year, 
 export async function checkCardExpiries(now: Date): Promise<CardExpiryCheckSummary> {
   const months = expiryMonthsAt(now);
   const campaignOf = occasionCampaignLookup('card_expiring');
-  const counts = { cards: 0, enrolled: 0, already_enrolled: 0, no_campaign: 0, skipped: 0 };
+  const counts = { cards: 0, enrolled: 0, already_enrolled: 0, no_campaign: 0, skipped: 0, failed: 0 };
   for (const month of months) {
     for await (const card of cardsExpiringIn(month)) {
       counts.cards += 1;
@@ -65,7 +67,7 @@ export async function checkCardExpiries(now: Date): Promise<CardExpiryCheckSumma
         kind: 'card_expiring' as const,
         card_expiry: expiry,
       };
-      const outcome = await enrollForOccasion(customer, campaign, occasion, now);
+      const outcome = await enrollForOccasionOrLog(customer, campaign, occasion, now);
       counts[outcome === 'campaign_not_active' ? 'no_campaign' : outcome] += 1;
     }
   }

@@ -2,7 +2,7 @@ import { occasionIdFor } from '#core/enrollments';
 import { cardExpiresBefore, PRE_DUNNING_LEAD_DAYS, utcDayOf } from '#core/upcoming-charges';
 import { getCustomer } from '#data/customer-repository';
 import { chargesDueOn } from '#data/upcoming-charge-repository';
-import { enrollForOccasion, occasionCampaignLookup } from './campaign-enrollment';
+import { enrollForOccasionOrLog, occasionCampaignLookup } from './campaign-enrollment';
 
 const DAY_MS = 86_400_000;
 
@@ -22,6 +22,8 @@ export interface PreDunningSummary {
   readonly no_campaign: number;
   /** The customer was erased. */
   readonly skipped: number;
+  /** Could not be enrolled this run (logged); the next run tries again. */
+  readonly failed: number;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface PreDunningSummary {
 export async function notifyUpcomingCharges(now: Date): Promise<PreDunningSummary> {
   const to = new Date(now.getTime() + PRE_DUNNING_LEAD_DAYS * DAY_MS);
   const campaignOf = occasionCampaignLookup('pre_dunning');
-  const counts = { charges: 0, enrolled: 0, already_enrolled: 0, not_at_risk: 0, no_campaign: 0, skipped: 0 };
+  const counts = { charges: 0, enrolled: 0, already_enrolled: 0, not_at_risk: 0, no_campaign: 0, skipped: 0, failed: 0 };
   for (let day = 0; day <= PRE_DUNNING_LEAD_DAYS; day += 1) {
     for await (const charge of chargesDueOn(utcDayOf(new Date(now.getTime() + day * DAY_MS)))) {
       const due = new Date(charge.due_at);
@@ -64,7 +66,7 @@ export async function notifyUpcomingCharges(now: Date): Promise<PreDunningSummar
         charge_id: charge.id,
         due_at: charge.due_at,
       };
-      const outcome = await enrollForOccasion(customer, campaign, occasion, now);
+      const outcome = await enrollForOccasionOrLog(customer, campaign, occasion, now);
       counts[outcome === 'campaign_not_active' ? 'no_campaign' : outcome] += 1;
     }
   }

@@ -128,7 +128,7 @@ describe('daily card-expiry-checks', () => {
     const nextDay = await runDaily(new Date(NOW.getTime() + DAY));
 
     // Assess: this file's cards only in these months (see NOW): 2 + 1 enrolled, 3 merchants without an active campaign
-    expect(first).toEqual({ months: ['2041-05', '2041-06'], cards: 6, enrolled: 3, already_enrolled: 0, no_campaign: 3, skipped: 0 });
+    expect(first).toEqual({ months: ['2041-05', '2041-06'], cards: 6, enrolled: 3, already_enrolled: 0, no_campaign: 3, skipped: 0, failed: 0 });
     expect(rerun).toMatchObject({ cards: 6, enrolled: 0, already_enrolled: 3 });
     expect(nextDay).toMatchObject({ enrolled: 0, already_enrolled: 3 });
     const [a, b] = [await notices(tenant, thisMonth.id), await notices(tenant, nextMonth.id)];

@@ -243,7 +243,7 @@ describe('daily card-expiry-checks', () => {
     expect(first['card-expiry-checks']).toEqual({
       name: 'card-expiry-checks',
       status: 'ok',
-      summary: { months: ['2043-01', '2043-02'], cards: 1, enrolled: 1, already_enrolled: 0, no_campaign: 0, skipped: 0 },
+      summary: { months: ['2043-01', '2043-02'], cards: 1, enrolled: 1, already_enrolled: 0, no_campaign: 0, skipped: 0, failed: 0 },
     });
     expect(rerun['card-expiry-checks']?.summary).toMatchObject({ cards: 1, enrolled: 0, already_enrolled: 1 });
   });
@@ -297,6 +297,7 @@ describe('daily pre-dunning-notifications', () => {
         not_at_risk: 0,
         no_campaign: 0,
         skipped: 0,
+        failed: 0,
       },
     });
     expect(rerun['pre-dunning-notifications']?.summary).toMatchObject({ charges: 1, enrolled: 0, already_enrolled: 1 });

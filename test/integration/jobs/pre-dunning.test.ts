@@ -216,6 +216,7 @@ describe('daily pre-dunning-notifications', () => {
       not_at_risk: 1,
       no_campaign: 1,
       skipped: 0,
+      failed: 0,
     });
     expect(rerun).toMatchObject({ charges: 4, enrolled: 0, already_enrolled: 2 });
     expect(nextDay).toMatchObject({ enrolled: 0, already_enrolled: 2 });

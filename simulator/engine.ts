@@ -236,7 +236,7 @@ export async function runServiceStrategy(portfolio: Portfolio, options: EngineOp
       // Messages the campaign steps queued reach their customers now.
       for (const queued of messages.splice(0)) {
         const message = await getMessage(queued.merchantId, queued.messageId);
-        const payment = message === undefined ? undefined : tracked.get(message.payment_id)?.sim;
+        const payment = message?.payment_id == null ? undefined : tracked.get(message.payment_id)?.sim;
         if (message === undefined || payment === undefined) continue;
         const update = world.messageReceived(payment, message.channel, clock);
         if (update !== undefined) addUpdate(payment.customer.index, update);

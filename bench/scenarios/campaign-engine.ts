@@ -329,13 +329,16 @@ export const scenario: Scenario = {
     return {
       async handler() {
         const e = take();
-        const outcome = await advanceEnrollment({ merchantId: m, paymentId: e.payment_id, dueAt: e.next_step_at as string, stepIndex: 0 }, runAt);
+        const outcome = await advanceEnrollment(
+          { merchantId: m, body: paymentBodyOf(e.payment_id as string) as string, dueAt: e.next_step_at as string, stepIndex: 0 },
+          runAt,
+        );
         if (outcome.kind !== 'ran') throw new Error(`The step should run, got ${JSON.stringify(outcome)}`);
       },
 
       async raw() {
         const e = take();
-        const body = paymentBodyOf(e.payment_id) as string;
+        const body = paymentBodyOf(e.payment_id as string) as string;
         const lease = new Date(runAt.getTime() + 600_000).toISOString();
         const due = enrollmentKeys.due(m, body, lease);
         const claimed = (

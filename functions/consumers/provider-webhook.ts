@@ -12,8 +12,9 @@ import {
   type ThinResource,
 } from '#core/provider-api';
 import { PSPS, type Psp } from '#core/providers';
-import { getCustomer, getCustomerByAnyId, getCustomerByEmail } from '#data/customer-repository';
+import { getCustomer, getCustomerByAnyId, getCustomerByEmail, setCardExpiry } from '#data/customer-repository';
 import { refuseIfErased } from '#data/erasure-tombstones';
+import { recordAnnouncedCharge } from '#services/upcoming-charges';
 import { ingestPaymentEvent } from '#services/ingest-payment-event';
 import { getPaymentByAnyId } from '#data/payment-repository';
 import { getProviderApiKey } from '#data/provider-secret-repository';
@@ -164,7 +165,10 @@ async function lookedUpCustomer(merchantId: string, psp: Psp, event: NormalisedW
  * when both are present (otherwise amount 0, which matches no failed payment, and UNUSED_CURRENCY),
  * charge_refunded records them on its timeline entry.
  */
-function ingestEventOf(psp: Psp, event: NormalisedWebhookEvent, identity: Identity): IngestEvent {
+type IngestableEvent = NormalisedWebhookEvent & { readonly type: IngestEvent['type'] };
+const isIngestable = (event: NormalisedWebhookEvent): event is IngestableEvent => event.type !== 'upcoming_charge' && event.type !== 'card_expiry';
+
+function ingestEventOf(psp: Psp, event: IngestableEvent, identity: Identity): IngestEvent {
   const payment = event.payment ?? {};
   const currency = payment.currency?.toLowerCase();
   if (currency !== undefined && !isCurrency(currency)) throw new UnusableWebhookEventError(`${psp} event currency is not one of the supported currencies`);
@@ -189,6 +193,7 @@ function ingestEventOf(psp: Psp, event: NormalisedWebhookEvent, identity: Identi
     networkCode: payment.networkCode,
     network: payment.network,
     adviceCode: payment.adviceCode,
+    cardExpiry: event.cardExpiry,
     metadata: {
       source: 'provider_webhook',
       provider_event_id: event.providerEventId,
@@ -436,9 +441,38 @@ export const processProviderWebhook: MessageProcessor = async (raw) => {
       log.info('webhook event concerns no known customer; nothing to update', { event_type: event.type });
     }
   }
-  const ingestEvents = planned.map(({ event, identity }) => ingestEventOf(psp, event, identity));
+  const ingestEvents = planned.flatMap(({ event, identity }) => (isIngestable(event) ? [ingestEventOf(psp, event, identity)] : []));
 
   const customers = new Set<string>();
+  // A renewal announced before it is charged is stored for the daily pre-dunning task, and a card's
+  // expiry on its customer (known customers only: ingest creates customers); neither is ingested.
+  for (const { event, identity } of planned) {
+    if (event.type === 'card_expiry' && event.cardExpiry != null) {
+      const known = await getCustomerByEmail(merchantId, identity.email);
+      if (known !== undefined) await setCardExpiry(merchantId, known.id, event.cardExpiry, new Date());
+      if (known !== undefined) customers.add(known.id);
+      log.info('card expiry announced', { known: known !== undefined });
+      continue;
+    }
+    if (isIngestable(event) || event.dueAt === undefined) continue;
+    const announced = await recordAnnouncedCharge(
+      merchantId,
+      {
+        psp,
+        providerEventId: event.providerEventId,
+        customerEmail: identity.email,
+        subscriptionId: event.payment?.subscriptionId,
+        amount: event.payment?.amount,
+        currency: event.payment?.currency,
+        dueAt: event.dueAt,
+        cardExpiry: event.cardExpiry,
+      },
+      new Date(),
+    );
+    const customerId = announced.outcome === 'stored' ? announced.charge.customer_id : announced.customerId;
+    if (customerId !== undefined) customers.add(customerId);
+    log.info('upcoming charge announced', { outcome: announced.outcome, ...(announced.outcome === 'ignored' ? { reason: announced.reason } : {}) });
+  }
   for (const event of ingestEvents) {
     const result = await ingestPaymentEvent(merchantId, event, new Date());
     if (result.status === 'refused') refused = true;

@@ -52,7 +52,8 @@ async function recipientRefusal(message: MessageRecord): Promise<string | undefi
  * at most once however often SQS delivers it:
  * 1. claims it (`queued`/`scheduled` → `sending`, a conditional write; a fresh claim of another
  *    consumer fails the record for redelivery; a message already done or erased is acknowledged);
- * 2. re-checks the recovery (recovered, ended or paused since: `cancelled`);
+ * 2. re-checks the recovery (recovered, ended or paused since: `cancelled`); a customer-level
+ *    notice (no payment: card expiring, upcoming charge) has none to re-check;
  * 3. the recipient: a customer who unsubscribed gets nothing on any channel, a suppressed email
  *    address nothing by email (`suppressed`);
  * 4. the merchant's sending pause (email: bounce or complaint rate past its threshold, judged on
@@ -82,10 +83,18 @@ export const sendMessage: MessageProcessor = async (raw) => {
   if (claim.outcome === 'busy') throw new MessageBusyError(messageId);
 
   const message = claim.message;
-  const payment = await getPayment(merchantId, message.payment_id);
+  // A customer-level notice (card expiring, upcoming charge) is about no payment: nothing to re-check but the recipient.
+  const payment = message.payment_id === null ? undefined : await getPayment(merchantId, message.payment_id);
   // A win-back offer goes to a customer who left: whatever became of the payment it is filed under.
-  const refusal = payment === undefined ? 'the payment no longer exists' : message.purpose === 'win_back' ? undefined : dunningRefusal(payment.status);
-  if (payment === undefined || refusal !== undefined) {
+  const refusal =
+    message.payment_id === null
+      ? undefined
+      : payment === undefined
+        ? 'the payment no longer exists'
+        : message.purpose === 'win_back'
+          ? undefined
+          : dunningRefusal(payment.status);
+  if (refusal !== undefined) {
     await closeMessage(message, 'cancelled', `Not sent: recovery ${message.recovery_id}: ${refusal}`, new Date());
     log.info('message cancelled', { reason: refusal });
     return;
@@ -125,7 +134,7 @@ export const sendMessage: MessageProcessor = async (raw) => {
     log.info('message held: sending domain warm-up cap reached', { scheduled_at: sender.until.toISOString() });
     return;
   }
-  const [merchant, customer] = await Promise.all([getMerchantCached(merchantId), getCustomer(merchantId, payment.customer_id)]);
+  const [merchant, customer] = await Promise.all([getMerchantCached(merchantId), getCustomer(merchantId, message.customer_id)]);
   if (merchant === undefined) throw new InternalError(`Merchant ${merchantId} of message ${messageId} does not exist`);
   const links = await linksFor(message);
 

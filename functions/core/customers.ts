@@ -45,6 +45,18 @@ export interface CustomerRecord {
    * the newest one given wins. Retries and campaign steps read the customer's local time in it.
    */
   readonly timezone?: string;
+  /**
+   * The expiry of the card on file, when a source told us (ingest's `card_exp_month` and
+   * `card_exp_year`, a provider's card object): the newest one received wins, a new card without an
+   * expiry clears it (null). Absent on customers never told. The daily card-expiry check reads
+   * the customers of an expiry month through its due index (data/keys.ts, `cardExpiryKeys`).
+   */
+  readonly card_expiry?: CardExpiry | null;
+  /**
+   * Internal: the month (`YYYY-MM`) under which the card-expiry index holds an entry for the
+   * customer, as last written (customer-repository putCustomer moves the entry when it differs).
+   */
+  readonly card_expiry_indexed?: string;
   readonly created_at: string;
   readonly updated_at: string;
   readonly version: number;
@@ -184,3 +196,42 @@ export function searchTermsOf(customer: Pick<CustomerRecord, 'email' | 'name'>):
   const terms = [...texts, ...words].map((term) => term.slice(0, MAX_SEARCH_TERM_LENGTH)).filter((term) => term !== '' && !term.includes('#'));
   return [...new Set(terms)].slice(0, MAX_SEARCH_TERMS);
 }
+
+/** A card's expiry: month 1-12 and the 4-digit year (the card is valid through the month's last day). */
+export interface CardExpiry {
+  readonly month: number;
+  readonly year: number;
+}
+
+/** Years a card expiry may name: 4 digits, and no card is issued for longer than a few decades. */
+export const CARD_EXPIRY_YEARS = { min: 2000, max: 2199 } as const;
+
+/** Whether month and year make a card expiry (integers, month 1-12, a 4-digit year in CARD_EXPIRY_YEARS). */
+export const isCardExpiry = (month: unknown, year: unknown): boolean =>
+  Number.isInteger(month) &&
+  Number.isInteger(year) &&
+  (month as number) >= 1 &&
+  (month as number) <= 12 &&
+  (year as number) >= CARD_EXPIRY_YEARS.min &&
+  (year as number) <= CARD_EXPIRY_YEARS.max;
+
+/**
+ * A card expiry from a provider's fields (numbers, or strings of digits as some providers send),
+ * or undefined when either is missing or out of range.
+ *
+ * @example cardExpiryOf('07', 2027) // { month: 7, year: 2027 }
+ */
+export function cardExpiryOf(month: unknown, year: unknown): CardExpiry | undefined {
+  const number = (value: unknown): number | undefined =>
+    typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,4}$/.test(value.trim()) ? Number(value.trim()) : undefined;
+  const m = number(month);
+  const y = number(year);
+  return isCardExpiry(m, y) ? { month: m as number, year: y as number } : undefined;
+}
+
+/** The month a card expires in, `YYYY-MM` (its due-index bucket). */
+export const cardExpiryMonth = (expiry: CardExpiry): string => `${expiry.year}-${String(expiry.month).padStart(2, '0')}`;
+
+/** Whether two expiries (null: none known) are the same. */
+export const sameCardExpiry = (a: CardExpiry | null | undefined, b: CardExpiry | null | undefined): boolean =>
+  (a ?? null) === null ? (b ?? null) === null : b != null && a?.month === b.month && a?.year === b.year;

@@ -1,5 +1,8 @@
 import type { CampaignRecord, CampaignStep, CampaignStepAction } from '#core/campaigns/types';
-import type { PaymentRecord } from '#core/payments';
+import { type CardExpiry, type CustomerRecord, sameCardExpiry } from '#core/customers';
+import { derivedIdBody } from '#core/derived-ids';
+import { idBody } from '#core/ids';
+import { type PaymentRecord, paymentBodyOf } from '#core/payments';
 import { isQuietAt, localClock, type QuietHours } from '#core/quiet-hours';
 
 /**
@@ -22,11 +25,24 @@ export interface ExecutedStep {
   readonly message_id: string | null;
 }
 
+/**
+ * What a customer-level enrollment is for (issue 16, the daily card-expiry and pre-dunning tasks):
+ * a customer with no failed payment, enrolled for an occasion. `id` (`occ_<body>`) is derived
+ * from the customer and the occasion (occasionIdFor), so the same occasion always names the same
+ * enrollment item: one per customer and card expiry (or upcoming charge), however many runs.
+ */
+export type EnrollmentOccasion =
+  | { readonly id: string; readonly kind: 'card_expiring'; readonly card_expiry: CardExpiry }
+  | { readonly id: string; readonly kind: 'pre_dunning'; readonly charge_id: string; readonly due_at: string };
+
 export interface EnrollmentRecord {
   readonly merchant_id: string;
   readonly campaign_id: string;
-  readonly payment_id: string;
-  readonly recovery_id: string;
+  /** The enrolled payment and its recovery; null for a customer-level enrollment (`occasion`). */
+  readonly payment_id: string | null;
+  readonly recovery_id: string | null;
+  /** A customer-level enrollment's occasion; absent (or null) for a payment's enrollment. */
+  readonly occasion?: EnrollmentOccasion | null;
   readonly customer_id: string;
   readonly status: EnrollmentStatus;
   /** The next step to run (0-based). */
@@ -180,3 +196,50 @@ export function stepProgressOf(enrollment: EnrollmentRecord, steps: readonly Cam
 /** The recovery's 1-based current step (B): the next step to run, or the last one run once the enrollment ended (0: it ended before its first step). */
 export const currentStepOf = (enrollment: EnrollmentRecord): number =>
   enrollment.status === 'active' ? Math.min(enrollment.step_index + 1, enrollment.total_steps) : Math.min(enrollment.step_index, enrollment.total_steps);
+
+/**
+ * The id of a customer-level enrollment's occasion: `occ_` and a body derived from the customer
+ * and the occasion's key (derived-ids.ts), its time the occasion's own (the card's expiry month,
+ * the charge's due time) so that a campaign's enrollments still list roughly in time order.
+ * Deterministic: the daily task's put of the same occasion is the same item, and its
+ * `attribute_not_exists` makes it once.
+ *
+ * @example occasionIdFor('cust_01…', 'card_expiring:2026-12', new Date('2026-12-01T00:00:00Z'))
+ */
+export const occasionIdFor = (customerId: string, key: string, at: Date): string => `occ_${derivedIdBody(at, customerId, key)}`;
+
+export const occasionBodyOf = (id: string): string | undefined => idBody(id, 'occ');
+
+/** The body of an enrollment's key: its payment's, or its occasion's (a customer-level enrollment). */
+export function enrollmentBodyOf(enrollment: Pick<EnrollmentRecord, 'payment_id' | 'occasion'>): string {
+  const body = enrollment.occasion ? occasionBodyOf(enrollment.occasion.id) : paymentBodyOf(enrollment.payment_id ?? '');
+  if (body === undefined) throw new Error('An enrollment names neither a payment nor an occasion');
+  return body;
+}
+
+/**
+ * The step state machine of a customer-level enrollment (no payment), from its campaign and
+ * customer as read now:
+ * - customer gone (erased) → end `stopped` (`customer_erased`);
+ * - a card-expiry notice whose card changed since (the customer's expiry is no longer the one it
+ *   was enrolled for: updated or cleared) → end `stopped` (`card_updated`);
+ * - a pre-dunning notice whose charge is due by now → end `stopped` (`charge_due`);
+ * - campaign gone or archived → end `stopped`; no step left → end `completed`; else run the step.
+ */
+export function decideOccasionStep(
+  enrollment: EnrollmentRecord,
+  campaign: CampaignRecord | undefined,
+  customer: CustomerRecord | undefined,
+  now: Date,
+): StepDecision {
+  const occasion = enrollment.occasion as EnrollmentOccasion;
+  if (customer === undefined) return { kind: 'end', status: 'stopped', reason: 'customer_erased' };
+  if (occasion.kind === 'card_expiring' && !sameCardExpiry(customer.card_expiry, occasion.card_expiry))
+    return { kind: 'end', status: 'stopped', reason: 'card_updated' };
+  // A notice of an upcoming charge is moot once the charge is due: its outcome is the charge's (a failure enrolls the payment).
+  if (occasion.kind === 'pre_dunning' && now.getTime() >= Date.parse(occasion.due_at)) return { kind: 'end', status: 'stopped', reason: 'charge_due' };
+  if (campaign === undefined || campaign.status === 'archived') return { kind: 'end', status: 'stopped', reason: 'campaign_archived' };
+  const step = campaign.steps[enrollment.step_index];
+  if (step === undefined) return { kind: 'end', status: 'completed', reason: 'steps_done' };
+  return { kind: 'run', step, index: enrollment.step_index };
+}

@@ -38,8 +38,13 @@ export interface MessageRecord {
   readonly id: string;
   readonly merchant_id: string;
   readonly customer_id: string;
-  readonly payment_id: string;
-  readonly recovery_id: string;
+  /**
+   * The payment and recovery it is about; null for a customer-level campaign message (a
+   * card-expiry or pre-dunning notice, functions/core/enrollments.ts `occasion`), which concerns
+   * the customer's card, not a failed payment.
+   */
+  readonly payment_id: string | null;
+  readonly recovery_id: string | null;
   readonly channel: MessageChannel;
   /** What the message is for: `dunning` (POST /recoveries/{id}/dunning) or `campaign` (a campaign step). */
   readonly purpose: MessagePurpose;

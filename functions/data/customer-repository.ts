@@ -1,11 +1,23 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type CustomerRecord, customerBodyOf, customerIdFor, NO_MONEY, normaliseEmail, searchTermsOf } from '#core/customers';
+import {
+  type CardExpiry,
+  type CustomerRecord,
+  customerBodyOf,
+  customerIdFor,
+  NO_MONEY,
+  normaliseEmail,
+  cardExpiryMonth,
+  sameCardExpiry,
+  searchTermsOf,
+} from '#core/customers';
 import { timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
 import { documentClient } from './client';
+import { cardExpiryEntryEntity } from './entities/card-expiry-entry';
 import { customerEntity } from './entities/customer';
-import { customerKeys, customerSearchKeys, customerTags, ENTITY } from './keys';
+import { cardExpiryKeys, customerKeys, customerSearchKeys, customerTags, ENTITY } from './keys';
+import { transactOptimistically } from './transact';
 
 type Item = Record<string, unknown>;
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -43,7 +55,20 @@ export interface CustomerIdentity {
   readonly provider_customer_id?: string | null | undefined;
   /** An IANA time zone name (checked by the caller); replaces the one the customer had. */
   readonly timezone?: string | undefined;
+  /**
+   * The card on file's expiry as the event gives it: a value replaces the customer's, null clears
+   * it (a new card whose expiry is not known), undefined leaves it as it is (the event says nothing
+   * of the card). The newest event received wins.
+   */
+  readonly card_expiry?: CardExpiry | null | undefined;
 }
+
+/** The customer with what the event told of it (time zone, card expiry) applied. */
+const withEventFacts = (customer: CustomerRecord, identity: CustomerIdentity): CustomerRecord => ({
+  ...customer,
+  ...(identity.timezone === undefined ? {} : { timezone: identity.timezone }),
+  ...(identity.card_expiry === undefined ? {} : { card_expiry: identity.card_expiry }),
+});
 
 /**
  * The customer with this email, or a new one (not yet written). Callers write it with
@@ -58,17 +83,19 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
   const providerRef = providerId === null ? undefined : await get(customerKeys.byProviderId(merchantId, providerId));
   if (providerRef !== undefined) {
     const owner = await getCustomer(merchantId, providerRef.customer_id as string);
-    if (owner !== undefined) return { customer: identity.timezone === undefined ? owner : { ...owner, timezone: identity.timezone }, isNew: false };
+    if (owner !== undefined) return { customer: withEventFacts(owner, identity), isNew: false };
   }
   const existing = await getCustomerByEmail(merchantId, email);
   if (existing !== undefined) {
-    const enriched: CustomerRecord = {
-      ...existing,
-      name: existing.name ?? identity.name ?? null,
-      psp: existing.psp ?? identity.psp ?? null,
-      provider_customer_id: existing.provider_customer_id ?? providerId,
-      ...(identity.timezone === undefined ? {} : { timezone: identity.timezone }),
-    };
+    const enriched: CustomerRecord = withEventFacts(
+      {
+        ...existing,
+        name: existing.name ?? identity.name ?? null,
+        psp: existing.psp ?? identity.psp ?? null,
+        provider_customer_id: existing.provider_customer_id ?? providerId,
+      },
+      identity,
+    );
     return { customer: enriched, isNew: false };
   }
   const at = now.toISOString();
@@ -82,6 +109,7 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
       psp: identity.psp ?? null,
       provider_customer_id: providerId,
       ...(identity.timezone === undefined ? {} : { timezone: identity.timezone }),
+      ...(identity.card_expiry == null ? {} : { card_expiry: identity.card_expiry }),
       total_payments: 0,
       failed_payments: 0,
       recovered_payments: 0,
@@ -102,7 +130,15 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
 export function putCustomer(before: CustomerRecord | undefined, after: CustomerRecord, now: Date): TransactItem[] {
   const merchantId = after.merchant_id;
   const terms = searchTermsOf(after);
-  const next = { ...after, search_terms: terms, updated_at: now.toISOString(), version: (before?.version ?? 0) + 1 };
+  const indexed = after.card_expiry == null ? undefined : cardExpiryMonth(after.card_expiry);
+  const { card_expiry_indexed: _, ...rest } = after;
+  const next: CustomerRecord = {
+    ...rest,
+    ...(indexed === undefined ? {} : { card_expiry_indexed: indexed }),
+    search_terms: terms,
+    updated_at: now.toISOString(),
+    version: (before?.version ?? 0) + 1,
+  };
   const items: TransactItem[] = [
     {
       Put: {
@@ -142,7 +178,38 @@ export function putCustomer(before: CustomerRecord | undefined, after: CustomerR
       },
     });
   }
+  const expiryWrite = cardExpiryWrite(before?.card_expiry_indexed, after);
+  if (expiryWrite !== undefined) items.push(expiryWrite);
   return items;
+}
+
+/**
+ * The card-expiry index's change that goes with a customer write (keys.ts `cardExpiryKeys`): its
+ * entry put under the new expiry month (replacing the old one: same key), or deleted when the
+ * expiry is cleared; nothing when the month indexed (`card_expiry_indexed` as stored, which
+ * resolveCustomer's enrichment does not touch) is already the customer's.
+ */
+function cardExpiryWrite(indexedBefore: string | undefined, after: CustomerRecord): TransactItem | undefined {
+  const expiry = after.card_expiry ?? null;
+  if ((expiry === null ? undefined : cardExpiryMonth(expiry)) === indexedBefore) return undefined;
+  if (expiry === null) return { Delete: { TableName: env.TABLE_NAME, Key: cardExpiryKeys.entry(after.merchant_id, customerBodyOf(after.id) as string) } };
+  const entry = { merchant_id: after.merchant_id, customer_id: after.id, month: expiry.month, year: expiry.year };
+  return { Put: { TableName: env.TABLE_NAME, Item: cardExpiryEntryEntity.toItem(entry) } };
+}
+
+/**
+ * Records the card on file's expiry of a known customer (a new card: payment_method_updated, from
+ * ingest or a provider): the customer item and its card-expiry index entry in one transaction,
+ * guarded by the version read (a concurrent write reads again). Null clears it. Returns the
+ * customer as written, or undefined when it does not exist (erased); unchanged when it already holds it.
+ */
+export async function setCardExpiry(merchantId: string, customerId: string, expiry: CardExpiry | null, now: Date): Promise<CustomerRecord | undefined> {
+  return transactOptimistically(async () => {
+    const before = await getCustomer(merchantId, customerId);
+    if (before === undefined || sameCardExpiry(before.card_expiry, expiry)) return { items: [], result: before };
+    const after: CustomerRecord = { ...before, card_expiry: expiry };
+    return { items: putCustomer(before, after, now), result: after };
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 
@@ -54,4 +54,27 @@ export async function findDueEntries(index: ShardedDueIndex, now: Date, limit: n
     }),
   );
   return shards.flat().sort((a, b) => a.dueAt.localeCompare(b.dueAt));
+}
+
+/**
+ * Every item of a sharded GSI1 partition family, shard after shard (the card-expiry index's
+ * months, the upcoming-charge index's days): one paged Query per partition key, never a Scan.
+ * `attributes` limits what is read (a projection); all of the item when absent.
+ */
+export async function* itemsOfPartitions(partitionKeys: readonly string[], attributes?: readonly string[]): AsyncGenerator<Record<string, unknown>> {
+  const names = Object.fromEntries((attributes ?? []).map((name, i) => [`#a${i}`, name]));
+  for (const pk of partitionKeys) {
+    const pages = paginateQuery(
+      { client: documentClient, pageSize: 500 },
+      {
+        TableName: env.TABLE_NAME,
+        IndexName: 'GSI1',
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'GSI1PK', ...names },
+        ExpressionAttributeValues: { ':pk': pk },
+        ...(attributes === undefined ? {} : { ProjectionExpression: Object.keys(names).join(', ') }),
+      },
+    );
+    for await (const page of pages) yield* page.Items ?? [];
+  }
 }

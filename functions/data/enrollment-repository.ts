@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { campaignBodyOf } from '#core/campaigns/types';
 import type { EnrollmentRecord } from '#core/enrollments';
-import { paymentBodyOf, paymentIdFor } from '#core/payments';
+import { paymentBodyOf } from '#core/payments';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import type { TransactItem } from './customer-repository';
@@ -23,13 +23,14 @@ export const enrollmentItem = (enrollment: EnrollmentRecord): Item => enrollment
  * payment has none: a redelivered event never enrolls twice), sets the payment's `campaign_id`, and adds 1 to the campaign's
  * `stats.enrolled` and `stats.active` (on condition that the campaign is still active: a campaign
  * paused since the index was read takes no one). False when either condition fails.
+ * A customer-level enrollment (no payment, core/enrollments.ts `occasion`) is the same transaction
+ * without the payment's update: its key is its occasion's, so an occasion enrolls once.
  */
 export async function putEnrollment(enrollment: EnrollmentRecord): Promise<boolean> {
-  try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: env.TABLE_NAME, Item: enrollmentItem(enrollment), ConditionExpression: conditions.absent } },
+  const payment: TransactItem[] =
+    enrollment.payment_id === null
+      ? []
+      : [
           {
             // The payment names its campaign, so the CAMP rollups (projections/campaign-rollups.ts) count it from its own item.
             // The version bump makes a concurrent change of the payment, which read it before, write again on fresh state.
@@ -41,6 +42,13 @@ export async function putEnrollment(enrollment: EnrollmentRecord): Promise<boole
               ExpressionAttributeValues: { ':campaign': enrollment.campaign_id, ':one': 1 },
             },
           },
+        ];
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: env.TABLE_NAME, Item: enrollmentItem(enrollment), ConditionExpression: conditions.absent } },
+          ...payment,
           {
             Update: {
               TableName: env.TABLE_NAME,
@@ -64,7 +72,11 @@ export async function putEnrollment(enrollment: EnrollmentRecord): Promise<boole
 /** A payment's enrollment (strongly consistent), or undefined. */
 export async function getEnrollment(merchantId: string, paymentId: string): Promise<EnrollmentRecord | undefined> {
   const body = paymentBodyOf(paymentId);
-  if (body === undefined) return undefined;
+  return body === undefined ? undefined : getEnrollmentAt(merchantId, body);
+}
+
+/** The enrollment of a key body (a payment's or an occasion's: core/enrollments.ts enrollmentBodyOf), strongly consistent. */
+export async function getEnrollmentAt(merchantId: string, body: string): Promise<EnrollmentRecord | undefined> {
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: env.TABLE_NAME, Key: enrollmentKeys.enrollment(merchantId, body), ConsistentRead: true }),
   );
@@ -81,7 +93,7 @@ export async function enrollmentsOf(merchantId: string, paymentIds: readonly str
       const answer = await documentClient.send(new BatchGetCommand({ RequestItems: { [env.TABLE_NAME]: { Keys: pending } } }));
       for (const item of answer.Responses?.[env.TABLE_NAME] ?? []) {
         const enrollment = fromItem(item);
-        found.set(enrollment.payment_id, enrollment);
+        if (enrollment.payment_id !== null) found.set(enrollment.payment_id, enrollment);
       }
       pending = answer.UnprocessedKeys?.[env.TABLE_NAME]?.Keys as Item[] | undefined;
       if (pending !== undefined && pending.length > 0) await new Promise((done) => setTimeout(done, 20 * (attempt + 1)));
@@ -93,7 +105,8 @@ export async function enrollmentsOf(merchantId: string, paymentIds: readonly str
 /** A due step as the due index gives it (eventually consistent: the claim re-checks). */
 export interface DueEnrollment {
   readonly merchantId: string;
-  readonly paymentId: string;
+  /** The enrollment's key body: its payment's, or a customer-level enrollment's occasion's. */
+  readonly body: string;
   readonly dueAt: string;
   readonly stepIndex: number;
 }
@@ -103,7 +116,7 @@ export async function findDueEnrollments(now: Date, limit: number): Promise<DueE
   const entries = await findDueEntries({ shards: CAMPAIGN_DUE_SHARDS, ...enrollmentKeys }, now, limit, ['step_index']);
   return entries.map((entry) => ({
     merchantId: entry.merchantId,
-    paymentId: paymentIdFor(entry.body),
+    body: entry.body,
     dueAt: entry.dueAt,
     stepIndex: entry.attributes.step_index as number,
   }));
@@ -116,11 +129,10 @@ export async function findDueEnrollments(now: Date, limit: number): Promise<DueE
  */
 export async function claimEnrollment(
   merchantId: string,
-  paymentId: string,
+  body: string,
   expected: { readonly stepIndex: number; readonly dueAt: string },
   leaseUntil: Date,
 ): Promise<EnrollmentRecord | undefined> {
-  const body = bodyOf(paymentId);
   const lease = leaseUntil.toISOString();
   const due = enrollmentKeys.due(merchantId, body, lease);
   try {
@@ -217,7 +229,8 @@ export async function campaignEnrollmentPaymentIds(merchantId: string, campaignI
     ProjectionExpression: '#payment',
     ScanIndexForward: false,
   };
+  // Customer-level enrollments (no payment) are not recoveries: they are left out here.
   for await (const page of paginateQuery({ client: documentClient, pageSize: 1000 }, input))
-    for (const item of page.Items ?? []) ids.push(item.payment_id as string);
+    for (const item of page.Items ?? []) if (typeof item.payment_id === 'string') ids.push(item.payment_id);
   return ids;
 }

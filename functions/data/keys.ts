@@ -1199,3 +1199,62 @@ export const customHostnameDueKeys = {
 } as const;
 
 export const CUSTOM_HOSTNAME_ENTITY = { hostname: 'custom_hostname', claim: 'custom_hostname_claim' } as const;
+
+/** Shards of the card-expiry index: one month's customers of every merchant spread over this many partitions. */
+export const CARD_EXPIRY_SHARDS = 8;
+
+/**
+ * Cards on file by expiry month (issue 16, daily `card-expiry-checks`; functions/data/card-expiry-repository.ts):
+ * | a customer's card-expiry entry (one per customer, moved with its expiry) | PK = M#<m>, SK = CARDEXP#<customer body> | table |
+ * | customers whose card expires in a month, every merchant | GSI1PK = CARDEXP#<YYYY-MM>#<shard 0-7>, GSI1SK = <merchant>#<customer body> | GSI1 |
+ * | a customer's entry (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK = CARDEXP#<customer body> | GSI2 |
+ * The customer item carries `card_expiry` for reads; the entry exists only while an expiry is known,
+ * and is put or deleted in the same transaction as the customer write that changes it
+ * (customer-repository putCustomer), so the index never disagrees with the customer for longer
+ * than GSI1's propagation. The partition is not under `M#`: the daily task reads one month of
+ * every merchant (8 Queries a month), never a Scan; the shard is a hash of the customer body.
+ */
+export const cardExpiryKeys = {
+  entry: (merchantId: string, customerBody: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `CARDEXP#${customerBody}` }),
+  shardPk: (month: string, shard: number): string => `CARDEXP#${month}#${shard}`,
+  index: (merchantId: string, customerBody: string, month: string) => {
+    let hash = 0;
+    for (let i = 0; i < customerBody.length; i += 1) hash = (hash * 31 + customerBody.charCodeAt(i)) >>> 0;
+    return { GSI1PK: `CARDEXP#${month}#${hash % CARD_EXPIRY_SHARDS}`, GSI1SK: `${merchantId}#${customerBody}` };
+  },
+  /** The merchant and customer body of an index entry's sort key. */
+  parse: (sortKey: string): { merchantId: string; customerBody: string } | undefined => {
+    const [merchantId, customerBody] = sortKey.split('#');
+    return merchantId && customerBody ? { merchantId, customerBody } : undefined;
+  },
+} as const;
+
+export const CARD_EXPIRY_ENTITY = { entry: 'card_expiry_entry' } as const;
+
+/** Shards of the upcoming-charge index: one day's renewals of every merchant spread over this many partitions. */
+export const UPCOMING_CHARGE_SHARDS = 8;
+
+/**
+ * Upcoming charges (issue 16, daily `pre-dunning-notifications`; functions/data/upcoming-charge-repository.ts):
+ * | one upcoming charge (`upc_<body>`, derived from psp, subscription and due time) | PK = M#<m>, SK = UPCHG#<body> | table |
+ * | charges due on a UTC day, every merchant | GSI1PK = UPCHG#<YYYY-MM-DD>#<shard 0-7>, GSI1SK = <merchant>#<body> | GSI1 |
+ * | a customer's upcoming charges (erasure) | GSI2PK = M#<m>#C#<customer>, GSI2SK = UPCHG#<body> | GSI2 |
+ * Kept until 30 days after the charge (TTL `expires_at`). The day partition is not under `M#`: the
+ * daily task reads the next 7 days of every merchant (56 Queries), never a Scan.
+ */
+export const upcomingChargeKeys = {
+  charge: (merchantId: string, body: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `UPCHG#${body}` }),
+  shardPk: (day: string, shard: number): string => `UPCHG#${day}#${shard}`,
+  index: (merchantId: string, body: string, day: string) => {
+    let hash = 0;
+    for (let i = 0; i < body.length; i += 1) hash = (hash * 31 + body.charCodeAt(i)) >>> 0;
+    return { GSI1PK: `UPCHG#${day}#${hash % UPCOMING_CHARGE_SHARDS}`, GSI1SK: `${merchantId}#${body}` };
+  },
+  /** The merchant and charge body of an index entry's sort key. */
+  parse: (sortKey: string): { merchantId: string; body: string } | undefined => {
+    const [merchantId, body] = sortKey.split('#');
+    return merchantId && body ? { merchantId, body } : undefined;
+  },
+} as const;
+
+export const UPCOMING_CHARGE_ENTITY = { charge: 'upcoming_charge' } as const;

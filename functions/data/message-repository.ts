@@ -159,8 +159,9 @@ export async function createDunningMessage(payment: PaymentRecord, request: NewD
 export interface NewMessage {
   readonly merchantId: string;
   readonly customerId: string;
-  readonly paymentId: string;
-  readonly recoveryId: string;
+  /** Null for a customer-level notice (core/messages.ts). */
+  readonly paymentId: string | null;
+  readonly recoveryId: string | null;
   readonly channel: MessageChannel;
   readonly purpose: MessagePurpose;
   /** An email address for `email`, an E.164 number for `sms` and `whatsapp`. */

@@ -44,7 +44,7 @@ export async function advanceCampaignSteps(input: JobTaskInput, options: Advance
         counts.failed += 1;
         logger.error('campaign step failed', {
           merchant_id: entry.merchantId,
-          payment_id: entry.paymentId,
+          enrollment: entry.body,
           error_name: error instanceof Error ? error.name : 'Error',
           error: error instanceof Error ? error.message : String(error),
         });

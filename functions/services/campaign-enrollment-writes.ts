@@ -1,4 +1,4 @@
-import type { EnrollmentRecord, EnrollmentStatus } from '#core/enrollments';
+import { type EnrollmentRecord, type EnrollmentStatus, enrollmentBodyOf } from '#core/enrollments';
 import { StateConflictError } from '#core/errors';
 import type { MessageRecord } from '#core/messages';
 import { commitInstant, type PaymentRecord, paymentBodyOf } from '#core/payments';
@@ -6,7 +6,7 @@ import { getCampaign } from '#data/campaign-repository';
 import { setCampaignStatus } from './campaign-status';
 import { recordAbTestEvent } from '#data/ab-test-repository';
 import type { TransactItem } from '#data/customer-repository';
-import { activeEnrollmentsOfCustomer, campaignStatsWrite, enrollmentWrite, getEnrollment } from '#data/enrollment-repository';
+import { activeEnrollmentsOfCustomer, campaignStatsWrite, enrollmentWrite, getEnrollmentAt } from '#data/enrollment-repository';
 import { paymentKeys } from '#data/keys';
 import { messagePut } from '#data/message-repository';
 import { getPayment, timelineItem } from '#data/payment-repository';
@@ -73,11 +73,14 @@ export async function commit(
 ): Promise<'written' | 'lost'> {
   let first = true;
   return transactOptimistically(async () => {
-    if (!first && (await getEnrollment(claimed.merchant_id, claimed.payment_id))?.version !== claimed.version) return { items: [], result: 'lost' as const };
+    if (!first && (await getEnrollmentAt(claimed.merchant_id, enrollmentBodyOf(claimed)))?.version !== claimed.version)
+      return { items: [], result: 'lost' as const };
     const known = first ? parts.payment : undefined;
     first = false;
     const items: TransactItem[] = [enrollmentWrite(claimed, after)];
-    const payment = parts.timeline === undefined ? undefined : (known ?? (await getPayment(claimed.merchant_id, claimed.payment_id)));
+    // A customer-level enrollment (no payment) has no payment timeline to write to.
+    const paymentId = claimed.payment_id;
+    const payment = parts.timeline === undefined || paymentId === null ? undefined : (known ?? (await getPayment(claimed.merchant_id, paymentId)));
     if (payment !== undefined && parts.timeline !== undefined) {
       const at = commitInstant(payment, now).toISOString();
       items.push(paymentTouch(payment, at), timelineItem({ ...payment, version: payment.version + 1 }, at, parts.timeline));
@@ -134,15 +137,15 @@ export async function end(
  * `stop_on_card_update`: the customer's card was updated (payment_method_updated, from ingest or a
  * provider webhook), so each of its active enrollments whose campaign stops on it ends `stopped`
  * with reason `card_updated` (conditional on the version read; one that changed meanwhile is read
- * again). Returns how many were stopped.
+ * again). A card-expiry notice of the old card always ends: its card is gone. Returns how many were stopped.
  */
 export async function stopEnrollmentsOnCardUpdate(merchantId: string, customerId: string, now: Date): Promise<number> {
   let stopped = 0;
   for (const enrollment of await activeEnrollmentsOfCustomer(merchantId, customerId)) {
     const campaign = await getCampaign(merchantId, enrollment.campaign_id);
-    if (campaign !== undefined && !campaign.stop_on_card_update) continue;
+    if (campaign !== undefined && !campaign.stop_on_card_update && enrollment.occasion?.kind !== 'card_expiring') continue;
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const fresh = attempt === 0 ? enrollment : await getEnrollment(merchantId, enrollment.payment_id);
+      const fresh = attempt === 0 ? enrollment : await getEnrollmentAt(merchantId, enrollmentBodyOf(enrollment));
       if (fresh === undefined || fresh.status !== 'active') break;
       const outcome = await end(fresh, 'stopped', 'card_updated', true, now);
       if (outcome.kind === 'ended') stopped += 1;

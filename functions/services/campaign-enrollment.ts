@@ -1,13 +1,14 @@
 import { failureOf } from '#core/campaigns/failure';
-import { matchingCampaign } from '#core/campaigns/matching';
+import { compareForEnrollment, matchingCampaign } from '#core/campaigns/matching';
 import type { CampaignRecord } from '#core/campaigns/types';
 import type { CustomerRecord } from '#core/customers';
-import { type EnrollmentRecord, stepTimeFor } from '#core/enrollments';
+import { type EnrollmentOccasion, type EnrollmentRecord, enrollmentBodyOf, stepTimeFor } from '#core/enrollments';
 import { isOpen, type PaymentRecord } from '#core/payments';
 import { isValidTimeZone } from '#core/quiet-hours';
-import { getActiveCampaignIndex } from '#data/campaign-repository';
-import { getEnrollment, putEnrollment } from '#data/enrollment-repository';
+import { type ActiveCampaignEntry, getActiveCampaignIndex } from '#data/campaign-repository';
+import { getEnrollment, getEnrollmentAt, putEnrollment } from '#data/enrollment-repository';
 import { getQuietHours } from '#data/settings-repository';
+import { logger } from '#shared/logger';
 
 const HOUR_MS = 3_600_000;
 
@@ -62,30 +63,45 @@ export const scheduleOf = (campaign: CampaignRecord): CampaignSchedule => ({
   end_hour: campaign.end_hour,
 });
 
-/** A new active enrollment of the payment in the campaign, its first step scheduled from `now`. */
-async function enrollmentFor(payment: PaymentRecord, customer: CustomerRecord | undefined, campaign: CampaignSchedule, now: Date): Promise<EnrollmentRecord> {
-  const quiet = await getQuietHours(payment.merchant_id, now.getTime());
+/** When a new enrollment's first step is due: enrollment + delay_hours + the step's delay, in the campaign's hours in the customer's zone, out of quiet hours. */
+async function firstStepAt(merchantId: string, customer: CustomerRecord | undefined, campaign: CampaignSchedule, now: Date): Promise<string> {
+  const quiet = await getQuietHours(merchantId, now.getTime());
   const firstAfter = new Date(now.getTime() + ((campaign.delay_hours ?? 0) + (campaign.first_step_delay_hours ?? 0)) * HOUR_MS);
   const window = { start_hour: campaign.start_hour ?? 0, end_hour: campaign.end_hour ?? 23 };
-  const at = now.toISOString();
+  return stepTimeFor(firstAfter, window, stepTimeZoneOf(customer, quiet.timezone), quiet).toISOString();
+}
+
+/** Whom a new enrollment is for: a payment (and its recovery), or a customer's occasion (no payment). */
+type EnrollmentSubject = Pick<EnrollmentRecord, 'payment_id' | 'recovery_id' | 'customer_id'> & Pick<EnrollmentRecord, 'occasion'>;
+
+/** A new active enrollment in the campaign, its first step scheduled from `now` (firstStepAt). */
+async function newEnrollment(
+  merchantId: string,
+  subject: EnrollmentSubject,
+  customer: CustomerRecord | undefined,
+  campaign: CampaignSchedule,
+  now: Date,
+): Promise<EnrollmentRecord> {
   return {
-    merchant_id: payment.merchant_id,
+    merchant_id: merchantId,
     campaign_id: campaign.id,
-    payment_id: payment.id,
-    recovery_id: payment.recovery_id,
-    customer_id: payment.customer_id,
+    ...subject,
     status: 'active',
     step_index: 0,
-    next_step_at: stepTimeFor(firstAfter, window, stepTimeZoneOf(customer, quiet.timezone), quiet).toISOString(),
+    next_step_at: await firstStepAt(merchantId, customer, campaign, now),
     total_steps: campaign.steps_count,
     retries_run: 0,
-    enrolled_at: at,
+    enrolled_at: now.toISOString(),
     ended_at: null,
     end_reason: null,
     steps: [],
     version: 1,
   };
 }
+
+/** A new active enrollment of the payment in the campaign. */
+const enrollmentFor = (payment: PaymentRecord, customer: CustomerRecord | undefined, campaign: CampaignSchedule, now: Date): Promise<EnrollmentRecord> =>
+  newEnrollment(payment.merchant_id, { payment_id: payment.id, recovery_id: payment.recovery_id, customer_id: payment.customer_id }, customer, campaign, now);
 
 export type ManualEnrollment =
   | { readonly outcome: 'enrolled'; readonly enrollment: EnrollmentRecord }
@@ -110,4 +126,80 @@ export async function enrollInCampaign(
   if (await putEnrollment(enrollment)) return { outcome: 'enrolled', enrollment };
   const existing = await getEnrollment(payment.merchant_id, payment.id);
   return existing === undefined ? { outcome: 'campaign_not_active' } : { outcome: 'already_enrolled', enrollment: existing };
+}
+
+/**
+ * The campaign a customer-level occasion enrolls in: among the merchant's active campaigns with
+ * this trigger (`card_expiring`, `pre_dunning`) and at least one step, the one a payment would go
+ * to (compareForEnrollment: the most specific, then the earliest activated). Their filters describe
+ * a failed payment (amount, decline, psp) and are not applied: an occasion has none.
+ */
+export function occasionCampaignOf(campaigns: readonly ActiveCampaignEntry[], trigger: string): ActiveCampaignEntry | undefined {
+  return campaigns.filter((campaign) => campaign.trigger === trigger && campaign.steps_count > 0).sort(compareForEnrollment)[0];
+}
+
+/**
+ * A lookup of each merchant's occasion campaign for `trigger` (occasionCampaignOf), reading a
+ * merchant's active-campaign index once however many of its customers a daily task meets.
+ */
+export function occasionCampaignLookup(trigger: string): (merchantId: string) => Promise<ActiveCampaignEntry | undefined> {
+  const found = new Map<string, Promise<ActiveCampaignEntry | undefined>>();
+  return (merchantId) => {
+    let campaign = found.get(merchantId);
+    if (campaign === undefined) {
+      campaign = getActiveCampaignIndex(merchantId).then((index) => occasionCampaignOf(index.campaigns, trigger));
+      found.set(merchantId, campaign);
+    }
+    return campaign;
+  };
+}
+
+export type OccasionEnrollment = 'enrolled' | 'already_enrolled' | 'campaign_not_active';
+
+/**
+ * Enrolls a customer (no failed payment) in a campaign for an occasion (core/enrollments.ts
+ * EnrollmentOccasion): the same ONE TransactWriteItems as a payment's enrollment, without the
+ * payment, keyed by the occasion, so an occasion enrolls the customer once however often it is
+ * asked (the daily tasks' idempotency). Its first step is scheduled as any enrollment's.
+ */
+export async function enrollForOccasion(
+  customer: CustomerRecord,
+  campaign: CampaignSchedule,
+  occasion: EnrollmentOccasion,
+  now: Date,
+): Promise<OccasionEnrollment> {
+  const enrollment = await newEnrollment(
+    customer.merchant_id,
+    { payment_id: null, recovery_id: null, occasion, customer_id: customer.id },
+    customer,
+    campaign,
+    now,
+  );
+  if (await putEnrollment(enrollment)) return 'enrolled';
+  return (await getEnrollmentAt(customer.merchant_id, enrollmentBodyOf(enrollment))) === undefined ? 'campaign_not_active' : 'already_enrolled';
+}
+
+/**
+ * enrollForOccasion for a daily task: an error (a throttled write, a lost connection) is logged and
+ * answered `failed`, so that one customer does not stop the run; the next run enrolls it (an
+ * occasion is enrolled once, whenever that is).
+ */
+export async function enrollForOccasionOrLog(
+  customer: CustomerRecord,
+  campaign: CampaignSchedule,
+  occasion: EnrollmentOccasion,
+  now: Date,
+): Promise<OccasionEnrollment | 'failed'> {
+  try {
+    return await enrollForOccasion(customer, campaign, occasion, now);
+  } catch (error) {
+    logger.error('occasion enrollment failed', {
+      merchant_id: customer.merchant_id,
+      customer_id: customer.id,
+      occasion: occasion.kind,
+      error_name: error instanceof Error ? error.name : 'Error',
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return 'failed';
+  }
 }

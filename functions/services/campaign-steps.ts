@@ -2,7 +2,7 @@ import { queueSender } from '#adapters/queue-sender';
 import { sendMessageOf } from '#contracts/notifications';
 import type { CampaignRecord, CampaignStep } from '#core/campaigns/types';
 import type { CustomerRecord } from '#core/customers';
-import { decideStep, type EnrollmentRecord, type ExecutedStep, stepDueAt, stepTimeFor } from '#core/enrollments';
+import { decideOccasionStep, decideStep, type EnrollmentRecord, type ExecutedStep, type StepDecision, stepDueAt, stepTimeFor } from '#core/enrollments';
 import { StateConflictError } from '#core/errors';
 import { isE164, type MessageRecord } from '#core/messages';
 import { getCampaign } from '#data/campaign-repository';
@@ -44,10 +44,11 @@ async function contentOf(
   campaign: CampaignRecord,
   step: CampaignStep,
   index: number,
-  paymentId: string,
+  paymentId: string | null,
 ): Promise<{ templateId: string | null; subject: string | null; assigned?: { id: string; arm: AbArm } }> {
   const own = { templateId: step.template_id, subject: step.subject ?? null };
-  if (step.action !== 'email' || firstEmailStepIndex(campaign) !== index) return own;
+  // A customer-level notice (no payment) takes no part in an A/B test: its metric is the payment's recovery.
+  if (paymentId === null || step.action !== 'email' || firstEmailStepIndex(campaign) !== index) return own;
   const test = await getAbTest(campaign.merchant_id, campaign.id);
   const assignment = test === undefined ? undefined : abTestVariantFor(test, paymentId);
   if (test === undefined || assignment === undefined) return own;
@@ -78,6 +79,7 @@ async function runStep(
   now: Date,
 ): Promise<StepResult> {
   if (step.action === 'retry') {
+    if (enrollment.payment_id === null) return { outcome: 'skipped: no failed payment to retry (customer-level notice)', message: null, retried: false };
     if (enrollment.retries_run >= campaign.max_attempts)
       return { outcome: `skipped: max_attempts (${campaign.max_attempts}) reached`, message: null, retried: false };
     try {
@@ -141,14 +143,24 @@ async function postpone(claimed: EnrollmentRecord, until: Date, reason: string, 
  * one (its delay_hours after this run, the same window rules) or, after the last, ends `completed`.
  */
 export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<AdvanceOutcome> {
-  const claimed = await claimEnrollment(due.merchantId, due.paymentId, { stepIndex: due.stepIndex, dueAt: due.dueAt }, new Date(now.getTime() + STEP_LEASE_MS));
+  const claimed = await claimEnrollment(due.merchantId, due.body, { stepIndex: due.stepIndex, dueAt: due.dueAt }, new Date(now.getTime() + STEP_LEASE_MS));
   if (claimed === undefined) return { kind: 'not_claimed' };
-  const [campaign, payment] = await Promise.all([getCampaign(claimed.merchant_id, claimed.campaign_id), getPayment(claimed.merchant_id, claimed.payment_id)]);
-  const decision = decideStep(claimed, campaign, payment, now);
+  const paymentId = claimed.payment_id;
+  // A customer-level enrollment (a card-expiry or pre-dunning notice) has no payment: its customer decides instead.
+  const [campaign, payment, occasionCustomer] = await Promise.all([
+    getCampaign(claimed.merchant_id, claimed.campaign_id),
+    paymentId === null ? undefined : getPayment(claimed.merchant_id, paymentId),
+    paymentId === null ? getCustomer(claimed.merchant_id, claimed.customer_id) : undefined,
+  ]);
+  const decision: StepDecision =
+    paymentId === null ? decideOccasionStep(claimed, campaign, occasionCustomer, now) : decideStep(claimed, campaign, payment, now);
   if (decision.kind === 'end') return end(claimed, decision.status, decision.reason, payment !== undefined, now, payment);
   if (decision.kind === 'postpone') return postpone(claimed, decision.until, decision.reason, now);
   const run = campaign as CampaignRecord;
-  const [customer, quiet] = await Promise.all([getCustomer(claimed.merchant_id, claimed.customer_id), getQuietHours(claimed.merchant_id, now.getTime())]);
+  const [customer, quiet] = await Promise.all([
+    occasionCustomer ?? getCustomer(claimed.merchant_id, claimed.customer_id),
+    getQuietHours(claimed.merchant_id, now.getTime()),
+  ]);
   const timezone = stepTimeZoneOf(customer, quiet.timezone);
   const allowed = stepTimeFor(now, run, timezone, quiet);
   if (allowed.getTime() > now.getTime()) return postpone(claimed, allowed, 'outside_hours', now);

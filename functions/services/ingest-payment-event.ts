@@ -3,7 +3,7 @@ import { timeOrderedId } from '#core/ids';
 import { cardIdentityOf } from '#core/card-caps';
 import { classifyFailedPayment, dedupeKeyOf, type IngestEvent, type IngestResult, pspOf } from '#core/ingest/ingest-event';
 import { type AttemptDecline, OPEN_STATUSES, type PaymentEvent, type PaymentRecord, isOpen } from '#core/payments';
-import { getCustomerByEmail } from '#data/customer-repository';
+import { getCustomerByEmail, setCardExpiry } from '#data/customer-repository';
 import { refuseIfErased } from '#data/erasure-tombstones';
 import { claimIngestEvent, completeIngestEvent, type IngestClaim, releaseIngestEvent } from '#data/ingest-events';
 import {
@@ -106,8 +106,10 @@ function applyEvent(merchantId: string, event: IngestEvent, eventId: string, now
 }
 
 /**
- * A new card: a card identity of its own (fresh network caps), and the policy plans its retry; then
- * the customer's campaign enrollments whose campaign stops on a card update end (`card_updated`).
+ * A new card: a card identity of its own (fresh network caps), and the policy plans its retry; the
+ * customer's card expiry becomes the new card's (cleared when the event gives none: the card-expiry
+ * check then no longer enrolls the old card); then the customer's campaign enrollments whose
+ * campaign stops on a card update end (`card_updated`), card-expiry notices of the old card included.
  */
 async function paymentMethodUpdated(merchantId: string, event: IngestEvent, eventId: string, now: Date): Promise<Outcome> {
   const outcome = await onOpenPayments(
@@ -122,7 +124,9 @@ async function paymentMethodUpdated(merchantId: string, event: IngestEvent, even
       cardIdentity: cardIdentityOf({ psp: p.psp, customerId: p.customer_id, cardGeneration: now.toISOString() }),
     }),
   );
-  if (outcome.customerId !== undefined) await stopEnrollmentsOnCardUpdate(merchantId, outcome.customerId, now);
+  if (outcome.customerId === undefined) return outcome;
+  if (event.cardExpiry !== undefined) await setCardExpiry(merchantId, outcome.customerId, event.cardExpiry, now);
+  await stopEnrollmentsOnCardUpdate(merchantId, outcome.customerId, now);
   return outcome;
 }
 
@@ -146,6 +150,7 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
         name: event.customerName ?? null,
         provider_customer_id: event.providerCustomerId ?? null,
         timezone: event.customerTimezone,
+        card_expiry: event.cardExpiry,
       },
       psp: pspOf(event),
       providerPaymentId: event.providerPaymentId ?? null,
@@ -164,6 +169,8 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
     },
     now,
   );
+  // A sibling event of a failure already recorded (Stripe's charge after its invoice) may be the one that carries the card's expiry.
+  if (!created && event.cardExpiry != null) await setCardExpiry(merchantId, payment.customer_id, event.cardExpiry, now);
   // The charge id beside the id the payment is recorded under (Stripe's ch_… of a pi_…), from this event or a sibling's.
   if (event.providerChargeId !== undefined && event.providerChargeId !== payment.provider_payment_id)
     await addProviderReference(payment, event.providerChargeId);

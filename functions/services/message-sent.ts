@@ -16,24 +16,28 @@ const PURPOSE_LABELS: Readonly<Record<MessageRecord['purpose'], string>> = { dun
  */
 export function messageSentItems(
   message: MessageRecord,
-  payment: PaymentRecord,
+  payment: PaymentRecord | undefined,
   sent: { readonly provider: string; readonly providerMessageId: string; readonly subject?: string | undefined },
   now: Date,
 ): TransactItem[] {
   const campaign = message.campaign_id ? { campaign_id: message.campaign_id } : {};
-  const timeline = timelineItem(payment, now.toISOString(), {
-    type: 'dunning_sent',
-    detail: `${PURPOSE_LABELS[message.purpose]} ${LABELS[message.channel]} sent${sent.subject === undefined ? '' : `: ${sent.subject}`}`,
-    details: {
-      message_id: message.id,
-      channel: message.channel,
-      purpose: message.purpose,
-      ...campaign,
-      template_id: message.template_id,
-      provider: sent.provider,
-      provider_message_id: sent.providerMessageId,
-    },
-  });
+  // A customer-level notice (no payment) has no payment timeline: the outbound event alone records it.
+  const timeline =
+    payment === undefined
+      ? undefined
+      : timelineItem(payment, now.toISOString(), {
+          type: 'dunning_sent',
+          detail: `${PURPOSE_LABELS[message.purpose]} ${LABELS[message.channel]} sent${sent.subject === undefined ? '' : `: ${sent.subject}`}`,
+          details: {
+            message_id: message.id,
+            channel: message.channel,
+            purpose: message.purpose,
+            ...campaign,
+            template_id: message.template_id,
+            provider: sent.provider,
+            provider_message_id: sent.providerMessageId,
+          },
+        });
   const event = outboundEventItem(
     message.merchant_id,
     message.customer_id,
@@ -52,5 +56,5 @@ export function messageSentItems(
     },
     now,
   );
-  return [timeline, event];
+  return timeline === undefined ? [event] : [timeline, event];
 }

@@ -11,7 +11,8 @@ import { renderTemplateMessage } from './render-template-message';
 
 export interface RenderMessageInput {
   readonly message: MessageRecord;
-  readonly payment: PaymentRecord;
+  /** Undefined for a customer-level notice (no payment: its payment placeholders render as ''). */
+  readonly payment: PaymentRecord | undefined;
   readonly customer: CustomerRecord | undefined;
   readonly merchant: Merchant;
   readonly links: MessageLinks;

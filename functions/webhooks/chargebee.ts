@@ -1,3 +1,4 @@
+import { type CardExpiry, cardExpiryOf } from '#core/customers';
 import { headerOf, safeEqual } from './crypto';
 import {
   type JsonObject,
@@ -29,7 +30,9 @@ import type { InboundWebhook, NormalisedEventType, NormalisedWebhookEvent, Provi
  * **Events**: `payment_failed` → payment_failed, `payment_succeeded` → payment_succeeded,
  * `payment_refunded` → charge_refunded, `card_updated` / `payment_source_added` /
  * `payment_source_updated` → payment_method_updated, `subscription_cancelled` →
- * subscription_cancelled; everything else → []. Transaction amounts are already integers in the
+ * subscription_cancelled, `subscription_renewal_reminder` → upcoming_charge (pre-dunning),
+ * `card_expiry_reminder` → card_expiry;
+ * everything else → []. Transaction amounts are already integers in the
  * currency's smallest unit. The decline code is `transaction.error_detail.decline_code` when the
  * gateway gave one, else `transaction.error_code` (Chargebee passes the gateway's code through).
  */
@@ -66,6 +69,10 @@ function normaliseChargebee(request: InboundWebhook): NormalisedWebhookEvent[] {
   const body = parseJsonObject(request.rawBody, 'chargebee');
   const providerEventId = requiredText(body, 'id', 'chargebee');
   const eventType = requiredText(body, 'event_type', 'chargebee');
+  if (eventType === 'subscription_renewal_reminder')
+    return renewalReminder(providerEventId, isoFromUnixSeconds(body.occurred_at), requiredObject(body, 'content', 'chargebee'));
+  if (eventType === 'card_expiry_reminder')
+    return expiryReminder(providerEventId, isoFromUnixSeconds(body.occurred_at), requiredObject(body, 'content', 'chargebee'));
   const type = EVENT_TYPES[eventType];
   if (type === undefined) return [];
   const content = requiredObject(body, 'content', 'chargebee');
@@ -74,7 +81,9 @@ function normaliseChargebee(request: InboundWebhook): NormalisedWebhookEvent[] {
 
   if (type === 'payment_method_updated' || type === 'subscription_cancelled') {
     const subscriptionId = text(content, 'subscription.id');
-    return [normalisedEvent({ psp: 'chargebee', providerEventId, type, occurredAt, payment: { subscriptionId }, customer })];
+    // A new card's expiry: the card_updated event's `card`, a payment source's `payment_source.card` (none: cleared).
+    const cardExpiry = type === 'payment_method_updated' ? (cardExpiryIn(content) ?? null) : undefined;
+    return [normalisedEvent({ psp: 'chargebee', providerEventId, type, occurredAt, payment: { subscriptionId }, customer, cardExpiry })];
   }
 
   const transaction = requiredObject(content, 'transaction', 'chargebee');
@@ -89,8 +98,52 @@ function normaliseChargebee(request: InboundWebhook): NormalisedWebhookEvent[] {
       occurredAt,
       payment: { ...payment, providerPaymentId: refunded ?? payment.providerPaymentId },
       customer,
+      cardExpiry: type === 'payment_failed' ? cardExpiryIn(content) : undefined,
     }),
   ];
+}
+
+/**
+ * `subscription_renewal_reminder` (sent the days before a renewal, as the site's notification
+ * settings say): the subscription renews at `next_billing_at`, for `plan_amount` (Product Catalog
+ * 1.0) or its items' amounts (2.0; one subscription, one currency), in `currency_code`. The
+ * reminder's card gives the card's expiry too.
+ */
+function renewalReminder(providerEventId: string, occurredAt: string | undefined, content: JsonObject): NormalisedWebhookEvent[] {
+  const subscription = requiredObject(content, 'subscription', 'chargebee');
+  const dueAt = isoFromUnixSeconds(subscription.next_billing_at);
+  if (dueAt === undefined) return [];
+  const items = listAt(subscription, 'subscription_items').filter((item): item is JsonObject => typeof item === 'object' && item !== null);
+  const itemsAmount = items.reduce((sum, item) => sum + (minorAmount(item, 'amount', 'chargebee') ?? 0), 0);
+  return [
+    normalisedEvent({
+      psp: 'chargebee',
+      providerEventId,
+      type: 'upcoming_charge',
+      occurredAt,
+      dueAt,
+      payment: {
+        amount: minorAmount(subscription, 'plan_amount', 'chargebee') ?? (items.length > 0 ? itemsAmount : undefined),
+        currency: lowercaseCurrency(subscription, 'currency_code', 'chargebee'),
+        subscriptionId: text(subscription, 'id'),
+      },
+      customer: customerOf(content),
+      cardExpiry: cardExpiryIn(content),
+    }),
+  ];
+}
+
+/** `card_expiry_reminder`: the customer's card expires soon; its expiry is kept on the customer. */
+function expiryReminder(providerEventId: string, occurredAt: string | undefined, content: JsonObject): NormalisedWebhookEvent[] {
+  const cardExpiry = cardExpiryIn(content);
+  if (cardExpiry === undefined) return [];
+  return [normalisedEvent({ psp: 'chargebee', providerEventId, type: 'card_expiry', occurredAt, customer: customerOf(content), cardExpiry })];
+}
+
+/** The expiry of the event's card (`card`, else `payment_source.card`: `expiry_month`, `expiry_year`), when it has one. */
+function cardExpiryIn(content: JsonObject): CardExpiry | undefined {
+  const card = objectAt(content, 'card') ?? objectAt(content, 'payment_source.card');
+  return card === undefined ? undefined : cardExpiryOf(card.expiry_month, card.expiry_year);
 }
 
 function paymentOf(content: JsonObject, transaction: JsonObject): NonNullable<NormalisedWebhookEvent['payment']> {

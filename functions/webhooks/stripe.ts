@@ -1,3 +1,4 @@
+import { type CardExpiry, cardExpiryOf } from '#core/customers';
 import { headerOf, hmacHex, safeEqualAny, withinTolerance } from './crypto';
 import {
   type JsonObject,
@@ -64,6 +65,10 @@ import {
  * events name the invoice (`invoice`), so ingest also finds an open recovery by invoice id.
  * Invoice successes (`invoice.paid`, `invoice.payment_succeeded`) are not fetched: ingest matches
  * a success by invoice id too, and every recorded failure of a basil invoice carries it.
+ *
+ * **Cards and renewals.** A failed charge's or PaymentIntent's card, and a payment method event's,
+ * give the card's expiry (`cardExpiry`), as does `customer.source.expiring` (a `card_expiry`);
+ * `invoice.upcoming` is an `upcoming_charge` for pre-dunning.
  */
 
 const PSP = 'stripe';
@@ -109,6 +114,12 @@ const lowerCurrency = (object: JsonObject): string | undefined => text(object, '
 const chargePaymentId = (charge: JsonObject): string | undefined => idOf(charge, 'payment_intent') ?? text(charge, 'id');
 
 type Envelope = { readonly id: string; readonly occurredAt?: string };
+
+/** The expiry of the card object at `path` (`exp_month`, `exp_year`), or undefined when there is none. */
+const cardExpiryAt = (object: unknown, path: string): CardExpiry | undefined => {
+  const card = objectAt(object, path);
+  return card === undefined ? undefined : cardExpiryOf(card.exp_month, card.exp_year);
+};
 
 /**
  * The payment a basil invoice names in its `payments` list, when the payload includes it: the
@@ -181,6 +192,7 @@ function fromPaymentIntent(type: NormalisedEventType, envelope: Envelope, intent
       email: text(error, 'payment_method.billing_details.email') ?? text(intent, 'receipt_email'),
       name: text(error, 'payment_method.billing_details.name'),
     },
+    cardExpiry: cardExpiryAt(error, 'payment_method.card'),
   });
 }
 
@@ -207,7 +219,50 @@ function fromCharge(type: NormalisedEventType, envelope: Envelope, charge: JsonO
       email: text(charge, 'billing_details.email') ?? text(charge, 'receipt_email'),
       name: text(charge, 'billing_details.name'),
     },
+    cardExpiry: cardExpiryAt(charge, 'payment_method_details.card'),
   });
+}
+
+/**
+ * `invoice.upcoming` (sent the days before a subscription renews, as the merchant's Billing
+ * settings say): the invoice has no id yet; it is charged at `next_payment_attempt`, else at the
+ * end of its period. An invoice that will not be charged automatically (`send_invoice`) or names no
+ * due time is no upcoming charge.
+ */
+function fromUpcomingInvoice(envelope: Envelope, invoice: JsonObject): NormalisedWebhookEvent[] {
+  const dueAt = isoFromUnixSeconds(at(invoice, 'next_payment_attempt')) ?? isoFromUnixSeconds(at(invoice, 'period_end'));
+  if (dueAt === undefined || text(invoice, 'collection_method') === 'send_invoice') return [];
+  return [
+    normalisedEvent({
+      psp: PSP,
+      providerEventId: envelope.id,
+      type: 'upcoming_charge',
+      occurredAt: envelope.occurredAt,
+      dueAt,
+      payment: {
+        amount: minorAmount(invoice, 'amount_due', PSP),
+        currency: lowerCurrency(invoice),
+        subscriptionId: idOf(invoice, 'subscription') ?? idOf(invoice, 'parent.subscription_details.subscription'),
+      },
+      customer: { providerCustomerId: idOf(invoice, 'customer'), email: text(invoice, 'customer_email'), name: text(invoice, 'customer_name') },
+    }),
+  ];
+}
+
+/** `customer.source.expiring`: a customer's card (a source) expires at the end of the month; its expiry is kept on the customer. */
+function fromExpiringSource(envelope: Envelope, source: JsonObject): NormalisedWebhookEvent[] {
+  const cardExpiry = cardExpiryAt(source, 'card') ?? cardExpiryOf(source.exp_month, source.exp_year);
+  if (cardExpiry === undefined) return [];
+  return [
+    normalisedEvent({
+      psp: PSP,
+      providerEventId: envelope.id,
+      type: 'card_expiry',
+      occurredAt: envelope.occurredAt,
+      customer: { providerCustomerId: idOf(source, 'customer'), email: text(source, 'owner.email') },
+      cardExpiry,
+    }),
+  ];
 }
 
 function fromSubscription(envelope: Envelope, subscription: JsonObject): NormalisedWebhookEvent {
@@ -229,6 +284,8 @@ function fromPaymentMethod(envelope: Envelope, method: JsonObject): NormalisedWe
     occurredAt: envelope.occurredAt,
     payment: { network: text(method, 'card.brand') },
     customer: { providerCustomerId: idOf(method, 'customer'), email: text(method, 'billing_details.email'), name: text(method, 'billing_details.name') },
+    // The card's expiry (a card updater's new one on automatically_updated); a method without a card has none.
+    cardExpiry: cardExpiryAt(method, 'card') ?? null,
   });
 }
 
@@ -269,6 +326,10 @@ function normalise(request: InboundWebhook): NormalisedWebhookEvent[] {
       return [fromCharge('payment_succeeded', envelope, object)];
     case 'charge.refunded':
       return [fromCharge('charge_refunded', envelope, object)];
+    case 'invoice.upcoming':
+      return fromUpcomingInvoice(envelope, object);
+    case 'customer.source.expiring':
+      return fromExpiringSource(envelope, object);
     case 'customer.subscription.deleted':
       return [fromSubscription(envelope, object)];
     case 'payment_method.automatically_updated':

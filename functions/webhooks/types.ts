@@ -1,3 +1,4 @@
+import type { CardExpiry } from '#core/customers';
 import type { Psp } from '#core/providers';
 
 /**
@@ -28,7 +29,22 @@ export type Verification = { readonly ok: true } | { readonly ok: false; readonl
 /** Signed timestamps older or newer than this are refused (replay protection). */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
-export const NORMALISED_EVENT_TYPES = ['payment_failed', 'payment_succeeded', 'payment_method_updated', 'subscription_cancelled', 'charge_refunded'] as const;
+/**
+ * `upcoming_charge` (Stripe `invoice.upcoming`, Chargebee `subscription_renewal_reminder`) and
+ * `card_expiry` (Stripe `customer.source.expiring`, Chargebee `card_expiry_reminder`: the card on
+ * file's expiry, and nothing else) are no ingest event types: the consumer stores the first as an
+ * upcoming charge for the pre-dunning task and the second on the customer; the others go through
+ * the ingest logic.
+ */
+export const NORMALISED_EVENT_TYPES = [
+  'payment_failed',
+  'payment_succeeded',
+  'payment_method_updated',
+  'subscription_cancelled',
+  'charge_refunded',
+  'upcoming_charge',
+  'card_expiry',
+] as const;
 export type NormalisedEventType = (typeof NORMALISED_EVENT_TYPES)[number];
 
 export interface NormalisedWebhookEvent {
@@ -60,6 +76,14 @@ export interface NormalisedWebhookEvent {
     readonly name?: string;
     readonly providerCustomerId?: string;
   };
+  /**
+   * The expiry of the customer's card on file when the event carries the card (Stripe's
+   * `payment_method_details.card`, Chargebee's `card`): kept on the customer, newest wins. On a
+   * payment_method_updated, null means the new payment method has no card expiry (cleared).
+   */
+  readonly cardExpiry?: CardExpiry | null;
+  /** When an `upcoming_charge` will be charged (ISO 8601). */
+  readonly dueAt?: string;
   /** Thin events carry only an id: the details must be fetched from the provider's API. */
   readonly fetch?: { readonly resource: string; readonly id: string };
 }

@@ -101,6 +101,18 @@ export const Customer = z
       description:
         "The customer's IANA time zone, from the newest event that gave one (ingest's `metadata.customer_timezone`); retries and campaign steps are timed in it. Null when not known: the merchant's quiet-hours zone is used.",
     }),
+    card_expiry: z
+      .nullable(
+        z.object({
+          month: z.number().check(z.int()).clone().register(z.globalRegistry, { description: '1-12.' }),
+          year: z.number().check(z.int()).clone().register(z.globalRegistry, { description: '4 digits.' }),
+        }),
+      )
+      .clone()
+      .register(z.globalRegistry, {
+        description:
+          "The expiry of the customer's card on file, from the newest event that carried it (ingest's `metadata.card_exp_month` and `card_exp_year`, a Stripe charge or payment method, a Chargebee card); a new card without one clears it. Null when not known. The daily card-expiry check enrolls customers whose card expires this month or next in the merchant's `card_expiring` campaign.",
+      }),
     created_at: z.string(),
   })
   .clone()

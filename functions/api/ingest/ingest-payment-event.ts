@@ -1,4 +1,5 @@
 import type { z } from 'zod/mini';
+import { type CardExpiry, cardExpiryOf } from '#core/customers';
 import type { IngestEvent } from '#core/ingest/ingest-event';
 import { ingestPaymentEvent as ingest } from '#services/ingest-payment-event';
 import { meta } from '#api/pipeline/responses';
@@ -26,8 +27,20 @@ function eventOf(body: z.output<typeof IngestPaymentEventBody>): IngestEvent {
     networkCode: metadata.network_code,
     network: metadata.network,
     adviceCode: metadata.advice_code,
+    cardExpiry: cardExpiryFrom(body.event_type, metadata.card_exp_month, metadata.card_exp_year),
     metadata,
   };
+}
+
+/**
+ * The card expiry an event tells (the schema checked the pair): given, it is the card's; on a
+ * payment_method_updated without it, the new card's expiry is unknown (null clears the old one);
+ * otherwise the event says nothing of it (undefined).
+ */
+function cardExpiryFrom(type: IngestEvent['type'], month: unknown, year: unknown): CardExpiry | null | undefined {
+  const given = cardExpiryOf(month, year);
+  if (given !== undefined) return given;
+  return type === 'payment_method_updated' ? null : undefined;
 }
 
 /**

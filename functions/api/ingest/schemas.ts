@@ -1,4 +1,5 @@
 import * as z from '#shared/zod';
+import { CARD_EXPIRY_YEARS } from '#core/customers';
 import { isPossibleId } from '#core/ids';
 import { INGEST_EVENT_TYPES } from '#core/ingest/ingest-event';
 import { CURRENCIES } from '#core/money';
@@ -10,6 +11,9 @@ export const MAX_AMOUNT = 999_999_999_999;
 
 /** Bounds of free-form metadata (Stripe-like), so every accepted value can be stored as sent. */
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, stringLength: 500, depth: 3, bytes: 16 * 1024 } as const;
+
+// A number, or a string of digits as card fields often travel in metadata (`"07"`); checked as a pair in IngestMetadata.
+const CardExpiryPart = z.union([z.number().check(z.int()), z.string().check(z.regex(/^\s*\d{1,4}\s*$/, 'a number'))]);
 
 const Amount = z.number().check(z.int(), z.gte(0), z.lte(MAX_AMOUNT));
 // Held to the path-id rule too (core/ids.ts), so that every id stored can be named in a path.
@@ -71,6 +75,8 @@ const MetadataValue = z.unknown().check(
  * - `subscription_id`, `invoice_id`: link the payment; subscription_cancelled ends only that
  *   subscription's recoveries; invoice_id finds the payment of payment_succeeded and charge_refunded.
  * - `network_code`, `network`, `advice_code`: card-network signals for classification.
+ * - `card_exp_month` (1-12), `card_exp_year` (4 digits), given together: the expiry of the card on
+ *   file, kept on the customer (the newest wins); on payment_method_updated the new card's (absent: cleared).
  */
 export const IngestMetadata = z
   .catchall(
@@ -119,6 +125,16 @@ export const IngestMetadata = z
         .optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(40)))
         .clone()
         .register(z.globalRegistry, { description: 'Mastercard merchant advice code, Visa advice code or Stripe advice_code.' }),
+      card_exp_month: z.optional(CardExpiryPart).clone().register(z.globalRegistry, {
+        description:
+          "The card on file's expiry month, 1-12 (with card_exp_year): kept on the customer, the newest wins; the daily card-expiry check enrolls customers whose card expires this month or next in the merchant's `card_expiring` campaign. On payment_method_updated, the new card's (without these keys the customer's expiry is cleared).",
+      }),
+      card_exp_year: z
+        .optional(CardExpiryPart)
+        .clone()
+        .register(z.globalRegistry, {
+          description: `The card on file's expiry year, 4 digits (${CARD_EXPIRY_YEARS.min}-${CARD_EXPIRY_YEARS.max}), with card_exp_month.`,
+        }),
     }),
     MetadataValue,
   )
@@ -140,6 +156,18 @@ export const IngestMetadata = z
       const [first, ...others] = ids;
       const disagreeing = others.find((key) => first !== undefined && metadata[key] !== metadata[first]);
       if (disagreeing !== undefined) ctx.addIssue({ code: 'custom', path: [disagreeing], message: `${disagreeing} must agree with ${first}` });
+      const month = metadata.card_exp_month === undefined ? undefined : Number(metadata.card_exp_month);
+      const year = metadata.card_exp_year === undefined ? undefined : Number(metadata.card_exp_year);
+      if (month === undefined && year === undefined) return;
+      if (month === undefined) ctx.addIssue({ code: 'custom', path: ['card_exp_month'], message: 'card_exp_month is required with card_exp_year' });
+      else if (month < 1 || month > 12) ctx.addIssue({ code: 'custom', path: ['card_exp_month'], message: 'card_exp_month is 1 to 12' });
+      else if (year === undefined) ctx.addIssue({ code: 'custom', path: ['card_exp_year'], message: 'card_exp_year is required with card_exp_month' });
+      else if (year < CARD_EXPIRY_YEARS.min || year > CARD_EXPIRY_YEARS.max)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['card_exp_year'],
+          message: `card_exp_year is a 4-digit year, ${CARD_EXPIRY_YEARS.min} to ${CARD_EXPIRY_YEARS.max}`,
+        });
     }),
   )
   .clone()

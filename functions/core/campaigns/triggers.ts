@@ -16,8 +16,8 @@ import { type CampaignFailure, isHighValue } from './failure';
  * | repeated_failure      | (none)                | repeated_failure   | the customer failed at least once before   |
  * | high_value_churn      | (none)                | high_value_churn   | failure.ts isHighValue (lifetime value ≥ 500 or payment ≥ 200, major units of its currency) |
  * | subscription_past_due | subscription_past_due | (none)             | the payment names a subscription (a failed subscription invoice) |
- * | card_expiring         | card_expiring         | card_expiring      | never: enrolled by the daily card-expiry check (not built yet) |
- * | pre_dunning           | (none)                | pre_dunning        | never: enrolled by the daily card-expiry check (not built yet) |
+ * | card_expiring         | card_expiring         | card_expiring      | never: the daily card-expiry-checks task enrolls customers (not payments) whose card expires this month or next, once per card (services/card-expiry-checks.ts) |
+ * | pre_dunning           | (none)                | pre_dunning        | never: the daily pre-dunning-notifications task enrolls customers with a charge due within 7 days whose card expires first or who owe a failed payment, once per charge (services/pre-dunning.ts) |
  * | manual                | (none)                | manual             | never: enrolled through POST /analytics/at-risk-customers/{id}/enroll (not built yet) |
  *
  * Decline categories come from functions/core/decline-codes/ (classification at ingest).

@@ -1,5 +1,6 @@
 import { classifyDecline } from '#core/decline-codes/index';
 import type { DeclineCategory } from '#core/decline-codes/types';
+import type { CardExpiry } from '#core/customers';
 import type { Currency } from '#core/money';
 import { isPsp } from '#core/providers';
 
@@ -45,6 +46,11 @@ export interface IngestEvent {
   readonly network?: string | undefined;
   /** Mastercard MAC, Visa advice or Stripe advice_code. */
   readonly adviceCode?: string | undefined;
+  /**
+   * The expiry of the customer's card on file, when the event tells it: a value is kept on the
+   * customer (newest wins), null clears it (a new card whose expiry is unknown), undefined keeps it.
+   */
+  readonly cardExpiry?: CardExpiry | null | undefined;
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 

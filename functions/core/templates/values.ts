@@ -4,10 +4,16 @@ import { formatMoney } from '../money';
 import type { PaymentRecord } from '../payments';
 import type { PlaceholderValues } from './render';
 
-/** What the values are built from; every field beyond the payment's amount and currency may be missing. */
+/**
+ * What the values are built from; every field beyond the payment's amount and currency may be
+ * missing. No payment at all for a customer-level notice (a card expiring): its payment
+ * placeholders render as ''.
+ */
 export interface PlaceholderSources {
-  readonly payment: Pick<PaymentRecord, 'amount' | 'currency'> &
-    Partial<Pick<PaymentRecord, 'customer_email' | 'psp' | 'decline_code' | 'decline_subcategory' | 'next_retry_at' | 'invoice_id' | 'metadata'>>;
+  readonly payment:
+    | undefined
+    | (Pick<PaymentRecord, 'amount' | 'currency'> &
+        Partial<Pick<PaymentRecord, 'customer_email' | 'psp' | 'decline_code' | 'decline_subcategory' | 'next_retry_at' | 'invoice_id' | 'metadata'>>);
   readonly customer?: { readonly name?: string | null; readonly email?: string | null } | null;
   readonly merchant: { readonly name: string; readonly support_email?: string | null };
   /** Links the sending path makes (edge host): the update-payment page, and the unsubscribe page (not a placeholder: the sender adds it). */
@@ -26,7 +32,7 @@ export function formatRetryDate(at: string | null | undefined): string {
 }
 
 /** The catalogue's description of the decline (provider's code), else its subcategory's, else ''. */
-function declineReasonOf(payment: PlaceholderSources['payment']): string {
+function declineReasonOf(payment: NonNullable<PlaceholderSources['payment']>): string {
   if (payment.decline_code !== null && payment.decline_code !== undefined && payment.psp !== undefined) {
     const entry = findDeclineCode(payment.psp, payment.decline_code);
     if (entry !== undefined) return entry.description;
@@ -49,17 +55,17 @@ export function placeholderValuesFor(sources: PlaceholderSources): PlaceholderVa
   const { payment, customer, merchant, links } = sources;
   return {
     customer_name: textOr(customer?.name),
-    customer_email: textOr(customer?.email ?? payment.customer_email),
-    amount: formatMoney(payment.amount, payment.currency),
-    amount_cents: String(payment.amount),
-    currency: payment.currency.toUpperCase(),
-    decline_code: textOr(payment.decline_code),
-    decline_reason: declineReasonOf(payment),
-    retry_date: formatRetryDate(payment.next_retry_at),
+    customer_email: textOr(customer?.email ?? payment?.customer_email),
+    amount: payment === undefined ? '' : formatMoney(payment.amount, payment.currency),
+    amount_cents: payment === undefined ? '' : String(payment.amount),
+    currency: payment === undefined ? '' : payment.currency.toUpperCase(),
+    decline_code: textOr(payment?.decline_code),
+    decline_reason: payment === undefined ? '' : declineReasonOf(payment),
+    retry_date: formatRetryDate(payment?.next_retry_at),
     merchant_name: merchant.name,
     update_payment_url: textOr(links.update_payment_url),
     support_email: textOr(merchant.support_email),
-    subscription_name: textOr(payment.metadata?.subscription_name),
-    invoice_id: textOr(payment.invoice_id),
+    subscription_name: textOr(payment?.metadata?.subscription_name),
+    invoice_id: textOr(payment?.invoice_id),
   };
 }

@@ -1,14 +1,14 @@
 import { campaignBodyOf } from '#core/campaigns/types';
-import type { EnrollmentRecord } from '#core/enrollments';
-import { paymentBodyOf } from '#core/payments';
+import { type EnrollmentRecord, enrollmentBodyOf } from '#core/enrollments';
 import { customerTags, ENROLLMENT_ENTITY, enrollmentKeys } from '../keys';
 import { defineEntity } from './define-entity';
 
-const paymentBody = (enrollment: EnrollmentRecord): string => paymentBodyOf(enrollment.payment_id) as string;
+// A payment's body, or a customer-level enrollment's occasion body (core/enrollments.ts): the same key patterns serve both.
+const paymentBody = (enrollment: EnrollmentRecord): string => enrollmentBodyOf(enrollment);
 const campaignBody = (enrollment: EnrollmentRecord): string => campaignBodyOf(enrollment.campaign_id) as string;
 
 /**
- * A payment's campaign enrollment: among its customer's data (GSI2, erasure), listed by campaign
+ * A payment's (or a customer's, for an occasion) campaign enrollment: among its customer's data (GSI2, erasure), listed by campaign
  * (GSI1), and, only while active, in the step due index (GSI4).
  */
 export const enrollmentEntity = defineEntity<EnrollmentRecord>({

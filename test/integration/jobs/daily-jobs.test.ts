@@ -1,4 +1,8 @@
+import { newCampaign } from '#core/campaigns/lifecycle';
 import type { MeteringRecord } from '#core/metering';
+import { upcomingChargeIdFor } from '#core/upcoming-charges';
+import { changeCampaignStatus, createCampaign } from '#data/campaign-repository';
+import { putUpcomingCharge } from '#data/upcoming-charge-repository';
 import { dynamo } from '#data/client';
 import { createMerchant } from '#data/merchant-repository';
 import { listMetering } from '#data/metering-repository';
@@ -13,7 +17,7 @@ import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { drainTableStream } from '#test/fixtures/table-stream';
 
 /**
- * The daily job's retention-cleanup and billing-metering tasks on DynamoDB Local, run by the job's
+ * The daily job's retention-cleanup, billing-metering, card-expiry-checks and pre-dunning-notifications tasks on DynamoDB Local, run by the job's
  * Lambda handler at the scheduled times the tests pick (the job's `now`).
  */
 // Each test writes dozens of items and runs the job twice: seconds on a busy 2-core machine.
@@ -211,5 +215,91 @@ describe('daily billing-metering', () => {
     expect(first['billing-metering']?.summary).toMatchObject({ filled: expect.any(Number) });
     expect(rerun['billing-metering']?.summary).toMatchObject({ day: METERED_DAY, filled: 0 });
     expect(afterRerun).toEqual(afterFirst);
+  });
+});
+
+describe('daily card-expiry-checks', () => {
+  // A month no other test's card expires in: the task reads every merchant's cards of the run's month and the next.
+  const NOW = at('2043-01-10T08:00:00.000Z');
+
+  it('reports succeeded with its counts, and enrolls nothing more when run again the same day', async () => {
+    // Prepare: a merchant with an active card_expiring campaign and a customer whose card expires next month
+    const merchant = await createMerchant({ name: 'Card expiry' });
+    const fields = {
+      name: 'Card expiring',
+      trigger: 'card_expiring',
+      filters: {},
+      steps: [{ action: 'email' as const, delay_hours: 0, template_id: 'tmpl_card_expiring_1' }],
+    };
+    const draft = await createCampaign(newCampaign(merchant.id, fields, NOW));
+    await changeCampaignStatus(merchant.id, draft.id, 'activate');
+    await seedPayment(merchant.id, { customer: { email: 'expiring@example.com', name: 'Exp Iring', card_expiry: { month: 2, year: 2043 } } });
+
+    // Act
+    const first = await runDaily(NOW);
+    const rerun = await runDaily(NOW);
+
+    // Assess
+    expect(first['card-expiry-checks']).toEqual({
+      name: 'card-expiry-checks',
+      status: 'ok',
+      summary: { months: ['2043-01', '2043-02'], cards: 1, enrolled: 1, already_enrolled: 0, no_campaign: 0, skipped: 0, failed: 0 },
+    });
+    expect(rerun['card-expiry-checks']?.summary).toMatchObject({ cards: 1, enrolled: 0, already_enrolled: 1 });
+  });
+});
+
+describe('daily pre-dunning-notifications', () => {
+  // A window no other test's upcoming charge falls in: the task reads every merchant's charges of the next 7 days.
+  const NOW = at('2043-07-10T08:00:00.000Z');
+
+  it('reports succeeded with its counts, and enrolls nothing more when run again the same day', async () => {
+    // Prepare: a merchant with an active pre_dunning campaign, and a customer who owes a failed payment and renews in 3 days
+    const merchant = await createMerchant({ name: 'Pre-dunning' });
+    const fields = {
+      name: 'Before the renewal',
+      trigger: 'pre_dunning',
+      filters: {},
+      steps: [{ action: 'email' as const, delay_hours: 0, template_id: 'tmpl_card_expiring_1' }],
+    };
+    const draft = await createCampaign(newCampaign(merchant.id, fields, NOW));
+    await changeCampaignStatus(merchant.id, draft.id, 'activate');
+    const payment = await seedPayment(merchant.id, { customer: { email: 'renews@example.com', name: 'Re News' } });
+    const due = new Date(NOW.getTime() + 3 * DAY);
+    await putUpcomingCharge({
+      id: upcomingChargeIdFor('stripe', 'sub_daily', due),
+      merchant_id: merchant.id,
+      customer_id: payment.customer_id,
+      psp: 'stripe',
+      subscription_id: 'sub_daily',
+      amount: 1900,
+      currency: 'usd',
+      due_at: due.toISOString(),
+      provider_event_id: 'evt_daily',
+      created_at: NOW.toISOString(),
+      updated_at: NOW.toISOString(),
+    });
+
+    // Act
+    const first = await runDaily(NOW);
+    const rerun = await runDaily(NOW);
+
+    // Assess
+    expect(first['pre-dunning-notifications']).toEqual({
+      name: 'pre-dunning-notifications',
+      status: 'ok',
+      summary: {
+        from: NOW.toISOString(),
+        to: '2043-07-17T08:00:00.000Z',
+        charges: 1,
+        enrolled: 1,
+        already_enrolled: 0,
+        not_at_risk: 0,
+        no_campaign: 0,
+        skipped: 0,
+        failed: 0,
+      },
+    });
+    expect(rerun['pre-dunning-notifications']?.summary).toMatchObject({ charges: 1, enrolled: 0, already_enrolled: 1 });
   });
 });

@@ -100,6 +100,7 @@ describe('GET /api/v1/customers', () => {
       lifetime_value_by_currency: {},
       total_revenue_by_currency: {},
       timezone: null,
+      card_expiry: null,
       created_at: '2026-10-01T10:00:00.000Z',
     });
     expect(response.body.data[3]).toMatchObject({ email: 'bob@example.com', recovered_payments: 1, lifetime_value_cents: 2500, total_revenue_cents: 2500 });

@@ -1,3 +1,4 @@
+import { cardExpiryMonth, cardExpiryOf, sameCardExpiry } from '#core/customers';
 import { type CustomerRecord, customerMoneyAfter, foldForSearch, NO_MONEY, OPEN_PAYMENT_REFS_KEPT, openPaymentRefsAfter, searchTermsOf } from '#core/customers';
 
 const customer = (money = NO_MONEY): CustomerRecord => ({ ...money }) as CustomerRecord;
@@ -129,5 +130,36 @@ describe('openPaymentRefsAfter', () => {
     expect(oneLeft).toBeUndefined();
     expect(noneLeft).toEqual([]);
     expect(fresh?.map((r) => r.id)).toEqual(['pay_3']);
+  });
+});
+
+describe('cardExpiryOf', () => {
+  it.each([
+    [7, 2027, { month: 7, year: 2027 }],
+    ['07', '2027', { month: 7, year: 2027 }],
+    [' 12 ', 2199, { month: 12, year: 2199 }],
+    [0, 2027, undefined],
+    [13, 2027, undefined],
+    [7, 27, undefined],
+    [7, 2200, undefined],
+    [7.5, 2027, undefined],
+    ['July', 2027, undefined],
+    [undefined, 2027, undefined],
+    [7, null, undefined],
+  ])('reads month %p and year %p as %p', (month, year, expected) => {
+    // Act
+    const expiry = cardExpiryOf(month, year);
+    // Assess
+    expect(expiry).toEqual(expected);
+  });
+
+  it('names the month of an expiry and compares expiries, null and absent being the same', () => {
+    // Assess
+    expect(cardExpiryMonth({ month: 3, year: 2027 })).toBe('2027-03');
+    expect(sameCardExpiry({ month: 3, year: 2027 }, { month: 3, year: 2027 })).toBe(true);
+    expect(sameCardExpiry({ month: 3, year: 2027 }, { month: 4, year: 2027 })).toBe(false);
+    expect(sameCardExpiry(null, undefined)).toBe(true);
+    expect(sameCardExpiry(null, { month: 3, year: 2027 })).toBe(false);
+    expect(sameCardExpiry({ month: 3, year: 2027 }, null)).toBe(false);
   });
 });

@@ -1,6 +1,18 @@
 import type { CampaignRecord } from '#core/campaigns/types';
 import { newCampaign } from '#core/campaigns/lifecycle';
-import { currentStepOf, decideStep, type EnrollmentRecord, isInWindow, stepDueAt, stepProgressOf, stepTimeFor } from '#core/enrollments';
+import type { CustomerRecord } from '#core/customers';
+import {
+  currentStepOf,
+  decideOccasionStep,
+  decideStep,
+  type EnrollmentRecord,
+  enrollmentBodyOf,
+  isInWindow,
+  occasionIdFor,
+  stepDueAt,
+  stepProgressOf,
+  stepTimeFor,
+} from '#core/enrollments';
 import type { PaymentRecord } from '#core/payments';
 import { DEFAULT_QUIET_HOURS, type QuietHours } from '#core/quiet-hours';
 
@@ -235,5 +247,66 @@ describe('stepProgressOf and currentStepOf', () => {
     expect(progress.map((step) => step.status)).toEqual(['done', 'skipped', 'skipped']);
     expect(currentStepOf(e)).toBe(1);
     expect(currentStepOf({ ...e, step_index: 0, steps: [] })).toBe(0);
+  });
+});
+
+describe('occasionIdFor', () => {
+  it('names the same occasion of the same customer alike, and any other differently, with a body shaped like every id body', () => {
+    // Prepare
+    const month = at('2026-12-01T00:00:00Z');
+    // Act
+    const id = occasionIdFor('cust_1', 'card_expiring:2026-12', month);
+    const again = occasionIdFor('cust_1', 'card_expiring:2026-12', month);
+    const others = [occasionIdFor('cust_2', 'card_expiring:2026-12', month), occasionIdFor('cust_1', 'card_expiring:2027-01', month)];
+    // Assess
+    expect(id).toBe(again);
+    expect(id).toMatch(/^occ_[0-9A-HJKMNP-TV-Z]{26}$/);
+    for (const other of others) expect(other).not.toBe(id);
+    expect(enrollmentBodyOf({ payment_id: null, occasion: { id, kind: 'card_expiring', card_expiry: { month: 12, year: 2026 } } })).toBe(id.slice(4));
+    expect(enrollmentBodyOf({ payment_id: 'pe_01JABCDEFGHJKMNPQRSTVWXYZ0', occasion: null })).toBe('01JABCDEFGHJKMNPQRSTVWXYZ0');
+  });
+});
+
+describe('decideOccasionStep', () => {
+  const card = { month: 12, year: 2026 };
+  const notice = enrollment({
+    payment_id: null,
+    recovery_id: null,
+    occasion: { id: occasionIdFor('cust_1', 'card_expiring:2026-12', at('2026-12-01T00:00:00Z')), kind: 'card_expiring', card_expiry: card },
+  });
+  const holder = (expiry: CustomerRecord['card_expiry']): CustomerRecord => ({ id: 'cust_1', card_expiry: expiry }) as CustomerRecord;
+  const now = at('2026-11-20T09:00:00Z');
+
+  it.each([
+    ['the customer was erased', undefined, 'customer_erased'],
+    ['the card was updated', holder({ month: 12, year: 2030 }), 'card_updated'],
+    ['the card was cleared', holder(null), 'card_updated'],
+  ])('stops a card-expiry notice when %s', (_label, customer, reason) => {
+    // Act
+    const decision = decideOccasionStep(notice, campaign(), customer, now);
+    // Assess
+    expect(decision).toEqual({ kind: 'end', status: 'stopped', reason });
+  });
+
+  it('runs the next step while the card is the one enrolled, and completes after the last', () => {
+    // Act
+    const run = decideOccasionStep(notice, campaign(), holder(card), now);
+    const done = decideOccasionStep({ ...notice, step_index: 3 }, campaign(), holder(card), now);
+    const archived = decideOccasionStep(notice, campaign({ status: 'archived' }), holder(card), now);
+    // Assess
+    expect(run).toMatchObject({ kind: 'run', index: 0, step: { action: 'email' } });
+    expect(done).toEqual({ kind: 'end', status: 'completed', reason: 'steps_done' });
+    expect(archived).toEqual({ kind: 'end', status: 'stopped', reason: 'campaign_archived' });
+  });
+
+  it('stops a pre-dunning notice once its charge is due', () => {
+    // Prepare
+    const renewal = { ...notice, occasion: { id: 'occ_x', kind: 'pre_dunning' as const, charge_id: 'upc_x', due_at: '2026-11-25T09:00:00.000Z' } };
+    // Act
+    const before = decideOccasionStep(renewal, campaign(), holder(null), now);
+    const after = decideOccasionStep(renewal, campaign(), holder(null), at('2026-11-25T09:00:00Z'));
+    // Assess
+    expect(before.kind).toBe('run');
+    expect(after).toEqual({ kind: 'end', status: 'stopped', reason: 'charge_due' });
   });
 });

@@ -183,6 +183,87 @@ describe('chargebee webhook', () => {
     ]);
   });
 
+  it("reads the card's expiry from payment_failed and card_updated, and clears it for a payment source without a card", () => {
+    // Prepare
+    const card = { customer_id: 'cb_1', expiry_month: 9, expiry_year: 2029, object: 'card' };
+    const event = (event_type: string, content: Record<string, unknown>) =>
+      inbound({ id: `ev_${event_type}`, occurred_at: 1772445600, object: 'event', api_version: 'v2', event_type, content }, {});
+    // Act
+    const [failed] = chargebeeWebhook.normalise(event('payment_failed', { ...PAYMENT_FAILED.content, card }));
+    const [updated] = chargebeeWebhook.normalise(event('card_updated', { customer: { id: 'cb_1' }, card: { ...card, expiry_month: '10' } }));
+    const [source] = chargebeeWebhook.normalise(event('payment_source_added', { customer: { id: 'cb_1' }, payment_source: { type: 'direct_debit' } }));
+    // Assess
+    expect(failed?.cardExpiry).toEqual({ month: 9, year: 2029 });
+    expect(updated).toMatchObject({ type: 'payment_method_updated', cardExpiry: { month: 10, year: 2029 } });
+    expect(source).toMatchObject({ type: 'payment_method_updated', cardExpiry: null });
+  });
+
+  it('normalises subscription_renewal_reminder into an upcoming charge with its amount, due time and card', () => {
+    // Prepare
+    const reminder = (subscription: Record<string, unknown>) =>
+      inbound(
+        {
+          id: 'ev_reminder',
+          occurred_at: 1772445600,
+          object: 'event',
+          api_version: 'v2',
+          event_type: 'subscription_renewal_reminder',
+          content: {
+            subscription: { id: 'sub_1', customer_id: 'cb_1', next_billing_at: 1773050400, currency_code: 'EUR', ...subscription },
+            customer: { id: 'cb_1', email: 'ada@example.com' },
+            card: { customer_id: 'cb_1', expiry_month: 3, expiry_year: 2026 },
+          },
+        },
+        {},
+      );
+    // Act
+    const [planAmount] = chargebeeWebhook.normalise(reminder({ plan_amount: 4999 }));
+    const [items] = chargebeeWebhook.normalise(reminder({ subscription_items: [{ amount: 3000 }, { amount: 999 }] }));
+    const none = chargebeeWebhook.normalise(reminder({ next_billing_at: undefined }));
+    // Assess
+    expect(planAmount).toEqual({
+      psp: 'chargebee',
+      providerEventId: 'ev_reminder',
+      type: 'upcoming_charge',
+      occurredAt: '2026-03-02T10:00:00.000Z',
+      dueAt: '2026-03-09T10:00:00.000Z',
+      payment: { amount: 4999, currency: 'eur', subscriptionId: 'sub_1' },
+      customer: { email: 'ada@example.com', providerCustomerId: 'cb_1' },
+      cardExpiry: { month: 3, year: 2026 },
+    });
+    expect(items?.payment?.amount).toBe(3999);
+    expect(none).toEqual([]);
+  });
+
+  it("normalises card_expiry_reminder into the card's expiry for its customer", () => {
+    // Prepare
+    const reminder = (card: Record<string, unknown>) =>
+      inbound(
+        {
+          id: 'ev_expiry',
+          occurred_at: 1772445600,
+          object: 'event',
+          api_version: 'v2',
+          event_type: 'card_expiry_reminder',
+          content: { customer: { id: 'cb_1', email: 'ada@example.com' }, card },
+        },
+        {},
+      );
+    // Act
+    const [event] = chargebeeWebhook.normalise(reminder({ customer_id: 'cb_1', expiry_month: 4, expiry_year: 2026 }));
+    const none = chargebeeWebhook.normalise(reminder({ customer_id: 'cb_1' }));
+    // Assess
+    expect(event).toEqual({
+      psp: 'chargebee',
+      providerEventId: 'ev_expiry',
+      type: 'card_expiry',
+      occurredAt: '2026-03-02T10:00:00.000Z',
+      customer: { email: 'ada@example.com', providerCustomerId: 'cb_1' },
+      cardExpiry: { month: 4, year: 2026 },
+    });
+    expect(none).toEqual([]);
+  });
+
   it('takes the transaction error_code as the decline code when the gateway gave no error_detail', () => {
     // Prepare
     const { error_detail: _detail, ...transaction } = PAYMENT_FAILED.content.transaction;

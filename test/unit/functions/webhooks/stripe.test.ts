@@ -162,8 +162,102 @@ describe('stripe webhook', () => {
           invoiceId: 'in_1PfXgzLkdIwHu7ixmQ0mLx0b',
         },
         customer: { providerCustomerId: 'cus_QWxv3kqYz8N1rT', email: 'jenny.rosen@example.com', name: 'Jenny Rosen' },
+        cardExpiry: { month: 8, year: 2027 },
       },
     ]);
+  });
+
+  it("reads the card's expiry from a failed charge and from a payment method event, and clears it for a method without a card", () => {
+    // Prepare
+    const event = (type: string, object: Record<string, unknown>) =>
+      signed(JSON.stringify({ id: `evt_${type}`, object: 'event', created: 1773144000, type, data: { object } }));
+    const charge = {
+      id: 'ch_exp',
+      object: 'charge',
+      amount: 1000,
+      currency: 'usd',
+      customer: 'cus_exp',
+      payment_method_details: { type: 'card', card: { brand: 'visa', exp_month: 3, exp_year: 2028 } },
+    };
+    // Act
+    const [failed] = stripeWebhook.normalise(event('charge.failed', charge));
+    const [updated] = stripeWebhook.normalise(
+      event('payment_method.automatically_updated', {
+        id: 'pm_1',
+        object: 'payment_method',
+        customer: 'cus_exp',
+        type: 'card',
+        card: { exp_month: '12', exp_year: 2031 },
+      }),
+    );
+    const [sepa] = stripeWebhook.normalise(event('payment_method.attached', { id: 'pm_2', object: 'payment_method', customer: 'cus_exp', type: 'sepa_debit' }));
+    const [broken] = stripeWebhook.normalise(event('charge.failed', { ...charge, payment_method_details: { card: { exp_month: 13, exp_year: 2028 } } }));
+    // Assess
+    expect(failed?.cardExpiry).toEqual({ month: 3, year: 2028 });
+    expect(updated).toMatchObject({ type: 'payment_method_updated', cardExpiry: { month: 12, year: 2031 } });
+    expect(sepa).toMatchObject({ type: 'payment_method_updated', cardExpiry: null });
+    expect(broken?.cardExpiry).toBeUndefined();
+  });
+
+  it('normalises invoice.upcoming into an upcoming charge due at next_payment_attempt, and ignores invoices sent for manual payment', () => {
+    // Prepare
+    const upcoming = (invoice: Record<string, unknown>) =>
+      signed(
+        JSON.stringify({
+          id: 'evt_upcoming',
+          object: 'event',
+          created: 1773144000,
+          type: 'invoice.upcoming',
+          data: {
+            object: {
+              object: 'invoice',
+              amount_due: 2900,
+              currency: 'EUR',
+              customer: 'cus_up',
+              customer_email: 'up@example.com',
+              subscription: 'sub_up',
+              next_payment_attempt: 1773748800,
+              period_end: 1773700000,
+              ...invoice,
+            },
+          },
+        }),
+      );
+    // Act
+    const [charge] = stripeWebhook.normalise(upcoming({}));
+    const [periodEnd] = stripeWebhook.normalise(upcoming({ next_payment_attempt: null }));
+    const manual = stripeWebhook.normalise(upcoming({ collection_method: 'send_invoice' }));
+    // Assess
+    expect(charge).toEqual({
+      psp: 'stripe',
+      providerEventId: 'evt_upcoming',
+      type: 'upcoming_charge',
+      occurredAt: '2026-03-10T12:00:00.000Z',
+      dueAt: '2026-03-17T12:00:00.000Z',
+      payment: { amount: 2900, currency: 'eur', subscriptionId: 'sub_up' },
+      customer: { providerCustomerId: 'cus_up', email: 'up@example.com' },
+    });
+    expect(periodEnd?.dueAt).toBe(new Date(1773700000 * 1000).toISOString());
+    expect(manual).toEqual([]);
+  });
+
+  it("normalises customer.source.expiring into the card's expiry for its customer, and nothing for a source without one", () => {
+    // Prepare
+    const expiring = (source: Record<string, unknown>) =>
+      signed(JSON.stringify({ id: 'evt_expiring', object: 'event', created: 1773144000, type: 'customer.source.expiring', data: { object: source } }));
+    // Act
+    const [card] = stripeWebhook.normalise(expiring({ id: 'card_1', object: 'card', customer: 'cus_1', exp_month: 4, exp_year: 2026 }));
+    const none = stripeWebhook.normalise(expiring({ id: 'src_1', object: 'source', customer: 'cus_1' }));
+    // Assess
+    expect(card).toEqual({
+      psp: 'stripe',
+      providerEventId: 'evt_expiring',
+      type: 'card_expiry',
+      occurredAt: '2026-03-10T12:00:00.000Z',
+      customer: { providerCustomerId: 'cus_1' },
+      cardExpiry: { month: 4, year: 2026 },
+    });
+    expect(none).toEqual([]);
   });
 
   it("reads the outcome's network codes when a charge fails", () => {

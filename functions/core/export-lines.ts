@@ -31,6 +31,7 @@ export function customerLine(customer: CustomerRecord) {
     total_recovered_by_currency: customer.total_recovered_by_currency,
     lifetime_value_by_currency: customer.lifetime_value_by_currency,
     timezone: customer.timezone ?? null,
+    card_expiry: customer.card_expiry ?? null,
     created_at: customer.created_at,
     updated_at: customer.updated_at,
   };

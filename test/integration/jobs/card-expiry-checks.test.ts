@@ -8,7 +8,7 @@
 import { listOutboxEmails } from '#adapters/email/outbox';
 import { type CampaignFields, newCampaign } from '#core/campaigns/lifecycle';
 import type { CampaignRecord } from '#core/campaigns/types';
-import type { EnrollmentRecord } from '#core/enrollments';
+import { type EnrollmentRecord, occasionBodyOf } from '#core/enrollments';
 import { changeCampaignStatus, createCampaign, getCampaign } from '#data/campaign-repository';
 import { putUnsubscribe } from '#data/channel-repository';
 import { activeEnrollmentsOfCustomer, getEnrollmentAt } from '#data/enrollment-repository';
@@ -23,6 +23,13 @@ import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+
+/** The body of an occasion enrollment's id (what getEnrollmentAt takes); the test fails here when it has none. */
+const occasionBody = (enrollment: EnrollmentRecord | undefined): string => {
+  const body = enrollment?.occasion ? occasionBodyOf(enrollment.occasion.id) : undefined;
+  if (body === undefined) throw new Error('Expected an occasion enrollment');
+  return body;
+};
 
 // Each test ingests several customers and runs the jobs more than once: seconds on a busy 2-core machine.
 jest.setTimeout(90_000);
@@ -170,15 +177,15 @@ describe('daily card-expiry-checks', () => {
     // Act: the first step (email) at its due time, the queue drained; then the retry step
     const firstRun = await runHourly(new Date(enrolled?.next_step_at as string));
     await stack.runtime.queues.drain();
-    const afterEmail = await getEnrollmentAt(tenant.merchant.id, (enrolled?.occasion?.id as string).slice(4));
+    const afterEmail = await getEnrollmentAt(tenant.merchant.id, occasionBody(enrolled));
     const messageId = afterEmail?.steps[0]?.message_id as string;
     const [sent] = (await listOutboxEmails(tenant.merchant.id)).filter((email) => email.message_id === messageId);
     const link = /https?:\/\/\S+\/update-payment\/[A-Za-z0-9_-]{43}/.exec(sent?.text ?? '')?.[0] as string;
     const clicked = await call(link, { redirect: 'manual' });
     await runHourly(new Date(afterEmail?.next_step_at as string));
-    const afterRetry = await getEnrollmentAt(tenant.merchant.id, (enrolled?.occasion?.id as string).slice(4));
+    const afterRetry = await getEnrollmentAt(tenant.merchant.id, occasionBody(enrolled));
     await ingest(tenant, 'payment_method_updated', holder.email, { card_exp_month: 6, card_exp_year: 2046 });
-    const afterUpdate = await getEnrollmentAt(tenant.merchant.id, (enrolled?.occasion?.id as string).slice(4));
+    const afterUpdate = await getEnrollmentAt(tenant.merchant.id, occasionBody(enrolled));
 
     // Assess: the email went to the customer, from the card-expiring template, with the merchant's provider page behind its link
     // (the job runs every merchant's due steps: the first test's notices are due by then too)
@@ -213,8 +220,8 @@ describe('daily card-expiry-checks', () => {
     const [refused] = await notices(tenant, unsubscribed.id);
     await runHourly(new Date(held?.next_step_at as string));
     await stack.runtime.queues.drain();
-    const heldAfter = await getEnrollmentAt(tenant.merchant.id, (held?.occasion?.id as string).slice(4));
-    const refusedAfter = await getEnrollmentAt(tenant.merchant.id, (refused?.occasion?.id as string).slice(4));
+    const heldAfter = await getEnrollmentAt(tenant.merchant.id, occasionBody(held));
+    const refusedAfter = await getEnrollmentAt(tenant.merchant.id, occasionBody(refused));
     const outbox = await listOutboxEmails(tenant.merchant.id);
 
     // Assess: due at 12:00 UTC, the end of the quiet hours; the unsubscribed customer's message suppressed

@@ -8,7 +8,7 @@
 import Stripe from 'stripe';
 import { listOutboxEmails } from '#adapters/email/outbox';
 import { type CampaignFields, newCampaign } from '#core/campaigns/lifecycle';
-import type { EnrollmentRecord } from '#core/enrollments';
+import { type EnrollmentRecord, occasionBodyOf } from '#core/enrollments';
 import type { UpcomingChargeRecord } from '#core/upcoming-charges';
 import { changeCampaignStatus, createCampaign } from '#data/campaign-repository';
 import { activeEnrollmentsOfCustomer, getEnrollmentAt } from '#data/enrollment-repository';
@@ -22,6 +22,13 @@ import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+
+/** The body of an occasion enrollment's id (what getEnrollmentAt takes); the test fails here when it has none. */
+const occasionBody = (enrollment: EnrollmentRecord | undefined): string => {
+  const body = enrollment?.occasion ? occasionBodyOf(enrollment.occasion.id) : undefined;
+  if (body === undefined) throw new Error('Expected an occasion enrollment');
+  return body;
+};
 
 jest.setTimeout(90_000);
 
@@ -230,7 +237,7 @@ describe('daily pre-dunning-notifications', () => {
 
     // Act: the notice's email goes out; after the charge's due time the enrollment ends
     const [notice] = await notices(tenant, expiring.id);
-    const body = (notice?.occasion?.id as string).slice(4);
+    const body = occasionBody(notice);
     await hourly(scheduledJobEventAt('hourly', new Date(notice?.next_step_at as string)));
     await stack.runtime.queues.drain();
     const sent = await getEnrollmentAt(tenant.merchant.id, body);

@@ -103,6 +103,13 @@ interface Held {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const errorText = (error: unknown): string => (error instanceof Error ? error.name : 'error');
 
+/** Waits for `work`, at most `ms` (its timer cleared either way, so nothing is left pending). */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}
+
 export function createRelay(ports: RelayPorts, overrides: Partial<RelayLimits> = {}): Relay {
   const limits: RelayLimits = { ...DEFAULT_RELAY_LIMITS, ...overrides };
   const connections = new Map<string, Held>();
@@ -329,12 +336,6 @@ export function createRelay(ports: RelayPorts, overrides: Partial<RelayLimits> =
     }
   };
 
-  const settleWithin = async (ms: number): Promise<void> => {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...working]), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
-  };
-
   return {
     start() {
       if (loop !== undefined) return;
@@ -347,16 +348,17 @@ export function createRelay(ports: RelayPorts, overrides: Partial<RelayLimits> =
       clearInterval(sweeper);
       capacity?.();
       const deadline = Date.now() + limits.shutdownTimeoutMs;
-      await Promise.race([loop, sleep(limits.receiveWaitSeconds * 1000 + 1000)]);
-      await settleWithin(Math.max(0, deadline - Date.now()));
+      await within(loop ?? Promise.resolve(), limits.receiveWaitSeconds * 1000 + 1000);
+      await within(Promise.allSettled([...working]), deadline - Date.now());
       logger.info('relay stopping', { held: connections.size });
       const holding = [...connections.values()];
       const closed = holding.map((held) => new Promise<void>((resolve) => held.upstream.once('close', () => resolve())));
       for (const held of holding) closeUpstream(held, 1001, 'relay shutting down');
-      await Promise.race([Promise.all(closed), sleep(Math.max(0, deadline - Date.now()))]);
+      await within(Promise.all(closed), deadline - Date.now());
       // An upstream that did not answer its close in time is cut: its close event still deletes the browser's side.
       for (const held of holding) if (held.upstream.readyState !== WebSocket.CLOSED) held.upstream.terminate();
-      await settleWithin(Math.max(1_000, deadline - Date.now()));
+      await within(Promise.all(closed), 1_000);
+      await within(Promise.allSettled([...working]), Math.max(1_000, deadline - Date.now()));
     },
     held: () => [...connections.keys()],
   };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type AwsClientConfig, SignedAwsClient, type SignedResponse } from './signed-request';
+import { awsJsonFailure, jsonObjectOf, stringOf } from './json-protocol';
+import { type AwsClientConfig, SignedAwsClient } from './signed-request';
 
 /**
  * An SQS FIFO queue over SQS's JSON protocol (`POST /` with `X-Amz-Target: AmazonSQS.<Action>`),
@@ -28,28 +29,6 @@ export interface FifoQueue {
   changeVisibility(receiptHandle: string, seconds: number): Promise<void>;
 }
 
-/** A JSON answer's body as an object (`{}` when it is not one). */
-export const jsonObjectOf = (body: string): Record<string, unknown> => {
-  try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
-
-const stringOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
-/** An AWS JSON-protocol error answer: the code in `__type` (after `namespace#`) or the `x-amzn-errortype` header. */
-export const awsJsonFailure = (response: SignedResponse): { code: string; message: string } => {
-  const body = jsonObjectOf(response.body);
-  const type = stringOf(body.__type) ?? response.headers.get('x-amzn-errortype')?.split(':')[0] ?? `HTTP${response.status}`;
-  return {
-    code: type.slice(type.lastIndexOf('#') + 1),
-    message: stringOf(body.message) ?? stringOf(body.Message) ?? `HTTP ${response.status}`,
-  };
-};
-
 /** SQS's deduplication id: at most 128 characters of a restricted set, so a hash of the key. */
 const deduplicationIdOf = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
@@ -61,7 +40,7 @@ export function sqsFifoQueue(queueUrl: string, config: AwsClientConfig & { reado
     'sqs',
     (region) => `https://sqs.${region}.amazonaws.com`,
     { endpoint: new URL(queueUrl).origin, ...config },
-    awsJsonFailure,
+    awsJsonFailure('SQS'),
   );
   const call = async (action: string, input: Record<string, unknown>): Promise<Record<string, unknown>> => {
     const answer = await client.send({

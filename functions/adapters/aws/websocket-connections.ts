@@ -1,5 +1,5 @@
 import { type AwsClientConfig, AwsServiceError, SignedAwsClient } from './signed-request';
-import { awsJsonFailure } from './sqs-json';
+import { awsJsonFailure } from './json-protocol';
 
 /**
  * API Gateway's connection management API for a WebSocket API's stage
@@ -18,7 +18,7 @@ export interface ConnectionManagement {
 const isGone = (error: unknown): boolean => error instanceof AwsServiceError && (error.status === 410 || error.code === 'GoneException');
 
 export function apiGatewayConnections(endpoint: string, config: AwsClientConfig & { readonly region: string }): ConnectionManagement {
-  const client = new SignedAwsClient('execute-api', () => endpoint, { ...config, endpoint }, awsJsonFailure);
+  const client = new SignedAwsClient('execute-api', () => endpoint, { ...config, endpoint }, awsJsonFailure('API Gateway'));
   const pathOf = (connectionId: string) => `/@connections/${encodeURIComponent(connectionId)}`;
   return {
     async post(connectionId, text) {

@@ -27,7 +27,7 @@ function limitsFromEnvironment(): Partial<RelayLimits> {
   return { maxConnections: Number(raw) };
 }
 
-export function main(): void {
+function main(): void {
   required('RELAY_QUEUE_URL');
   const relay = createRelay(
     {

@@ -186,6 +186,11 @@ export function createRelay(ports: RelayPorts, overrides: Partial<RelayLimits> =
 
   const open = async (connectionId: string): Promise<void> => {
     if (connections.has(connectionId)) return;
+    if (stopping) {
+      // Past shutdown's snapshot of the held connections: the browser reconnects through the next relay.
+      await deleteClient(connectionId, 'relay stopping');
+      return;
+    }
     if (connections.size >= limits.maxConnections) {
       logger.warn('relay full: connection refused', { connection_id: connectionId, held: connections.size });
       await deleteClient(connectionId, 'relay full');

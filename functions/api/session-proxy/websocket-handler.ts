@@ -18,7 +18,7 @@ type WebsocketContext = APIGatewayProxyEvent['requestContext'] & {
  * The WebSocket API's Lambda on AWS (lib/constructs/websocket-proxy-api.ts), one function for its
  * three routes; the upstream sockets are held by the relay (functions/relay/, ECS), which this
  * function reaches through the relay's SQS FIFO queue, one message group per connection
- * (contracts/relay-messages.ts; docs/session-proxy.md):
+ * (core/relay-messages.ts; docs/session-proxy.md):
  * - `$connect` (`wss://<api>/<stage>?database=<name>&ticket=<ticket>`, or with the session
  *   cookie when the API shares the site): authenticated exactly as the local upgrade and the HTTP
  *   route are (services/browser-sessions.ts `authorizeSubscription`, the ticket spent), the

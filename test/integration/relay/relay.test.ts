@@ -263,6 +263,41 @@ describe('session proxy relay (AWS)', () => {
     expect(stopping.held()).toEqual([]);
   });
 
+  it('keeps the upstream’s order through a slow management API with only 4 posts allowed to wait', async () => {
+    // Prepare
+    const slow = await startFakeConnectionManagement('dev', { postDelayMs: 15 });
+    relay = createRelay(
+      { queue: relayQueue(), connections: apiGatewayConnections(slow.endpoint, { region: 'us-east-1' }), upstreamOf: connectionUpstream },
+      { receiveWaitSeconds: 1, shutdownTimeoutMs: 5_000, maxPendingPosts: 4 },
+    );
+    relay.start();
+    try {
+      const connectionId = await connect('user_burst');
+      // Act
+      await send(connectionId, 'burst:40');
+      // Assess
+      await eventually(() => slow.postsTo(connectionId).length === 40, 20_000, 'the burst');
+      expect(slow.postsTo(connectionId)).toEqual(Array.from({ length: 40 }, (_, index) => `burst-${index}`));
+    } finally {
+      await relay.stop();
+      relay = undefined;
+      await slow.close();
+    }
+  });
+
+  it('drops a message that is not a relay message (deleting it, not retrying it) and goes on', async () => {
+    // Prepare
+    startRelay();
+    const connectionId = await connect('user_malformed');
+    await relayQueue().send('{"v":9,"type":"frame"}', connectionId, `bad-${randomUUID()}`);
+    // Act
+    await send(connectionId, 'after the bad one');
+    // Assess
+    await eventually(() => management.postsTo(connectionId).length === 1, 10_000, 'the echo');
+    expect(management.postsTo(connectionId)).toEqual(['echo:after the bad one']);
+    await eventually(() => queue.pending() === 0, 5_000, 'the queue drained');
+  });
+
   it('refuses an open beyond its connection limit by closing the browser’s connection', async () => {
     // Prepare
     startRelay({ maxConnections: 1 });

@@ -13,6 +13,7 @@
  *
  * Pure: no I/O.
  */
+import { createHash } from 'node:crypto';
 import { MAX_WEBSOCKET_MESSAGE_BYTES } from './browser-sessions';
 
 /** The version of the message shape; a relay refuses (drops) any other. */
@@ -37,6 +38,16 @@ export type RelayMessage =
 const CONNECTION_ID_PATTERN = /^[A-Za-z0-9=+/_-]{1,128}$/;
 
 export const isConnectionId = (value: unknown): value is string => typeof value === 'string' && CONNECTION_ID_PATTERN.test(value);
+
+/**
+ * The relay shard (0 to `count` - 1) that holds a connection: the first 4 bytes of its id's
+ * SHA-256, modulo the count. The same on every Lambda instance, so all of a connection's messages
+ * go to one shard's queue and task.
+ */
+export function shardOf(connectionId: string, count: number): number {
+  if (count <= 1) return 0;
+  return createHash('sha256').update(connectionId, 'utf8').digest().readUInt32BE(0) % count;
+}
 
 /** A frame's message: the browser's bytes base64. */
 export const frameMessage = (connectionId: string, bytes: Buffer): RelayMessage => ({

@@ -15,6 +15,10 @@ export interface SessionProxySettings {
   readonly idpAudience?: string;
   readonly idpJwksUrl?: string;
   readonly upstreamUrl?: string;
+  /** The relay's shards on AWS (lib/constructs/websocket-relay.ts). @default 1 */
+  readonly relayShards?: number;
+  /** Upstream sockets one relay task holds. @default 1000 */
+  readonly relayMaxConnections?: number;
 }
 
 export interface WebSocketProxyApiProps {

@@ -77,7 +77,8 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
     secretsKey: data.secretsKey,
     ...(sessionProxy === undefined ? {} : { settings: sessionProxy }),
   });
-  // The relay that holds the upstream sockets of the WebSocket API's connections (ECS Fargate).
+  // The relay that holds the upstream sockets of the WebSocket API's connections (ECS Fargate; its
+  // shards and their connection limit from the same context: relayShards, relayMaxConnections).
   new WebSocketRelay(apis.edge, 'SessionProxyRelay', {
     stage: props.stage,
     table: data.table,

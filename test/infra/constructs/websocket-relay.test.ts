@@ -9,7 +9,7 @@ import { actionsOfRole, logicalIdOf, policyStatementsOfRole, roleLogicalIdOf, sy
 
 /** The session proxy's relay on AWS: its FIFO queue, who may send and receive, the ECS service and its network (docs/session-proxy.md). */
 describe('WebSocketRelay', () => {
-  const standalone = (upstreamUrl?: string) => {
+  const standalone = (upstreamUrl?: string, shards?: number) => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const stack = new Stack(app, 'Edge');
     const table = new Table(stack, 'Table', { partitionKey: { name: 'PK', type: AttributeType.STRING } });
@@ -23,6 +23,7 @@ describe('WebSocketRelay', () => {
       alarmTopic: new Topic(stack, 'Alarms'),
       proxy,
       ...settings,
+      ...(shards === undefined ? {} : { shards }),
     });
     return { proxy, relay, template: Template.fromStack(stack) };
   };
@@ -56,14 +57,14 @@ describe('WebSocketRelay', () => {
     expect(actions.filter((action) => action.startsWith('sqs:'))).toEqual(['sqs:SendMessage']);
     expect(actions.some((action) => action.startsWith('execute-api:'))).toBe(false);
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ RELAY_QUEUE_URL: { Ref: logicalIdOf(relay.queue.node.defaultChild as CfnElement) } }) },
+      Environment: { Variables: Match.objectLike({ RELAY_QUEUE_URL: { Ref: logicalIdOf(relay.shards[0]?.queue.node.defaultChild as CfnElement) } }) },
     });
   });
 
   it('grants the relay’s task only what it calls: receive/delete/visibility, GetItem on connection items, KMS Decrypt, POST and DELETE @connections', () => {
     // Prepare
     const { proxy, relay, template } = standalone();
-    const taskRole = logicalIdOf(relay.taskDefinition.taskRole.node.defaultChild as CfnElement);
+    const taskRole = logicalIdOf(relay.shards[0]?.taskDefinition.taskRole.node.defaultChild as CfnElement);
     // Act
     const statements = policyStatementsOfRole(template, taskRole);
     const actions = actionsOfRole(template, taskRole);
@@ -111,6 +112,32 @@ describe('WebSocketRelay', () => {
     const groups = Object.values(template.findResources('AWS::EC2::SecurityGroup'));
     expect(groups).toHaveLength(1);
     expect(groups[0]?.Properties.SecurityGroupIngress).toBeUndefined();
+  });
+
+  it('shards: one queue and one single-task service each, the Lambda sending to every queue, each task receiving from its own only', () => {
+    // Prepare
+    const { proxy, relay, template } = standalone('https://db.example', 2);
+    const queueIds = relay.shards.map((shard) => logicalIdOf(shard.queue.node.defaultChild as CfnElement));
+    // Act
+    const lambdaSends = policyStatementsOfRole(template, roleLogicalIdOf(proxy.handler)).filter((statement) => statement.Action === 'sqs:SendMessage');
+    const receives = relay.shards.map((shard) =>
+      policyStatementsOfRole(template, logicalIdOf(shard.taskDefinition.taskRole.node.defaultChild as CfnElement)).find((statement) =>
+        [statement.Action].flat().includes('sqs:ReceiveMessage'),
+      ),
+    );
+    // Assess
+    template.resourceCountIs('AWS::ECS::Service', 2);
+    template.resourceCountIs('AWS::ECS::Cluster', 1);
+    template.allResourcesProperties('AWS::ECS::Service', { DesiredCount: 1 });
+    expect(JSON.stringify(lambdaSends)).toContain(queueIds[0]);
+    expect(JSON.stringify(lambdaSends)).toContain(queueIds[1]);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ RELAY_QUEUE_URL: { 'Fn::Join': [',', [{ Ref: queueIds[0] }, { Ref: queueIds[1] }]] } }) },
+    });
+    expect(JSON.stringify(receives[0]?.Resource)).toContain(queueIds[0]);
+    expect(JSON.stringify(receives[0]?.Resource)).not.toContain(queueIds[1]);
+    expect(JSON.stringify(receives[1]?.Resource)).toContain(queueIds[1]);
+    expect(() => standalone(undefined, 0)).toThrow(/shards/);
   });
 
   it('runs no task until an upstream is configured', () => {

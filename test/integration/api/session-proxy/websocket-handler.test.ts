@@ -8,7 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { relayQueue } from '#adapters/relay-queue';
 import { handler } from '#api/session-proxy/websocket-handler';
+import { shardOf } from '#core/relay-messages';
 import { documentClient } from '#data/client';
 import { browserSessionKeys } from '#data/keys';
 import { issueWebsocketTicket, startBrowserSession } from '#services/browser-sessions';
@@ -122,6 +124,32 @@ describe('session proxy WebSocket handler (AWS)', () => {
       { v: 1, type: 'close', connection_id: 'conn-5', code: 1001, reason: 'Going away' },
     ]);
     expect(new Set(queue.sent.filter((message) => message.groupId === 'conn-5').map((message) => message.deduplicationId)).size).toBe(3);
+  });
+
+  it('spreads connections over the relay’s shards, every message of a connection to its shard’s queue', async () => {
+    // Prepare
+    const second = await startFakeFifoQueue();
+    process.env.RELAY_QUEUE_URL = `${queue.url},${second.url}`;
+    const ids = Array.from({ length: 8 }, (_, index) => `shard-conn-${index}`);
+    try {
+      // Act
+      for (const id of ids) {
+        await handler(wsEvent('$connect', id, { database: 'app_db', ticket: await newTicket(`user_${id}`) }));
+        await handler(wsEvent('$default', id));
+      }
+      // Assess
+      for (const id of ids) {
+        const [mine, other] = shardOf(id, 2) === 0 ? [queue, second] : [second, queue];
+        expect(mine.sent.filter((message) => message.groupId === id).map((message) => JSON.parse(message.body).type)).toEqual(['open', 'frame']);
+        expect(other.sent.some((message) => message.groupId === id)).toBe(false);
+      }
+      expect(new Set(ids.map((id) => shardOf(id, 2)))).toEqual(new Set([0, 1]));
+      // A relay task reads exactly one queue.
+      expect(() => relayQueue()).toThrow(/one queue/);
+    } finally {
+      process.env.RELAY_QUEUE_URL = queue.url;
+      await second.close();
+    }
   });
 
   it('refuses $connect with 503 and records nothing when the relay queue is not configured', async () => {

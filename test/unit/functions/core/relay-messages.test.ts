@@ -1,5 +1,5 @@
 import { MAX_WEBSOCKET_MESSAGE_BYTES } from '#core/browser-sessions';
-import { closeReason, frameMessage, parseRelayMessage } from '#core/relay-messages';
+import { closeReason, frameMessage, parseRelayMessage, shardOf } from '#core/relay-messages';
 
 /** The relay queue's messages (core/relay-messages.ts): what the Lambda writes, the relay reads back; anything else is dropped. */
 describe('relay messages', () => {
@@ -44,5 +44,16 @@ describe('relay messages', () => {
     // Assess
     expect(Buffer.byteLength(reason, 'utf8')).toBe(122);
     expect(reason).toBe('é'.repeat(61));
+  });
+
+  it('puts a connection on one shard, the same every time, and uses every shard', () => {
+    // Prepare
+    const ids = Array.from({ length: 200 }, (_, index) => `conn${index}=`);
+    // Act
+    const shards = ids.map((id) => shardOf(id, 4));
+    // Assess
+    expect(ids.map((id) => shardOf(id, 4))).toEqual(shards);
+    expect(new Set(shards)).toEqual(new Set([0, 1, 2, 3]));
+    expect(ids.map((id) => shardOf(id, 1))).toEqual(ids.map(() => 0));
   });
 });

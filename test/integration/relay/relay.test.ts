@@ -8,10 +8,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { WebSocket } from 'ws';
+import { sqsFifoQueue } from '#adapters/aws/sqs-json';
 import { apiGatewayConnections } from '#adapters/aws/websocket-connections';
 import { relayQueue } from '#adapters/relay-queue';
 import { handler } from '#api/session-proxy/websocket-handler';
 import { MAX_WEBSOCKET_MESSAGE_BYTES } from '#core/browser-sessions';
+import { shardOf } from '#core/relay-messages';
 import { createRelay, type Relay } from '#relay/relay';
 import { connectionUpstream } from '#relay/upstream';
 import { issueWebsocketTicket, startBrowserSession, upstreamOfConnection } from '#services/browser-sessions';
@@ -54,10 +56,9 @@ describe('session proxy relay (AWS)', () => {
     return relay;
   };
 
-  const connect = async (sub: string): Promise<string> => {
+  const connect = async (sub: string, connectionId = newConnectionId()): Promise<string> => {
     const { sessionHash, session } = await startBrowserSession(await peers.idp.sign({ sub }), new Date());
     const { ticket } = await issueWebsocketTicket({ sessionHash, session }, new Date());
-    const connectionId = newConnectionId();
     const answer = await handler(event('$connect', connectionId, { query: { database: 'app_db', ticket } }));
     expect(answer.statusCode).toBe(200);
     return connectionId;
@@ -296,6 +297,44 @@ describe('session proxy relay (AWS)', () => {
     await eventually(() => management.postsTo(connectionId).length === 1, 10_000, 'the echo');
     expect(management.postsTo(connectionId)).toEqual(['echo:after the bad one']);
     await eventually(() => queue.pending() === 0, 5_000, 'the queue drained');
+  });
+
+  it('with two shards, each relay holds exactly the connections hashed to its queue and relays them', async () => {
+    // Prepare
+    const secondQueue = await startFakeFifoQueue({ visibilityTimeoutSeconds: 5 });
+    const relayOf = (url: string) =>
+      createRelay(
+        {
+          queue: sqsFifoQueue(url, { region: 'us-east-1' }),
+          connections: apiGatewayConnections(management.endpoint, { region: 'us-east-1' }),
+          upstreamOf: connectionUpstream,
+        },
+        { receiveWaitSeconds: 1, shutdownTimeoutMs: 5_000 },
+      );
+    const shards = [relayOf(queue.url), relayOf(secondQueue.url)];
+    process.env.RELAY_QUEUE_URL = `${queue.url},${secondQueue.url}`;
+    for (const shard of shards) shard.start();
+    try {
+      // Three connections on each shard.
+      const candidates = Array.from({ length: 64 }, newConnectionId);
+      const chosen = [0, 1].flatMap((shard) => candidates.filter((id) => shardOf(id, 2) === shard).slice(0, 3));
+      const ids: string[] = [];
+      for (const [index, id] of chosen.entries()) ids.push(await connect(`user_shard_${index}`, id));
+      expect(ids).toHaveLength(6);
+      // Act
+      for (const id of ids) await send(id, `hello ${id}`);
+      // Assess
+      await eventually(() => ids.every((id) => management.postsTo(id).length === 1), 20_000, 'every echo');
+      for (const id of ids) {
+        expect(management.postsTo(id)).toEqual([`echo:hello ${id}`]);
+        expect(shards[shardOf(id, 2)]?.held()).toContain(id);
+        expect(shards[1 - shardOf(id, 2)]?.held()).not.toContain(id);
+      }
+    } finally {
+      process.env.RELAY_QUEUE_URL = queue.url;
+      await Promise.all(shards.map((shard) => shard.stop()));
+      await secondQueue.close();
+    }
   });
 
   it('refuses an open beyond its connection limit by closing the browser’s connection', async () => {

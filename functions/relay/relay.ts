@@ -225,7 +225,6 @@ export function createRelay(ports: RelayPorts, overrides: Partial<RelayLimits> =
     });
     if (!opened) {
       if (connections.get(connectionId) === held) connections.delete(connectionId);
-      upstream.removeAllListeners('close');
       await deleteClient(connectionId, 'upstream refused');
       return;
     }

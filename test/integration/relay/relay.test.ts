@@ -337,6 +337,22 @@ describe('session proxy relay (AWS)', () => {
     }
   });
 
+  it('closes the browser’s connection when the upstream refuses the socket', async () => {
+    // Prepare: the upstream answers 401 on this path.
+    const connectionId = await connect('user_refused');
+    process.env.WS_UPSTREAM_URL = `${peers.upstream.url}/elsewhere`;
+    try {
+      // Act
+      startRelay();
+      // Assess
+      await eventually(() => management.deletes(connectionId) === 1, 10_000, 'the DeleteConnection');
+      expect(relay?.held()).not.toContain(connectionId);
+      expect(peers.upstream.connections.some((connection) => connection.subject === 'user_refused')).toBe(false);
+    } finally {
+      peers.upstream.configure();
+    }
+  });
+
   it('refuses an open beyond its connection limit by closing the browser’s connection', async () => {
     // Prepare
     startRelay({ maxConnections: 1 });

@@ -12,7 +12,7 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   // The `#` subpath imports of package.json (`#core/money` is functions/core/money.ts).
   moduleNameMapper: {
-    '^#(api|services|jobs|consumers|contracts|webhooks|core|data|adapters|shared)/(.*)$': '<rootDir>/functions/$1/$2',
+    '^#(api|services|jobs|consumers|relay|contracts|webhooks|core|data|adapters|shared)/(.*)$': '<rootDir>/functions/$1/$2',
     '^#(lib|bin|bench|simulator|reliability|test)/(.*)$': '<rootDir>/$1/$2',
   },
 };

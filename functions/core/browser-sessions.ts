@@ -119,5 +119,13 @@ export function sessionIdOf(cookieHeader: string | undefined): string | undefine
 /** A database name of the upstream (`{name}` of the subscribe path): letters, digits, `-` and `_`, 1 to 64. */
 export const DATABASE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** The WebSocket's bounds (local proxy): API Gateway's own message limit, so both behave alike. */
+/** The WebSocket's bounds (local proxy, and the relay on AWS): API Gateway's own message limit (128 KB, in 32 KB frames), so both behave alike. */
 export const MAX_WEBSOCKET_MESSAGE_BYTES = 128 * 1024;
+
+/** A close code that may be sent in a close frame (RFC 6455 §7.4): 1005/1006/1015 are only ever reported. */
+export function sendableCloseCode(code: number): number {
+  if (code === 1005) return 1000;
+  if (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1006) return code;
+  if (code >= 3000 && code <= 4999) return code;
+  return 1011;
+}

@@ -209,3 +209,13 @@ export async function putWebsocketConnection(connection: WebsocketConnectionReco
 export async function deleteWebsocketConnection(connectionId: string): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: env.TABLE_NAME, Key: browserSessionKeys.connection(connectionId) }));
 }
+
+/** The connection `$connect` recorded (read by the relay on AWS when it opens the upstream), or undefined once deleted or never written. */
+export async function getWebsocketConnection(connectionId: string): Promise<WebsocketConnectionRecord | undefined> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: env.TABLE_NAME, Key: browserSessionKeys.connection(connectionId), ConsistentRead: true }),
+  );
+  if (Item === undefined) return undefined;
+  const { PK: _pk, SK: _sk, entity: _entity, ...connection } = Item;
+  return connection as WebsocketConnectionRecord;
+}

@@ -19,6 +19,7 @@ import {
   createBrowserSession,
   deleteWebsocketConnection,
   getBrowserSession,
+  getWebsocketConnection,
   isBrowserSessionFamilyActive,
   peekWebsocketTicket,
   putWebsocketConnection,
@@ -126,6 +127,7 @@ export async function revokeBrowserSession(held: HeldSession, now: Date): Promis
 }
 
 const ticketContext = (ticketHash: string) => ({ purpose: 'websocket_ticket', id: ticketHash });
+const connectionContext = (connectionId: string) => ({ purpose: 'websocket_connection', id: connectionId });
 
 /** A ticket to hand to the browser once, and when it stops admitting. */
 export interface IssuedTicket {
@@ -217,7 +219,7 @@ export async function connectWebsocket(
     subject: grant.subject,
     issuer: grant.issuer,
     family_id: grant.familyId,
-    upstream_token_sealed: await sealSecret(grant.upstreamToken as string, { purpose: 'websocket_connection', id: connectionId }),
+    upstream_token_sealed: await sealSecret(grant.upstreamToken as string, connectionContext(connectionId)),
     connected_at: now.toISOString(),
     expires_at: epochSeconds(now) + WEBSOCKET_CONNECTION_SECONDS,
   };
@@ -226,3 +228,14 @@ export async function connectWebsocket(
 }
 
 export const disconnectWebsocket = (connectionId: string): Promise<void> => deleteWebsocketConnection(connectionId);
+
+/**
+ * What the relay (AWS) needs to open a connection's upstream: its database and the upstream token
+ * (unsealed), from the item `$connect` wrote; undefined when there is none (the browser already
+ * left: `$disconnect` deleted it) or it is past API Gateway's 2 h.
+ */
+export async function upstreamOfConnection(connectionId: string, now: Date): Promise<{ database: string; upstreamToken: string } | undefined> {
+  const connection = await getWebsocketConnection(connectionId);
+  if (connection === undefined || connection.expires_at <= epochSeconds(now)) return undefined;
+  return { database: connection.database, upstreamToken: await openSecret(connection.upstream_token_sealed, connectionContext(connectionId)) };
+}

@@ -12,6 +12,8 @@ export interface DeadLetterQueueProps {
   readonly alarmTopic: ITopic;
   /** What failed, for the operator reading the alarm. @default - none; required */
   readonly description: string;
+  /** The DLQ of a FIFO queue must be FIFO itself. @default false */
+  readonly fifo?: boolean;
 }
 
 /**
@@ -26,6 +28,7 @@ export class DeadLetterQueue extends Construct {
     super(scope, id);
     this.queue = new Queue(this, 'Queue', {
       retentionPeriod: Duration.days(props.retentionDays ?? 14),
+      ...(props.fifo === true ? { fifo: true } : {}),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });

@@ -15,6 +15,10 @@ export interface SessionProxySettings {
   readonly idpAudience?: string;
   readonly idpJwksUrl?: string;
   readonly upstreamUrl?: string;
+  /** The relay's shards on AWS (lib/constructs/websocket-relay.ts). @default 1 */
+  readonly relayShards?: number;
+  /** Upstream sockets one relay task holds. @default 1000 */
+  readonly relayMaxConnections?: number;
 }
 
 export interface WebSocketProxyApiProps {
@@ -41,13 +45,14 @@ export function sessionProxyEnvironment(settings: SessionProxySettings | undefin
 
 /**
  * The session proxy's WebSocket API on AWS (API Gateway WebSocket API; docs/session-proxy.md):
- * `$connect` authenticates the one-time ticket (or the session cookie) and records the connection
- * in the main table, `$disconnect` deletes it, `$default` answers each frame (the upstream relay is
- * not built: a Lambda cannot hold the upstream socket). One function serves the three routes with
- * read-write table access (tickets are spent, connections written) and KMS Encrypt/Decrypt only;
- * it never calls the management API (no `execute-api:ManageConnections` grant). API Gateway's
- * own limits apply: 2 h per connection, 10 min idle, 128 KB messages; the browser reconnects with
- * a fresh ticket.
+ * `$connect` authenticates the one-time ticket (or the session cookie), records the connection in
+ * the main table and tells the relay to open the upstream; `$default` passes each frame to the
+ * relay; `$disconnect` deletes the connection and tells the relay to close. One function serves
+ * the three routes with read-write table access (tickets are spent, connections written), KMS
+ * Encrypt/Decrypt, and `sqs:SendMessage` on the relay's queue (granted by
+ * lib/constructs/websocket-relay.ts); it never calls the management API (the relay does). API
+ * Gateway's own limits apply: 2 h per connection, 10 min idle, 128 KB messages; the browser
+ * reconnects with a fresh ticket.
  */
 export class WebSocketProxyApi extends Construct {
   readonly api: WebSocketApi;
@@ -71,7 +76,8 @@ export class WebSocketProxyApi extends Construct {
       description: 'Recovery service: session proxy WebSocket API',
       connectRouteOptions: { integration: integration('ConnectIntegration') },
       disconnectRouteOptions: { integration: integration('DisconnectIntegration') },
-      defaultRouteOptions: { integration: integration('FrameIntegration'), returnResponse: true },
+      // One-way: the browser hears the upstream, through the relay (lib/constructs/websocket-relay.ts), not the Lambda.
+      defaultRouteOptions: { integration: integration('FrameIntegration') },
     });
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: logRetentionFor(props.stage), removalPolicy: removalPolicyFor(props.stage) });
     this.stage = new WebSocketStage(this, 'Stage', {

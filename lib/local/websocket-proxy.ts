@@ -5,7 +5,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { errorResponse } from '#api/pipeline/responses';
 import type { openSubscription } from '#api/session-proxy/open-subscription';
-import { MAX_WEBSOCKET_MESSAGE_BYTES } from '#core/browser-sessions';
+import { MAX_WEBSOCKET_MESSAGE_BYTES, sendableCloseCode } from '#core/browser-sessions';
 import { ResourceNotFoundError, UpstreamError } from '#core/errors';
 import { logger } from '#shared/logger';
 import { toApiGatewayEvent } from './api-gateway-event';
@@ -27,13 +27,7 @@ const UPSTREAM_HANDSHAKE_TIMEOUT_MS = 10_000;
 /** The operation whose route upgrades. */
 const SUBSCRIBE_OPERATION = 'subscribeDatabase';
 
-/** A close code that may be sent in a close frame (RFC 6455 §7.4): 1005/1006/1015 are only ever reported. */
-export function sendableCloseCode(code: number): number {
-  if (code === 1005) return 1000;
-  if (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1006) return code;
-  if (code >= 3000 && code <= 4999) return code;
-  return 1011;
-}
+export { sendableCloseCode };
 
 function refuseUpgrade(socket: Duplex, result: APIGatewayProxyResult): void {
   const body = Buffer.from(result.body ?? '', 'utf8');

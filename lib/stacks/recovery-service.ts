@@ -5,6 +5,7 @@ import { API_NAMES, type ApiName } from '#api/route-types';
 import { crmAppsFor } from '#lib/config/crm-apps';
 import type { StageName } from '#lib/config/stages';
 import { type SessionProxySettings, sessionProxyEnvironment, WebSocketProxyApi } from '#lib/constructs/websocket-proxy-api';
+import { WebSocketRelay } from '#lib/constructs/websocket-relay';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { JobsStack, type TwilioConfig } from './jobs-stack';
@@ -70,10 +71,20 @@ export function createRecoveryService(scope: Construct, props: RecoveryServicePr
   for (const [name, value] of Object.entries(sessionProxyEnvironment(sessionProxy))) {
     apis.edge.restApi.functionForGroup('session-proxy').function.addEnvironment(name, value);
   }
-  new WebSocketProxyApi(apis.edge, 'SessionProxyWebSocket', {
+  const webSocketProxy = new WebSocketProxyApi(apis.edge, 'SessionProxyWebSocket', {
     stage: props.stage,
     table: data.table,
     secretsKey: data.secretsKey,
+    ...(sessionProxy === undefined ? {} : { settings: sessionProxy }),
+  });
+  // The relay that holds the upstream sockets of the WebSocket API's connections (ECS Fargate; its
+  // shards and their connection limit from the same context: relayShards, relayMaxConnections).
+  new WebSocketRelay(apis.edge, 'SessionProxyRelay', {
+    stage: props.stage,
+    table: data.table,
+    secretsKey: data.secretsKey,
+    alarmTopic: data.alarmTopic,
+    proxy: webSocketProxy,
     ...(sessionProxy === undefined ? {} : { settings: sessionProxy }),
   });
   const jobs = new JobsStack(scope, `${prefix}-Jobs`, {

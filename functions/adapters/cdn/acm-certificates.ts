@@ -1,32 +1,16 @@
-import { type AwsClientConfig, AwsServiceError, SignedAwsClient, type SignedResponse } from '#adapters/aws/signed-request';
+import { awsJsonFailure, jsonObjectOf as jsonObject, stringOf } from '#adapters/aws/json-protocol';
+import { type AwsClientConfig, AwsServiceError, SignedAwsClient } from '#adapters/aws/signed-request';
 import { logger } from '#shared/logger';
 import type { CertificateAuthority, CertificateDescription, CertificateValidationRecord } from '#core/custom-hostname-ports';
 
 /** CloudFront takes certificates from ACM in us-east-1 only, whatever the stack's region. */
 export const ACM_REGION = 'us-east-1';
 
-/** A JSON answer's body as an object (`{}` when it is not one). */
-const jsonObject = (body: string): Record<string, unknown> => {
-  try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
-const stringOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const objectOf = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-/** ACM's JSON 1.1 error answer: the code in `__type` (maybe after `namespace#`) or the `x-amzn-errortype` header. */
-const acmFailure = (response: SignedResponse): { code: string; message: string } => {
-  const body = jsonObject(response.body);
-  const type = stringOf(body.__type) ?? response.headers.get('x-amzn-errortype')?.split(':')[0] ?? `HTTP${response.status}`;
-  return {
-    code: type.slice(type.lastIndexOf('#') + 1),
-    message: stringOf(body.message) ?? stringOf(body.Message) ?? `ACM answered HTTP ${response.status}`,
-  };
-};
+/** ACM's JSON 1.1 error answer. */
+const acmFailure = awsJsonFailure('ACM');
 
 /**
  * The certificate port on AWS Certificate Manager: RequestCertificate with DNS validation,

@@ -98,4 +98,13 @@ describe('function bundles', () => {
     expect(withGateways).toEqual(['every-minute']);
     expect(inputs.get('payments')).toContain('functions/services/request-retry.ts');
   });
+
+  it("bundles the session proxy's relay process as its image builds it (functions/relay/Dockerfile), without API groups, jobs or AWS SDK clients", async () => {
+    // Act
+    const relay = await bundleFunction({ entry: 'functions/relay/main.ts' });
+    // Assess: its AWS calls (SQS, the connections API) go through the signed-HTTPS client
+    expect(relay.inputs).toContain('functions/relay/relay.ts');
+    expect(relay.inputs.filter((input) => input.startsWith('functions/api/') || input.startsWith('functions/jobs/'))).toEqual([]);
+    expect(relay.inputs.filter((input) => /node_modules\/@aws-sdk\/client-(sqs|apigatewaymanagementapi)\//.test(input))).toEqual([]);
+  }, 60_000);
 });

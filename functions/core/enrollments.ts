@@ -33,7 +33,15 @@ export interface ExecutedStep {
  */
 export type EnrollmentOccasion =
   | { readonly id: string; readonly kind: 'card_expiring'; readonly card_expiry: CardExpiry }
-  | { readonly id: string; readonly kind: 'pre_dunning'; readonly charge_id: string; readonly due_at: string };
+  | {
+      readonly id: string;
+      readonly kind: 'pre_dunning';
+      readonly charge_id: string;
+      readonly due_at: string;
+      /** The upcoming charge's amount (smallest unit) and currency, for the notice's `{{amount}}` (messages.ts `charge`). */
+      readonly amount?: number;
+      readonly currency?: string;
+    };
 
 export interface EnrollmentRecord {
   readonly merchant_id: string;

@@ -53,6 +53,11 @@ export interface MessageRecord {
   readonly step_index?: number | null;
   /** The A/B test arm it belongs to (`A`, `B`, …), when the step is under test. */
   readonly variant?: string | null;
+  /**
+   * The upcoming charge a pre-dunning notice is about (its enrollment's occasion): the notice's
+   * `{{amount}}`, `{{amount_cents}}` and `{{currency}}` are its, `{{retry_date}}` its due date.
+   */
+  readonly charge?: { readonly amount: number; readonly currency: string; readonly due_at: string } | null;
   /** The offer a win-back message states (`purpose: win_back`). */
   readonly offer?: WinBackOffer | null;
   readonly status: MessageStatus;

@@ -175,6 +175,8 @@ export interface NewMessage {
   readonly contentSid?: string | null;
   /** The offer of a win-back message. */
   readonly offer?: WinBackOffer | null;
+  /** The upcoming charge of a pre-dunning notice (MessageRecord.charge). */
+  readonly charge?: MessageRecord['charge'];
   /** When to send it: null or absent for now (`queued`), else later (`scheduled`, in the due index). */
   readonly scheduledAt?: Date | null;
 }
@@ -199,6 +201,7 @@ export function newMessageRecord(input: NewMessage, now: Date = new Date()): Mes
     subject: input.subject ?? null,
     content_sid: input.contentSid ?? null,
     ...(input.offer ? { offer: input.offer } : {}),
+    ...(input.charge ? { charge: input.charge } : {}),
     scheduled_at: input.scheduledAt?.toISOString() ?? null,
     sending_at: null,
     sent_at: null,

@@ -108,6 +108,9 @@ async function runStep(
       campaignId: campaign.id,
       stepIndex: index,
       scheduledAt: now,
+      ...(enrollment.occasion?.kind === 'pre_dunning' && enrollment.occasion.amount !== undefined && enrollment.occasion.currency !== undefined
+        ? { charge: { amount: enrollment.occasion.amount, currency: enrollment.occasion.currency, due_at: enrollment.occasion.due_at } }
+        : {}),
       ...(content.assigned ? { variant: content.assigned.arm } : {}),
     },
     now,

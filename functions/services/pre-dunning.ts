@@ -65,6 +65,8 @@ export async function notifyUpcomingCharges(now: Date): Promise<PreDunningSummar
         kind: 'pre_dunning' as const,
         charge_id: charge.id,
         due_at: charge.due_at,
+        amount: charge.amount,
+        currency: charge.currency,
       };
       const outcome = await enrollForOccasionOrLog(customer, campaign, occasion, now);
       counts[outcome === 'campaign_not_active' ? 'no_campaign' : outcome] += 1;

@@ -55,7 +55,9 @@ export const DEFAULT_TEMPLATE_IDS: Readonly<Record<MessageRecord['channel'], str
  * channel than the message.
  */
 export async function renderMessage(input: RenderMessageInput): Promise<RenderedMessage> {
-  const { message, payment, customer, merchant, links } = input;
+  const { message, customer, merchant, links } = input;
+  // A pre-dunning notice has no payment: its upcoming charge fills the amount and date placeholders.
+  const payment = input.payment ?? (message.charge ? { ...message.charge, next_retry_at: message.charge.due_at } : undefined);
   if (message.purpose === 'win_back' && message.offer) {
     // A win-back email states its offer (core/win-back.ts), with the same placeholders and unsubscribe link as any email.
     const email = renderTemplate(winBackTemplate(message.offer), placeholderValuesFor({ payment, customer, merchant, links }));

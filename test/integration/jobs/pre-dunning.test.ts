@@ -8,11 +8,14 @@
 import Stripe from 'stripe';
 import { listOutboxEmails } from '#adapters/email/outbox';
 import { type CampaignFields, newCampaign } from '#core/campaigns/lifecycle';
+import { newTemplate } from '#core/templates/template';
+import { formatRetryDate } from '#core/templates/values';
 import { type EnrollmentRecord, occasionBodyOf } from '#core/enrollments';
 import type { UpcomingChargeRecord } from '#core/upcoming-charges';
 import { changeCampaignStatus, createCampaign } from '#data/campaign-repository';
 import { activeEnrollmentsOfCustomer, getEnrollmentAt } from '#data/enrollment-repository';
 import { setProviderSecret } from '#data/provider-secret-repository';
+import { createTemplate } from '#data/template-repository';
 import { chargesDueOn } from '#data/upcoming-charge-repository';
 import { handler as daily } from '#jobs/daily';
 import { handler as hourly } from '#jobs/hourly';
@@ -72,7 +75,19 @@ describe('daily pre-dunning-notifications', () => {
     await setProviderSecret(tenant.merchant.id, 'stripe', STRIPE_SECRET);
     await setProviderSecret(tenant.merchant.id, 'chargebee', CHARGEBEE_SECRET);
     if (campaign) {
-      const draft = await createCampaign(newCampaign(tenant.merchant.id, PRE_DUNNING, new Date()));
+      // The merchant's own notice, with the upcoming charge's amount and date
+      const notice = await createTemplate(
+        newTemplate(tenant.merchant.id, {
+          name: 'Renewal notice',
+          channel: 'email',
+          subject: 'Your renewal of {{amount}} on {{retry_date}}',
+          html: '<p>Your {{merchant_name}} renewal of {{amount}} ({{amount_cents}} {{currency}}) is due on {{retry_date}}.</p>',
+          text: 'Your {{merchant_name}} renewal of {{amount}} ({{amount_cents}} {{currency}}) is due on {{retry_date}}.',
+          whatsapp_content_sid: null,
+        }),
+      );
+      const fields = { ...PRE_DUNNING, steps: [{ action: 'email' as const, delay_hours: 0, template_id: notice.id }] };
+      const draft = await createCampaign(newCampaign(tenant.merchant.id, fields, new Date()));
       await changeCampaignStatus(tenant.merchant.id, draft.id, 'activate');
     }
     return tenant;
@@ -246,5 +261,8 @@ describe('daily pre-dunning-notifications', () => {
     // Assess
     expect(sent).toMatchObject({ status: 'completed', steps: [{ action: 'email', outcome: 'message_queued' }] });
     expect(outbox).toEqual([expect.objectContaining({ to: expiring.email })]);
+    // The upcoming charge fills the notice's payment placeholders: 2900 usd, due on SOON
+    expect(outbox[0]?.subject).toBe(`Your renewal of $29.00 on ${formatRetryDate(SOON.toISOString())}`);
+    expect(outbox[0]?.text).toContain('renewal of $29.00 (2900 USD) is due on');
   });
 });

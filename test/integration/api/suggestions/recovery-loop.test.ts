@@ -295,9 +295,10 @@ describe('/api/v1/suggestions and the recovery learning loop', () => {
     expect(results.body.data).toMatchObject({ winner: 'treatment', reason: 'significant' });
     expect(promoted.status).toBe(200);
     expect(promoted.body.data).toMatchObject({ forced: false, promoted_variant: { key: 'treatment' }, default_setting: { payday_aligned: true } });
-    // The promoted timing plans the next retry on the payday morning (15 December), where the policy alone waits to the morning after.
+    // The promoted timing plans the next retry on the payday morning (15 December), where the policy alone tries its
+    // balance ladder first (24 h, then the morning: 9 December).
     expect(after.next_retry_at).toBe('2026-12-15T07:00:00.000Z');
     const unaligned = await retryPlanOf({ ...after, status: 'pending', next_retry_at: null }, new Date('2026-12-07T15:00:00.000Z'));
-    expect(unaligned).toMatchObject({ type: 'schedule_retry', at: '2026-12-16T07:00:00.000Z' });
+    expect(unaligned).toMatchObject({ type: 'schedule_retry', at: '2026-12-09T07:00:00.000Z' });
   });
 });

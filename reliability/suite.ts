@@ -1,5 +1,6 @@
 import type { LocalStack } from '#lib/local/local-stack';
 import { startDnsServer } from '#test/fixtures/dns-server';
+import { startIdentityProvider } from '#test/fixtures/identity-provider';
 import { PUBLIC_ADDRESS, PUBLIC_HOST, type SuiteContext } from './context';
 import type { Figure } from './figures';
 
@@ -22,17 +23,25 @@ export interface SuiteOptions {
  * table's stream and the queues itself, and the crash part runs consumers in child processes.
  * Webhook and automation URLs are resolved through a DNS server of the suite's own (DNS_SERVERS,
  * WEBHOOK_DNS_SERVERS), and loopback receivers are refused (WEBHOOK_ALLOW_LOOPBACK=false) as on AWS,
- * except while the crash part's receiver is being set up.
+ * except while the crash part's receiver is being set up. The session proxy is configured with an
+ * identity provider of the suite's own (a loopback JWKS: IDP_ISSUER, IDP_AUDIENCE, IDP_JWKS_URL), so
+ * its routes answer as a deployed one does (every fuzzed token verified and refused) rather than 503
+ * "not configured".
  */
 export async function runSuite(options: SuiteOptions): Promise<Figure[]> {
   const dns = await startDnsServer();
   dns.set(PUBLIC_HOST, [PUBLIC_ADDRESS]);
+  const identity = await startIdentityProvider();
   const saved = {
     DNS_SERVERS: process.env.DNS_SERVERS,
     WEBHOOK_DNS_SERVERS: process.env.WEBHOOK_DNS_SERVERS,
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK,
+    IDP_ISSUER: process.env.IDP_ISSUER,
+    IDP_AUDIENCE: process.env.IDP_AUDIENCE,
+    IDP_JWKS_URL: process.env.IDP_JWKS_URL,
   };
   Object.assign(process.env, { DNS_SERVERS: dns.address, WEBHOOK_DNS_SERVERS: dns.address, WEBHOOK_ALLOW_LOOPBACK: 'false' });
+  identity.configure();
   const context: SuiteContext = {
     stack: options.stack,
     origin: options.stack.api_url.replace(/\/api\/v1$/, ''),
@@ -88,6 +97,7 @@ export async function runSuite(options: SuiteOptions): Promise<Figure[]> {
     Object.assign(process.env, saved);
     for (const [name, value] of Object.entries(saved)) if (value === undefined) delete process.env[name];
     await dns.close();
+    await identity.close();
   }
   return figures;
 }

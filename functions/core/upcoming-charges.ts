@@ -35,9 +35,6 @@ export const upcomingChargeIdFor = (psp: string, subscriptionOrCustomer: string,
 
 export const upcomingChargeBodyOf = (id: string): string | undefined => idBody(id, 'upc');
 
-/** The UTC day of an instant, `YYYY-MM-DD` (the due index's bucket). */
-export const utcDayOf = (at: Date): string => at.toISOString().slice(0, 10);
-
 /**
  * Whether a card on file expires before a charge: a card is valid through the last day of its
  * expiry month, so it has expired at a charge due on or after the first day of the month after.

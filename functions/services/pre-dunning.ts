@@ -1,5 +1,6 @@
 import { occasionIdFor } from '#core/enrollments';
-import { cardExpiresBefore, PRE_DUNNING_LEAD_DAYS, utcDayOf } from '#core/upcoming-charges';
+import { dayOf } from '#core/analytics/period';
+import { cardExpiresBefore, PRE_DUNNING_LEAD_DAYS } from '#core/upcoming-charges';
 import { getCustomer } from '#data/customer-repository';
 import { chargesDueOn } from '#data/upcoming-charge-repository';
 import { enrollForOccasionOrLog, occasionCampaignLookup } from './campaign-enrollment';
@@ -41,7 +42,7 @@ export async function notifyUpcomingCharges(now: Date): Promise<PreDunningSummar
   const campaignOf = occasionCampaignLookup('pre_dunning');
   const counts = { charges: 0, enrolled: 0, already_enrolled: 0, not_at_risk: 0, no_campaign: 0, skipped: 0, failed: 0 };
   for (let day = 0; day <= PRE_DUNNING_LEAD_DAYS; day += 1) {
-    for await (const charge of chargesDueOn(utcDayOf(new Date(now.getTime() + day * DAY_MS)))) {
+    for await (const charge of chargesDueOn(dayOf(new Date(now.getTime() + day * DAY_MS)))) {
       const due = new Date(charge.due_at);
       if (due.getTime() <= now.getTime() || due.getTime() > to.getTime()) continue;
       counts.charges += 1;

@@ -1,4 +1,5 @@
-import { type UpcomingChargeRecord, upcomingChargeBodyOf, utcDayOf } from '#core/upcoming-charges';
+import { dayOf } from '#core/analytics/period';
+import { type UpcomingChargeRecord, upcomingChargeBodyOf } from '#core/upcoming-charges';
 import { customerTags, UPCOMING_CHARGE_ENTITY, upcomingChargeKeys } from '../keys';
 import { defineEntity } from './define-entity';
 
@@ -9,7 +10,7 @@ export const upcomingChargeEntity = defineEntity<UpcomingChargeRecord & { readon
   name: UPCOMING_CHARGE_ENTITY.charge,
   key: (charge) => upcomingChargeKeys.charge(charge.merchant_id, bodyOf(charge)),
   indexes: (charge) => ({
-    ...upcomingChargeKeys.index(charge.merchant_id, bodyOf(charge), utcDayOf(new Date(charge.due_at))),
+    ...upcomingChargeKeys.index(charge.merchant_id, bodyOf(charge), dayOf(new Date(charge.due_at))),
     ...customerTags.record(charge.merchant_id, charge.customer_id, upcomingChargeKeys.charge(charge.merchant_id, bodyOf(charge))),
   }),
   internal: ['expires_at'],

@@ -1,4 +1,5 @@
-import { cardExpiresBefore, upcomingChargeBodyOf, upcomingChargeIdFor, utcDayOf } from '#core/upcoming-charges';
+import { dayOf } from '#core/analytics/period';
+import { cardExpiresBefore, upcomingChargeBodyOf, upcomingChargeIdFor } from '#core/upcoming-charges';
 
 describe('cardExpiresBefore', () => {
   it.each([
@@ -31,6 +32,6 @@ describe('upcomingChargeIdFor', () => {
     expect(id).not.toBe(upcomingChargeIdFor('chargebee', 'sub_1', due));
     expect(id).not.toBe(upcomingChargeIdFor('stripe', 'sub_1', new Date('2041-07-02T09:00:00Z')));
     expect(upcomingChargeBodyOf(id)).toHaveLength(26);
-    expect(utcDayOf(due)).toBe('2041-06-02');
+    expect(dayOf(due)).toBe('2041-06-02');
   });
 });

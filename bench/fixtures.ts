@@ -90,6 +90,20 @@ async function writeWindows(merchantId: string, keyId: string): Promise<ItemKey[
   return windows.map(({ key }) => key);
 }
 
+/** A merchant of its own with an admin key whose rate limits the bench never reaches (`merchants`: the table's count, for the fixture). */
+export async function unlimitedMerchant(name: string, merchants: number): Promise<BenchFixture> {
+  const merchant = await createMerchant({ name, rate_limits: { read_per_minute: BENCH_LIMIT_PER_MINUTE, write_per_minute: BENCH_LIMIT_PER_MINUTE } });
+  const { key, record } = await createApiKey({ merchantId: merchant.id, scopes: ['admin'], mode: 'test' });
+  return {
+    merchantId: merchant.id,
+    apiKey: key,
+    apiKeyId: record.id,
+    readPerMinute: BENCH_LIMIT_PER_MINUTE,
+    writePerMinute: BENCH_LIMIT_PER_MINUTE,
+    merchants,
+  };
+}
+
 /** BatchWriteItem in batches of 25, retrying what comes back unprocessed, CONCURRENCY batches at a time. */
 export async function batchWrite(requests: WriteRequest[]): Promise<void> {
   const send = async (): Promise<void> => {

@@ -6,18 +6,16 @@ import { dayOf } from '#core/analytics/period';
 import { type CustomerRecord, customerIdFor } from '#core/customers';
 import { timeOrderedId } from '#core/ids';
 import { type PaymentRecord, paymentIdFor, recoveryIdFor } from '#core/payments';
-import { createApiKey } from '#data/api-key-repository';
 import { createCampaign } from '#data/campaign-repository';
 import { documentClient } from '#data/client';
 import { getCustomer, putCustomer } from '#data/customer-repository';
 import { ENTITY, rollupKeys } from '#data/keys';
-import { createMerchant } from '#data/merchant-repository';
 import { paymentItem, recordFailedPayment } from '#data/payment-repository';
 import { projections } from '#data/projections/index';
 import { mergeIncrements } from '#data/projections/increments';
 import { env } from '#shared/env';
 import { counted, installCallTally, perUnit, tally } from '#bench/call-tally';
-import { batchWrite } from '#bench/fixtures';
+import { batchWrite, unlimitedMerchant } from '#bench/fixtures';
 import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
 import type { BenchFixture, Scenario } from '#bench/scenario';
 
@@ -115,17 +113,9 @@ interface Seeded {
   readonly payments: number;
 }
 
-/** A merchant of its own with an admin key whose rate limits the bench never reaches. */
-async function analyticsMerchant(name: string, merchants: number): Promise<BenchFixture> {
-  const limit = 1_000_000;
-  const merchant = await createMerchant({ name, rate_limits: { read_per_minute: limit, write_per_minute: limit } });
-  const { key, record } = await createApiKey({ merchantId: merchant.id, scopes: ['admin'], mode: 'test' });
-  return { merchantId: merchant.id, apiKey: key, apiKeyId: record.id, readPerMinute: limit, writePerMinute: limit, merchants };
-}
-
 /** `count` payments, their open customers, messages and campaigns of a new merchant; rollups as the consumer leaves them. */
 async function seedMerchant(count: number, merchants: number): Promise<Seeded> {
-  const fixture = await analyticsMerchant(`Analytics ${count}`, merchants);
+  const fixture = await unlimitedMerchant(`Analytics ${count}`, merchants);
   const m = fixture.merchantId;
   const now = new Date();
   const first = Date.parse(`${dayOf(new Date(now.getTime() - 29 * 86_400_000))}T00:00:00.000Z`);

@@ -36,9 +36,6 @@ export const WARM_UP_SCHEDULE: readonly number[] = [50, 100, 500, 1_000, 5_000, 
 const DAY_MS = 86_400_000;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** The UTC day `YYYY-MM-DD` of an instant. */
-export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
-
 /** The next UTC midnight after `at`: when mail held by a day's cap may go. */
 export const nextUtcMidnight = (at: Date): Date => new Date(Math.floor(at.getTime() / DAY_MS + 1) * DAY_MS);
 

@@ -1,4 +1,5 @@
-import { nextUtcMidnight, senderAddressOn, utcDay, warmUpAt } from '#core/email-domains';
+import { nextUtcMidnight, senderAddressOn, warmUpAt } from '#core/email-domains';
+import { dayOf } from '#core/analytics/period';
 import { type EmailDomainRecord, listEmailDomains, reserveDomainSend } from '#data/email-domain-repository';
 import { env } from '#shared/env';
 
@@ -26,11 +27,11 @@ export async function chooseSender(merchantId: string, now: Date): Promise<Sende
   if (domain === undefined) return { kind: 'default' };
   // Today's cap comes from the schedule itself, so a missed run of the daily warm-up task delays nothing.
   const cap = domain.daily_cap === null || domain.verified_at === null ? null : warmUpAt(domain.verified_at, now).dailyCap;
-  if (!(await reserveDomainSend(domain, utcDay(now), cap, now))) {
+  if (!(await reserveDomainSend(domain, dayOf(now), cap, now))) {
     return {
       kind: 'held',
       until: nextUtcMidnight(now),
-      reason: `Held: ${domain.domain} is warming up and sent its ${cap} emails of ${utcDay(now)}; it goes the next day`,
+      reason: `Held: ${domain.domain} is warming up and sent its ${cap} emails of ${dayOf(now)}; it goes the next day`,
     };
   }
   return { kind: 'domain', address: senderAddressOn(domain.domain, process.env.EMAIL_FROM ?? env.EMAIL_FROM), domain };

@@ -1,4 +1,5 @@
-import { senderAddressOn, utcDay, WARM_UP_SCHEDULE, warmUpAt } from '#core/email-domains';
+import { senderAddressOn, WARM_UP_SCHEDULE, warmUpAt } from '#core/email-domains';
+import { dayOf } from '#core/analytics/period';
 import { domainSendsOn } from '#data/email-domain-repository';
 import type { DomainDiagnostics } from '#services/email-domains';
 import { env } from '#shared/env';
@@ -31,7 +32,7 @@ export async function emailDomainView({ domain, records }: DomainDiagnostics, no
       capped: today?.dailyCap !== undefined && today.dailyCap !== null,
       day: today?.dailyCap === null || today === undefined ? null : today.day,
       daily_cap: today?.dailyCap ?? null,
-      sent_today: domain.status === 'verified' ? await domainSendsOn(domain, utcDay(now)) : 0,
+      sent_today: domain.status === 'verified' ? await domainSendsOn(domain, dayOf(now)) : 0,
       schedule: [...WARM_UP_SCHEDULE],
     },
     verified_at: domain.verified_at,

@@ -9,7 +9,8 @@ import { handler } from '#consumers/notifications';
 import { handler as daily } from '#jobs/daily';
 import { localDkimTokens } from '#adapters/email-identity/local';
 import { sendMessageOf } from '#contracts/notifications';
-import { utcDay, WARM_UP_SCHEDULE } from '#core/email-domains';
+import { WARM_UP_SCHEDULE } from '#core/email-domains';
+import { dayOf } from '#core/analytics/period';
 import { domainSendsOn, emailDomainClaimHolder, getEmailDomain, reserveDomainSend } from '#data/email-domain-repository';
 import { createMerchant } from '#data/merchant-repository';
 import { createMessage, getMessage } from '#data/message-repository';
@@ -206,7 +207,7 @@ describe('campaign email from the merchant’s sending domain', () => {
     const verified = (await verifyDomain(merchant.id, { id: custom.id })).domain;
     const today = new Date();
     const dayZeroCap = WARM_UP_SCHEDULE[0] as number;
-    for (let sent = 1; sent < dayZeroCap; sent += 1) await reserveDomainSend(verified, utcDay(today), dayZeroCap, today);
+    for (let sent = 1; sent < dayZeroCap; sent += 1) await reserveDomainSend(verified, dayOf(today), dayZeroCap, today);
 
     // Act
     const firstId = await sendTo(merchant.id, 'grace1@example.com');
@@ -225,7 +226,7 @@ describe('campaign email from the merchant’s sending domain', () => {
     const nextMidnight = new Date(Math.floor(Date.now() / DAY + 1) * DAY);
     expect(held).toMatchObject({ status: 'scheduled', scheduled_at: nextMidnight.toISOString(), status_reason: expect.stringContaining('warming up') });
     expect((await caughtFor('grace3@example.com'))[0]?.from).toEqual([{ address: `no-reply@${managed.domain}`, name: 'Sender Co' }]);
-    expect(await domainSendsOn(managed, utcDay(today))).toBe(1);
+    expect(await domainSendsOn(managed, dayOf(today))).toBe(1);
     expect(await getMessage(merchant.id, afterDeleteId)).toMatchObject({ status: 'sent' });
     expect((await caughtFor('grace4@example.com'))[0]?.from).toEqual([{ address: 'no-reply@recovery.local', name: 'Sender Co' }]);
     expect(await getMessage(merchant.id, defaultId)).toMatchObject({ status: 'sent' });

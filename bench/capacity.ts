@@ -38,9 +38,12 @@ export interface Usage {
 }
 
 /** A key value with its ids, hashes and timestamps masked: `key:key_9xQ…:read#1763830260` becomes `key:*:read#*`. */
-// Ids (uuids, time-ordered ids, hashes, numbers) become `*`, so one access pattern is one line.
+// Ids (uuids, time-ordered ids, hashes, numbers, IPv4 addresses) become `*`, so one access pattern is one line.
 const shapeOf = (value: string): string =>
-  value.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '*').replace(/[A-Za-z0-9_.+@-]{12,}|\d{6,}/g, '*');
+  value
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '*')
+    .replace(/\b\d{1,3}(?:\.\d{1,3}){3}\b/g, '*')
+    .replace(/[A-Za-z0-9_.+@-]{12,}|\d{6,}/g, '*');
 
 /** The key as AttributeValues, whether the call was made through the document client or not. */
 function keyOf(input: Record<string, unknown>): Record<string, AttributeValue> | undefined {

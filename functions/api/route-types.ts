@@ -51,6 +51,13 @@ export interface RouteSchemas {
   readonly documentedBody?: DocumentedBody | ((route: RouteDef) => DocumentedBody);
   /** The largest body the row takes, in bytes. @default MAX_BODY_BYTES (api/pipeline/parse-request.ts) */
   readonly maxBodyBytes?: number;
+  /**
+   * Path parameters handed to the operation as sent (still percent-encoded), not held to the
+   * shared id rule, whose answer is a JSON 404: for a hosted page whose path holds a credential
+   * and that answers a malformed one (too long included) with an HTML page of its own
+   * (`GET /cancel/{token}`). Every other row keeps the rule.
+   */
+  readonly rawPathParameters?: boolean;
   /** Success statuses answered with a file (OperationResult `file`) instead of JSON, with the media types it may have. */
   readonly fileResponses?: Readonly<Record<number, readonly string[]>>;
 }

@@ -2,22 +2,20 @@
  * The hosted cancel page (GET /cancel/{token}) in headless Chromium: a customer answers the
  * survey, is branched to an offer, declines and cancels; another accepts an offer (saved); a
  * keyboard-only walk under the page's strict Content-Security-Policy; an axe audit with no serious
- * violation on every step. Screenshots go to test-output/cancel-flow/.
+ * violation on every step; a link that holds no token shows its own 400 page. Screenshots go
+ * where `screenshotPath` says (`.local/test-output/e2e/`, or TEST_OUTPUT_DIR), as `cancel-flow-*.png`;
+ * the README's `docs/images/cancel-page-offer.png` is a copy of `cancel-flow-2-discount-offer.png`.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { LocalStack } from '#lib/local/local-stack';
 import { contrastRatio, parseHexColor } from '#core/contrast';
 import { setBranding } from '#data/hosted-settings-repository';
-import { launchBrowser, seriousAxeViolations } from '#test/fixtures/browser';
+import { launchBrowser, screenshotPath, seriousAxeViolations } from '#test/fixtures/browser';
 import { createFlow, SURVEY_FLOW } from '#test/fixtures/cancel-flows';
 import { seedCustomerPayment } from '#test/fixtures/customers';
 import { call } from '#test/fixtures/http';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
-
-const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'cancel-flow');
 
 interface Started {
   data: { token: string; url: string };
@@ -50,7 +48,7 @@ describe('the hosted cancel page', () => {
   }
 
   async function expectAccessible(page: Page, shot: string): Promise<void> {
-    await page.screenshot({ path: join(SCREENSHOTS, `${shot}.png`), fullPage: true });
+    await page.screenshot({ path: screenshotPath(`cancel-flow-${shot}.png`), fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);
   }
 
@@ -58,10 +56,11 @@ describe('the hosted cancel page', () => {
   const auditContext = (): Promise<BrowserContext> => browser.newContext({ bypassCSP: true });
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     stack = await startTestStack();
     browser = await launchBrowser();
     tenant = await newTenant(['admin'], UNLIMITED);
+    // The name its customers know it by (the page's header, and the README's screenshot).
+    await setBranding(tenant.merchant.id, { merchant_name: 'Acme Fitness' });
     await createFlow(stack.api_url, tenant, SURVEY_FLOW, true);
   }, 60_000);
   afterAll(async () => {
@@ -99,7 +98,7 @@ describe('the hosted cancel page', () => {
     // Prepare: a merchant whose brand yellow fails contrast with white text
     const branded = await newTenant(['admin'], UNLIMITED);
     await createFlow(stack.api_url, branded, SURVEY_FLOW, true);
-    await setBranding(branded.merchant.id, { merchant_name: 'Acme Fitness', primary_color: '#fde047' });
+    await setBranding(branded.merchant.id, { merchant_name: 'Sunbeam Yoga', primary_color: '#fde047' });
     const { url } = await startSession(branded);
     const context = await auditContext();
     const page = await context.newPage();
@@ -109,7 +108,7 @@ describe('the hosted cancel page', () => {
     // The page's style sets `:root{--brand:<colour>}`.
     const brand = ((await page.locator('style').first().textContent()) ?? '').match(/--brand:(#[0-9a-fA-F]{6})/)?.[1] ?? '';
     // Assess
-    expect(header).toContain('Acme Fitness');
+    expect(header).toContain('Sunbeam Yoga');
     expect(brand).toMatch(/^#[0-9a-f]{6}$/i);
     expect(brand.toLowerCase()).not.toBe('#fde047');
     expect(contrastRatio(parseHexColor(brand) ?? [0, 0, 0], [255, 255, 255])).toBeGreaterThanOrEqual(4.5);
@@ -169,16 +168,21 @@ describe('the hosted cancel page', () => {
     await page.close();
   }, 60_000);
 
-  it('shows an accessible 404 page for a token that opens no session', async () => {
+  it('shows an accessible 404 page for a token that opens no session, and a 400 page for a link that holds no token', async () => {
     // Prepare
     const context = await auditContext();
     const page = await context.newPage();
-    // Act
-    const response = await page.goto(`${originOf(stack)}/cancel/${'A'.repeat(43)}`);
-    // Assess
-    expect(response?.status()).toBe(404);
+    const { token } = await startSession();
+    // Act and assess
+    const unknown = await page.goto(`${originOf(stack)}/cancel/${'A'.repeat(43)}`);
+    expect(unknown?.status()).toBe(404);
     await expect(page.locator('h1').textContent()).resolves.toBe('This link has expired');
     await expectAccessible(page, '7-expired');
+    // A link with a character more than the token (pasted with what followed it) holds no token.
+    const lengthened = await page.goto(`${originOf(stack)}/cancel/${token}x`);
+    expect(lengthened?.status()).toBe(400);
+    await expect(page.locator('h1').textContent()).resolves.toBe('This link is not complete');
+    await expectAccessible(page, '8-invalid-link');
     await context.close();
   }, 30_000);
 });

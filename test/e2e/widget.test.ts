@@ -5,12 +5,10 @@
  * closes on Esc and gives focus back; its link goes through `/update-payment/{token}`, which
  * records the click and hands over to the merchant's provider page (another loopback server). The
  * banner, the dialog and the update page's error page pass the axe audit with no serious
- * violation. Screenshots go to `.local/test-output/e2e/` (or TEST_OUTPUT_DIR).
+ * violation. Screenshots go where `screenshotPath` says: `.local/test-output/e2e/` (or TEST_OUTPUT_DIR).
  */
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { sha256Hex, signWidget } from '#core/hosted';
 import { setBranding, setUpdatePaymentPage } from '#data/hosted-settings-repository';
@@ -18,11 +16,9 @@ import { createMerchant } from '#data/merchant-repository';
 import { getUpdatePaymentLink } from '#data/update-payment-token-repository';
 import type { LocalStack } from '#lib/local/local-stack';
 import { rotateWidgetSecret } from '#services/widget';
-import { launchBrowser, seriousAxeViolations } from '#test/fixtures/browser';
+import { launchBrowser, screenshotPath, seriousAxeViolations } from '#test/fixtures/browser';
 import { originOf, startTestStack } from '#test/fixtures/local-stack';
 import { HARD_DECLINE, seedPayment } from '#test/fixtures/payments';
-
-const OUTPUT = process.env.TEST_OUTPUT_DIR ?? join(__dirname, '..', '..', '.local', 'test-output', 'e2e');
 
 /** A loopback server answering every GET with the page `render` makes. */
 async function pageServer(render: () => string): Promise<{ url: string; server: Server }> {
@@ -42,7 +38,6 @@ describe('the recovery widget in Chromium', () => {
   beforeAll(async () => {
     stack = await startTestStack();
     browser = await launchBrowser();
-    mkdirSync(OUTPUT, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -95,7 +90,7 @@ describe('the recovery widget in Chromium', () => {
     const banner = page.getByRole('region', { name: 'Payment problem' });
     await banner.waitFor({ timeout: 15_000 });
     const bannerText = await banner.textContent();
-    await page.screenshot({ path: join(OUTPUT, 'widget-banner.png') });
+    await page.screenshot({ path: screenshotPath('widget-banner.png') });
     const bannerViolations = await seriousAxeViolations(page);
     // Act: the dialog, keyboard only
     await page.keyboard.press('Tab');
@@ -110,7 +105,7 @@ describe('the recovery widget in Chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Shift+Tab');
     const focusKeptInside = await focusInDialog(page);
-    await page.screenshot({ path: join(OUTPUT, 'widget-dialog.png') });
+    await page.screenshot({ path: screenshotPath('widget-dialog.png') });
     const dialogViolations = await seriousAxeViolations(page);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
@@ -166,7 +161,7 @@ describe('the recovery widget in Chromium', () => {
     // Act
     const response = await page.goto(`${originOf(stack)}/update-payment/${'Z'.repeat(43)}`);
     const heading = await page.getByRole('heading', { level: 1 }).textContent();
-    await page.screenshot({ path: join(OUTPUT, 'update-payment-not-found.png') });
+    await page.screenshot({ path: screenshotPath('update-payment-not-found.png') });
     const violations = await seriousAxeViolations(page);
     await page.close();
     // Assess

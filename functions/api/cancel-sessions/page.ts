@@ -161,11 +161,26 @@ export function cancelPage(session: CancelSessionRecord, token: string, branding
   return htmlDocument('Cancel your subscription', mainMarkup(session), branding, nonce, token);
 }
 
+/** The page's branding when no session (so no merchant) is known. */
+const NO_BRANDING: PageBranding = { merchantName: 'Subscription', primaryColor: null };
+
+/** The 404 page: a well-formed token that opens no session, or whose 24 hours are over. */
 export function missingSessionPage(nonce: string): string {
   return htmlDocument(
     'Link expired',
     '<h1 id="title" tabindex="-1">This link has expired</h1><p>Cancellation links are valid for 24 hours. Please start again from your account page.</p>',
-    { merchantName: 'Subscription', primaryColor: null },
+    NO_BRANDING,
+    nonce,
+    '',
+  );
+}
+
+/** The 400 page: a path that holds no token (cut or lengthened when copied, or not one at all). */
+export function invalidLinkPage(nonce: string): string {
+  return htmlDocument(
+    'Link not valid',
+    '<h1 id="title" tabindex="-1">This link is not complete</h1><p>Part of the cancellation link may have been cut off or changed when it was copied. Please open it again from the message you received, or start again from your account page.</p>',
+    NO_BRANDING,
     nonce,
     '',
   );

@@ -49,9 +49,8 @@ export const CancelSession = z.object({
   completed_at: z.nullable(DateTime),
 });
 
-const TokenParams = z.object({
-  token: described(z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)), 'The session token returned by start (43 base64url characters).'),
-});
+const TOKEN = 'The session token returned by start (43 base64url characters).';
+const TokenParams = z.object({ token: described(z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)), TOKEN) });
 const single = { 200: z.object({ data: CancelSession, meta: ResponseMeta }) };
 const Reason = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 
@@ -104,9 +103,13 @@ export const completeCancelSessionSchemas = {
   errorStatuses: [409],
 } as const;
 
-/** GET /cancel/{token}: the hosted cancel page (HTML); an unknown or expired token gets a 404 page. */
+/**
+ * GET /cancel/{token}: the hosted cancel page (HTML). The token is read by the page itself, as
+ * sent: a malformed one (too long included) gets a 400 page, an unknown or expired one a 404 page.
+ */
 export const showCancelPageSchemas = {
-  params: z.object({ token: z.string().check(z.minLength(1)) }),
-  responses: { 200: z.string(), 404: z.string() },
-  htmlStatuses: [200, 404],
+  params: z.object({ token: described(z.string(), TOKEN) }),
+  responses: { 200: z.string(), 400: z.string(), 404: z.string() },
+  htmlStatuses: [200, 400, 404],
+  rawPathParameters: true,
 } as const;

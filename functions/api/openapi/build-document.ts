@@ -222,8 +222,9 @@ function successResponse(status: number, schema: z.ZodMiniType | undefined, rout
 /**
  * The 401 of each auth kind that checks a credential: an API key (invalid_api_key), the cron
  * secret (invalid_api_key, cron-secret.ts) or a signature (invalid_signature). A session token is
- * looked up by the path, so a bad one is a 404; the session cookie's is invalid_session. A public
- * row that declares a 401 takes a credential in its request (the session proxy's JWT): invalid_token.
+ * looked up by the path, so a malformed one is a 400 and an unknown one a 404; the session
+ * cookie's is invalid_session. A public row that declares a 401 takes a credential in its request
+ * (the session proxy's JWT): invalid_token.
  */
 const UNAUTHORIZED: Readonly<Partial<Record<AuthKind, ErrorResponseName>>> = {
   api_key: 'InvalidApiKey',

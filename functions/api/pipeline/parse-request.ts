@@ -59,7 +59,8 @@ const noSuchResource = (name: string): ResourceNotFoundError => new ResourceNotF
  * `isPossibleId`: length in bytes and alphabet) before anything reads them: a value outside it
  * names nothing that can exist, so it is 404 `resource_not_found` (`param` names it), never a
  * lookup. Broken percent-encoding is a malformed request (400). Every route gets this, whatever
- * its schemas; authenticators and operations that read path parameters take them from here.
+ * its schemas (but a hosted page whose row asks for its `rawPathParameters`); authenticators and
+ * operations that read path parameters take them from here.
  */
 export function decodePathParameters(event: APIGatewayProxyEvent): Record<string, string> {
   const decoded: Record<string, string> = {};
@@ -206,7 +207,7 @@ function validate(location: Location, schema: z.ZodMiniType | undefined, input: 
  */
 export function parseRequest(event: APIGatewayProxyEvent, route: RouteDef): ParsedInput {
   const schemas = route.schemas ?? {};
-  const params = validate('params', schemas.params, decodePathParameters(event));
+  const params = validate('params', schemas.params, schemas.rawPathParameters === true ? { ...event.pathParameters } : decodePathParameters(event));
   const query = { ...(event.queryStringParameters ?? {}) };
   refuseUnknownQuery(route, query);
   const raw = rawBody(event, route.schemas?.maxBodyBytes);

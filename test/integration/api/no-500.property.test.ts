@@ -14,6 +14,9 @@ import { type SessionProxyPeers, startSessionProxyPeers } from '#test/fixtures/s
 
 const implemented = routes.filter((route) => route.schemas !== undefined);
 const withPathParameters = implemented.filter((route) => /\{[^}]+\}/.test(route.path));
+// A cancel-session token in the path is a credential whose rows answer a too-long one with 400
+// (the issue's bad input; its HTML page for the hosted page): cancel-sessions.test.ts checks them.
+const heldToIdRule = withPathParameters.filter((route) => route.auth !== 'session_token' && route.schemas?.rawPathParameters !== true);
 // Provider-signed rows take whatever query the provider's URL carries (some sign it whole).
 // A session token is the credential in the path, checked before the query is read: the cancel-session tests check their query with a real token.
 // So is the session proxy's cookie: its own tests check the query with a real session.
@@ -90,7 +93,7 @@ describe('every implemented route', () => {
   });
 
   it.each(
-    withPathParameters.flatMap((route) =>
+    heldToIdRule.flatMap((route) =>
       [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [`${route.method} ${route.path}`, match[1] as string, route] as const),
     ),
   )('answers %s with a 10 KB %s with 404 resource_not_found naming it', async (_name, parameter, route) => {

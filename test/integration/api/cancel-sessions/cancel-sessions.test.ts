@@ -26,9 +26,11 @@ interface Session {
   current_step: { id: string; step_type: string; offer: { type: string; value: number | string } | null } | null;
   step_number: number | null;
   outcome: string | null;
-  accepted_offer: { step_id: string; type: string } | null;
+  accepted_offer: { step_id: string; type: string; value: number | string } | null;
   save_status: string | null;
   reason: string | null;
+  created_at: string;
+  expires_at: string;
 }
 interface Body {
   data: Session;
@@ -37,6 +39,34 @@ interface Body {
 interface FlowList {
   data: Array<{ id: string; stats: Record<string, unknown> }>;
 }
+
+/** A flow whose survey branches to a downgrade offer and to a custom one (neither a discount nor a pause: both save as saved_other). */
+const DOWNGRADE_FLOW = {
+  name: 'Downgrade before cancelling',
+  steps: [
+    {
+      id: 'why',
+      step_type: 'survey',
+      title: 'Why do you want to cancel?',
+      options: [
+        { value: 'too_expensive', label: 'It is too expensive', next_step: 'downgrade' },
+        { value: 'missing_features', label: 'It lacks features I need', next_step: 'onboarding' },
+        { value: 'other', label: 'Something else' },
+      ],
+    },
+    { id: 'downgrade', step_type: 'offer', title: 'Keep the essentials for less', offer: { type: 'downgrade', value: 'Basic (9 USD a month)' } },
+    { id: 'onboarding', step_type: 'offer', title: 'Let us show you around', offer: { type: 'custom', value: 'A free 30-minute onboarding call' } },
+    { id: 'confirm', step_type: 'confirm', title: 'Confirm your cancellation' },
+  ],
+};
+
+/** Path segments that hold no token, made from a real one: too long (a character more, or 10 KB), not base64url, broken percent-encoding. */
+const NOT_TOKENS = [
+  ['44 characters', (token: string) => `${token}A`],
+  ['10 KB', () => 'A'.repeat(10 * 1024)],
+  ['not base64url', () => 'not*a*token'],
+  ['broken percent-encoding', () => '%E0%A4%A'],
+] as const;
 
 describe('/api/cancel-session', () => {
   let stack: LocalStack;
@@ -73,6 +103,7 @@ describe('/api/cancel-session', () => {
       const { token, url } = response.body.data;
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(url).toBe(`${originOf(stack)}/cancel/${token}`);
+      expect(Date.parse(response.body.data.expires_at) - Date.parse(response.body.data.created_at)).toBe(24 * 3600 * 1000);
       expect(response.body.data).toMatchObject({ state: 'in_progress', step_number: 1, current_step: { id: 'why', step_type: 'survey' } });
       const { Item } = await documentClient.send(
         new GetCommand({ TableName: process.env.TABLE_NAME, Key: cancelFlowKeys.session(hashSessionToken(token as string)) }),
@@ -126,13 +157,11 @@ describe('/api/cancel-session', () => {
   });
 
   describe('GET /{token}', () => {
-    it('answers the state; 400 for a token that is not base64url or an unknown query parameter, 404 for a 10 KB, unknown or expired token', async () => {
+    it('answers the state; 400 for an unknown query parameter, 404 for an unknown or expired token', async () => {
       // Prepare
       const token = (await start()).body.data.token as string;
       // Act
       const found = await call<Body>(edge(`/${token}`));
-      const malformed = await call<Body>(edge('/not*a*token'));
-      const long = await call<Body>(edge(`/${'A'.repeat(10_000)}`));
       const unknown = await call<Body>(edge(`/${'A'.repeat(43)}`));
       const unknownQuery = await call<Body>(edge(`/${token}?stauts=open`));
       await documentClient.send(
@@ -147,11 +176,49 @@ describe('/api/cancel-session', () => {
       // Assess
       expect(found.status).toBe(200);
       expect(getCancelSessionSchemas.responses[200].safeParse(found.body).success).toBe(true);
-      expect({ status: malformed.status, param: malformed.body.error?.param }).toEqual({ status: 400, param: 'token' });
-      expect({ status: long.status, param: long.body.error?.param }).toEqual({ status: 404, param: 'token' });
       expect({ status: unknownQuery.status, param: unknownQuery.body.error?.param }).toEqual({ status: 400, param: 'stauts' });
       expect(unknown.status).toBe(404);
       expect(expired.status).toBe(404);
+    });
+  });
+
+  describe('a path that holds no token', () => {
+    it.each(NOT_TOKENS)('answers a token of %s with 400 invalid_request naming token on GET, advance and complete', async (_name, tokenFrom) => {
+      // Prepare
+      const real = (await start()).body.data.token as string;
+      const token = tokenFrom(real);
+      // Act
+      const responses = await Promise.all([
+        call<Body>(edge(`/${token}`)),
+        advance(token, { selected_reason: 'too_expensive' }),
+        complete(token, { outcome: 'cancelled' }),
+      ]);
+      const state = await call<Body>(edge(`/${real}`));
+      // Assess
+      for (const response of responses) {
+        expect({ status: response.status, code: response.body.error?.code, param: response.body.error?.param }).toEqual({
+          status: 400,
+          code: 'invalid_request',
+          param: 'token',
+        });
+        expect(response.text.length).toBeLessThan(1000);
+      }
+      expect(state.body.data).toMatchObject({ state: 'in_progress', current_step: { id: 'why' } });
+    });
+
+    it.each(NOT_TOKENS)('shows the hosted page of a token of %s as its own 400 page, an unknown token as its 404 page', async (_name, tokenFrom) => {
+      // Prepare
+      const token = tokenFrom((await start()).body.data.token as string);
+      // Act
+      const page = await call(`${originOf(stack)}/cancel/${token}`);
+      const unknown = await call(`${originOf(stack)}/cancel/${'A'.repeat(43)}`);
+      // Assess
+      expect(page.status).toBe(400);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.text).toContain('<h1 id="title" tabindex="-1">This link is not complete</h1>');
+      expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+      expect(unknown.status).toBe(404);
+      expect(unknown.text).toContain('This link has expired');
     });
   });
 
@@ -195,6 +262,48 @@ describe('/api/cancel-session', () => {
       });
       expect(branched.body.data.current_step?.id).toBe('pause');
     });
+
+    it('saves as saved_other a downgrade accepted, a custom offer completed as saved_other and a customer who keeps the subscription at the confirm step; the statistics count them', async () => {
+      // Prepare
+      const downgradeFlow = await createFlow(stack.api_url, tenant, DOWNGRADE_FLOW, true);
+      const downgrading = (await start()).body.data.token as string;
+      const onboarding = (await start()).body.data.token as string;
+      const keeping = (await start()).body.data.token as string;
+      // Act
+      const offered = await advance(downgrading, { selected_reason: 'too_expensive' });
+      const downgraded = await advance(downgrading, { response: { accepted: true } });
+      await advance(onboarding, { selected_reason: 'missing_features' });
+      const onboarded = await complete(onboarding, { outcome: 'saved_other' });
+      // Both offers are now used up by this customer (cap 1): the survey's answer goes on to the confirmation.
+      const confirming = await advance(keeping, { selected_reason: 'other' });
+      const kept = await complete(keeping, { outcome: 'saved_other', feedback: 'Changed my mind' });
+      await stack.runtime.stream.drain();
+      const listed = await call<FlowList>(`${stack.api_url}/cancel-flows`, { key: tenant.key });
+      // Assess
+      expect(offered.body.data.current_step).toMatchObject({ id: 'downgrade', offer: { type: 'downgrade', value: 'Basic (9 USD a month)' } });
+      expect(downgraded.body.data).toMatchObject({
+        state: 'completed',
+        outcome: 'saved_other',
+        save_status: 'pending',
+        reason: 'too_expensive',
+        accepted_offer: { step_id: 'downgrade', type: 'downgrade', value: 'Basic (9 USD a month)' },
+      });
+      expect(onboarded.status).toBe(200);
+      expect(completeCancelSessionSchemas.responses[200].safeParse(onboarded.body).success).toBe(true);
+      expect(onboarded.body.data).toMatchObject({ outcome: 'saved_other', accepted_offer: { step_id: 'onboarding', type: 'custom' } });
+      expect(confirming.body.data.current_step?.id).toBe('confirm');
+      expect(kept.status).toBe(200);
+      expect(kept.body.data).toMatchObject({ state: 'completed', outcome: 'saved_other', accepted_offer: null, save_status: 'pending' });
+      const events = (await listOutboundEvents(tenant.merchant.id)).filter((event) => event.types.includes('cancel_session.completed'));
+      const downgradeEvent = events.find((event) => (event.data.object as { session_id?: string }).session_id === downgraded.body.data.id);
+      expect(downgradeEvent?.data.object).toMatchObject({ flow_id: downgradeFlow, outcome: 'saved_other', accepted_offer: { type: 'downgrade' } });
+      expect(listed.body.data.find((flow) => flow.id === downgradeFlow)?.stats).toMatchObject({
+        started: 3,
+        completed: 3,
+        cancelled: 0,
+        saved: { saved_discount: 0, saved_pause: 0, saved_other: 3, total: 3 },
+      });
+    }, 60_000);
 
     it('enforces the cap when two open sessions of one customer accept the same offer: the second is 409 and stays open', async () => {
       // Prepare

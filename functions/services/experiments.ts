@@ -139,7 +139,8 @@ async function openSuggestions(
   const probes = new Map(candidates.map((candidate) => [neighbourProbeKey(candidate), candidate]));
   const found = new Map(await Promise.all([...probes].map(async ([key, candidate]) => [key, await neighbours(merchantId, candidate)] as const)));
   const { suggestions, withheld } = resolveSuggestions(candidates, (candidate) => found.get(neighbourProbeKey(candidate)) ?? []);
-  for (const { id, why } of withheld) logger.info('suggestion withheld: its vector neighbours contradict it', { merchant_id: merchantId, suggestion_id: id, why });
+  for (const { id, why } of withheld)
+    logger.info('suggestion withheld: its vector neighbours contradict it', { merchant_id: merchantId, suggestion_id: id, why });
   return suggestions;
 }
 

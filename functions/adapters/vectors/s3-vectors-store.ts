@@ -57,7 +57,13 @@ export class S3VectorsStore implements VectorStore {
   async put(merchantId: string, entry: VectorEntry): Promise<void> {
     const { sdk, client } = await this.connect();
     const { failed_at, ...rest } = entry.metadata;
-    const metadata = { merchant_id: merchantId, id: entry.id, ...rest, customer_id: rest.customer_id ?? '', ...(failed_at === undefined || failed_at === null ? {} : { failed_at }) };
+    const metadata = {
+      merchant_id: merchantId,
+      id: entry.id,
+      ...rest,
+      customer_id: rest.customer_id ?? '',
+      ...(failed_at === undefined || failed_at === null ? {} : { failed_at }),
+    };
     await client.send(
       new sdk.PutVectorsCommand({ ...this.target, vectors: [{ key: keyOf(merchantId, entry.id), data: { float32: Array.from(entry.vector) }, metadata }] }),
     );

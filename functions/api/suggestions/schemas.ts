@@ -56,7 +56,10 @@ const Decision = z.object({
   status: z.enum(['applied', 'dismissed']),
   mode: z.nullable(z.enum(['experiment', 'direct'])),
   experiment_id: z.nullable(z.string()),
-  source: described(z.nullable(z.enum(SUGGESTION_SOURCES)), 'Who proposed the suggestion when it was decided; the decision stands whatever the analytics or neighbours say later.'),
+  source: described(
+    z.nullable(z.enum(SUGGESTION_SOURCES)),
+    'Who proposed the suggestion when it was decided; the decision stands whatever the analytics or neighbours say later.',
+  ),
   decided_at: DateTime,
 });
 

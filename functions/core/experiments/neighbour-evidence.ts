@@ -36,7 +36,9 @@ export const neighbourProbeKey = (target: SuggestionTarget): string => `${bySegm
 /** The neighbours about what the suggestion concerns: the same decline code (case-insensitive), or for a segment the same category. */
 export const relevantNeighbours = (target: SuggestionTarget, matches: readonly VectorMatch[]): VectorMatch[] =>
   matches.filter((match) =>
-    bySegment(target) ? categoryOfCode(match.metadata.decline_code) === target.target : match.metadata.decline_code.toLowerCase() === target.target.toLowerCase(),
+    bySegment(target)
+      ? categoryOfCode(match.metadata.decline_code) === target.target
+      : match.metadata.decline_code.toLowerCase() === target.target.toLowerCase(),
   );
 
 /**

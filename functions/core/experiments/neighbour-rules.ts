@@ -108,7 +108,10 @@ export function neighbourVerdict(candidate: Pick<SuggestionCandidate, 'type' | '
 const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** The suggestion the neighbours propose where the analytics are too thin: their counts as evidence and lift, the window's as what the lift applies to. */
-function neighbourSuggestion(candidate: SuggestionCandidate, verdict: Extract<NeighbourVerdict, { verdict: 'supports' }>): Omit<Suggestion, 'neighbour_evidence'> {
+function neighbourSuggestion(
+  candidate: SuggestionCandidate,
+  verdict: Extract<NeighbourVerdict, { verdict: 'supports' }>,
+): Omit<Suggestion, 'neighbour_evidence'> {
   const { id, target, window } = candidate;
   if (verdict.stop !== undefined) {
     const { ended } = verdict.stop;

@@ -135,7 +135,7 @@ async function openSuggestions(
 ): Promise<Suggestion[]> {
   const first = dayOf(new Date(now.getTime() - SUGGESTION_WINDOW_DAYS * 86_400_000));
   const rollups = await readRollups(merchantId, 'PAY', 'D', first, dayOf(now));
-  const candidates = suggestionCandidates(rollups).filter((candidate) => !decided.has(candidate.id) && wanted(candidate.id));
+  const candidates = suggestionCandidates(rollups, (id) => !decided.has(id)).filter((candidate) => wanted(candidate.id));
   const probes = new Map(candidates.map((candidate) => [neighbourProbeKey(candidate), candidate]));
   const found = new Map(await Promise.all([...probes].map(async ([key, candidate]) => [key, await neighbours(merchantId, candidate)] as const)));
   const { suggestions, withheld } = resolveSuggestions(candidates, (candidate) => found.get(neighbourProbeKey(candidate)) ?? []);

@@ -128,10 +128,11 @@ export const MAX_THIN_CODE_CANDIDATES = 10;
  * Every rule and target the window's rollups make a candidate, in a fixed order (type, then
  * target): proposed ones with their suggestion, thin ones (stop_retrying_code: a code with ended
  * payments below MIN_ENDED_FOR_STOP and none recovered, at most MAX_THIN_CODE_CANDIDATES;
- * payday_retry_timing: fewer than MIN_PAYDAY_SAMPLE on a side, at least one in all) with null. add_sms_step has no
- * neighbour rule: its candidates are the analytics' suggestions only.
+ * payday_retry_timing: fewer than MIN_PAYDAY_SAMPLE on a side, at least one in all) with null.
+ * add_sms_step has no neighbour rule: its candidates are the analytics' suggestions only. Only ids
+ * `open` keeps (not yet applied or dismissed) are candidates, so decided ones take no thin slot.
  */
-export function suggestionCandidates(rollups: readonly RollupItem[]): SuggestionCandidate[] {
+export function suggestionCandidates(rollups: readonly RollupItem[], open: (id: string) => boolean = () => true): SuggestionCandidate[] {
   const byCode = new Map<string, Tally & { psp: string }>();
   const payday = { near: tally(), rest: tally() };
   const byCategory = new Map<string, Tally>();
@@ -152,8 +153,8 @@ export function suggestionCandidates(rollups: readonly RollupItem[]): Suggestion
   const candidates: SuggestionCandidate[] = [];
   const thinCodes: SuggestionCandidate[] = [];
   for (const [code, t] of [...byCode].sort(([a], [b]) => a.localeCompare(b))) {
-    if (t.recovered > 0) continue;
     const id = suggestionIdOf('stop_retrying_code', code);
+    if (t.recovered > 0 || !open(id)) continue;
     const base = { id, type: 'stop_retrying_code' as const, target: code, window: { target: t } };
     if (t.recovered + t.terminal < MIN_ENDED_FOR_STOP) {
       thinCodes.push({ ...base, analytics: null });
@@ -187,12 +188,13 @@ export function suggestionCandidates(rollups: readonly RollupItem[]): Suggestion
   candidates.push(...thinCodes.filter((candidate) => busiest.includes(candidate)));
   candidates.sort((a, b) => a.target.localeCompare(b.target));
   const paydayCandidate = paydayCandidateOf(payday.near, payday.rest);
-  if (paydayCandidate !== undefined) candidates.push(paydayCandidate);
+  if (paydayCandidate !== undefined && open(paydayCandidate.id)) candidates.push(paydayCandidate);
   for (const [category, t] of [...byCategory].sort(([a], [b]) => a.localeCompare(b))) {
     if (t.failed < MIN_SEGMENT_FAILED || t.sms > 0) continue;
     const emailRate = t.email / t.failed;
     if (emailRate >= EMAIL_RATE_FLOOR) continue;
     const id = suggestionIdOf('add_sms_step', category);
+    if (!open(id)) continue;
     candidates.push({
       id,
       type: 'add_sms_step',

@@ -59,6 +59,11 @@ describe('suggestionCandidates: what the analytics leave to the neighbours', () 
     // Assess
     expect(thin).toHaveLength(MAX_THIN_CODE_CANDIDATES);
     expect(thin.map((c) => c.target)).not.toContain('code_00');
+    // A decided code takes no slot: the next busiest is consulted instead.
+    const decided = suggestionIdOf('stop_retrying_code', 'code_12');
+    const open = suggestionCandidates(rollups, (id) => id !== decided).filter((c) => c.type === 'stop_retrying_code');
+    expect(open.map((c) => c.target)).toContain('code_02');
+    expect(open.map((c) => c.target)).not.toContain('code_12');
   });
 
   it('keeps the payday comparison as a thin candidate while a side has fewer than the minimum, and none without balance declines', () => {

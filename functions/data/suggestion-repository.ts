@@ -1,3 +1,4 @@
+import type { SuggestionSource } from '#core/experiments/suggestions';
 import { env } from '#shared/env';
 import { queryAll } from './experiment-repository';
 import { conditions, EXPERIMENT_ENTITY, experimentKeys } from './keys';
@@ -8,6 +9,8 @@ export interface SuggestionDecision {
   readonly status: 'applied' | 'dismissed';
   readonly mode: 'experiment' | 'direct' | null;
   readonly experiment_id: string | null;
+  /** Who proposed it when it was decided (null for decisions recorded before sources were). The decision stands whatever they say later. */
+  readonly source: SuggestionSource | null;
   readonly decided_at: string;
 }
 
@@ -22,6 +25,7 @@ export async function listSuggestionDecisions(merchantId: string): Promise<Map<s
         status: item.status as SuggestionDecision['status'],
         mode: (item.mode ?? null) as SuggestionDecision['mode'],
         experiment_id: (item.experiment_id ?? null) as string | null,
+        source: (item.source ?? null) as SuggestionSource | null,
         decided_at: item.decided_at as string,
       },
     ]),

@@ -2,7 +2,10 @@ import { dayOf } from '#core/analytics/period';
 import { ResourceNotFoundError, StateConflictError } from '#core/errors';
 import { type ExperimentRecord, type ExperimentVariant, type NewExperiment, newExperiment } from '#core/experiments/experiment';
 import { computeResults, type ExperimentResults } from '#core/experiments/results';
-import { generateSuggestions, type NeighbourEvidence, SUGGESTION_WINDOW_DAYS, type Suggestion } from '#core/experiments/suggestions';
+import { neighbourProbeKey, type SuggestionTarget } from '#core/experiments/neighbour-evidence';
+import { resolveSuggestions } from '#core/experiments/neighbour-rules';
+import { SUGGESTION_WINDOW_DAYS, type Suggestion, suggestionCandidates } from '#core/experiments/suggestions';
+import type { VectorMatch } from '#core/vectors/store';
 import type { PaymentRecord } from '#core/payments';
 import { experimentEndUpdate, experimentPut, getExperiment, listExperiments, readVariantCounts, recordConversions } from '#data/experiment-repository';
 import { getRecoveryStrategy, type RecoveryStrategy, recoveryDefaultWrite } from '#data/recovery-strategy-repository';
@@ -14,7 +17,7 @@ import { logger } from '#shared/logger';
 /**
  * The experiments use cases (DESIGN §2c "Experiments"): start (CLI, applied suggestion), stop,
  * results, promote (the winner becomes the merchant's default, which the retry policy reads),
- * conversions from the retry engine, and suggestions from the merchant's analytics.
+ * conversions from the retry engine, and suggestions from the merchant's analytics and vector neighbours.
  */
 
 /** The merchant's experiment, or 404 naming the path id (another merchant's included). */
@@ -110,31 +113,53 @@ export async function recordExperimentConversion(payment: Pick<PaymentRecord, 'm
 }
 
 /**
- * Vector neighbours (issue 15): how similar past payments ended, for one suggestion. The list
- * operation passes services/suggestion-neighbours.ts vectorNeighbourEvidence (the vector store);
- * apply and dismiss need none. It only adds evidence: which suggestions exist stays decided by the
- * merchant's own analytics, so ids and decisions do not depend on it.
+ * Vector neighbours (issue 15): the merchant's past payments nearest a typical payment of a
+ * suggestion's target. The suggestions operations pass services/suggestion-neighbours.ts
+ * vectorNeighbours (the vector store), list, apply and dismiss alike, so that an id the neighbours
+ * propose is found again, and one they withhold is not.
  */
-export type NeighbourEvidenceSource = (merchantId: string, suggestion: Suggestion) => Promise<NeighbourEvidence | null>;
-export const noNeighbourEvidence: NeighbourEvidenceSource = async () => null;
+export type NeighbourSearch = (merchantId: string, target: SuggestionTarget) => Promise<readonly VectorMatch[]>;
 
-/** The suggestions the merchant's last SUGGESTION_WINDOW_DAYS of analytics support, less those already applied or dismissed. */
-export async function currentSuggestions(
+/**
+ * The suggestions the merchant's last SUGGESTION_WINDOW_DAYS of analytics and its vector
+ * neighbours support (core/experiments/neighbour-rules.ts), less those already applied or
+ * dismissed and those `wanted` leaves out. One vector query per distinct target at most (a code,
+ * or a category), and none for a decided or unwanted candidate.
+ */
+async function openSuggestions(
   merchantId: string,
-  now: Date = new Date(),
-  neighbours: NeighbourEvidenceSource = noNeighbourEvidence,
+  now: Date,
+  neighbours: NeighbourSearch,
+  decided: ReadonlyMap<string, SuggestionDecision>,
+  wanted: (id: string) => boolean,
 ): Promise<Suggestion[]> {
   const first = dayOf(new Date(now.getTime() - SUGGESTION_WINDOW_DAYS * 86_400_000));
-  const [rollups, decided] = await Promise.all([readRollups(merchantId, 'PAY', 'D', first, dayOf(now)), listSuggestionDecisions(merchantId)]);
-  const open = generateSuggestions(rollups).filter((suggestion) => !decided.has(suggestion.id));
-  return Promise.all(open.map(async (suggestion) => ({ ...suggestion, neighbour_evidence: await neighbours(merchantId, suggestion) })));
+  const rollups = await readRollups(merchantId, 'PAY', 'D', first, dayOf(now));
+  const candidates = suggestionCandidates(rollups, (id) => !decided.has(id)).filter((candidate) => wanted(candidate.id));
+  const probes = new Map(candidates.map((candidate) => [neighbourProbeKey(candidate), candidate]));
+  const found = new Map(await Promise.all([...probes].map(async ([key, candidate]) => [key, await neighbours(merchantId, candidate)] as const)));
+  const { suggestions, withheld } = resolveSuggestions(candidates, (candidate) => found.get(neighbourProbeKey(candidate)) ?? []);
+  for (const { id, why } of withheld)
+    logger.info('suggestion withheld: its vector neighbours contradict it', { merchant_id: merchantId, suggestion_id: id, why });
+  return suggestions;
 }
 
-async function suggestionOrNotFound(merchantId: string, id: string, now: Date): Promise<Suggestion> {
-  const suggestion = (await currentSuggestions(merchantId, now)).find((s) => s.id === id);
-  if (suggestion !== undefined) return suggestion;
-  const decided = (await listSuggestionDecisions(merchantId)).get(id);
+/** The suggestions offered to the merchant now (GET /suggestions/recovery). */
+export async function currentSuggestions(merchantId: string, neighbours: NeighbourSearch, now: Date = new Date()): Promise<Suggestion[]> {
+  return openSuggestions(merchantId, now, neighbours, await listSuggestionDecisions(merchantId), () => true);
+}
+
+/**
+ * The suggestion to apply or dismiss, found as the list finds it (analytics and neighbours). 409
+ * once decided, whatever the analytics or neighbours say since; 404 when not proposed now (another
+ * merchant's id included, and one the neighbours withhold).
+ */
+async function suggestionOrNotFound(merchantId: string, id: string, now: Date, neighbours: NeighbourSearch): Promise<Suggestion> {
+  const decisions = await listSuggestionDecisions(merchantId);
+  const decided = decisions.get(id);
   if (decided !== undefined) throw new StateConflictError(`Suggestion ${id} was already ${decided.status}.`);
+  const [suggestion] = await openSuggestions(merchantId, now, neighbours, decisions, (candidate) => candidate === id);
+  if (suggestion !== undefined) return suggestion;
   throw new ResourceNotFoundError(`No suggestion ${id}.`, { param: 'id' });
 }
 
@@ -147,23 +172,26 @@ export interface AppliedSuggestion {
 
 /**
  * Applies a suggestion: starts its experiment (409 when one of its kind runs), or with `direct`
- * makes its setting the merchant's default, recording the decision in the same transaction (409
- * when already decided, 404 when the analytics do not support it).
+ * makes its setting the merchant's default, recording the decision (and who proposed it) in the
+ * same transaction (409 when already decided, 404 when neither the analytics nor the neighbours
+ * propose it).
  */
 export async function applySuggestion(
   merchantId: string,
   id: string,
   mode: 'experiment' | 'direct',
   minimumSample: number | undefined,
+  neighbours: NeighbourSearch,
   now: Date = new Date(),
 ): Promise<AppliedSuggestion> {
   return transactOptimistically<AppliedSuggestion>(async () => {
-    const suggestion = await suggestionOrNotFound(merchantId, id, now);
+    const suggestion = await suggestionOrNotFound(merchantId, id, now, neighbours);
     const decision = (experimentId: string | null): SuggestionDecision => ({
       suggestion_id: id,
       status: 'applied',
       mode,
       experiment_id: experimentId,
+      source: suggestion.source,
       decided_at: now.toISOString(),
     });
     if (mode === 'direct') {
@@ -202,11 +230,19 @@ export async function applySuggestion(
 export async function dismissSuggestion(
   merchantId: string,
   id: string,
+  neighbours: NeighbourSearch,
   now: Date = new Date(),
 ): Promise<{ suggestion: Suggestion; decision: SuggestionDecision }> {
   return transactOptimistically(async () => {
-    const suggestion = await suggestionOrNotFound(merchantId, id, now);
-    const decision: SuggestionDecision = { suggestion_id: id, status: 'dismissed', mode: null, experiment_id: null, decided_at: now.toISOString() };
+    const suggestion = await suggestionOrNotFound(merchantId, id, now, neighbours);
+    const decision: SuggestionDecision = {
+      suggestion_id: id,
+      status: 'dismissed',
+      mode: null,
+      experiment_id: null,
+      source: suggestion.source,
+      decided_at: now.toISOString(),
+    };
     return { items: [suggestionDecisionPut(merchantId, decision)], result: { suggestion, decision } };
   });
 }

@@ -1,11 +1,10 @@
-import { NEIGHBOUR_EVIDENCE_K, neighbourEvidenceOf, neighbourProbe } from '#core/experiments/neighbour-evidence';
-import type { NeighbourEvidenceSource } from './experiments';
+import { NEIGHBOUR_EVIDENCE_K, neighbourProbe } from '#core/experiments/neighbour-evidence';
+import type { NeighbourSearch } from './experiments';
 import { findSimilarRecoveries } from './vectors';
 
 /**
- * The vector store as the suggestions' neighbour evidence (experiments.ts NeighbourEvidenceSource):
- * one query per suggestion, the neighbours of a typical payment of what it concerns, counted by
- * outcome and by strategy tried. Only the merchant's own vectors are searched.
+ * The vector store as the suggestions' neighbours (experiments.ts NeighbourSearch): one query per
+ * target, the NEIGHBOUR_EVIDENCE_K neighbours of a typical payment of what it concerns. Only the
+ * merchant's own vectors are searched.
  */
-export const vectorNeighbourEvidence: NeighbourEvidenceSource = async (merchantId, suggestion) =>
-  neighbourEvidenceOf(suggestion, await findSimilarRecoveries(merchantId, neighbourProbe(suggestion), NEIGHBOUR_EVIDENCE_K));
+export const vectorNeighbours: NeighbourSearch = (merchantId, target) => findSimilarRecoveries(merchantId, neighbourProbe(target), NEIGHBOUR_EVIDENCE_K);

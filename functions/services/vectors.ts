@@ -60,6 +60,7 @@ export async function embedPayment(payment: PaymentRecord): Promise<boolean> {
     strategy: strategyOfPayment(payment),
     decline_code: payment.decline_code ?? 'unknown',
     customer_id: payment.customer_id,
+    failed_at: payment.created_at,
   });
   return true;
 }

@@ -27,6 +27,7 @@ const metadataOf = (record: RecoveryVectorRecord): VectorMetadata => ({
   strategy: record.strategy,
   decline_code: record.decline_code,
   customer_id: record.customer_id,
+  failed_at: record.failed_at ?? null,
 });
 
 /** The merchant's vector version: how many writes and removals its vectors have seen. */

@@ -25,7 +25,8 @@ type Sdk = typeof import('@aws-sdk/client-s3vectors');
  * The AWS `VectorStore`: Amazon S3 Vectors, one index for every merchant, with `merchant_id` a
  * metadata filter key on every query (DESIGN §2c). The index uses the cosine distance metric, so a
  * score is 1 - distance. A vector's key is `<merchant id>/<id>`, so two merchants' ids never meet.
- * Its metadata: merchant_id, id, outcome, strategy, decline_code, customer_id (empty when unknown).
+ * Its metadata: merchant_id, id, outcome, strategy, decline_code, customer_id (empty when unknown),
+ * failed_at (absent when unknown).
  *
  * S3 Vectors' search is approximate (docs/vectors.md gives AWS's recall figure) and it has no
  * delete by filter: erasure queries the customer's vectors (filter merchant_id and customer_id)
@@ -55,7 +56,14 @@ export class S3VectorsStore implements VectorStore {
 
   async put(merchantId: string, entry: VectorEntry): Promise<void> {
     const { sdk, client } = await this.connect();
-    const metadata = { merchant_id: merchantId, id: entry.id, ...entry.metadata, customer_id: entry.metadata.customer_id ?? '' };
+    const { failed_at, ...rest } = entry.metadata;
+    const metadata = {
+      merchant_id: merchantId,
+      id: entry.id,
+      ...rest,
+      customer_id: rest.customer_id ?? '',
+      ...(failed_at === undefined || failed_at === null ? {} : { failed_at }),
+    };
     await client.send(
       new sdk.PutVectorsCommand({ ...this.target, vectors: [{ key: keyOf(merchantId, entry.id), data: { float32: Array.from(entry.vector) }, metadata }] }),
     );
@@ -119,4 +127,5 @@ const metadataOf = (metadata: Document): VectorMetadata => ({
   strategy: String(metadata.strategy) as RecoveryStrategy,
   decline_code: String(metadata.decline_code ?? ''),
   customer_id: typeof metadata.customer_id === 'string' && metadata.customer_id !== '' ? metadata.customer_id : null,
+  failed_at: typeof metadata.failed_at === 'string' ? metadata.failed_at : null,
 });

@@ -1,4 +1,5 @@
 import { applySuggestion as apply } from '#services/experiments';
+import { vectorNeighbours } from '#services/suggestion-neighbours';
 import { experimentView } from '#api/experiments/views';
 import { envelope } from '#api/pipeline/responses';
 import { defineOperation } from '#api/operation';
@@ -8,11 +9,12 @@ import { suggestionView } from './views';
 /**
  * POST /api/v1/suggestions/{id}/apply: starts the suggestion's experiment (409 while one of its
  * kind runs), or with `{ "mode": "direct" }` makes its setting the merchant's default now. 409 once
- * applied or dismissed; 404 for an id the merchant's analytics do not propose (another merchant's).
+ * applied or dismissed; 404 for an id neither the merchant's analytics nor its vector neighbours
+ * propose (another merchant's included).
  */
 export const applySuggestion = defineOperation({ auth: 'api_key', schemas: applySuggestionSchemas }, async ({ params, principal, body, requestId }) => {
   const merchantId = principal.merchantId;
-  const applied = await apply(merchantId, params.id, body.mode, body.min_sample);
+  const applied = await apply(merchantId, params.id, body.mode, body.min_sample, vectorNeighbours);
   return {
     body: envelope(
       {

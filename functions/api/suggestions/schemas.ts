@@ -1,6 +1,6 @@
 import * as z from '#shared/zod';
 import { EXPERIMENT_KINDS, EXPERIMENT_MINIMUM_SAMPLE } from '#core/experiments/experiment';
-import { SUGGESTION_TYPES } from '#core/experiments/suggestions';
+import { SUGGESTION_SOURCES, SUGGESTION_TYPES } from '#core/experiments/suggestions';
 import { DateTime, described, ResponseMeta } from '#api/envelope-schemas';
 import { ExperimentData } from '#api/experiments/schemas';
 
@@ -15,7 +15,14 @@ export const SuggestionData = z
     description: z.string(),
     kind: described(z.enum(EXPERIMENT_KINDS), 'The strategy it changes, and the kind of experiment apply starts.'),
     target: described(z.string(), 'What it concerns: a decline code, `insufficient_funds`, or a decline category (segment).'),
-    evidence: described(z.record(z.string(), z.union([z.number(), z.string()])), "Counts from the merchant's own analytics over window_days."),
+    source: described(
+      z.enum(SUGGESTION_SOURCES),
+      "Who proposes it: `analytics` (the merchant's last window_days of payments), `neighbours` (its vector neighbours, where the analytics are too few for the rule) or `both` (each meets the rule on its own).",
+    ),
+    evidence: described(
+      z.record(z.string(), z.union([z.number(), z.string()])),
+      "The counts it rests on: the merchant's own analytics over window_days; for `source: neighbours` also its ended vector neighbours (`neighbours_…`), which decide it.",
+    ),
     expected_lift: z.object({
       recovery_rate_points: described(z.number(), 'Recovery-rate points (0-1) over the payments concerned.'),
       recovered_payments: z.number().check(z.int()),
@@ -49,6 +56,10 @@ const Decision = z.object({
   status: z.enum(['applied', 'dismissed']),
   mode: z.nullable(z.enum(['experiment', 'direct'])),
   experiment_id: z.nullable(z.string()),
+  source: described(
+    z.nullable(z.enum(SUGGESTION_SOURCES)),
+    'Who proposed the suggestion when it was decided; the decision stands whatever the analytics or neighbours say later.',
+  ),
   decided_at: DateTime,
 });
 

@@ -10,6 +10,7 @@ export function suggestionView(suggestion: Suggestion) {
     description: suggestion.description,
     kind: suggestion.kind,
     target: suggestion.target,
+    source: suggestion.source,
     evidence: suggestion.evidence,
     expected_lift: suggestion.expected_lift,
     experiment_variants: suggestion.experiment.variants.map((setting) => ({ ...setting })),

@@ -25,7 +25,7 @@ export const embedRecoveryEvent = defineOperation({ auth: 'api_key', schemas: em
       provider: body.psp,
       failedAt: body.failed_at === undefined ? undefined : new Date(body.failed_at),
     },
-    { outcome, strategy, decline_code: body.decline_code, customer_id: body.customer_id ?? null },
+    { outcome, strategy, decline_code: body.decline_code, customer_id: body.customer_id ?? null, failed_at: body.failed_at ?? null },
   );
   return { body: envelope({ embedded: true, id: body.id, merchant_id: merchantId }, requestId, merchantId) };
 });

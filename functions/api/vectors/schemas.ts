@@ -82,7 +82,12 @@ export const EmbedEventBody = z
       ),
     ),
     psp: z.optional(Psp),
-    failed_at: z.optional(described(z.iso.datetime({ offset: true }), 'When the payment failed: its UTC hour and weekday are features.')),
+    failed_at: z.optional(
+      described(
+        z.iso.datetime({ offset: true }),
+        'When the payment failed: its UTC hour and weekday are features, and the suggestions compare neighbours that failed near a payday (UTC days 1-3, 15-17) with the others.',
+      ),
+    ),
   })
   .check(
     z.superRefine((body, ctx) => {

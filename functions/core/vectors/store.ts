@@ -7,6 +7,12 @@ export interface VectorMetadata {
   readonly decline_code: string;
   /** The customer the recovery was about, when known: erasure removes the customer's vectors. */
   readonly customer_id: string | null;
+  /**
+   * When the payment failed (ISO 8601), when known: the suggestions compare neighbours that failed
+   * near a payday with the others (core/experiments/neighbour-rules.ts). Absent on vectors stored
+   * before it was recorded, and on embedded events that name no `failed_at`.
+   */
+  readonly failed_at?: string | null;
 }
 
 export interface VectorEntry {

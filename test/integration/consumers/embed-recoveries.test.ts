@@ -48,6 +48,7 @@ describe('embed-recoveries', () => {
       strategy: 'provider',
       decline_code: 'insufficient_funds',
       customer_id: recovered.customer_id,
+      failed_at: recovered.created_at,
     });
     expect(found.find((match) => match.id === terminal.id)?.metadata).toMatchObject({ outcome: 'failed', decline_code: 'expired_card' });
     expect(found.some((match) => match.id === open.id)).toBe(false);

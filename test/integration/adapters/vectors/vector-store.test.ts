@@ -14,6 +14,7 @@ const metadata = (overrides: Partial<VectorMetadata> = {}): VectorMetadata => ({
   strategy: 'retry',
   decline_code: 'insufficient_funds',
   customer_id: null,
+  failed_at: null,
   ...overrides,
 });
 
@@ -54,7 +55,7 @@ describe.each(adapters)('VectorStore: %s', (_name, create) => {
 
   it('finds a stored vector with its metadata, scored by cosine similarity', async () => {
     // Prepare
-    await store.put(merchantId, { id: 'pe_1', vector: axisVector(0), metadata: metadata({ customer_id: 'cust_1' }) });
+    await store.put(merchantId, { id: 'pe_1', vector: axisVector(0), metadata: metadata({ customer_id: 'cust_1', failed_at: '2026-11-02T10:00:00.000Z' }) });
 
     // Act
     const [match, ...rest] = await store.query(merchantId, axisVector(0), 10);
@@ -63,7 +64,7 @@ describe.each(adapters)('VectorStore: %s', (_name, create) => {
     expect(rest).toEqual([]);
     expect(match?.id).toBe('pe_1');
     expect(match?.score).toBeCloseTo(1, 5);
-    expect(match?.metadata).toEqual(metadata({ customer_id: 'cust_1' }));
+    expect(match?.metadata).toEqual(metadata({ customer_id: 'cust_1', failed_at: '2026-11-02T10:00:00.000Z' }));
   });
 
   it('ranks by cosine similarity, best first, and returns at most top-k', async () => {

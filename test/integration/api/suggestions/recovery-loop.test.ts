@@ -23,6 +23,7 @@ interface Suggestion {
   id: string;
   type: string;
   kind: string;
+  source: string;
   evidence: Record<string, number | string>;
   expected_lift: { recovery_rate_points: number; recovered_payments: number };
   direct_setting: Record<string, unknown>;
@@ -93,16 +94,19 @@ describe('/api/v1/suggestions and the recovery learning loop', () => {
     expect(listRecoverySuggestionsSchemas.responses[200].safeParse(response.body).success).toBe(true);
     const byType = Object.fromEntries(response.body.data.map((s) => [s.type, s]));
     expect(Object.keys(byType).sort()).toEqual(['add_sms_step', 'payday_retry_timing', 'stop_retrying_code']);
+    // The auto-embedded payments meet the stop and payday rules on their own too: both sources; the SMS step has no neighbour rule.
     expect(byType.stop_retrying_code).toMatchObject({
       id: suggestionIdOf('stop_retrying_code', 'do_not_honor'),
+      source: 'both',
       evidence: { decline_code: 'do_not_honor', failed: 20, recovered: 0, terminal: 20 },
     });
     expect(byType.payday_retry_timing).toMatchObject({
       kind: 'retry_timing',
+      source: 'both',
       evidence: { near_payday_failed: 20, near_payday_recovered: 12, other_failed: 20, other_recovered: 4 },
       expected_lift: { recovery_rate_points: 0.4, recovered_payments: 8 },
     });
-    expect(byType.add_sms_step).toMatchObject({ kind: 'channel', evidence: { segment: 'soft_retry', failed: 60, recovered_by_email: 0 } });
+    expect(byType.add_sms_step).toMatchObject({ kind: 'channel', source: 'analytics', evidence: { segment: 'soft_retry', failed: 60, recovered_by_email: 0 } });
   });
 
   it("adds each suggestion's vector neighbours: the merchant's past payments of its code, auto-embedded from the stream, by outcome and strategy", async () => {
@@ -148,9 +152,10 @@ describe('/api/v1/suggestions and the recovery learning loop', () => {
     expect(before).toMatchObject({ similar: 40, recovered: 16, failed: 24 });
     expect(before?.by_strategy.campaign_sms).toBeUndefined();
     expect(after?.neighbour_evidence).toMatchObject({ similar: 42, recovered: 18, failed: 24, by_strategy: { campaign_sms: { similar: 2, recovered: 2 } } });
-    // The suggestion itself stays decided by the analytics: the same id, the same counts.
+    // Undated embedded events (no failed_at) leave the payday comparison as it was: the same id, the analytics' counts.
     expect(after).toMatchObject({
       id: suggestionIdOf('payday_retry_timing', 'insufficient_funds'),
+      source: 'both',
       evidence: { near_payday_failed: 20, near_payday_recovered: 12 },
     });
   });
@@ -219,6 +224,10 @@ describe('/api/v1/suggestions and the recovery learning loop', () => {
     expect(unknown.status).toBe(404);
     expect(huge.status).toBe(404);
     expect(readOnly.status).toBe(403);
+    // Listing is scoped too: a fresh merchant's list is empty, never this merchant's suggestions.
+    const fresh = await suggestions((await newTenant(['admin'])).key);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.data).toEqual([]);
     expect((await suggestions((await newTenant(['read:payments'])).key)).status).toBe(403);
   });
 

@@ -1,4 +1,4 @@
-import { neighbourEvidenceOf, neighbourProbe } from '#core/experiments/neighbour-evidence';
+import { neighbourEvidenceOf, neighbourProbe, neighbourProbeKey } from '#core/experiments/neighbour-evidence';
 import { generateSuggestions, type Suggestion } from '#core/experiments/suggestions';
 import type { VectorMatch } from '#core/vectors/store';
 import { categoryOfCode } from '#core/vectors/recovery-features';
@@ -48,5 +48,13 @@ describe('neighbourEvidenceOf', () => {
     expect(evidence?.similar).toBe(categoryOfCode('do_not_honor') === sms.target ? 2 : 1);
     expect(neighbourProbe(sms)).toMatchObject({ declineCategory: sms.target });
     expect(neighbourProbe(stop)).toMatchObject({ declineCode: 'do_not_honor' });
+  });
+
+  it('gives targets with the same probe the same key, so one vector query serves them', () => {
+    // Act, Assess
+    expect(neighbourProbeKey({ type: 'payday_retry_timing', target: 'insufficient_funds' })).toBe(
+      neighbourProbeKey({ type: 'stop_retrying_code', target: 'INSUFFICIENT_FUNDS' }),
+    );
+    expect(neighbourProbeKey({ type: 'add_sms_step', target: 'soft_retry' })).not.toBe(neighbourProbeKey({ type: 'stop_retrying_code', target: 'soft_retry' }));
   });
 });

@@ -20,6 +20,7 @@ describe('generateSuggestions', () => {
       id: suggestionIdOf('stop_retrying_code', 'do_not_honor'),
       type: 'stop_retrying_code',
       kind: 'retry_timing',
+      source: 'analytics',
       evidence: { decline_code: 'do_not_honor', failed: 23, recovered: 0, terminal: 20 },
       expected_lift: { retries_avoided: 23 },
       experiment: { variants: [{}, { stop_decline_codes: ['do_not_honor'] }] },

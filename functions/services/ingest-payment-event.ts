@@ -150,6 +150,7 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
         name: event.customerName ?? null,
         provider_customer_id: event.providerCustomerId ?? null,
         timezone: event.customerTimezone,
+        phone: event.customerPhone,
         card_expiry: event.cardExpiry,
       },
       psp: pspOf(event),

@@ -59,11 +59,7 @@ export async function enrollOnFailure(payment: PaymentRecord, customer: Customer
  * setting, or its campaign is not active for the merchant (another merchant's, paused, archived,
  * deleted: logged), and normal matching decides. Only asked when the merchant has active campaigns.
  */
-async function campaignByStrategy(
-  payment: PaymentRecord,
-  active: readonly ActiveCampaignEntry[],
-  now: Date,
-): Promise<ActiveCampaignEntry | null | undefined> {
+async function campaignByStrategy(payment: PaymentRecord, active: readonly ActiveCampaignEntry[], now: Date): Promise<ActiveCampaignEntry | null | undefined> {
   const choice = await strategySettingFor(payment.merchant_id, payment.customer_id, 'campaign', now);
   if (choice === undefined) return undefined;
   const wanted = choice.setting.campaign_id;

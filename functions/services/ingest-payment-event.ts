@@ -20,7 +20,7 @@ import type { CustomerRecord } from '#core/customers';
 import { logger } from '#shared/logger';
 import { enrollOnFailure } from './campaign-enrollment';
 import { stopEnrollmentsOnCardUpdate } from './campaign-enrollment-writes';
-import { recordExperimentConversion } from './experiments';
+import { recordExperimentConversion } from './experiment-conversions';
 import { campaignChannelOf } from './recovery-attribution';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */

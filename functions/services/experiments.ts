@@ -18,12 +18,11 @@ import { readRollups } from '#data/rollup-queries';
 import { listSuggestionDecisions, type SuggestionDecision, suggestionDecisionPut } from '#data/suggestion-repository';
 import { transactOptimistically } from '#data/transact';
 
-export { recordExperimentConversion } from './experiment-conversions';
-
 /**
  * The experiments use cases (DESIGN §2c "Experiments"): start (CLI, applied suggestion), stop,
- * results, promote (the winner becomes the merchant's default, which the retry policy reads),
- * conversions from the retry engine, and suggestions from the merchant's analytics.
+ * results, promote (the winner becomes the merchant's default, which the retry policy, campaign
+ * enrollment, campaign steps and cancel sessions read), and suggestions from the merchant's
+ * analytics. Conversions: experiment-conversions.ts.
  */
 
 /** The merchant's experiment, or 404 naming the path id (another merchant's included). */

@@ -11,6 +11,7 @@ import type { CampaignRecord } from '#core/campaigns/types';
 import { type ExperimentRecord, newExperiment, variantFor } from '#core/experiments/experiment';
 import { changeCampaignStatus, createCampaign } from '#data/campaign-repository';
 import { listLocalMessages } from '#data/channel-repository';
+import { getCustomer } from '#data/customer-repository';
 import { getEnrollment } from '#data/enrollment-repository';
 import { putExperiment } from '#data/experiment-repository';
 import { getPayment } from '#data/payment-repository';
@@ -257,6 +258,33 @@ describe('campaign and channel experiments', () => {
   });
 
   describe('channel', () => {
+    it('keeps the customer_phone ingest gives (the newest wins) and refuses one that is not E.164 with its param', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const first = await fail(tenant);
+      const event = (phone: unknown) => ({
+        event_type: 'payment_failed',
+        amount_cents: 1999,
+        currency: 'usd',
+        customer_email: first.email,
+        decline_code: 'insufficient_funds',
+        metadata: { payment_id: unique('ch'), customer_phone: phone },
+      });
+
+      // Act
+      const changed = await ingest(tenant, event('+447700900123'));
+      const refused = await Promise.all(['0044 7700 900123', '+0123456789', 'x'.repeat(10_240), 4155550123].map((phone) => ingest(tenant, event(phone))));
+
+      // Assess
+      expect(changed.status).toBe(200);
+      expect(await getPayment(tenant.merchant.id, changed.body.data.payment_event_id as string)).toMatchObject({ customer_id: first.customerId });
+      for (const response of refused) {
+        expect(response.status).toBe(422);
+        expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'metadata.customer_phone' });
+      }
+      expect((await getCustomer(tenant.merchant.id, first.customerId))?.phone).toBe('+447700900123');
+    });
+
     it('sends an email step by email alone to the control and by email and SMS to the treatment, counts both, and a promoted winner texts everyone after', async () => {
       // Prepare: the add_sms_step experiment (email against email + sms) on a one-email campaign
       const tenant = await newTenant(['admin'], UNLIMITED);

@@ -1,6 +1,21 @@
-import type { CampaignSetting, ChannelSetting, ExperimentKind, OfferSetting } from '#core/experiments/experiment';
+import type { CampaignSetting, ChannelSetting, ExperimentKind, ExperimentRecord, OfferSetting } from '#core/experiments/experiment';
 import { assignCustomer, listExperiments } from './experiment-repository';
-import { getRecoveryStrategy } from './recovery-strategy-repository';
+import { getRecoveryStrategy, type RecoveryStrategy } from './recovery-strategy-repository';
+
+/**
+ * What deciding any kind's setting reads: the merchant's defaults (GetItem) and experiments (one
+ * Query of a handful), in parallel. Read once per operation: the retry planning of a newly failed
+ * payment hands its read to the payment's campaign enrollment (ingest).
+ */
+export interface StrategyInputs {
+  readonly strategy: RecoveryStrategy;
+  readonly experiments: readonly ExperimentRecord[];
+}
+
+export async function loadStrategyInputs(merchantId: string): Promise<StrategyInputs> {
+  const [strategy, experiments] = await Promise.all([getRecoveryStrategy(merchantId), listExperiments(merchantId)]);
+  return { strategy, experiments };
+}
 
 /** The settings of the kinds that steer one decision each (retry timing is merged instead: retry-planning.ts). */
 interface SettingOfKind {
@@ -24,9 +39,9 @@ export interface StrategyChoice<K extends SteeringKind> {
  * of the kind, recorded here the first time it is used for them (the exposure, counted once);
  * else the merchant's default for the kind (a promoted winner or a directly applied suggestion);
  * else undefined, and the caller does what it does without any (today's behaviour). A stopped
- * experiment no longer steers anything: its control is today's behaviour. Cost: the strategy item
- * (GetItem) and the merchant's experiments (one Query of a handful), in parallel, and the
- * assignment's conditional put while one runs. Callers ask once per decision.
+ * experiment no longer steers anything: its control is today's behaviour. Cost: loadStrategyInputs
+ * unless the caller has them (`inputs`), and the assignment's conditional put while one runs.
+ * Callers ask once per decision.
  *
  * @example (await strategySettingFor('merch_1', 'cust_1', 'channel', now))?.setting.channels // ['email', 'sms']
  */
@@ -35,8 +50,9 @@ export async function strategySettingFor<K extends SteeringKind>(
   customerId: string,
   kind: K,
   now: Date,
+  inputs?: StrategyInputs,
 ): Promise<StrategyChoice<K> | undefined> {
-  const [strategy, experiments] = await Promise.all([getRecoveryStrategy(merchantId), listExperiments(merchantId)]);
+  const { strategy, experiments } = inputs ?? (await loadStrategyInputs(merchantId));
   const running = experiments.find((experiment) => experiment.kind === kind && experiment.status === 'running');
   if (running !== undefined) {
     const variant = await assignCustomer(running, customerId, now);

@@ -11,13 +11,16 @@ import type { CampaignRecord } from '#core/campaigns/types';
 import { type ExperimentRecord, newExperiment, variantFor } from '#core/experiments/experiment';
 import { changeCampaignStatus, createCampaign } from '#data/campaign-repository';
 import { listLocalMessages } from '#data/channel-repository';
+import { documentClient } from '#data/client';
 import { getCustomer } from '#data/customer-repository';
 import { getEnrollment } from '#data/enrollment-repository';
 import { putExperiment } from '#data/experiment-repository';
+import { experimentKeys } from '#data/keys';
 import { getPayment } from '#data/payment-repository';
 import { handler as hourly } from '#jobs/hourly';
 import type { LocalStack } from '#lib/local/local-stack';
 import { startExperiment } from '#services/experiments';
+import { ingestPaymentEvent } from '#services/ingest-payment-event';
 import { admin } from '#test/fixtures/admin-cli';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
@@ -226,6 +229,51 @@ describe('campaign and channel experiments', () => {
         control: { exposures: byVariant.control?.length, conversions: 0 },
         treatment: { exposures: byVariant.treatment?.length, conversions: 0 },
       });
+    });
+
+    it("reads the merchant's experiments once for a failed payment's retry plan and enrollment together", async () => {
+      // Prepare: count the Queries of the merchant's experiments that reach the table
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const a = await activeCampaign(tenant);
+      await startExperiment({
+        merchantId: tenant.merchant.id,
+        name: 'Campaign or not',
+        kind: 'campaign',
+        settings: [{ campaign_id: a.id }, { campaign_id: null }],
+        source: { type: 'cli', id: null },
+      });
+      const prefix = experimentKeys.experimentPrefix(tenant.merchant.id);
+      let experimentQueries = 0;
+      const name = unique('count-experiment-queries');
+      documentClient.middlewareStack.add(
+        (next) => async (args) => {
+          const values = (args.input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues;
+          if (values?.[':pk'] === prefix.PK && values[':sk'] === prefix.SKPrefix) experimentQueries += 1;
+          return next(args);
+        },
+        { step: 'initialize', name },
+      );
+
+      // Act
+      try {
+        await ingestPaymentEvent(
+          tenant.merchant.id,
+          {
+            type: 'payment_failed',
+            amount: 4999,
+            currency: 'usd',
+            customerEmail: `${unique('once')}@example.com`,
+            declineCode: 'insufficient_funds',
+            metadata: {},
+          },
+          new Date(),
+        );
+      } finally {
+        documentClient.middlewareStack.remove(name);
+      }
+
+      // Assess
+      expect(experimentQueries).toBe(1);
     });
 
     it("refuses at start (CLI exit 2, param named) a campaign that is not the merchant's, and starts one with the merchant's own", async () => {

@@ -331,6 +331,8 @@ describe('campaign and channel experiments', () => {
         expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'metadata.customer_phone' });
       }
       expect((await getCustomer(tenant.merchant.id, first.customerId))?.phone).toBe('+447700900123');
+      const shown = await call<Body<{ phone: string | null }>>(`${stack.api_url}/customers/${first.customerId}`, { key: tenant.key });
+      expect(shown.body.data.phone).toBe('+447700900123');
     });
 
     it('sends an email step by email alone to the control and by email and SMS to the treatment, counts both, and a promoted winner texts everyone after', async () => {

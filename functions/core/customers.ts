@@ -46,6 +46,11 @@ export interface CustomerRecord {
    */
   readonly timezone?: string;
   /**
+   * The customer's phone number (E.164), when the merchant sent it with an event
+   * (`customer_phone`); the newest one given wins. Campaign sms and whatsapp messages go to it.
+   */
+  readonly phone?: string;
+  /**
    * The expiry of the card on file, when a source told us (ingest's `card_exp_month` and
    * `card_exp_year`, a provider's card object): the newest one received wins, a new card without an
    * expiry clears it (null). Absent on customers never told. The daily card-expiry check reads

@@ -23,6 +23,8 @@ export interface ExecutedStep {
   /** `message_queued`, `retry_queued`, `retry_deferred`, `retry_refused: …`, `skipped: …`. */
   readonly outcome: string;
   readonly message_id: string | null;
+  /** Every message of the step, when it sent more than one (the customer's channel setting sent an email step on several channels); message_id is the first. */
+  readonly message_ids?: readonly string[];
 }
 
 /**

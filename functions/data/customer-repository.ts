@@ -55,6 +55,8 @@ export interface CustomerIdentity {
   readonly provider_customer_id?: string | null | undefined;
   /** An IANA time zone name (checked by the caller); replaces the one the customer had. */
   readonly timezone?: string | undefined;
+  /** An E.164 phone number (checked by the caller); replaces the one the customer had. */
+  readonly phone?: string | undefined;
   /**
    * The card on file's expiry as the event gives it: a value replaces the customer's, null clears
    * it (a new card whose expiry is not known), undefined leaves it as it is (the event says nothing
@@ -63,10 +65,11 @@ export interface CustomerIdentity {
   readonly card_expiry?: CardExpiry | null | undefined;
 }
 
-/** The customer with what the event told of it (time zone, card expiry) applied. */
+/** The customer with what the event told of it (time zone, phone, card expiry) applied. */
 const withEventFacts = (customer: CustomerRecord, identity: CustomerIdentity): CustomerRecord => ({
   ...customer,
   ...(identity.timezone === undefined ? {} : { timezone: identity.timezone }),
+  ...(identity.phone === undefined ? {} : { phone: identity.phone }),
   ...(identity.card_expiry === undefined ? {} : { card_expiry: identity.card_expiry }),
 });
 
@@ -109,6 +112,7 @@ export async function resolveCustomer(merchantId: string, identity: CustomerIden
       psp: identity.psp ?? null,
       provider_customer_id: providerId,
       ...(identity.timezone === undefined ? {} : { timezone: identity.timezone }),
+      ...(identity.phone === undefined ? {} : { phone: identity.phone }),
       ...(identity.card_expiry == null ? {} : { card_expiry: identity.card_expiry }),
       total_payments: 0,
       failed_payments: 0,

@@ -1,7 +1,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AbTestRecord } from '#core/experiments/ab-test';
-import { type ExperimentRecord, type ExperimentStatus, type ExperimentVariant, experimentBodyOf, variantFor } from '#core/experiments/experiment';
+import {
+  EXPERIMENT_KINDS,
+  type ExperimentKind,
+  type ExperimentRecord,
+  type ExperimentStatus,
+  type ExperimentVariant,
+  experimentBodyOf,
+  variantFor,
+} from '#core/experiments/experiment';
 import type { VariantCounts } from '#core/experiments/results';
 import { env } from '#shared/env';
 import { documentClient } from './client';
@@ -105,11 +113,17 @@ export async function assignCustomer(experiment: ExperimentRecord, customerId: s
 }
 
 /**
- * A conversion: each running experiment the customer was assigned in counts them converted, once
- * (conditional on an assignment that has not converted yet). Returns the experiments it counted in.
+ * A conversion: each running experiment of `kinds` the customer was assigned in counts them
+ * converted, once (conditional on an assignment that has not converted yet). Returns the
+ * experiments it counted in.
  */
-export async function recordConversions(merchantId: string, customerId: string, now: Date): Promise<string[]> {
-  const running = (await listExperiments(merchantId)).filter((experiment) => experiment.status === 'running');
+export async function recordConversions(
+  merchantId: string,
+  customerId: string,
+  now: Date,
+  kinds: readonly ExperimentKind[] = EXPERIMENT_KINDS,
+): Promise<string[]> {
+  const running = (await listExperiments(merchantId)).filter((experiment) => experiment.status === 'running' && kinds.includes(experiment.kind));
   const counted: string[] = [];
   for (const experiment of running) {
     try {

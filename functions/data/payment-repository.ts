@@ -30,6 +30,7 @@ import { paymentEntity } from './entities/payment';
 import { type ChangeRetry, newPaymentEventItems, paymentChangeEventItems } from './payment-change-events';
 import { customerTags, ENTITY, paymentKeys } from './keys';
 import { loadPlanningContext, needsRetryPlan, plannedRetryEvent } from './retry-planning';
+import type { StrategyInputs } from './strategy-settings';
 import { transactOptimistically } from './transact';
 
 type Item = Record<string, unknown>;
@@ -155,6 +156,14 @@ export interface NewFailedPayment {
   readonly cardFingerprint?: string | null;
 }
 
+/** What recordFailedPayment did: the payment (new, or the one it already was), and for a new one its customer as written and the merchant's strategy its retry plan read (strategy-settings.ts). */
+export interface RecordedFailure {
+  readonly payment: PaymentRecord;
+  readonly created: boolean;
+  readonly customer?: CustomerRecord;
+  readonly strategyInputs?: StrategyInputs | undefined;
+}
+
 /**
  * Records a failed payment and opens its recovery, in one transaction with its customer
  * (created on first sight), references, first timeline entry and its events (the retry planned
@@ -165,11 +174,8 @@ export interface NewFailedPayment {
  * (`created: false`), so a redelivered event changes nothing, however many arrive at once; so does
  * an invoice whose recovery is still open (the provider retried it under a new transaction id).
  */
-export async function recordFailedPayment(
-  input: NewFailedPayment,
-  now: Date = new Date(),
-): Promise<{ payment: PaymentRecord; created: boolean; customer?: CustomerRecord }> {
-  return transactOptimistically<{ payment: PaymentRecord; created: boolean; customer?: CustomerRecord }>(async () => {
+export async function recordFailedPayment(input: NewFailedPayment, now: Date = new Date()): Promise<RecordedFailure> {
+  return transactOptimistically<RecordedFailure>(async () => {
     if (input.providerPaymentId !== null) {
       const existing = await getPaymentByAnyId(input.merchantId, input.providerPaymentId);
       if (existing !== undefined) return { items: [], result: { payment: existing, created: false } };
@@ -241,7 +247,11 @@ export async function recordFailedPayment(
       detail: `Payment of ${input.amount} ${input.currency} failed with ${codeText}`,
       details: { decline_code: input.declineCode, decline_category: input.declineCategory, amount: input.amount, currency: input.currency },
     };
-    const { after: planned, timelines } = needsRetryPlan(payment) ? await withRetryPlan(input.merchantId, payment, [], now) : { after: payment, timelines: [] };
+    const {
+      after: planned,
+      timelines,
+      strategyInputs,
+    } = needsRetryPlan(payment) ? await withRetryPlan(input.merchantId, payment, [], now) : { after: payment, timelines: [], strategyInputs: undefined };
     const customerNow = customerAfter(customer, undefined, planned);
     const items: TransactItem[] = [
       { Put: { TableName: env.TABLE_NAME, Item: paymentItem(planned), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -310,8 +320,8 @@ export async function recordFailedPayment(
         },
       });
     }
-    // The customer as written (this payment counted): campaign enrollment matches on it without reading it again.
-    return { items, result: { payment: planned, created: true, customer: customerNow } };
+    // The customer as written (this payment counted), and the merchant's strategy the plan read: campaign enrollment uses both without reading them again.
+    return { items, result: { payment: planned, created: true, customer: customerNow, strategyInputs } };
   });
 }
 
@@ -334,7 +344,12 @@ export function foldTransitions(before: PaymentRecord, events: readonly PaymentE
 }
 
 /** `events`, then the retry policy's decision when the result needs one (retry-planning.ts). */
-async function withRetryPlan(merchantId: string, before: PaymentRecord, events: readonly PaymentEvent[], now: Date): Promise<FoldedTransitions> {
+async function withRetryPlan(
+  merchantId: string,
+  before: PaymentRecord,
+  events: readonly PaymentEvent[],
+  now: Date,
+): Promise<FoldedTransitions & { strategyInputs?: StrategyInputs }> {
   const folded = foldTransitions(before, events, now);
   if (!needsRetryPlan(folded.after)) return folded;
   const context = await loadPlanningContext(merchantId, folded.after);
@@ -343,7 +358,7 @@ async function withRetryPlan(merchantId: string, before: PaymentRecord, events: 
     [plannedRetryEvent(folded.after, { quietHours: context.quietHours, ledger: context.card.ledger, retryTiming: context.retryTiming }, now)],
     now,
   );
-  return { after: planned.after, timelines: [...folded.timelines, ...planned.timelines] };
+  return { after: planned.after, timelines: [...folded.timelines, ...planned.timelines], strategyInputs: context.strategyInputs };
 }
 
 /** What a change decides from the payment it read: the events to apply and any other writes of the same transaction. */

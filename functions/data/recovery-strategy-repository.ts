@@ -7,8 +7,8 @@ import { EXPERIMENT_ENTITY, experimentKeys } from './keys';
 /**
  * The merchant's recovery strategy defaults, one setting per experiment kind (retry timing,
  * campaign, channel, offer): what a promoted winner or a directly applied suggestion sets. The
- * retry policy reads `retry_timing` (retry-planning.ts); the others are the defaults the merchant's
- * integration reads back through the experiments it ran. An item written only by UpdateItem.
+ * retry policy reads `retry_timing` (retry-planning.ts); campaign enrollment, campaign email steps
+ * and cancel sessions read the others (strategy-settings.ts). An item written only by UpdateItem.
  */
 export interface RecoveryStrategy {
   readonly retry_timing: RetryTimingSetting;

@@ -5,9 +5,10 @@ import { planNextRetry, policyTimeZoneOf, type RetryPlan, retryScoreInputOf } fr
 import { scoreRetryByRules } from '#core/scoring/rules';
 import type { RetryTimingSetting } from '#core/experiments/experiment';
 import { getCardLedger, type StoredCardLedger } from './card-ledger-repository';
-import { assignCustomer, listExperiments } from './experiment-repository';
-import { getRecoveryStrategy, mergeRetryTiming } from './recovery-strategy-repository';
+import { assignCustomer } from './experiment-repository';
+import { mergeRetryTiming } from './recovery-strategy-repository';
 import { getQuietHours } from './settings-repository';
+import { loadStrategyInputs, type StrategyInputs } from './strategy-settings';
 
 /**
  * What the retry policy needs beyond the payment: the merchant's quiet hours and the card's
@@ -19,15 +20,17 @@ export interface PlanningContext {
   readonly card: StoredCardLedger;
   /** The merchant's retry timing for this customer (retryTimingFor). */
   readonly retryTiming: RetryTimingSetting;
+  /** The defaults and experiments it was decided from, for the operation's other settings (strategy-settings.ts). */
+  readonly strategyInputs: StrategyInputs;
 }
 
 export async function loadPlanningContext(merchantId: string, payment: Pick<PaymentRecord, 'card_identity' | 'customer_id'>): Promise<PlanningContext> {
-  const [quietHours, card, retryTiming] = await Promise.all([
+  const [quietHours, card, strategyInputs] = await Promise.all([
     getQuietHours(merchantId),
     getCardLedger(merchantId, payment.card_identity),
-    retryTimingFor(merchantId, payment.customer_id),
+    loadStrategyInputs(merchantId),
   ]);
-  return { quietHours, card, retryTiming };
+  return { quietHours, card, retryTiming: await retryTimingFor(merchantId, payment.customer_id, new Date(), strategyInputs), strategyInputs };
 }
 
 /**
@@ -35,8 +38,8 @@ export async function loadPlanningContext(merchantId: string, payment: Pick<Paym
  * applied), overlaid with the customer's variant of each running retry-timing experiment, whose
  * assignment is recorded here (the exposure) the first time the policy plans for them.
  */
-export async function retryTimingFor(merchantId: string, customerId: string, now: Date = new Date()): Promise<RetryTimingSetting> {
-  const [strategy, experiments] = await Promise.all([getRecoveryStrategy(merchantId), listExperiments(merchantId)]);
+export async function retryTimingFor(merchantId: string, customerId: string, now: Date = new Date(), inputs?: StrategyInputs): Promise<RetryTimingSetting> {
+  const { strategy, experiments } = inputs ?? (await loadStrategyInputs(merchantId));
   let timing = strategy.retry_timing;
   for (const experiment of experiments) {
     if (experiment.kind !== 'retry_timing' || experiment.status !== 'running') continue;

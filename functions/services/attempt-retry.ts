@@ -12,7 +12,7 @@ import { changePayment, type PaymentChange } from '#data/payment-repository';
 import { getProviderApiKey } from '#data/provider-secret-repository';
 import { eventOfPlan, loadPlanningContext } from '#data/retry-planning';
 import { logger } from '#shared/logger';
-import { recordExperimentConversion } from './experiments';
+import { recordExperimentConversion } from './experiment-conversions';
 import { campaignChannelOf } from './recovery-attribution';
 
 /**

@@ -55,7 +55,7 @@ function paymentTouch(payment: PaymentRecord, at: string): TransactItem {
 
 /**
  * Writes an enrollment's new state in one transaction with the payment's timeline entry (and its
- * version bump), the step's message and the campaign's counters, conditional on the enrollment's
+ * version bump), the step's messages and the campaign's counters, conditional on the enrollment's
  * claimed version. A concurrent change of the payment re-reads it and tries again; a change of the
  * enrollment (stopped meanwhile) gives 'lost' and writes nothing.
  */
@@ -64,7 +64,7 @@ export async function commit(
   after: EnrollmentRecord,
   parts: {
     readonly timeline?: { readonly type: string; readonly detail: string; readonly details: Record<string, unknown> };
-    readonly message?: MessageRecord | null;
+    readonly messages?: readonly MessageRecord[];
     readonly stats?: Record<string, number>;
     /** The payment as the caller read it (the first attempt uses it; a retry reads it again). */
     readonly payment?: PaymentRecord | undefined;
@@ -85,7 +85,7 @@ export async function commit(
       const at = commitInstant(payment, now).toISOString();
       items.push(paymentTouch(payment, at), timelineItem({ ...payment, version: payment.version + 1 }, at, parts.timeline));
     }
-    if (parts.message) items.push(messagePut(parts.message));
+    for (const message of parts.messages ?? []) items.push(messagePut(message));
     const stats = parts.stats === undefined ? undefined : campaignStatsWrite(claimed.merchant_id, claimed.campaign_id, parts.stats);
     if (stats !== undefined) items.push(stats);
     return { items, result: 'written' as const };

@@ -1,5 +1,6 @@
 import { failureOf } from '#core/campaigns/failure';
 import { compareForEnrollment, matchingCampaign } from '#core/campaigns/matching';
+import { triggerRuleOf } from '#core/campaigns/triggers';
 import type { CampaignRecord } from '#core/campaigns/types';
 import type { CustomerRecord } from '#core/customers';
 import { type EnrollmentOccasion, type EnrollmentRecord, enrollmentBodyOf, stepTimeFor } from '#core/enrollments';
@@ -8,6 +9,7 @@ import { isValidTimeZone } from '#core/quiet-hours';
 import { type ActiveCampaignEntry, getActiveCampaignIndex } from '#data/campaign-repository';
 import { getEnrollment, getEnrollmentAt, putEnrollment } from '#data/enrollment-repository';
 import { getQuietHours } from '#data/settings-repository';
+import { type StrategyInputs, strategySettingFor } from '#data/strategy-settings';
 import { logger } from '#shared/logger';
 
 const HOUR_MS = 3_600_000;
@@ -23,24 +25,67 @@ export function stepTimeZoneOf(customer: Pick<CustomerRecord, 'timezone'> | unde
 
 /**
  * Enrolls a newly failed (and still open) payment in the one active campaign that matches it
- * (matchingCampaign: the most specific), if any. Cost, on top of ingest: 1 GetItem (the
- * merchant's active-campaign index) and, when a campaign matches, ONE TransactWriteItems (the
- * enrollment's conditional put and the campaign's stats). The first step is due at
+ * (matchingCampaign: the most specific), if any, unless the customer's campaign setting decides
+ * (campaignByStrategy: a campaign experiment's variant, or the merchant's default). Cost, on top
+ * of ingest: 1 GetItem (the merchant's active-campaign index); when it lists campaigns and the
+ * caller has not read them, the campaign setting's reads (the strategy item and the experiments
+ * Query); and, when a campaign is chosen, ONE TransactWriteItems (the enrollment's conditional put
+ * and the campaign's stats). The first step is due at
  * enrolled_at + delay_hours + the step's delay_hours, moved into the campaign's hours in the
  * customer's time zone (else the merchant's) and out of the merchant's quiet hours; the quiet hours
  * come from the retry engine's per-process cache, which ingest's retry planning has just filled.
- * `customer` is the customer as ingest wrote it (this payment counted).
+ * `customer` is the customer as ingest wrote it (this payment counted); `strategyInputs` the
+ * merchant's strategy as ingest's retry planning read it (else read here).
  *
  * @example await enrollOnFailure(payment, customer, now) // → the enrollment, or undefined
  */
-export async function enrollOnFailure(payment: PaymentRecord, customer: CustomerRecord | undefined, now: Date): Promise<EnrollmentRecord | undefined> {
+export async function enrollOnFailure(
+  payment: PaymentRecord,
+  customer: CustomerRecord | undefined,
+  now: Date,
+  strategyInputs?: StrategyInputs,
+): Promise<EnrollmentRecord | undefined> {
   if (!isOpen(payment.status)) return undefined;
   const index = await getActiveCampaignIndex(payment.merchant_id);
   if (index.campaigns.length === 0) return undefined;
-  const campaign = matchingCampaign(index.campaigns, failureOf(payment, customer, { customerIncludesPayment: true }));
+  const chosen = await campaignByStrategy(payment, index.campaigns, now, strategyInputs);
+  if (chosen === null) return undefined;
+  const campaign = chosen ?? matchingCampaign(index.campaigns, failureOf(payment, customer, { customerIncludesPayment: true }));
   if (campaign === undefined || campaign.steps_count === 0) return undefined;
   const enrollment = await enrollmentFor(payment, customer, campaign, now);
   return (await putEnrollment(enrollment)) ? enrollment : undefined;
+}
+
+/**
+ * The campaign the customer's campaign setting (data/strategy-settings.ts: their variant of a
+ * running campaign experiment, assigned here, else the merchant's default) enrolls the payment in:
+ * its campaign when that is one of the merchant's active campaigns that enrolls failed payments
+ * and has steps, whatever its filters (as a merchant's own choice of campaign is); null for
+ * `campaign_id: null` (no campaign: the experiment's "no campaign" arm); undefined when there is no
+ * setting, or its campaign is not active for the merchant (another merchant's, paused, archived,
+ * deleted: logged), and normal matching decides. Only asked when the merchant has active campaigns.
+ */
+async function campaignByStrategy(
+  payment: PaymentRecord,
+  active: readonly ActiveCampaignEntry[],
+  now: Date,
+  inputs?: StrategyInputs,
+): Promise<ActiveCampaignEntry | null | undefined> {
+  const choice = await strategySettingFor(payment.merchant_id, payment.customer_id, 'campaign', now, inputs);
+  if (choice === undefined) return undefined;
+  const wanted = choice.setting.campaign_id;
+  if (wanted === null) return null;
+  const campaign = active.find((entry) => entry.id === wanted && triggerRuleOf(entry.trigger).enrollsOnFailure && entry.steps_count > 0);
+  if (campaign === undefined) {
+    logger.warn('campaign setting names no active campaign of the merchant: normal matching enrolls the payment', {
+      merchant_id: payment.merchant_id,
+      payment_id: payment.id,
+      campaign_id: wanted,
+      experiment_id: choice.experiment_id,
+      variant: choice.variant,
+    });
+  }
+  return campaign;
 }
 
 /** What scheduling a campaign's first step needs of it (the active index's entry, or the campaign itself). */

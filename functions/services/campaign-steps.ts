@@ -1,6 +1,6 @@
 import { queueSender } from '#adapters/queue-sender';
 import { sendMessageOf } from '#contracts/notifications';
-import type { CampaignRecord, CampaignStep } from '#core/campaigns/types';
+import type { CampaignRecord, CampaignStep, MessageChannel } from '#core/campaigns/types';
 import type { CustomerRecord } from '#core/customers';
 import { decideOccasionStep, decideStep, type EnrollmentRecord, type ExecutedStep, type StepDecision, stepDueAt, stepTimeFor } from '#core/enrollments';
 import { StateConflictError } from '#core/errors';
@@ -15,6 +15,7 @@ import { claimEnrollment, type DueEnrollment } from '#data/enrollment-repository
 import { markScheduledMessageQueued, newMessageRecord } from '#data/message-repository';
 import { getPayment } from '#data/payment-repository';
 import { getQuietHours } from '#data/settings-repository';
+import { strategySettingFor } from '#data/strategy-settings';
 import { logger } from '#shared/logger';
 import { stepTimeZoneOf } from './campaign-enrollment';
 import { requestRetry } from './request-retry';
@@ -29,7 +30,8 @@ export const STEP_LEASE_MS = 10 * 60_000;
 /** What a step did, and the message it created (written in the same transaction as the advance). */
 interface StepResult {
   readonly outcome: string;
-  readonly message: MessageRecord | null;
+  /** The step's messages: one, or one per channel when the customer's channel setting sends an email step on several. */
+  readonly messages: readonly MessageRecord[];
   readonly retried: boolean;
   /** The A/B arm this step assigned the payment (the campaign's first email step while a test runs). */
   readonly assigned?: { readonly id: string; readonly arm: AbArm };
@@ -56,10 +58,34 @@ async function contentOf(
 }
 
 /** The address a message step goes to: the customer's email, or an E.164 `phone` on its record for sms and whatsapp. */
-function recipientOf(customer: CustomerRecord | undefined, channel: 'email' | 'sms' | 'whatsapp'): string | undefined {
+function recipientOf(customer: CustomerRecord | undefined, channel: MessageChannel): string | undefined {
   if (channel === 'email') return customer?.email || undefined;
-  const phone = (customer as { phone?: unknown } | undefined)?.phone;
+  const phone = customer?.phone;
   return typeof phone === 'string' && isE164(phone) ? phone : undefined;
+}
+
+/**
+ * The channels a message step goes out on, with their addresses. An sms or whatsapp step: its own.
+ * An email step of a payment's enrollment follows the customer's channel setting
+ * (data/strategy-settings.ts: their variant of a running channel experiment, assigned here, else the
+ * merchant's default): every listed channel the customer has an address for (email; an E.164 phone
+ * for sms and whatsapp), in the setting's order; when none of them has one, the email itself, so no
+ * customer goes without the step. `['email']`, no setting, and a customer-level notice (no payment:
+ * the setting's metric is a payment's recovery) keep the email alone. Suppressions and unsubscribes
+ * are the notifications consumer's, per channel, as for any message.
+ */
+async function stepChannels(
+  enrollment: EnrollmentRecord,
+  action: MessageChannel,
+  customer: CustomerRecord | undefined,
+  now: Date,
+): Promise<{ channel: MessageChannel; to: string | undefined }[]> {
+  const own = [{ channel: action, to: recipientOf(customer, action) }];
+  if (action !== 'email' || enrollment.payment_id === null) return own;
+  const choice = await strategySettingFor(enrollment.merchant_id, enrollment.customer_id, 'channel', now);
+  if (choice === undefined) return own;
+  const reachable = choice.setting.channels.map((channel) => ({ channel, to: recipientOf(customer, channel) })).filter((c) => c.to !== undefined);
+  return reachable.length > 0 ? reachable : own;
 }
 
 /**
@@ -79,43 +105,50 @@ async function runStep(
   now: Date,
 ): Promise<StepResult> {
   if (step.action === 'retry') {
-    if (enrollment.payment_id === null) return { outcome: 'skipped: no failed payment to retry (customer-level notice)', message: null, retried: false };
+    if (enrollment.payment_id === null) return { outcome: 'skipped: no failed payment to retry (customer-level notice)', messages: [], retried: false };
     if (enrollment.retries_run >= campaign.max_attempts)
-      return { outcome: `skipped: max_attempts (${campaign.max_attempts}) reached`, message: null, retried: false };
+      return { outcome: `skipped: max_attempts (${campaign.max_attempts}) reached`, messages: [], retried: false };
     try {
       const request = await requestRetry(enrollment.merchant_id, enrollment.payment_id, now);
-      return { outcome: request.kind === 'queued' ? 'retry_queued' : `retry_deferred to ${request.dueAt}`, message: null, retried: true };
+      return { outcome: request.kind === 'queued' ? 'retry_queued' : `retry_deferred to ${request.dueAt}`, messages: [], retried: true };
     } catch (error) {
-      if (error instanceof StateConflictError) return { outcome: `retry_refused: ${error.message}`, message: null, retried: false };
+      if (error instanceof StateConflictError) return { outcome: `retry_refused: ${error.message}`, messages: [], retried: false };
       throw error;
     }
   }
-  const to = recipientOf(customer, step.action);
-  if (to === undefined)
-    return { outcome: `skipped: no ${step.action === 'email' ? 'email address' : 'phone number'} for ${step.action}`, message: null, retried: false };
+  const channels = await stepChannels(enrollment, step.action as MessageChannel, customer, now);
+  const targets = channels.filter((c): c is { channel: MessageChannel; to: string } => c.to !== undefined);
+  if (targets.length === 0)
+    return { outcome: `skipped: no ${step.action === 'email' ? 'email address' : 'phone number'} for ${step.action}`, messages: [], retried: false };
   const content = await contentOf(campaign, step, index, enrollment.payment_id);
-  const message = newMessageRecord(
-    {
-      merchantId: enrollment.merchant_id,
-      customerId: enrollment.customer_id,
-      paymentId: enrollment.payment_id,
-      recoveryId: enrollment.recovery_id,
-      channel: step.action,
-      purpose: 'campaign',
-      to,
-      templateId: content.templateId,
-      subject: content.subject,
-      campaignId: campaign.id,
-      stepIndex: index,
-      scheduledAt: now,
-      ...(enrollment.occasion?.kind === 'pre_dunning' && enrollment.occasion.amount !== undefined && enrollment.occasion.currency !== undefined
-        ? { charge: { amount: enrollment.occasion.amount, currency: enrollment.occasion.currency, due_at: enrollment.occasion.due_at } }
-        : {}),
-      ...(content.assigned ? { variant: content.assigned.arm } : {}),
-    },
-    now,
-  );
-  return { outcome: 'message_queued', message, retried: false, ...(content.assigned ? { assigned: content.assigned } : {}) };
+  // Another channel than the step's own sends that channel's default text (the step's template and subject are an email's).
+  const messages = targets.map(({ channel, to }) => {
+    const own = channel === step.action;
+    return newMessageRecord(
+      {
+        merchantId: enrollment.merchant_id,
+        customerId: enrollment.customer_id,
+        paymentId: enrollment.payment_id,
+        recoveryId: enrollment.recovery_id,
+        channel,
+        purpose: 'campaign',
+        to,
+        templateId: own ? content.templateId : null,
+        subject: own ? content.subject : null,
+        campaignId: campaign.id,
+        stepIndex: index,
+        scheduledAt: now,
+        ...(enrollment.occasion?.kind === 'pre_dunning' && enrollment.occasion.amount !== undefined && enrollment.occasion.currency !== undefined
+          ? { charge: { amount: enrollment.occasion.amount, currency: enrollment.occasion.currency, due_at: enrollment.occasion.due_at } }
+          : {}),
+        ...(own && content.assigned ? { variant: content.assigned.arm } : {}),
+      },
+      now,
+    );
+  });
+  const alone = messages.length === 1 && messages[0]?.channel === step.action;
+  const outcome = alone ? 'message_queued' : `message_queued: ${messages.map((m) => m.channel).join(', ')}`;
+  return { outcome, messages, retried: false, ...(content.assigned && targets.some((t) => t.channel === step.action) ? { assigned: content.assigned } : {}) };
 }
 
 /** Puts a campaign message on `notifications` and marks it queued; if that fails it stays scheduled, and the every-minute dispatch sends it. */
@@ -173,7 +206,8 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
     action: decision.step.action,
     at: now.toISOString(),
     outcome: result.outcome,
-    message_id: result.message?.id ?? null,
+    message_id: result.messages[0]?.id ?? null,
+    ...(result.messages.length > 1 ? { message_ids: result.messages.map((m) => m.id) } : {}),
   };
   const advanced: EnrollmentRecord = {
     ...claimed,
@@ -198,6 +232,7 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
       action: decision.step.action,
       outcome: result.outcome,
       message_id: executed.message_id,
+      ...(executed.message_ids ? { message_ids: executed.message_ids } : {}),
     },
   };
   // A retry step changed the payment (requestRetry): the commit reads it again.
@@ -205,12 +240,12 @@ export async function advanceEnrollment(due: DueEnrollment, now: Date): Promise<
   const written = await commit(
     claimed,
     change.after,
-    { timeline, message: result.message, payment: known, ...(change.stats ? { stats: change.stats } : {}) },
+    { timeline, messages: result.messages, payment: known, ...(change.stats ? { stats: change.stats } : {}) },
     now,
   );
   if (written === 'lost') return { kind: 'lost' };
   if (result.assigned) await recordAbTestEvent(claimed.merchant_id, run.id, result.assigned.arm, 'assigned', result.assigned.id);
-  if (result.message) await enqueue(result.message, now);
+  for (const message of result.messages) await enqueue(message, now);
   if (last) await completeIfDone(claimed.merchant_id, run.id, now);
   return { kind: 'ran', outcome: result.outcome, messageId: executed.message_id };
 }

@@ -5,10 +5,13 @@ import {
   type CompleteInput,
   completeSession,
   firstVisibleStep,
+  isSaved,
   SESSION_TTL_MS,
   type Transition,
 } from '#core/cancel-sessions';
+import type { CancelFlowStep } from '#core/cancel-flows';
 import { ResourceNotFoundError, StateConflictError } from '#core/errors';
+import { stepsWithOffer } from '#core/experiments/offer-setting';
 import { timeOrderedId } from '#core/ids';
 import { hashSessionToken, newSessionToken } from '#core/session-tokens';
 import { getActiveCancelFlow } from '#data/cancel-flow-repository';
@@ -17,6 +20,8 @@ import type { TransactItem } from '#data/customer-repository';
 import { getCustomerByAnyId } from '#data/customer-repository';
 import { cancelSessionIdFor } from '#data/entities/cancel-flow';
 import { outboundEventItem } from '#data/outbound-event-repository';
+import { strategySettingFor } from '#data/strategy-settings';
+import { recordSaveConversion } from './experiment-conversions';
 
 /** The offer steps of the session's flow whose redemption cap the customer has reached. */
 async function exhaustedOffers(session: Pick<CancelSessionRecord, 'merchant_id' | 'customer_id' | 'flow_id' | 'steps'>): Promise<Set<string>> {
@@ -40,7 +45,7 @@ export async function startCancelSession(
   const flow = await getActiveCancelFlow(merchantId);
   if (flow === undefined) throw new StateConflictError('The merchant has no active cancel flow: activate one first.');
   const at = now.toISOString();
-  const draft = { merchant_id: merchantId, customer_id: customer.id, flow_id: flow.id, steps: flow.steps };
+  const draft = { merchant_id: merchantId, customer_id: customer.id, flow_id: flow.id, steps: await offeredSteps(merchantId, customer.id, flow.steps, now) };
   const session: CancelSessionRecord = {
     id: cancelSessionIdFor(timeOrderedId(now)),
     ...draft,
@@ -63,6 +68,18 @@ export async function startCancelSession(
   const token = newSessionToken();
   await createCancelSession(session, hashSessionToken(token));
   return { session, token };
+}
+
+/**
+ * The flow's steps with the customer's offer setting applied (core/experiments/offer-setting.ts):
+ * their variant of a running offer experiment, assigned here when the flow has an offer step (the
+ * exposure), else the merchant's default offer, else the flow's own offers. A flow without offer
+ * steps reads nothing.
+ */
+async function offeredSteps(merchantId: string, customerId: string, steps: readonly CancelFlowStep[], now: Date): Promise<readonly CancelFlowStep[]> {
+  if (!steps.some((step) => step.step_type === 'offer' && step.offer !== null)) return steps;
+  const choice = await strategySettingFor(merchantId, customerId, 'offer', now);
+  return choice === undefined ? steps : stepsWithOffer(steps, choice.setting);
 }
 
 /** The event object of a completed session (what the merchant's webhook receives). */
@@ -88,6 +105,8 @@ async function commit(before: CancelSessionRecord, transition: Transition, token
   if (session.state === 'completed')
     also.push(outboundEventItem(session.merchant_id, session.customer_id, ['cancel_session.completed'], completedEventObject(session), now));
   await saveTransition(before, session, tokenHash, also);
+  // A save converts the customer in the offer experiment they were assigned in (once).
+  if (session.state === 'completed' && isSaved(session.outcome)) await recordSaveConversion(session, now);
   return session;
 }
 

@@ -1,13 +1,21 @@
 import { dayOf } from '#core/analytics/period';
-import { ResourceNotFoundError, StateConflictError } from '#core/errors';
-import { type ExperimentRecord, type ExperimentVariant, type NewExperiment, newExperiment } from '#core/experiments/experiment';
+import { ResourceNotFoundError, StateConflictError, ValidationError } from '#core/errors';
+import {
+  type CampaignSetting,
+  type ExperimentKind,
+  type ExperimentRecord,
+  type ExperimentVariant,
+  type NewExperiment,
+  newExperiment,
+  type VariantSetting,
+} from '#core/experiments/experiment';
 import { computeResults, type ExperimentResults } from '#core/experiments/results';
 import { neighbourProbeKey, type SuggestionTarget } from '#core/experiments/neighbour-evidence';
 import { resolveSuggestions } from '#core/experiments/neighbour-rules';
 import { SUGGESTION_WINDOW_DAYS, type Suggestion, suggestionCandidates } from '#core/experiments/suggestions';
 import type { VectorMatch } from '#core/vectors/store';
-import type { PaymentRecord } from '#core/payments';
-import { experimentEndUpdate, experimentPut, getExperiment, listExperiments, readVariantCounts, recordConversions } from '#data/experiment-repository';
+import { getCampaign } from '#data/campaign-repository';
+import { experimentEndUpdate, experimentPut, getExperiment, listExperiments, readVariantCounts } from '#data/experiment-repository';
 import { getRecoveryStrategy, type RecoveryStrategy, recoveryDefaultWrite } from '#data/recovery-strategy-repository';
 import { readRollups } from '#data/rollup-queries';
 import { listSuggestionDecisions, type SuggestionDecision, suggestionDecisionPut } from '#data/suggestion-repository';
@@ -16,8 +24,9 @@ import { logger } from '#shared/logger';
 
 /**
  * The experiments use cases (DESIGN §2c "Experiments"): start (CLI, applied suggestion), stop,
- * results, promote (the winner becomes the merchant's default, which the retry policy reads),
- * conversions from the retry engine, and suggestions from the merchant's analytics and vector neighbours.
+ * results, promote (the winner becomes the merchant's default, which the retry policy, campaign
+ * enrollment, campaign steps and cancel sessions read), and suggestions from the merchant's
+ * analytics and vector neighbours. Conversions: experiment-conversions.ts.
  */
 
 /** The merchant's experiment, or 404 naming the path id (another merchant's included). */
@@ -33,9 +42,34 @@ function refuseOverlap(running: readonly ExperimentRecord[], kind: ExperimentRec
   if (same !== undefined) throw new StateConflictError(`Experiment ${same.id} already tests ${kind}: stop or promote it first.`);
 }
 
-/** Starts an experiment (operator CLI). 409 when one of the same kind runs. */
+/**
+ * Refuses (422, `param` naming the variant) a campaign setting whose campaign is not one of the
+ * merchant's (another merchant's, deleted, unknown): it could never enroll anyone. A draft or
+ * paused campaign of theirs is accepted: it steers enrollment once it is active.
+ */
+async function refuseForeignCampaigns(
+  merchantId: string,
+  kind: ExperimentKind,
+  settings: readonly VariantSetting[],
+  param: (i: number) => string,
+): Promise<void> {
+  if (kind !== 'campaign') return;
+  for (const [i, setting] of settings.entries()) {
+    const id = (setting as CampaignSetting).campaign_id;
+    if (id !== null && (await getCampaign(merchantId, id)) === undefined)
+      throw new ValidationError(`${param(i)} ${id} is not one of the merchant's campaigns.`, { param: param(i) });
+  }
+}
+
+/** Starts an experiment (operator CLI). 409 when one of the same kind runs; 422 for a campaign that is not the merchant's. */
 export async function startExperiment(input: NewExperiment, now: Date = new Date()): Promise<ExperimentRecord> {
   const experiment = newExperiment(input, now);
+  await refuseForeignCampaigns(
+    input.merchantId,
+    experiment.kind,
+    experiment.variants.map((v) => v.setting),
+    (i) => `variants[${i}].campaign_id`,
+  );
   return transactOptimistically(async () => {
     refuseOverlap(await listExperiments(input.merchantId), experiment.kind);
     return { items: [experimentPut(experiment)], result: experiment };
@@ -98,18 +132,6 @@ export async function promoteExperiment(merchantId: string, id: string, force: b
       result: { experiment: promoted, winner, forced: results.winner === null, results: { ...results, status: 'promoted' }, strategy },
     };
   });
-}
-
-/**
- * A recovered payment converts its customer in each running experiment they were assigned in.
- * Best effort after the recovery is written: a failure is logged and never undoes the recovery.
- */
-export async function recordExperimentConversion(payment: Pick<PaymentRecord, 'merchant_id' | 'customer_id' | 'id'>, now: Date): Promise<void> {
-  try {
-    await recordConversions(payment.merchant_id, payment.customer_id, now);
-  } catch (error) {
-    logger.error('experiment conversion not recorded', { merchant_id: payment.merchant_id, payment_id: payment.id, error });
-  }
 }
 
 /**

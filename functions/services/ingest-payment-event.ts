@@ -16,11 +16,12 @@ import {
   recordTimelineEvent,
 } from '#data/payment-repository';
 import { listPayments } from '#data/payment-queries';
+import type { StrategyInputs } from '#data/strategy-settings';
 import type { CustomerRecord } from '#core/customers';
 import { logger } from '#shared/logger';
 import { enrollOnFailure } from './campaign-enrollment';
 import { stopEnrollmentsOnCardUpdate } from './campaign-enrollment-writes';
-import { recordExperimentConversion } from './experiments';
+import { recordExperimentConversion } from './experiment-conversions';
 import { campaignChannelOf } from './recovery-attribution';
 
 /** How long a duplicate delivery waits for the first one to finish before answering 409. */
@@ -142,7 +143,7 @@ const resultOf = (event: IngestEvent, eventId: string, payment?: PaymentRecord, 
 
 async function paymentFailed(merchantId: string, event: IngestEvent, eventId: string, now: Date): Promise<Outcome> {
   const decline = classifyFailedPayment(event);
-  const { payment, created, customer } = await recordFailedPayment(
+  const { payment, created, customer, strategyInputs } = await recordFailedPayment(
     {
       merchantId,
       customer: {
@@ -150,6 +151,7 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
         name: event.customerName ?? null,
         provider_customer_id: event.providerCustomerId ?? null,
         timezone: event.customerTimezone,
+        phone: event.customerPhone,
         card_expiry: event.cardExpiry,
       },
       psp: pspOf(event),
@@ -200,7 +202,7 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
       };
     }
   }
-  if (created) await enrollQuietly(payment, customer, now);
+  if (created) await enrollQuietly(payment, customer, now, strategyInputs);
   const result: IngestResult = {
     ...resultOf(event, eventId, payment, created ? [payment.id] : []),
     status: created ? 'processed' : 'duplicate',
@@ -214,9 +216,9 @@ async function paymentFailed(merchantId: string, event: IngestEvent, eventId: st
  * A failure to enroll is logged and does not fail the ingest: the payment and its retry plan are
  * recorded already, and a redelivery would find the payment recorded and enroll nothing either.
  */
-async function enrollQuietly(payment: PaymentRecord, customer: CustomerRecord | undefined, now: Date): Promise<void> {
+async function enrollQuietly(payment: PaymentRecord, customer: CustomerRecord | undefined, now: Date, strategyInputs?: StrategyInputs): Promise<void> {
   try {
-    await enrollOnFailure(payment, customer, now);
+    await enrollOnFailure(payment, customer, now, strategyInputs);
   } catch (error) {
     logger.error('campaign enrollment failed', {
       merchant_id: payment.merchant_id,

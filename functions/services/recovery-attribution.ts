@@ -27,7 +27,9 @@ export async function campaignChannelOf(payment: Pick<PaymentRecord, 'merchant_i
   const merchantId = payment.merchant_id;
   const enrollment = await getEnrollment(merchantId, payment.id);
   if (enrollment === undefined || enrollment.status === 'stopped') return null;
-  const ids = enrollment.steps.filter((step) => step.action !== 'retry' && step.message_id !== null).map((step) => step.message_id as string);
+  const ids = enrollment.steps
+    .filter((step) => step.action !== 'retry' && step.message_id !== null)
+    .flatMap((step) => step.message_ids ?? [step.message_id as string]);
   if (ids.length === 0) return null;
   const messages = await Promise.all([...new Set(ids)].map((id) => getMessage(merchantId, id)));
   const last = messages

@@ -101,6 +101,10 @@ export const Customer = z
       description:
         "The customer's IANA time zone, from the newest event that gave one (ingest's `metadata.customer_timezone`); retries and campaign steps are timed in it. Null when not known: the merchant's quiet-hours zone is used.",
     }),
+    phone: z.nullable(z.string()).clone().register(z.globalRegistry, {
+      description:
+        "The customer's E.164 phone number, from the newest event that gave one (ingest's `metadata.customer_phone`); campaign SMS and WhatsApp messages go to it. Null when not known.",
+    }),
     card_expiry: z
       .nullable(
         z.object({

@@ -27,6 +27,7 @@ export const customerView = (c: CustomerRecord): z.output<typeof Customer> => ({
   lifetime_value_by_currency: c.lifetime_value_by_currency,
   total_revenue_by_currency: c.lifetime_value_by_currency,
   timezone: c.timezone ?? null,
+  phone: c.phone ?? null,
   card_expiry: c.card_expiry == null ? null : { month: c.card_expiry.month, year: c.card_expiry.year },
   created_at: c.created_at,
 });

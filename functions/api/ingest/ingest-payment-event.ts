@@ -22,6 +22,7 @@ function eventOf(body: z.output<typeof IngestPaymentEventBody>): IngestEvent {
     customerName: metadata.customer_name,
     providerCustomerId: metadata.provider_customer_id,
     customerTimezone: metadata.customer_timezone,
+    customerPhone: metadata.customer_phone,
     subscriptionId: metadata.subscription_id,
     invoiceId: metadata.invoice_id,
     networkCode: metadata.network_code,

@@ -5,6 +5,7 @@ import { INGEST_EVENT_TYPES } from '#core/ingest/ingest-event';
 import { CURRENCIES } from '#core/money';
 import { PSPS } from '#core/providers';
 import { TimeZoneName } from '#api/envelope-schemas';
+import { isE164 } from '#core/messages';
 
 /** Largest amount accepted, in the smallest unit (far above any single subscription charge). */
 export const MAX_AMOUNT = 999_999_999_999;
@@ -72,6 +73,7 @@ const MetadataValue = z.unknown().check(
  * - `psp`: the provider; one of the 13 psp ids is recorded as the payment's psp, anything else as `ingest`.
  * - `customer_name`, `provider_customer_id`: stored on a customer the event creates.
  * - `customer_timezone`: the customer's IANA time zone; retries are timed in their local time.
+ * - `customer_phone`: the customer's E.164 phone number; campaign SMS and WhatsApp messages go to it.
  * - `subscription_id`, `invoice_id`: link the payment; subscription_cancelled ends only that
  *   subscription's recoveries; invoice_id finds the payment of payment_succeeded and charge_refunded.
  * - `network_code`, `network`, `advice_code`: card-network signals for classification.
@@ -105,6 +107,13 @@ export const IngestMetadata = z
         description:
           "The customer's IANA time zone (`America/Los_Angeles`); kept on the customer, the newest one given wins. Insufficient-funds retries go out in the customer's local mornings and on their local paydays; without it, the merchant's quiet-hours zone is used, else UTC.",
       }),
+      customer_phone: z
+        .optional(z.string().check(z.refine(isE164, { message: 'customer_phone must be an E.164 phone number (+ then 8-15 digits).' })))
+        .clone()
+        .register(z.globalRegistry, {
+          description:
+            "The customer's phone number in E.164 (`+14155550123`); kept on the customer, the newest one given wins. Campaign SMS and WhatsApp messages go to it (an email step also goes out by SMS when your channel setting lists sms: docs/experiments.md).",
+        }),
       subscription_id: z
         .optional(Id)
         .clone()

@@ -1,6 +1,8 @@
 import { ValidationError } from '#core/errors';
 import { idBody, timeOrderedId } from '#core/ids';
+import type { OfferType } from '#core/cancel-flows';
 import { bucketOf } from './assign';
+import { NUMERIC_OFFER_RANGE, offerValueOf } from './offer-setting';
 
 /**
  * A recovery experiment (issue 15): variants of one recovery strategy (retry timing, campaign,
@@ -177,13 +179,18 @@ export function parseVariantSetting(kind: ExperimentKind, value: unknown, param:
       }
       return { channels: channels as ChannelSetting['channels'] };
     }
-    case 'offer':
+    case 'offer': {
       if (!(OFFER_TYPES as readonly unknown[]).includes(value.offer_type)) bad('offer_type', `is one of ${OFFER_TYPES.join(', ')}`);
       if (value.offer_value !== undefined && !isText(value.offer_value)) bad('offer_value', `is a string of 1-${MAX_TEXT} characters`);
+      // A discount's and a pause's value is the number a cancel flow's offer holds (offer-setting.ts).
+      const range = NUMERIC_OFFER_RANGE[value.offer_type as OfferType];
+      if (value.offer_value !== undefined && range !== undefined && offerValueOf(value.offer_type as OfferType, value.offer_value as string) === undefined)
+        bad('offer_value', `of a ${value.offer_type as string} starts with a whole number ${range.min}-${range.max} (${range.unit})`);
       return {
         offer_type: value.offer_type as OfferSetting['offer_type'],
         ...(value.offer_value === undefined ? {} : { offer_value: value.offer_value as string }),
       };
+    }
   }
 }
 

@@ -38,6 +38,8 @@ export interface IngestEvent {
   readonly providerCustomerId?: string | undefined;
   /** The customer's IANA time zone (valid: isValidTimeZone), when the sender knows it: retries are timed in the customer's local time. */
   readonly customerTimezone?: string | undefined;
+  /** The customer's E.164 phone number, when the sender knows it: campaign SMS and WhatsApp messages go to it. */
+  readonly customerPhone?: string | undefined;
   readonly subscriptionId?: string | undefined;
   readonly invoiceId?: string | undefined;
   /** Raw card-network response code (a Visa category 1 code forbids any retry). */

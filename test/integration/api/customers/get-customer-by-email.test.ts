@@ -63,6 +63,7 @@ describe('GET /api/v1/customers/by-email/{email}', () => {
       lifetime_value_by_currency: { usd: 3000 },
       total_revenue_by_currency: { usd: 3000 },
       timezone: null,
+      phone: null,
       card_expiry: null,
       created_at: expect.any(String),
       recovery_stats: { total_failed: 4, total_recovered: 1, recovery_rate: 0.25, total_recovered_cents: 3000, total_recovered_by_currency: { usd: 3000 } },

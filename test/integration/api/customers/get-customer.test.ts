@@ -60,6 +60,7 @@ describe('GET /api/v1/customers/{id}', () => {
       lifetime_value_by_currency: {},
       total_revenue_by_currency: {},
       timezone: null,
+      phone: null,
       card_expiry: null,
       created_at: '2026-09-01T08:00:00.000Z',
     });

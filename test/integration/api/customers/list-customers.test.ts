@@ -100,6 +100,7 @@ describe('GET /api/v1/customers', () => {
       lifetime_value_by_currency: {},
       total_revenue_by_currency: {},
       timezone: null,
+      phone: null,
       card_expiry: null,
       created_at: '2026-10-01T10:00:00.000Z',
     });

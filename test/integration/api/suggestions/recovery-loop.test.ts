@@ -10,7 +10,7 @@ import { suggestionIdOf } from '#core/experiments/suggestions';
 import type { PaymentRecord } from '#core/payments';
 import { handler as everyMinute } from '#jobs/every-minute';
 import type { LocalStack } from '#lib/local/local-stack';
-import { recordExperimentConversion } from '#services/experiments';
+import { recordExperimentConversion } from '#services/experiment-conversions';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { PROCESSING_ERROR, retryPlanOf, seedPayment, seedPaymentThrough } from '#test/fixtures/payments';

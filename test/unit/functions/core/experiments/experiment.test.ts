@@ -79,6 +79,9 @@ describe('newExperiment and parseVariantSetting', () => {
     ['retry_timing', { surprise: 1 }, 'variants[1].surprise'],
     ['channel', { channels: ['email', 'pigeon'] }, 'variants[1].channels'],
     ['offer', { offer_type: 'free_money' }, 'variants[1].offer_type'],
+    ['offer', { offer_type: 'discount', offer_value: 'a lot' }, 'variants[1].offer_value'],
+    ['offer', { offer_type: 'discount', offer_value: '150%' }, 'variants[1].offer_value'],
+    ['offer', { offer_type: 'pause', offer_value: '13 months' }, 'variants[1].offer_value'],
   ] as const)('refuses a bad %s setting %j with param %s', (kind, setting, param) => {
     // Act
     const attempt = () => parseVariantSetting(kind, setting, 'variants[1]');

@@ -52,7 +52,7 @@ describe('event catalogue', () => {
     const root = join(__dirname, '..', '..', '..', '..', '..', 'functions');
     // Act
     const appliers = (readdirSync(root, { recursive: true }) as string[]).filter(
-      (file) => file.endsWith('.ts') && /type: '(pause|resume)'/.test(readFileSync(join(root, file), 'utf8')),
+      (file) => file.endsWith('.ts') && /\btype: '(pause|resume)'/.test(readFileSync(join(root, file), 'utf8')),
     );
     // Assess
     expect(appliers).toEqual([join('core', 'payments.ts')]);

@@ -8,6 +8,9 @@ export const WEBHOOK_DELIVER_KIND = 'webhook.deliver';
  * subscription `hook_…`): ids only, never the payload (the consumer reads the event, so an event
  * erased meanwhile is not delivered). `due_at`: when the attempt was scheduled (absent for the
  * first, which is due at the event's creation); it names the attempt's log row with the rest.
+ * `series_start`: the attempt that began this series of attempts (absent: 1). A recovery
+ * (POST /webhooks/endpoints/{id}/recover) sends a failed event again as a new attempt that starts a
+ * new series, so its retries follow the schedule from its beginning.
  */
 export const WebhookDeliverSchema = z.object({
   kind: z.literal(WEBHOOK_DELIVER_KIND),
@@ -17,5 +20,6 @@ export const WebhookDeliverSchema = z.object({
   target_id: z.string().check(z.minLength(1), z.maxLength(200)),
   attempt: z.number().check(z.int(), z.minimum(1), z.maximum(100)),
   due_at: z.optional(z.iso.datetime()),
+  series_start: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100))),
 });
 export type WebhookDeliver = z.infer<typeof WebhookDeliverSchema>;

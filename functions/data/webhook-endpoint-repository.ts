@@ -202,10 +202,7 @@ function finalRowPut(record: WebhookDeliveryRecord): TransactItem {
  * due-index entry, in one transaction. False when the attempt's row was final already (a
  * concurrent copy of the message logged it first): nothing is written then.
  */
-export async function logDeliveryAttempt(
-  record: WebhookDeliveryRecord,
-  next?: { readonly pending: WebhookDeliveryRecord } & PendingAttempt,
-): Promise<boolean> {
+export async function logDeliveryAttempt(record: WebhookDeliveryRecord, next?: { readonly pending: WebhookDeliveryRecord } & PendingAttempt): Promise<boolean> {
   try {
     if (next === undefined) {
       const put = finalRowPut(record).Put;
@@ -229,11 +226,7 @@ export async function logDeliveryAttempt(
  * still that entry (two runs of the every-minute task claim it once). The row as it was, or
  * undefined when another run claimed it (or it is gone).
  */
-export async function claimDueDelivery(
-  merchantId: string,
-  body: string,
-  dueSortKey: string,
-): Promise<(WebhookDeliveryRecord & PendingAttempt) | undefined> {
+export async function claimDueDelivery(merchantId: string, body: string, dueSortKey: string): Promise<(WebhookDeliveryRecord & PendingAttempt) | undefined> {
   try {
     const { Attributes } = await documentClient.send(
       new UpdateCommand({

@@ -40,7 +40,7 @@ function refuse(location: Location, input: unknown, error: z.core.$ZodError): ne
   if (issue === undefined) throw new InvalidRequestError('The request is invalid.');
   // A strict object's unknown field (Stripe's "Received unknown parameter"): malformed, `param` names the field.
   if (issue.code === 'unrecognized_keys') {
-    const field = [...issue.path.map(String), issue.keys[0] ?? ''].join('.');
+    const field = [...issue.path.map(String), issue.keys[0] ?? ''].join('.').slice(0, 200);
     throw new InvalidRequestError(`Unknown field: ${field}.`, { param: field });
   }
   const param = issue.path.map(String).join('.') || undefined;

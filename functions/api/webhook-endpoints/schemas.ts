@@ -141,7 +141,10 @@ export const WebhookRecovery = described(
       'Events sent again by this call: each has one new attempt (the number after its last), logged `pending` at once and put on the delivery queue, oldest first. It is signed and delivered like any attempt, with the event id as `webhook-id`; if it fails, its retries follow the schedule from the beginning.',
     ),
     skipped_delivered: described(Int, 'Events of the window this endpoint has taken (an attempt was delivered): not sent again.'),
-    skipped_pending: described(Int, 'Events of the window with an attempt still to come (a retry scheduled, or an attempt sent again by an earlier call and not run yet): not sent again.'),
+    skipped_pending: described(
+      Int,
+      'Events of the window with an attempt still to come (a retry scheduled, or an attempt sent again by an earlier call and not run yet): not sent again.',
+    ),
     skipped_unavailable: described(
       Int,
       'Failed events that cannot be sent again: erased with their customer or expired (30 days), no longer subscribed to by the endpoint, or at the 100th attempt.',

@@ -6,8 +6,6 @@
  * verify every delivery with the `standardwebhooks` package. Time is driven through the queue's
  * delayed messages, the due index and the `now` the services take, never by sleeping minutes.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { handler as outboundDeliveries } from '#consumers/outbound-deliveries';
 import { WebhookDeliverSchema, type WebhookDeliver } from '#contracts/webhook-deliveries';
@@ -24,54 +22,10 @@ import { startTestStack } from '#test/fixtures/local-stack';
 import { sqsEventOf } from '#test/fixtures/recoveries';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+import { ok, type Received, type Receiver, startReceiver, status } from '#test/fixtures/webhook-receiver';
 
 // Each test drives the stream, the queue and sometimes a receiver that answers late: seconds on a busy 2-core machine.
 jest.setTimeout(90_000);
-
-interface Received {
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
-type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void;
-interface Receiver {
-  readonly url: string;
-  readonly received: Received[];
-  /** How the next requests are answered (200 by default). */
-  answer: Answer;
-  close(): Promise<void>;
-}
-
-const ok: Answer = (_req, res) => res.writeHead(200).end('ok');
-const status =
-  (code: number, headers: Record<string, string> = {}): Answer =>
-  (_req, res) =>
-    res.writeHead(code, headers).end();
-
-/** A receiver on loopback (a real node:http server) that keeps every request and answers as told. */
-async function startReceiver(): Promise<Receiver> {
-  const received: Received[] = [];
-  const receiver = { answer: ok } as { answer: Answer };
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body });
-      receiver.answer(req, res, body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(receiver, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-}
 
 interface Payload {
   id: string;

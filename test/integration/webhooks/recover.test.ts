@@ -8,6 +8,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { type WebhookDeliver, WebhookDeliverSchema } from '#contracts/webhook-deliveries';
+import { handler as everyMinute } from '#jobs/every-minute';
 import type { LocalStack } from '#lib/local/local-stack';
 import { deliverWebhook } from '#services/deliver-webhook';
 import { eraseCustomer } from '#services/erase-customer';
@@ -15,6 +16,7 @@ import { recoverFailedDeliveries } from '#services/recover-webhook-deliveries';
 import { call } from '#test/fixtures/http';
 import { startTestStack } from '#test/fixtures/local-stack';
 import { keyWithScopes } from '#test/fixtures/recoveries';
+import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
 import { ok, type Received, type Receiver, startReceiver, status } from '#test/fixtures/webhook-receiver';
 
@@ -230,6 +232,36 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
     expect(Date.parse(tenth?.due_at as string) - attemptedAfter).toBeGreaterThanOrEqual(4_000);
     expect(Date.parse(tenth?.due_at as string) - attemptedBefore).toBeLessThanOrEqual(6_000);
     expect(hooks.received.map((request) => request.headers['webhook-id'])).toEqual([eventId, eventId, eventId]);
+  });
+
+  it("keeps the new series through the due index: a recovered series' third failure waits 30 min, then goes on with its series", async () => {
+    // Prepare: the series that began at attempt 9 fails its third attempt (11)
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(tenant, hooks.url);
+    hooks.answer = failFinally;
+    const { eventId } = await failedPaymentEvent(tenant, hooks, 'series@example.com');
+    hooks.answer = status(500);
+    const eleventh = await deliverWebhook({
+      kind: 'webhook.deliver',
+      merchant_id: tenant.merchant.id,
+      event_id: eventId,
+      target: 'endpoint',
+      target_id: endpoint.id,
+      attempt: 11,
+      due_at: new Date().toISOString(),
+      series_start: 9,
+    });
+    const dueAt = (eleventh as { next: { at: string } }).next.at;
+
+    // Act: the every-minute task enqueues the pending attempt 12 when it is due
+    const report = await everyMinute(scheduledJobEventAt('every-minute', new Date(dueAt)));
+
+    // Assess
+    expect(eleventh).toMatchObject({ kind: 'failed', next: { attempt: 12, via: 'due_index' } });
+    // Other tests' retries may fall due by then too: this merchant's is the one looked at.
+    expect(report.tasks.find((task) => task.name === 'dispatch-due-webhooks')?.status).toBe('ok');
+    expect(queued(tenant)).toEqual([expect.objectContaining({ event_id: eventId, attempt: 12, series_start: 9, due_at: dueAt })]);
   });
 
   it('skips failed events that are gone (erased with their customer) or that the endpoint no longer subscribes to', async () => {

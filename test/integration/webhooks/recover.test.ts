@@ -7,7 +7,7 @@
  * `webhook-delivery: abort-message`, so no test waits for the retry schedule.
  */
 import { Webhook } from 'standardwebhooks';
-import { type WebhookDeliver, WebhookDeliverSchema } from '#contracts/webhook-deliveries';
+import type { WebhookDeliver } from '#contracts/webhook-deliveries';
 import { handler as everyMinute } from '#jobs/every-minute';
 import type { LocalStack } from '#lib/local/local-stack';
 import { deliverWebhook } from '#services/deliver-webhook';
@@ -18,7 +18,17 @@ import { startTestStack } from '#test/fixtures/local-stack';
 import { keyWithScopes } from '#test/fixtures/recoveries';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { expectOtherMerchantGets404, newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
-import { ok, type Received, type Receiver, startReceiver, status } from '#test/fixtures/webhook-receiver';
+import {
+  createEndpointVia,
+  deliverAllOf,
+  ingestFailureVia,
+  ok,
+  type Received,
+  type Receiver,
+  receiverPool,
+  status,
+  waitingDeliveries,
+} from '#test/fixtures/webhook-receiver';
 
 // Each test drives the stream and the queue through several deliveries: seconds on a busy 2-core machine.
 jest.setTimeout(90_000);
@@ -59,59 +69,26 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
   let stack: LocalStack;
-  const receivers: Receiver[] = [];
-
-  const receiver = async (): Promise<Receiver> => {
-    const started = await startReceiver();
-    receivers.push(started);
-    return started;
-  };
-  const createEndpoint = async (tenant: Tenant, url: string) => {
-    const response = await call<Answer<{ id: string; signing_secret: string }>>(`${stack.api_url}/webhooks/endpoints`, {
-      method: 'POST',
-      key: tenant.key,
-      body: { url, events: ['payment.failed'] },
-    });
-    expect(response.status).toBe(201);
-    return response.body.data;
-  };
+  const receivers = receiverPool();
+  const receiver = receivers.start;
+  const createEndpoint = (tenant: Tenant, url: string) => createEndpointVia(stack, tenant, url, ['payment.failed']);
+  const deliverAll = () => deliverAllOf(stack);
   /** A payment fails (a real `payment.failed` event), and its first attempt runs: the event's id, as the receiver got it. */
   const failedPaymentEvent = async (tenant: Tenant, hooks: Receiver, email: string): Promise<{ eventId: string; paymentId: string }> => {
-    const response = await call<Answer<{ payment_event_id: string }>>(`${stack.api_url}/ingest/payment-event`, {
-      method: 'POST',
-      key: tenant.key,
-      body: {
-        event_type: 'payment_failed',
-        amount_cents: 4900,
-        currency: 'usd',
-        customer_email: email,
-        decline_code: 'insufficient_funds',
-        metadata: { psp: 'stripe', payment_id: `pi_${Math.random().toString(36).slice(2)}` },
-      },
-    });
-    expect(response.status).toBe(200);
+    const paymentId = await ingestFailureVia(stack, tenant, email);
     await deliverAll();
-    const last = hooks.received.at(-1) as Received;
-    return { eventId: payloadOf(last).id, paymentId: response.body.data.payment_event_id };
-  };
-  const deliverAll = async () => {
-    await stack.runtime.stream.drain();
-    await stack.runtime.queues.drain();
+    return { eventId: payloadOf(hooks.received.at(-1) as Received).id, paymentId };
   };
   const recover = (tenant: Tenant, endpointId: string, body: unknown, key = tenant.key) =>
     call<Answer<Recovery>>(`${stack.api_url}/webhooks/endpoints/${endpointId}/recover`, { method: 'POST', key, body });
   const log = async (tenant: Tenant, query = '') => (await call<Answer<LogRow[]>>(`${stack.api_url}/webhooks/events${query}`, { key: tenant.key })).body.data;
-  const queued = (tenant: Tenant): WebhookDeliver[] =>
-    stack.runtime.queues
-      .waiting('outbound-deliveries')
-      .map((message) => WebhookDeliverSchema.parse(JSON.parse(message.body)))
-      .filter((message) => message.merchant_id === tenant.merchant.id);
+  const queued = (tenant: Tenant): WebhookDeliver[] => waitingDeliveries(stack).filter((message) => message.merchant_id === tenant.merchant.id);
 
   beforeAll(async () => {
     stack = await startTestStack();
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await stack.stop();
   });
 
@@ -151,6 +128,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
     // Act
     const response = await recover(tenant, endpoint.id, { since, until });
+    const enqueued = queued(tenant);
     const pendingAtOnce = await log(tenant, '?status=pending');
     const again = await recover(tenant, endpoint.id, { since, until });
     await stack.runtime.queues.drain();
@@ -180,8 +158,13 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
     const resent = hooks.received.slice(sentBefore);
     const verifier = new Webhook(endpoint.signing_secret);
     const verified = resent.map((request) => verifier.verify(request.body, request.headers) as Payload);
-    expect(verified.map((payload) => payload.id)).toEqual([first.eventId, second.eventId]);
-    expect(resent.map((request) => request.headers['webhook-id'])).toEqual([first.eventId, second.eventId]);
+    // Queued oldest first, each a new attempt starting a new series; the consumer may send one batch's messages in any order.
+    expect(enqueued.map((message) => [message.event_id, message.attempt, message.series_start])).toEqual([
+      [first.eventId, 2, 2],
+      [second.eventId, 2, 2],
+    ]);
+    expect(verified.map((payload) => payload.id).sort()).toEqual([first.eventId, second.eventId].sort());
+    for (const [index, request] of resent.entries()) expect(request.headers['webhook-id']).toBe(verified[index]?.id);
     expect(verified.every((payload) => payload.type === 'payment.failed')).toBe(true);
     expect(verified.map((payload) => payload.id)).not.toContain(before.eventId);
     const rows = await log(tenant, `?endpoint_id=${endpoint.id}`);

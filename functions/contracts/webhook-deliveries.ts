@@ -3,6 +3,9 @@ import * as z from '#shared/zod';
 /** The kind of every message on `outbound-deliveries`: one attempt of one outbound event to one target. */
 export const WEBHOOK_DELIVER_KIND = 'webhook.deliver';
 
+/** The highest attempt number a message may carry: an event past it is not sent again, even by a recovery. */
+export const MAX_ATTEMPT_NUMBER = 100;
+
 /**
  * One attempt of one outbound event to one target (an endpoint `we_…` or an automation
  * subscription `hook_…`): ids only, never the payload (the consumer reads the event, so an event
@@ -18,8 +21,8 @@ export const WebhookDeliverSchema = z.object({
   event_id: z.string().check(z.minLength(1), z.maxLength(200)),
   target: z.enum(['endpoint', 'automation']),
   target_id: z.string().check(z.minLength(1), z.maxLength(200)),
-  attempt: z.number().check(z.int(), z.minimum(1), z.maximum(100)),
+  attempt: z.number().check(z.int(), z.minimum(1), z.maximum(MAX_ATTEMPT_NUMBER)),
   due_at: z.optional(z.iso.datetime()),
-  series_start: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100))),
+  series_start: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_ATTEMPT_NUMBER))),
 });
 export type WebhookDeliver = z.infer<typeof WebhookDeliverSchema>;

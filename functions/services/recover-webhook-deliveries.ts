@@ -2,7 +2,7 @@ import { queueSender } from '#adapters/queue-sender';
 import { StateConflictError, ValidationError } from '#core/errors';
 import { idBody, timeOrderedIdFloor } from '#core/ids';
 import { deliveredType } from '#core/webhooks/events';
-import { WEBHOOK_DELIVER_KIND, type WebhookDeliver, WebhookDeliverSchema } from '#contracts/webhook-deliveries';
+import { MAX_ATTEMPT_NUMBER, WEBHOOK_DELIVER_KIND, type WebhookDeliver, WebhookDeliverSchema } from '#contracts/webhook-deliveries';
 import { webhookAttemptIdFor } from '#data/entities/webhook-endpoint';
 import { getOutboundEvents } from '#data/outbound-event-repository';
 import {
@@ -22,9 +22,6 @@ export const MAX_RECOVERED_PER_CALL = 1_000;
  * the event is recoverable. Any sooner, a retry is still on its way and the event is skipped.
  */
 export const LOST_ATTEMPT_AFTER_MS = 60 * 60 * 1000;
-
-/** The last attempt number a message may carry (the contract's bound): an event past it is not sent again. */
-const MAX_ATTEMPT = 100;
 
 export interface RecoveryRequest {
   /** ISO 8601: events created at or after it. */
@@ -142,7 +139,7 @@ export async function recoverFailedDeliveries(
     const verdict = verdictOf(attempt, delivered.has(eventId), now);
     if (verdict === 'delivered') counts.skipped_delivered += 1;
     else if (verdict === 'pending') counts.skipped_pending += 1;
-    else if (attempt.attempt >= MAX_ATTEMPT) counts.skipped_unavailable += 1;
+    else if (attempt.attempt >= MAX_ATTEMPT_NUMBER) counts.skipped_unavailable += 1;
     else failed.push(attempt);
   }
   failed.sort((a, b) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0));

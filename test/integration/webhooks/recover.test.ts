@@ -7,7 +7,7 @@
  * `webhook-delivery: abort-message`, so no test waits for the retry schedule.
  */
 import { Webhook } from 'standardwebhooks';
-import type { WebhookDeliver } from '#contracts/webhook-deliveries';
+import { MAX_ATTEMPT_NUMBER, type WebhookDeliver } from '#contracts/webhook-deliveries';
 import { handler as everyMinute } from '#jobs/every-minute';
 import type { LocalStack } from '#lib/local/local-stack';
 import { deliverWebhook } from '#services/deliver-webhook';
@@ -272,6 +272,33 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
     expect(partly).toMatchObject({ requeued: 1, skipped_unavailable: 1 });
     expect(hooks.received.map((request) => payloadOf(request).id)).toEqual([erased.eventId, kept.eventId, kept.eventId, later.eventId]);
     expect(unsubscribed.body.data).toMatchObject({ requeued: 0, skipped_delivered: 1, skipped_unavailable: 2 });
+    expect(queued(tenant)).toEqual([]);
+  });
+
+  it('leaves an event at its 100th attempt, the last a message may carry', async () => {
+    // Prepare
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(tenant, hooks.url);
+    const since = new Date().toISOString();
+    hooks.answer = failFinally;
+    const { eventId } = await failedPaymentEvent(tenant, hooks, 'hundredth@example.com');
+    const last = await deliverWebhook({
+      kind: 'webhook.deliver',
+      merchant_id: tenant.merchant.id,
+      event_id: eventId,
+      target: 'endpoint',
+      target_id: endpoint.id,
+      attempt: MAX_ATTEMPT_NUMBER,
+      due_at: new Date().toISOString(),
+    });
+
+    // Act
+    const response = await recover(tenant, endpoint.id, { since });
+
+    // Assess
+    expect(last).toMatchObject({ kind: 'failed', delivery: { attempt: 100, next_attempt_at: null } });
+    expect(response.body.data).toMatchObject({ requeued: 0, skipped_unavailable: 1 });
     expect(queued(tenant)).toEqual([]);
   });
 

@@ -138,7 +138,7 @@ export const WebhookRecovery = described(
     until: described(DateTime, 'The end of the window (events created at or before it), as UTC: now when it was not given.'),
     requeued: described(
       Int,
-      'Events sent again by this call: each has one new attempt (the number after its last), logged `pending` at once and put on the delivery queue, oldest first. It is signed and delivered like any attempt, with the event id as `webhook-id`; if it fails, its retries follow the schedule from the beginning.',
+      'Events sent again by this call: each has one new attempt (the number after its last), logged `pending` at once and put on the delivery queue, the oldest events taken first (they may arrive in any order). It is signed and delivered like any attempt, with the event id as `webhook-id`; if it fails, its retries follow the schedule from the beginning.',
     ),
     skipped_delivered: described(Int, 'Events of the window this endpoint has taken (an attempt was delivered): not sent again.'),
     skipped_pending: described(

@@ -79,6 +79,25 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
     await deliverAll();
     return { eventId: payloadOf(hooks.received.at(-1) as Received).id, paymentId };
   };
+  /** A merchant with an endpoint (subscribed to payment.failed) and its receiver; `since`: now, before any event of the test. */
+  const merchantWithEndpoint = async () => {
+    const tenant = await newTenant(['admin'], UNLIMITED);
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(tenant, hooks.url);
+    return { tenant, hooks, endpoint, since: new Date().toISOString() };
+  };
+  /** Attempt `attempt` of the event to the endpoint, run now by the consumer's code (as its queue message would). */
+  const attemptNow = (tenant: Tenant, endpointId: string, eventId: string, attempt: number, seriesStart?: number) =>
+    deliverWebhook({
+      kind: 'webhook.deliver',
+      merchant_id: tenant.merchant.id,
+      event_id: eventId,
+      target: 'endpoint',
+      target_id: endpointId,
+      attempt,
+      due_at: new Date().toISOString(),
+      ...(seriesStart === undefined ? {} : { series_start: seriesStart }),
+    });
   const recover = (tenant: Tenant, endpointId: string, body: unknown, key = tenant.key) =>
     call<Answer<Recovery>>(`${stack.api_url}/webhooks/endpoints/${endpointId}/recover`, { method: 'POST', key, body });
   const log = async (tenant: Tenant, query = '') => (await call<Answer<LogRow[]>>(`${stack.api_url}/webhooks/events${query}`, { key: tenant.key })).body.data;
@@ -94,9 +113,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it('sends again exactly the failed events of the window, oldest first, with their own webhook-id; skips delivered, pending and those outside the window', async () => {
     // Prepare: an event before the window, then failed, delivered, failed and retry-pending ones in it, then one after it
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
+    const { tenant, hooks, endpoint } = await merchantWithEndpoint();
     hooks.answer = failFinally;
     const before = await failedPaymentEvent(tenant, hooks, 'before@example.com');
     await tick();
@@ -109,15 +126,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
     const retrying = await failedPaymentEvent(tenant, hooks, 'retrying@example.com');
     // Its attempt 3 fails without ending the retries: attempt 4 waits about 30 min in the due index.
     hooks.answer = status(500);
-    const third = await deliverWebhook({
-      kind: 'webhook.deliver',
-      merchant_id: tenant.merchant.id,
-      event_id: retrying.eventId,
-      target: 'endpoint',
-      target_id: endpoint.id,
-      attempt: 3,
-      due_at: new Date().toISOString(),
-    });
+    const third = await attemptNow(tenant, endpoint.id, retrying.eventId, 3);
     await tick();
     const until = new Date().toISOString();
     await tick();
@@ -183,22 +192,11 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it('starts a new retry series: an event whose eight attempts failed is retried again on the schedule after its recovered attempt fails', async () => {
     // Prepare: attempt 1 ends the retries; attempt 8, the schedule's last, fails with no attempt left
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
-    const since = new Date().toISOString();
+    const { tenant, hooks, endpoint, since } = await merchantWithEndpoint();
     hooks.answer = failFinally;
     const { eventId } = await failedPaymentEvent(tenant, hooks, 'exhausted@example.com');
     hooks.answer = status(500);
-    const eighth = await deliverWebhook({
-      kind: 'webhook.deliver',
-      merchant_id: tenant.merchant.id,
-      event_id: eventId,
-      target: 'endpoint',
-      target_id: endpoint.id,
-      attempt: 8,
-      due_at: new Date().toISOString(),
-    });
+    const eighth = await attemptNow(tenant, endpoint.id, eventId, 8);
 
     // Act: recovered while the receiver still fails
     const response = await recover(tenant, endpoint.id, { since });
@@ -221,22 +219,11 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it("keeps the new series through the due index: a recovered series' third failure waits 30 min, then goes on with its series", async () => {
     // Prepare: the series that began at attempt 9 fails its third attempt (11)
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
+    const { tenant, hooks, endpoint } = await merchantWithEndpoint();
     hooks.answer = failFinally;
     const { eventId } = await failedPaymentEvent(tenant, hooks, 'series@example.com');
     hooks.answer = status(500);
-    const eleventh = await deliverWebhook({
-      kind: 'webhook.deliver',
-      merchant_id: tenant.merchant.id,
-      event_id: eventId,
-      target: 'endpoint',
-      target_id: endpoint.id,
-      attempt: 11,
-      due_at: new Date().toISOString(),
-      series_start: 9,
-    });
+    const eleventh = await attemptNow(tenant, endpoint.id, eventId, 11, 9);
     const dueAt = (eleventh as { next: { at: string } }).next.at;
 
     // Act: the every-minute task enqueues the pending attempt 12 when it is due
@@ -251,10 +238,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it('skips failed events that are gone (erased with their customer) or that the endpoint no longer subscribes to', async () => {
     // Prepare
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
-    const since = new Date().toISOString();
+    const { tenant, hooks, endpoint, since } = await merchantWithEndpoint();
     hooks.answer = failFinally;
     const erased = await failedPaymentEvent(tenant, hooks, 'erased@example.com');
     const kept = await failedPaymentEvent(tenant, hooks, 'kept@example.com');
@@ -279,21 +263,10 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it('leaves an event at its 100th attempt, the last a message may carry', async () => {
     // Prepare
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
-    const since = new Date().toISOString();
+    const { tenant, hooks, endpoint, since } = await merchantWithEndpoint();
     hooks.answer = failFinally;
     const { eventId } = await failedPaymentEvent(tenant, hooks, 'hundredth@example.com');
-    const last = await deliverWebhook({
-      kind: 'webhook.deliver',
-      merchant_id: tenant.merchant.id,
-      event_id: eventId,
-      target: 'endpoint',
-      target_id: endpoint.id,
-      attempt: MAX_ATTEMPT_NUMBER,
-      due_at: new Date().toISOString(),
-    });
+    const last = await attemptNow(tenant, endpoint.id, eventId, MAX_ATTEMPT_NUMBER);
 
     // Act
     const response = await recover(tenant, endpoint.id, { since });
@@ -306,10 +279,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it('sends at most `limit` events a call, oldest first, with has_more; the same window again continues', async () => {
     // Prepare
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
-    const since = new Date().toISOString();
+    const { tenant, hooks, endpoint, since } = await merchantWithEndpoint();
     hooks.answer = failFinally;
     const events: string[] = [];
     for (const name of ['a', 'b', 'c']) events.push((await failedPaymentEvent(tenant, hooks, `${name}@example.com`)).eventId);
@@ -331,10 +301,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it('takes a retry overdue by more than an hour for lost, and sends the event again', async () => {
     // Prepare: attempt 1 fails and its retry waits on the queue (5 s)
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
-    const since = new Date().toISOString();
+    const { tenant, hooks, endpoint, since } = await merchantWithEndpoint();
     hooks.answer = status(500);
     const { eventId } = await failedPaymentEvent(tenant, hooks, 'lost@example.com');
     const [retry] = queued(tenant);
@@ -356,10 +323,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it('answers 409 for a disabled endpoint, sending nothing, and recovers once it is enabled again', async () => {
     // Prepare: the receiver answers 410, which disables the endpoint
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
-    const since = new Date().toISOString();
+    const { tenant, hooks, endpoint, since } = await merchantWithEndpoint();
     hooks.answer = status(410);
     const { eventId } = await failedPaymentEvent(tenant, hooks, 'gone@example.com');
     hooks.answer = ok;
@@ -381,10 +345,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
 
   it("answers 404 for another merchant's endpoint and an id of no endpoint, and needs the webhooks or admin scope", async () => {
     // Prepare
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
-    const since = new Date(Date.now() - 60_000).toISOString();
+    const { tenant, endpoint, since } = await merchantWithEndpoint();
     const reader = await keyWithScopes(tenant.merchant.id, ['read']);
     const webhooksOnly = await keyWithScopes(tenant.merchant.id, ['webhooks']);
 
@@ -415,9 +376,7 @@ describe('POST /api/v1/webhooks/endpoints/{id}/recover', () => {
     ['a __proto__ key', 400, '__proto__', () => JSON.parse(`{"since": "${new Date().toISOString()}", "__proto__": {"polluted": true}}`) as unknown],
   ])('refuses %s with %i and param %s, sending nothing', async (_name, code, param, body) => {
     // Prepare: a failed event that a valid call would send again
-    const tenant = await newTenant(['admin'], UNLIMITED);
-    const hooks = await receiver();
-    const endpoint = await createEndpoint(tenant, hooks.url);
+    const { tenant, hooks, endpoint } = await merchantWithEndpoint();
     hooks.answer = failFinally;
     await failedPaymentEvent(tenant, hooks, 'bad-input@example.com');
 

@@ -1258,3 +1258,21 @@ export const upcomingChargeKeys = {
 } as const;
 
 export const UPCOMING_CHARGE_ENTITY = { charge: 'upcoming_charge' } as const;
+
+/**
+ * Recovering failed webhook deliveries (issue 13; POST /webhooks/endpoints/{id}/recover,
+ * functions/services/recover-webhook-deliveries.ts):
+ * | the merchant's delivery log from an instant on, oldest first (every attempt of the events of the window: later attempts sort later) | PK = M#<m>, SK BETWEEN WHDLV#<floor body of since> AND WHDLV#~ | table |
+ * A log row's body starts with its attempt's scheduled time (webhookKeys), and an event's first
+ * attempt is scheduled at the event's creation, so every attempt of an event created at or after
+ * `since` sorts at or after `since`'s floor body. The rows of all endpoints are read (the key holds
+ * no endpoint): the cost is the merchant's attempts logged since `since`.
+ */
+export const webhookRecoveryKeys = {
+  /** Key condition of the log rows (`WHDLV#<body>`) whose body is at least `fromBody`. */
+  deliveriesFrom: (merchantId: string, fromBody: string) => ({
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `WHDLV#${fromBody}`, ':to': 'WHDLV#~' },
+  }),
+} as const;

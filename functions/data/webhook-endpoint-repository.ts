@@ -1,13 +1,14 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, paginateQuery, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ResourceNotFoundError, ValidationError } from '#core/errors';
-import { idBody, timeOrderedId } from '#core/ids';
+import { idBody, timeOrderedId, timeOrderedIdFloor } from '#core/ids';
+import { TEST_EVENT_TYPE } from '#core/webhooks/events';
 import { env } from '#shared/env';
 import { documentClient } from './client';
 import { cappedIncrement, failedConditionAt } from './transact';
 import { webhookDeliveryEntity, webhookDeliveryIdFor, webhookEndpointBodyOf, webhookEndpointEntity, webhookEndpointIdFor } from './entities/webhook-endpoint';
 import type { TransactItem } from './customer-repository';
 import { findDueEntries } from './due-index';
-import { conditions, queries, WEBHOOK_DUE_SHARDS, webhookDueKeys, webhookKeys } from './keys';
+import { conditions, queries, WEBHOOK_DUE_SHARDS, webhookDueKeys, webhookKeys, webhookRecoveryKeys } from './keys';
 
 /**
  * Outbound webhook endpoints (at most MAX_WEBHOOK_ENDPOINTS per merchant, kept by a count item in
@@ -15,7 +16,8 @@ import { conditions, queries, WEBHOOK_DUE_SHARDS, webhookDueKeys, webhookKeys } 
  * stored sealed only (adapters/secret-box); this module never sees them in clear.
  */
 export const MAX_WEBHOOK_ENDPOINTS = 16;
-const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
+/** How long the delivery log keeps an attempt (the table's TTL removes it after). */
+export const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
 
 export interface WebhookEndpointRecord {
   readonly id: string;
@@ -154,9 +156,20 @@ export async function recordWebhookDelivery(input: Omit<WebhookDeliveryRecord, '
   return record;
 }
 
-const deliveryItem = (record: WebhookDeliveryRecord, pending?: { readonly target: DeliveryTarget }) =>
+/** What a pending row keeps for the attempt it stands for: the kind of target, and the attempt its series began with (absent: 1). */
+export interface PendingAttempt {
+  readonly target: DeliveryTarget;
+  readonly series_start?: number | undefined;
+}
+
+const deliveryItem = (record: WebhookDeliveryRecord, pending?: PendingAttempt) =>
   webhookDeliveryEntity.toItem(
-    { ...record, expires_at: Math.floor(Date.parse(record.created_at) / 1000) + DELIVERY_RETENTION_SECONDS, ...(pending === undefined ? {} : pending) },
+    {
+      ...record,
+      expires_at: Math.floor(Date.parse(record.created_at) / 1000) + DELIVERY_RETENTION_SECONDS,
+      ...(pending === undefined ? {} : { target: pending.target }),
+      ...(pending?.series_start === undefined ? {} : { series_start: pending.series_start }),
+    },
     { due: pending !== undefined },
   );
 
@@ -189,10 +202,7 @@ function finalRowPut(record: WebhookDeliveryRecord): TransactItem {
  * due-index entry, in one transaction. False when the attempt's row was final already (a
  * concurrent copy of the message logged it first): nothing is written then.
  */
-export async function logDeliveryAttempt(
-  record: WebhookDeliveryRecord,
-  next?: { readonly pending: WebhookDeliveryRecord; readonly target: DeliveryTarget },
-): Promise<boolean> {
+export async function logDeliveryAttempt(record: WebhookDeliveryRecord, next?: { readonly pending: WebhookDeliveryRecord } & PendingAttempt): Promise<boolean> {
   try {
     if (next === undefined) {
       const put = finalRowPut(record).Put;
@@ -200,7 +210,7 @@ export async function logDeliveryAttempt(
     } else {
       await documentClient.send(
         new TransactWriteCommand({
-          TransactItems: [finalRowPut(record), { Put: { TableName: env.TABLE_NAME, Item: deliveryItem(next.pending, { target: next.target }) } }],
+          TransactItems: [finalRowPut(record), { Put: { TableName: env.TABLE_NAME, Item: deliveryItem(next.pending, next) } }],
         }),
       );
     }
@@ -216,11 +226,7 @@ export async function logDeliveryAttempt(
  * still that entry (two runs of the every-minute task claim it once). The row as it was, or
  * undefined when another run claimed it (or it is gone).
  */
-export async function claimDueDelivery(
-  merchantId: string,
-  body: string,
-  dueSortKey: string,
-): Promise<(WebhookDeliveryRecord & { readonly target: DeliveryTarget }) | undefined> {
+export async function claimDueDelivery(merchantId: string, body: string, dueSortKey: string): Promise<(WebhookDeliveryRecord & PendingAttempt) | undefined> {
   try {
     const { Attributes } = await documentClient.send(
       new UpdateCommand({
@@ -233,7 +239,11 @@ export async function claimDueDelivery(
       }),
     );
     if (Attributes === undefined) return undefined;
-    return { ...deliveryFromItem(Attributes), target: Attributes.target === 'automation' ? 'automation' : 'endpoint' };
+    return {
+      ...deliveryFromItem(Attributes),
+      target: Attributes.target === 'automation' ? 'automation' : 'endpoint',
+      ...(typeof Attributes.series_start === 'number' ? { series_start: Attributes.series_start } : {}),
+    };
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
     throw error;
@@ -427,4 +437,64 @@ export async function findDueWebhookDeliveries(now: Date, limit: number): Promis
     dueAt: entry.dueAt,
     sortKey: webhookDueKeys.entry(entry.merchantId, entry.body, entry.dueAt).GSI4SK,
   }));
+}
+
+/** Where one attempt of the log left its event, as a recovery weighs it. */
+export interface AttemptState {
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly attempt: number;
+  readonly status: DeliveryStatus;
+  readonly next_attempt_at: string | null;
+}
+
+/**
+ * The attempts to one endpoint whose scheduled time is `from` or later, oldest first, a page at a
+ * time: one Query of the merchant's delivery log from `from` on (keys.ts webhookRecoveryKeys),
+ * paged by DynamoDB (1 MB a page). The filter keeps this endpoint's rows of real events (not the
+ * test route's sends) and the projection only what a recovery weighs, but a filter does not make
+ * the reads cheaper: every row of every endpoint logged since `from` is read.
+ */
+export async function* endpointAttemptsFrom(merchantId: string, endpointId: string, from: Date): AsyncGenerator<AttemptState[]> {
+  const range = webhookRecoveryKeys.deliveriesFrom(merchantId, timeOrderedIdFloor(from));
+  const input = {
+    TableName: env.TABLE_NAME,
+    ...range,
+    FilterExpression: '#endpoint = :endpoint AND #type <> :test',
+    ProjectionExpression: '#event, #type, #attempt, #status, #next',
+    ExpressionAttributeNames: {
+      ...range.ExpressionAttributeNames,
+      '#endpoint': 'endpoint_id',
+      '#type': 'event_type',
+      '#event': 'event_id',
+      '#attempt': 'attempt',
+      '#status': 'status',
+      '#next': 'next_attempt_at',
+    },
+    ExpressionAttributeValues: { ...range.ExpressionAttributeValues, ':endpoint': endpointId, ':test': TEST_EVENT_TYPE },
+  };
+  for await (const page of paginateQuery({ client: documentClient }, input)) {
+    yield (page.Items ?? []).map((item) => ({
+      event_id: String(item.event_id),
+      event_type: String(item.event_type),
+      attempt: Number(item.attempt),
+      status: item.status as DeliveryStatus,
+      next_attempt_at: typeof item.next_attempt_at === 'string' ? item.next_attempt_at : null,
+    }));
+  }
+}
+
+/**
+ * Logs a `pending` attempt before its message is enqueued (a recovery's), so that the log shows it
+ * at once and a second recovery sees it pending; the consumer writes it final. Only where no row
+ * is: false when the row exists already (a concurrent recovery wrote it), and nothing is written.
+ */
+export async function putPendingAttempt(record: WebhookDeliveryRecord): Promise<boolean> {
+  try {
+    await documentClient.send(new PutCommand({ TableName: env.TABLE_NAME, Item: deliveryItem(record), ConditionExpression: conditions.absent }));
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }

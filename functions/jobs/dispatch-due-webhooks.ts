@@ -35,6 +35,7 @@ export async function dispatchDueWebhooks(input: JobTaskInput, options: { readon
         target_id: row.endpoint_id,
         attempt: row.attempt,
         due_at: row.next_attempt_at ?? entry.dueAt,
+        ...(row.series_start === undefined ? {} : { series_start: row.series_start }),
       };
       try {
         await queueSender.send('outbound-deliveries', message);

@@ -210,7 +210,9 @@ export async function deliverWebhook(message: WebhookDeliver, now: Date = new Da
     }
   }
 
-  const waitMs = retryDelayMs(message.attempt, options.random);
+  // A recovered event's series of attempts began at its recovery: its retries follow the schedule from the start.
+  const seriesStart = Math.min(message.series_start ?? 1, message.attempt);
+  const waitMs = retryDelayMs(message.attempt - seriesStart + 1, options.random);
   if (waitMs === undefined) return final(`no attempts left (${message.attempt} made)`);
   const at = new Date(now.getTime() + waitMs).toISOString();
   const nextMessage: WebhookDeliver = { ...message, attempt: message.attempt + 1, due_at: at };
@@ -229,6 +231,6 @@ export async function deliverWebhook(message: WebhookDeliver, now: Date = new Da
     duration_ms: 0,
     error: null,
   };
-  await logDeliveryAttempt(delivery, { pending, target: message.target satisfies DeliveryTarget });
+  await logDeliveryAttempt(delivery, { pending, target: message.target satisfies DeliveryTarget, series_start: message.series_start });
   return { kind: 'failed', delivery, next: { attempt: nextMessage.attempt, at, via: 'due_index' } };
 }

@@ -38,6 +38,11 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function refuse(location: Location, input: unknown, error: z.core.$ZodError): never {
   const issue = error.issues[0];
   if (issue === undefined) throw new InvalidRequestError('The request is invalid.');
+  // A strict object's unknown field (Stripe's "Received unknown parameter"): malformed, `param` names the field.
+  if (issue.code === 'unrecognized_keys') {
+    const field = [...issue.path.map(String), issue.keys[0] ?? ''].join('.').slice(0, 200);
+    throw new InvalidRequestError(`Unknown field: ${field}.`, { param: field });
+  }
   const param = issue.path.map(String).join('.') || undefined;
   const present = valueAt(input, issue.path) !== undefined;
   const options = param === undefined ? {} : { param };

@@ -4,6 +4,7 @@ import {
   deleteWebhookEndpointSchemas,
   listWebhookDeliveriesSchemas,
   listWebhookEndpointsSchemas,
+  recoverWebhookEndpointSchemas,
   testWebhookEndpointSchemas,
   updateWebhookEndpointSchemas,
 } from './schemas';
@@ -25,6 +26,16 @@ export const webhookEndpointsRoutes: readonly RouteDef[] = [
   v1('webhook-endpoints', 'POST', '/webhooks/endpoints/{id}/test', 'testWebhookEndpoint', ['webhooks', 'admin'], 'Send a test event', {
     schemas: testWebhookEndpointSchemas,
   }),
+  // Beyond the spec's rows (like GET /openapi.json): Svix's recover, the replay of failed deliveries.
+  v1(
+    'webhook-endpoints',
+    'POST',
+    '/webhooks/endpoints/{id}/recover',
+    'recoverWebhookEndpoint',
+    ['webhooks', 'admin'],
+    "Send an endpoint's failed events again (recover; beyond the spec)",
+    { schemas: recoverWebhookEndpointSchemas },
+  ),
   v1('webhook-endpoints', 'GET', '/webhooks/events', 'listWebhookDeliveries', ['webhooks', 'read'], 'Delivery log', {
     schemas: listWebhookDeliveriesSchemas,
   }),

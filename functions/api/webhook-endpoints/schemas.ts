@@ -128,3 +128,47 @@ export const listWebhookDeliveriesSchemas = {
     }),
   },
 } as const;
+
+const Instant = z.iso.datetime({ offset: true });
+
+export const WebhookRecovery = described(
+  z.object({
+    endpoint_id: z.string(),
+    since: described(DateTime, 'The start of the window (events created at or after it), as UTC.'),
+    until: described(DateTime, 'The end of the window (events created at or before it), as UTC: now when it was not given.'),
+    requeued: described(
+      Int,
+      'Events sent again by this call: each has one new attempt (the number after its last), logged `pending` at once and put on the delivery queue, the oldest events taken first (they may arrive in any order). It is signed and delivered like any attempt, with the event id as `webhook-id`; if it fails, its retries follow the schedule from the beginning.',
+    ),
+    skipped_delivered: described(Int, 'Events of the window this endpoint has taken (an attempt was delivered): not sent again.'),
+    skipped_pending: described(
+      Int,
+      'Events of the window with an attempt still to come (a retry scheduled, or an attempt sent again by an earlier call and not run yet): not sent again.',
+    ),
+    skipped_unavailable: described(
+      Int,
+      'Failed events that cannot be sent again: erased with their customer or expired (30 days), no longer subscribed to by the endpoint, or at the 100th attempt.',
+    ),
+    has_more: described(
+      z.boolean(),
+      'More failed events are in the window than one call sends (1,000): call again with the same since and until; the events sent by this call are pending then, and skipped.',
+    ),
+  }),
+  'What a recovery did. This operation is beyond the spec (like GET /openapi.json): the replay that Svix offers as `POST /app/{app}/endpoint/{id}/recover`.',
+);
+
+export const recoverWebhookEndpointSchemas = {
+  params: EndpointParams,
+  body: described(
+    z.strictObject({
+      since: described(
+        Instant,
+        'ISO 8601 date-time with a Z or an offset: events created at or after it are recovered. At most 30 days ago (the delivery log keeps 30 days; older is 422 `param: since`), and not after `until` (422).',
+      ),
+      until: z.optional(described(Instant, 'ISO 8601 date-time: events created at or before it. Now when omitted.')),
+    }),
+    'The window of events to send again, by their creation time. An unknown field is refused (400 with `param`), so that a misspelt `until` never widens the window.',
+  ),
+  errorStatuses: [409],
+  responses: { 202: z.object({ data: WebhookRecovery, meta: ResponseMeta }) },
+} as const;

@@ -40,8 +40,11 @@ export const webhookEndpointEntity = defineEntity<WebhookEndpointRecord>({
     }) as unknown as WebhookEndpointRecord,
 });
 
-/** A delivery attempt as stored: its expiry (TTL) and, on a pending retry's row, which kind of target it goes to. */
-export type StoredWebhookDelivery = WebhookDeliveryRecord & { readonly expires_at: number; readonly target?: DeliveryTarget };
+/**
+ * A delivery attempt as stored: its expiry (TTL) and, on a pending retry's row, which kind of target
+ * it goes to and the attempt its series began with (a recovery starts a new series; absent: 1).
+ */
+export type StoredWebhookDelivery = WebhookDeliveryRecord & { readonly expires_at: number; readonly target?: DeliveryTarget; readonly series_start?: number };
 
 /**
  * One delivery attempt of the log, kept 30 days (`expires_at`, the table's TTL attribute, not read
@@ -55,5 +58,5 @@ export const webhookDeliveryEntity = defineEntity<StoredWebhookDelivery, { reado
     place?.due === true && delivery.status === 'pending' && delivery.next_attempt_at !== null
       ? webhookDueKeys.entry(delivery.merchant_id, idBody(delivery.id, 'whd') as string, delivery.next_attempt_at)
       : {},
-  internal: ['expires_at', 'target'],
+  internal: ['expires_at', 'target', 'series_start'],
 });

@@ -460,6 +460,11 @@ describe('GET /api/v1/openapi.json', () => {
       });
       await record('testWebhookEndpoint', 'test event', `${api}/webhooks/endpoints/${endpointId}/test`, { method: 'POST', key });
       await record('listWebhookDeliveries', 'delivery log', `${api}/webhooks/events?endpoint_id=${endpointId}`, { key });
+      await record('recoverWebhookEndpoint', 'the last hour', `${api}/webhooks/endpoints/${endpointId}/recover`, {
+        method: 'POST',
+        key,
+        body: { since: new Date(Date.now() - 3_600_000).toISOString() },
+      });
       await record('deleteWebhookEndpoint', 'delete', `${api}/webhooks/endpoints/${endpointId}`, { method: 'DELETE', key });
 
       const messaging = '/api/v1/messaging/status';

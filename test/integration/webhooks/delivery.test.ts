@@ -6,11 +6,9 @@
  * verify every delivery with the `standardwebhooks` package. Time is driven through the queue's
  * delayed messages, the due index and the `now` the services take, never by sleeping minutes.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { handler as outboundDeliveries } from '#consumers/outbound-deliveries';
-import { WebhookDeliverSchema, type WebhookDeliver } from '#contracts/webhook-deliveries';
+import type { WebhookDeliver } from '#contracts/webhook-deliveries';
 import { getSubscriptionById } from '#data/automation-repository';
 import { getOutboundEvent, type OutboundEvent } from '#data/outbound-event-repository';
 import { getWebhookEndpoint } from '#data/webhook-endpoint-repository';
@@ -24,54 +22,10 @@ import { startTestStack } from '#test/fixtures/local-stack';
 import { sqsEventOf } from '#test/fixtures/recoveries';
 import { scheduledJobEventAt } from '#test/fixtures/scheduled-jobs';
 import { newTenant, type Tenant, UNLIMITED } from '#test/fixtures/tenants';
+import { createEndpointVia, deliverAllOf, ingestFailureVia, ok, type Received, receiverPool, status, waitingDeliveries } from '#test/fixtures/webhook-receiver';
 
 // Each test drives the stream, the queue and sometimes a receiver that answers late: seconds on a busy 2-core machine.
 jest.setTimeout(90_000);
-
-interface Received {
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
-type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void;
-interface Receiver {
-  readonly url: string;
-  readonly received: Received[];
-  /** How the next requests are answered (200 by default). */
-  answer: Answer;
-  close(): Promise<void>;
-}
-
-const ok: Answer = (_req, res) => res.writeHead(200).end('ok');
-const status =
-  (code: number, headers: Record<string, string> = {}): Answer =>
-  (_req, res) =>
-    res.writeHead(code, headers).end();
-
-/** A receiver on loopback (a real node:http server) that keeps every request and answers as told. */
-async function startReceiver(): Promise<Receiver> {
-  const received: Received[] = [];
-  const receiver = { answer: ok } as { answer: Answer };
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body });
-      receiver.answer(req, res, body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(receiver, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-}
 
 interface Payload {
   id: string;
@@ -98,64 +52,28 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('outbound webhook delivery', () => {
   let stack: LocalStack;
-  const receivers: Receiver[] = [];
-
-  const receiver = async (): Promise<Receiver> => {
-    const started = await startReceiver();
-    receivers.push(started);
-    return started;
-  };
-  const createEndpoint = async (tenant: Tenant, url: string, events?: string[]) => {
-    const response = await call<{ data: { id: string; signing_secret: string } }>(`${stack.api_url}/webhooks/endpoints`, {
-      method: 'POST',
-      key: tenant.key,
-      body: { url, ...(events === undefined ? {} : { events }) },
-    });
-    expect(response.status).toBe(201);
-    return response.body.data;
-  };
-  const ingestFailure = async (tenant: Tenant, email = 'ana@example.com') => {
-    const response = await call<{ data: { payment_event_id: string } }>(`${stack.api_url}/ingest/payment-event`, {
-      method: 'POST',
-      key: tenant.key,
-      body: {
-        event_type: 'payment_failed',
-        amount_cents: 4900,
-        currency: 'usd',
-        customer_email: email,
-        decline_code: 'insufficient_funds',
-        metadata: { psp: 'stripe', payment_id: `pi_${Math.random().toString(36).slice(2)}` },
-      },
-    });
-    expect(response.status).toBe(200);
-    return response.body.data.payment_event_id;
-  };
+  const receivers = receiverPool();
+  const receiver = receivers.start;
+  const createEndpoint = (tenant: Tenant, url: string, events?: string[]) => createEndpointVia(stack, tenant, url, events);
+  const ingestFailure = (tenant: Tenant, email = 'ana@example.com') => ingestFailureVia(stack, tenant, email);
   const getPayment = async (tenant: Tenant, id: string) =>
     (await call<{ data: { status: string; next_retry_at: string | null; customer_id: string } }>(`${stack.api_url}/payments/${id}`, { key: tenant.key })).body
       .data;
   const log = async (tenant: Tenant, query = '') => (await call<{ data: LogRow[] }>(`${stack.api_url}/webhooks/events${query}`, { key: tenant.key })).body.data;
-  /** The outbox dispatched (both stream consumers), then every message visible now delivered. */
-  const deliverAll = async () => {
-    await stack.runtime.stream.drain();
-    await stack.runtime.queues.drain();
-  };
+  const deliverAll = () => deliverAllOf(stack);
   const runJobAt = async (at: Date) => {
     const report = await everyMinute(scheduledJobEventAt('every-minute', at));
     for (const task of report.tasks) expect(task.status).toBe('ok');
     return report;
   };
   /** The delayed `webhook.deliver` messages waiting on the queue for this event (a retry's). */
-  const waitingRetries = (eventId: string): WebhookDeliver[] =>
-    stack.runtime.queues
-      .waiting('outbound-deliveries')
-      .map((message) => WebhookDeliverSchema.parse(JSON.parse(message.body)))
-      .filter((message) => message.event_id === eventId);
+  const waitingRetries = (eventId: string): WebhookDeliver[] => waitingDeliveries(stack).filter((message) => message.event_id === eventId);
 
   beforeAll(async () => {
     stack = await startTestStack();
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await stack.stop();
   });
 

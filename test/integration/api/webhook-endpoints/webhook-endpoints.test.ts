@@ -166,7 +166,7 @@ describe('/api/v1/webhooks/endpoints', () => {
       // Assess
       expect(made.every((endpoint) => endpoint.id.startsWith('we_'))).toBe(true);
       expect(seventeenth.status).toBe(422);
-      expect(seventeenth.body.error?.message).toContain('16');
+      expect(seventeenth.body.error).toMatchObject({ code: 'validation_error', param: 'url', message: expect.stringContaining('16') });
       expect(again.status).toBe(201);
       const { Items } = await documentClient.send(
         new QueryCommand({ TableName: process.env.TABLE_NAME, ...queries.partitionPrefix(webhookKeys.endpointPrefix(tenant.merchant.id)) }),
@@ -199,6 +199,52 @@ describe('/api/v1/webhooks/endpoints', () => {
       expect(listWebhookEndpointsSchemas.responses[200].safeParse(first.body).success).toBe(true);
       expect([...first.body.data, ...second.body.data].map((endpoint) => endpoint.id)).toEqual(ids);
       expect(second.body.cursor?.next).toBeNull();
+    });
+
+    it.each([
+      ['limit=0', 'limit'],
+      ['limit=1000', 'limit'],
+      ['limit=abc', 'limit'],
+    ])('refuses %s with 422 validation_error naming the param', async (query, param) => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+
+      // Act
+      const response = await call<Body<Endpoint[]>>(`${base()}?${query}`, { key: tenant.key });
+
+      // Assess
+      expect(response.status).toBe(422);
+      expect(response.body.error).toMatchObject({ code: 'validation_error', param });
+    });
+
+    it("refuses a tampered cursor, and a cursor of another merchant's listing, with 400 naming cursor", async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const other = await newTenant(['admin'], UNLIMITED);
+      for (const owner of [tenant, tenant, other, other]) await create(owner, { url: 'https://93.184.216.34/paged' });
+      const mine = (await call<Body<Endpoint[]>>(`${base()}?limit=1`, { key: tenant.key })).body.cursor?.next as string;
+      const theirs = (await call<Body<Endpoint[]>>(`${base()}?limit=1`, { key: other.key })).body.cursor?.next as string;
+      // The start key rewritten to another merchant's partition, the signature kept.
+      const [payload, signature] = mine.split('.') as [string, string];
+      const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { k: Record<string, string> };
+      decoded.k = { ...decoded.k, PK: webhookKeys.endpointPrefix(other.merchant.id).PK };
+      const tampered = `${Buffer.from(JSON.stringify(decoded), 'utf8').toString('base64url')}.${signature}`;
+
+      // Act
+      const answers = await Promise.all(
+        [tampered, theirs, 'not-a-cursor'].map((cursor) =>
+          call<Body<Endpoint[]>>(`${base()}?limit=1&cursor=${encodeURIComponent(cursor)}`, { key: tenant.key }),
+        ),
+      );
+
+      // Assess
+      expect(mine).toEqual(expect.any(String));
+      expect(theirs).toEqual(expect.any(String));
+      expect(answers.map((answer) => [answer.status, answer.body.error?.code, answer.body.error?.param])).toEqual([
+        [400, 'invalid_request', 'cursor'],
+        [400, 'invalid_request', 'cursor'],
+        [400, 'invalid_request', 'cursor'],
+      ]);
     });
 
     it('is readable with the read scope', async () => {
@@ -234,6 +280,43 @@ describe('/api/v1/webhooks/endpoints', () => {
       expect(response.body.data.signing_secret).toBeUndefined();
       const listed = await call<Body<Endpoint[]>>(base(), { key: tenant.key });
       expect(listed.body.data[0]).toEqual({ ...response.body.data });
+    });
+
+    it('changes the description, and clears it with null', async () => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: 'https://93.184.216.34/a', description: 'first' })).body.data;
+
+      // Act
+      const changed = await call<Body<Endpoint>>(`${base()}/${made.id}`, { method: 'PUT', key: tenant.key, body: { description: 'billing sync' } });
+      const cleared = await call<Body<Endpoint>>(`${base()}/${made.id}`, { method: 'PUT', key: tenant.key, body: { description: null } });
+      const tooLong = await call<Body<Endpoint>>(`${base()}/${made.id}`, { method: 'PUT', key: tenant.key, body: { description: 'x'.repeat(501) } });
+
+      // Assess
+      expect(changed.status).toBe(200);
+      expect(changed.body.data).toMatchObject({ id: made.id, url: made.url, events: made.events, description: 'billing sync', enabled: true });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.data.description).toBeNull();
+      expect([tooLong.status, tooLong.body.error?.param]).toEqual([422, 'description']);
+      expect((await call<Body<Endpoint[]>>(base(), { key: tenant.key })).body.data[0]?.description).toBeNull();
+    });
+
+    it.each([
+      ['http:// to a public host', 'http://93.184.216.34/b'],
+      ['credentials in the URL', 'https://user:secret@93.184.216.34/b'],
+    ])('refuses %s with 422 param url, and changes nothing', async (_label, url) => {
+      // Prepare
+      const tenant = await newTenant(['admin'], UNLIMITED);
+      const made = (await create(tenant, { url: 'https://93.184.216.34/a', description: 'kept' })).body.data;
+
+      // Act
+      const response = await call<Body<Endpoint>>(`${base()}/${made.id}`, { method: 'PUT', key: tenant.key, body: { url, description: 'changed' } });
+
+      // Assess
+      expect(response.status).toBe(422);
+      expect(response.body.error).toMatchObject({ code: 'validation_error', param: 'url' });
+      const [stored] = (await call<Body<Endpoint[]>>(base(), { key: tenant.key })).body.data;
+      expect(stored).toMatchObject({ url: 'https://93.184.216.34/a', description: 'kept', updated_at: made.updated_at });
     });
 
     it('refuses a private URL or an unknown event with 422, and changes nothing', async () => {

@@ -87,3 +87,11 @@ export function rawKeyAndRateLimit(fixture: BenchFixture, kind: 'read' | 'write'
     );
   };
 }
+
+/** One request that must answer `status` (200 unless said); otherwise it throws with the start of the body, which fails the bench. */
+export function expectingStatus(invoke: () => Promise<APIGatewayProxyResult>, label: string, status = 200): () => Promise<void> {
+  return async () => {
+    const response = await invoke();
+    if (response.statusCode !== status) throw new Error(`${label} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+  };
+}

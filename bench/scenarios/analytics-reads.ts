@@ -16,7 +16,7 @@ import { mergeIncrements } from '#data/projections/increments';
 import { env } from '#shared/env';
 import { counted, installCallTally, perUnit, tally } from '#bench/call-tally';
 import { batchWrite, unlimitedMerchant } from '#bench/fixtures';
-import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import { expectingStatus, rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
 import type { BenchFixture, Scenario } from '#bench/scenario';
 
 /**
@@ -313,10 +313,7 @@ export const scenario: Scenario = {
     const today = new Date();
     const range = rollupKeys.range(dayOf(new Date(today.getTime() - 29 * 86_400_000)), dayOf(today));
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== expected) throw new Error(`GET ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `GET ${path}`, expected),
       async raw() {
         await keyAndRateLimit();
         let startKey: Record<string, unknown> | undefined;

@@ -6,7 +6,7 @@ import { putCustomer, resolveCustomer } from '#data/customer-repository';
 import { customerKeys, type ItemKey } from '#data/keys';
 import { env } from '#shared/env';
 import { batchWrite, seedFailedPayment } from '#bench/fixtures';
-import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import { expectingStatus, rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
 import type { BenchFixture, Scenario } from '#bench/scenario';
 
 /** Customers of the bench merchant per merchant in the table: 1,000 at N = 100, 10,000 at 10N. */
@@ -76,10 +76,7 @@ export const scenario: Scenario = {
     const keyAndRateLimit = rawKeyAndRateLimit(fixture, 'read');
     const emailRef = customerKeys.byEmail(fixture.merchantId, normaliseEmail(SAMPLE_EMAIL));
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `GET ${path}`),
       async raw() {
         await keyAndRateLimit();
         const { Item: ref } = await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: emailRef, ConsistentRead: true }));

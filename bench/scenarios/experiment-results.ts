@@ -13,7 +13,7 @@ import { startExperiment } from '#services/experiments';
 import { env } from '#shared/env';
 import { counted, installCallTally, perUnit, tally } from '#bench/call-tally';
 import { batchWrite, unlimitedMerchant } from '#bench/fixtures';
-import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import { expectingStatus, rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
 import type { BenchFixture, Scenario } from '#bench/scenario';
 
 /**
@@ -142,10 +142,7 @@ export const scenario: Scenario = {
     const keyAndRateLimit = rawKeyAndRateLimit(large, 'read');
     const body = experimentBodyOf(experiment.id) as string;
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `GET ${path}`),
       async raw() {
         await keyAndRateLimit();
         await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: experimentKeys.experiment(large.merchantId, body), ConsistentRead: true }));

@@ -5,7 +5,7 @@ import { documentClient } from '#data/client';
 import { paymentKeys } from '#data/keys';
 import { env } from '#shared/env';
 import { benchPayments, PAYMENTS_PER_MERCHANT } from '#bench/payments-data';
-import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import { expectingStatus, rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
 import type { Scenario } from '#bench/scenario';
 
 export const scenario: Scenario = {
@@ -29,10 +29,7 @@ export const scenario: Scenario = {
     const keyAndRateLimit = rawKeyAndRateLimit(fixture, 'read');
     const key = paymentKeys.payment(fixture.merchantId, paymentBodyOf(sample.id) as string);
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `GET ${path}`),
       async raw() {
         await keyAndRateLimit();
         await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: key, ConsistentRead: true }));

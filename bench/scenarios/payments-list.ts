@@ -5,7 +5,7 @@ import { documentClient } from '#data/client';
 import { paymentKeys } from '#data/keys';
 import { env } from '#shared/env';
 import { benchPayments, PAYMENTS_PER_MERCHANT } from '#bench/payments-data';
-import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import { expectingStatus, rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
 import type { Scenario } from '#bench/scenario';
 
 const PER_PAGE = 25;
@@ -44,10 +44,7 @@ export const scenario: Scenario = {
       Limit: PER_PAGE,
     };
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== 200) throw new Error(`GET ${url} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `GET ${url}`),
       async raw() {
         await keyAndRateLimit();
         await Promise.all([

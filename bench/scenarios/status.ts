@@ -1,5 +1,5 @@
 import { handler } from '#api/status/handler';
-import { rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
+import { expectingStatus, rawKeyAndRateLimit, routeInvoker } from '#bench/requests';
 import type { Scenario } from '#bench/scenario';
 
 export const scenario: Scenario = {
@@ -20,10 +20,7 @@ export const scenario: Scenario = {
     }
 
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `GET ${path}`),
       raw: rawKeyAndRateLimit(fixture, 'read'),
     };
   },

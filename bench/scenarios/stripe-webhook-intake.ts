@@ -13,6 +13,7 @@ import { type RawHttpRequest, toApiGatewayEvent } from '#lib/local/api-gateway-e
 import { createLambdaContext } from '#lib/local/lambda-context';
 import { LocalQueues } from '#lib/local/queue-hub';
 import { RouteMatcher } from '#lib/local/route-matcher';
+import { expectingStatus } from '#bench/requests';
 import type { Scenario } from '#bench/scenario';
 
 /** As getMerchantCached. */
@@ -80,10 +81,7 @@ export const scenario: Scenario = {
     const table = env.TABLE_NAME;
 
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== 200) throw new Error(`POST ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `POST ${path}`),
       async raw() {
         const now = new Date();
         if (now.getTime() >= rawMerchantReadUntil) {

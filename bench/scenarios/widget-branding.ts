@@ -4,7 +4,7 @@ import { documentClient } from '#data/client';
 import { setBranding } from '#data/hosted-settings-repository';
 import { hostedKeys } from '#data/keys';
 import { env } from '#shared/env';
-import { routeInvoker } from '#bench/requests';
+import { expectingStatus, routeInvoker } from '#bench/requests';
 import type { Scenario } from '#bench/scenario';
 
 export const scenario: Scenario = {
@@ -24,10 +24,7 @@ export const scenario: Scenario = {
     }
     const settings = hostedKeys.settings(fixture.merchantId);
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== 200) throw new Error(`GET ${path} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `GET ${path}`),
       async raw() {
         await documentClient.send(new GetCommand({ TableName: env.TABLE_NAME, Key: settings, ConsistentRead: true }));
       },

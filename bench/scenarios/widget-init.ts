@@ -11,6 +11,7 @@ import { createLambdaContext } from '#lib/local/lambda-context';
 import { RouteMatcher } from '#lib/local/route-matcher';
 import { rotateWidgetSecret } from '#services/widget';
 import { seedFailedPayment } from '#bench/fixtures';
+import { expectingStatus } from '#bench/requests';
 import type { Scenario } from '#bench/scenario';
 
 const PATH = '/api/widget/init';
@@ -80,10 +81,7 @@ export const scenario: Scenario = {
       throw new Error(`POST ${PATH} should answer 200 with the failed payment, got ${first.statusCode}: ${first.body.slice(0, 300)}`);
     }
     return {
-      async handler() {
-        const response = await invoke();
-        if (response.statusCode !== 200) throw new Error(`POST ${PATH} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
-      },
+      handler: expectingStatus(invoke, `POST ${PATH}`),
       async raw() {
         const request = signed();
         const now = new Date();

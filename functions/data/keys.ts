@@ -421,6 +421,12 @@ export const queries = {
     ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
     ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
   }),
+  /** Items of one partition whose sort key lies between `from` and `to`, both included (a time range, a prefix from a body on: `PREFIX#<body>` to `PREFIX#~`). */
+  sortKeyBetween: (PK: string, from: string, to: string) => ({
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': PK, ':from': from, ':to': to },
+  }),
   /** Every merchant, oldest first: one GSI1 partition, so for the operator and offline use only. */
   merchantListing: () => ({
     IndexName: 'GSI1',
@@ -685,23 +691,12 @@ export const integrationKeys = {
   shopDomain: (domain: string): ItemKey => ({ PK: `SHOPDOMAIN#${domain}`, SK: 'SHOPDOMAIN' }),
   signatureFailures: (merchantId: string, hour: string, psp: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `SIGFAIL#${hour}#${psp}` }),
   /** Key condition bounds of the hourly signature-failure counters from `fromHour` to `toHour` (inclusive). */
-  signatureFailureRange: (merchantId: string, fromHour: string, toHour: string) => ({
-    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `SIGFAIL#${fromHour}`, ':to': `SIGFAIL#${toHour}#~` },
-  }),
+  signatureFailureRange: (merchantId: string, fromHour: string, toHour: string) =>
+    queries.sortKeyBetween(merchantPk(merchantId), `SIGFAIL#${fromHour}`, `SIGFAIL#${toHour}#~`),
   /** Key condition of the stored deliveries (`WHK#<body>`) whose time-ordered body is at least `fromBody`. */
-  webhookLogsFrom: (merchantId: string, fromBody: string) => ({
-    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `WHK#${fromBody}`, ':to': 'WHK#~' },
-  }),
+  webhookLogsFrom: (merchantId: string, fromBody: string) => queries.sortKeyBetween(merchantPk(merchantId), `WHK#${fromBody}`, 'WHK#~'),
   /** Key condition of the dead-lettered events (`DEADLETTER#<body>`) whose time-ordered body is at least `fromBody`. */
-  deadLettersFrom: (merchantId: string, fromBody: string) => ({
-    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `DEADLETTER#${fromBody}`, ':to': 'DEADLETTER#~' },
-  }),
+  deadLettersFrom: (merchantId: string, fromBody: string) => queries.sortKeyBetween(merchantPk(merchantId), `DEADLETTER#${fromBody}`, 'DEADLETTER#~'),
 } as const;
 
 export const INTEGRATION_ENTITY = {
@@ -1087,11 +1082,7 @@ export const dailyJobKeys = {
   retentionUpTo: dueRetryKeys.dueUpTo,
   metering: (merchantId: string, day: string): ItemKey => ({ PK: merchantPk(merchantId), SK: `METER#${day}` }),
   /** Key condition of a merchant's metering items from day `from` to day `to` (both included). */
-  meteringRange: (merchantId: string, from: string, to: string) => ({
-    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `METER#${from}`, ':to': `METER#${to}` },
-  }),
+  meteringRange: (merchantId: string, from: string, to: string) => queries.sortKeyBetween(merchantPk(merchantId), `METER#${from}`, `METER#${to}`),
 } as const;
 
 export const DAILY_JOB_ENTITY = {
@@ -1270,9 +1261,5 @@ export const UPCOMING_CHARGE_ENTITY = { charge: 'upcoming_charge' } as const;
  */
 export const webhookRecoveryKeys = {
   /** Key condition of the log rows (`WHDLV#<body>`) whose body is at least `fromBody`. */
-  deliveriesFrom: (merchantId: string, fromBody: string) => ({
-    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-    ExpressionAttributeValues: { ':pk': merchantPk(merchantId), ':from': `WHDLV#${fromBody}`, ':to': 'WHDLV#~' },
-  }),
+  deliveriesFrom: (merchantId: string, fromBody: string) => queries.sortKeyBetween(merchantPk(merchantId), `WHDLV#${fromBody}`, 'WHDLV#~'),
 } as const;

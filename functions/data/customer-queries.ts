@@ -1,9 +1,10 @@
-import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type CustomerRecord, customerBodyOf, foldForSearch } from '#core/customers';
 import { timeOrderedIdFloor } from '#core/ids';
 import type { PaymentRecord, PaymentStatus } from '#core/payments';
 import { type Pagination, queryOffsetPage } from '#api/pipeline/paging';
 import { env } from '#shared/env';
+import { batchGetItems } from './batch-get';
 import { documentClient } from './client';
 import { customerCounts, customerFromItem, getCustomer } from './customer-repository';
 import { customerKeys, customerSearchKeys, paymentKeys } from './keys';
@@ -125,22 +126,10 @@ async function byTermPrefix(merchantId: string, search: string): Promise<Set<str
   return new Set(items.map((item) => item.customer_id as string));
 }
 
-const MAX_BATCH_ATTEMPTS = 8;
-
-/** Customers by id (BatchGetItem, 100 keys a call, unprocessed keys asked again); ids of erased customers are skipped. */
+/** Customers by id (batchGetItems); ids of erased customers are skipped. */
 async function customersByIds(merchantId: string, ids: readonly string[]): Promise<CustomerRecord[]> {
-  const found: CustomerRecord[] = [];
-  for (let start = 0; start < ids.length; start += 100) {
-    let keys: Record<string, unknown>[] = ids.slice(start, start + 100).map((id) => ({ ...customerKeys.customer(merchantId, customerBodyOf(id) as string) }));
-    for (let attempt = 1; keys.length > 0; attempt += 1) {
-      if (attempt > MAX_BATCH_ATTEMPTS) throw new Error(`Customers of ${merchantId} still unprocessed after ${MAX_BATCH_ATTEMPTS} attempts`);
-      if (attempt > 1) await new Promise((done) => setTimeout(done, 2 ** attempt * 10));
-      const response = await documentClient.send(new BatchGetCommand({ RequestItems: { [env.TABLE_NAME]: { Keys: keys } } }));
-      found.push(...(response.Responses?.[env.TABLE_NAME] ?? []).map(customerFromItem));
-      keys = (response.UnprocessedKeys?.[env.TABLE_NAME]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
-  return found;
+  const keys = ids.map((id) => customerKeys.customer(merchantId, customerBodyOf(id) as string));
+  return (await batchGetItems(keys, { what: `Customers of ${merchantId}` })).map(customerFromItem);
 }
 
 const newestFirst = (a: CustomerRecord, b: CustomerRecord): number =>

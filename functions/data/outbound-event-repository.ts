@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { idBody, timeOrderedId } from '#core/ids';
 import { env } from '#shared/env';
+import { batchGetItems } from './batch-get';
 import { documentClient } from './client';
 import { outboundEventEntity, outboundEventIdFor } from './entities/outbound-event';
 import { automationKeys, queries, retryKeys } from './keys';
@@ -81,28 +82,20 @@ export async function getOutboundEvent(merchantId: string, eventId: string): Pro
   return Item === undefined ? undefined : outboundEventEntity.fromItem(Item);
 }
 
-const MAX_BATCH_ATTEMPTS = 8;
-
 /**
- * The events of these ids that are still stored (strongly consistent; BatchGetItem, 100 keys a
- * call, unprocessed keys asked again), by id. An id of no event (erased, expired, not an event's)
- * is absent from the map.
+ * The events of these ids that are still stored (strongly consistent; batchGetItems), by id. An id
+ * of no event (erased, expired, not an event's) is absent from the map.
  */
 export async function getOutboundEvents(merchantId: string, eventIds: readonly string[]): Promise<Map<string, OutboundEvent>> {
-  const found = new Map<string, OutboundEvent>();
   const bodies = [...new Set(eventIds)].map((id) => idBody(id, 'evt')).filter((body): body is string => body !== undefined);
-  for (let start = 0; start < bodies.length; start += 100) {
-    let keys: Record<string, unknown>[] = bodies.slice(start, start + 100).map((body) => ({ ...retryKeys.outboundEvent(merchantId, body) }));
-    for (let attempt = 1; keys.length > 0; attempt += 1) {
-      if (attempt > MAX_BATCH_ATTEMPTS) throw new Error(`Outbound events of ${merchantId} still unprocessed after ${MAX_BATCH_ATTEMPTS} attempts`);
-      if (attempt > 1) await new Promise((done) => setTimeout(done, 2 ** attempt * 10));
-      const response = await documentClient.send(new BatchGetCommand({ RequestItems: { [env.TABLE_NAME]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of response.Responses?.[env.TABLE_NAME] ?? []) {
-        const event = outboundEventEntity.fromItem(item);
-        found.set(event.id, event);
-      }
-      keys = (response.UnprocessedKeys?.[env.TABLE_NAME]?.Keys ?? []) as Record<string, unknown>[];
-    }
+  const items = await batchGetItems(
+    bodies.map((body) => retryKeys.outboundEvent(merchantId, body)),
+    { consistent: true, what: `Outbound events of ${merchantId}` },
+  );
+  const found = new Map<string, OutboundEvent>();
+  for (const item of items) {
+    const event = outboundEventEntity.fromItem(item);
+    found.set(event.id, event);
   }
   return found;
 }

@@ -1,4 +1,3 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentRecord } from '#core/payments';
 import {
   type PeriodTotals,
@@ -9,8 +8,7 @@ import {
   recoveryProgressOf,
   sumTotals,
 } from '#core/recovery-goal';
-import { env } from '#shared/env';
-import { documentClient } from './client';
+import { batchGetItems } from './batch-get';
 import { recoveryCounterKeys } from './keys';
 import { PERIOD_COUNTERS } from './projections/recovery-period-counters';
 
@@ -48,22 +46,17 @@ export function totalsOfItem(item: Readonly<Record<string, unknown>> | undefined
   };
 }
 
-const MAX_BATCH_ATTEMPTS = 8;
-
-/** The counter items of these months (BatchGetItem, consistent; unprocessed keys are asked again). */
+/** The counter items of these months (batchGetItems, consistent). */
 async function monthItems(merchantId: string, months: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
-  const byMonth = new Map<string, Record<string, unknown>>();
   const monthOfSk = new Map(months.map((month) => [recoveryCounterKeys.month(merchantId, month).SK, month]));
-  let keys: Record<string, unknown>[] = months.map((month) => ({ ...recoveryCounterKeys.month(merchantId, month) }));
-  for (let attempt = 1; keys.length > 0; attempt += 1) {
-    if (attempt > MAX_BATCH_ATTEMPTS) throw new Error(`Recovery counters of ${merchantId} still unprocessed after ${MAX_BATCH_ATTEMPTS} attempts`);
-    if (attempt > 1) await new Promise((done) => setTimeout(done, 2 ** attempt * 10));
-    const response = await documentClient.send(new BatchGetCommand({ RequestItems: { [env.TABLE_NAME]: { Keys: keys, ConsistentRead: true } } }));
-    for (const item of response.Responses?.[env.TABLE_NAME] ?? []) {
-      const month = monthOfSk.get(item.SK as string);
-      if (month !== undefined) byMonth.set(month, item);
-    }
-    keys = (response.UnprocessedKeys?.[env.TABLE_NAME]?.Keys ?? []) as Record<string, unknown>[];
+  const items = await batchGetItems(
+    months.map((month) => recoveryCounterKeys.month(merchantId, month)),
+    { consistent: true, what: `Recovery counters of ${merchantId}` },
+  );
+  const byMonth = new Map<string, Record<string, unknown>>();
+  for (const item of items) {
+    const month = monthOfSk.get(item.SK as string);
+    if (month !== undefined) byMonth.set(month, item);
   }
   return byMonth;
 }

@@ -4,13 +4,13 @@ import { createHash, randomBytes } from 'node:crypto';
 export const SESSION_TOKEN_LENGTH = 43;
 
 /** A cancel-session token: 32 random bytes, base64url (43 characters, no padding). */
-const TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${SESSION_TOKEN_LENGTH}}$`);
+export const SESSION_TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${SESSION_TOKEN_LENGTH}}$`);
 
 export function newSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-const isWellFormedSessionToken = (token: string): boolean => TOKEN_PATTERN.test(token);
+const isWellFormedSessionToken = (token: string): boolean => SESSION_TOKEN_PATTERN.test(token);
 
 /** The SHA-256 (hex) a session is stored under: the token itself is never stored. */
 export const hashSessionToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');

@@ -1,6 +1,7 @@
 import * as z from '#shared/zod';
 import { OFFER_TYPES, STEP_TYPES } from '#core/cancel-flows';
 import { SAVE_STATUSES, SESSION_OUTCOMES, SESSION_STATES } from '#core/cancel-sessions';
+import { SESSION_TOKEN_PATTERN } from '#core/session-tokens';
 import { DateTime, described, ResponseMeta } from '#api/envelope-schemas';
 
 const Int = z.number().check(z.int());
@@ -50,7 +51,7 @@ export const CancelSession = z.object({
 });
 
 const TOKEN = 'The session token returned by start (43 base64url characters).';
-const TokenParams = z.object({ token: described(z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)), TOKEN) });
+const TokenParams = z.object({ token: described(z.string().check(z.regex(SESSION_TOKEN_PATTERN)), TOKEN) });
 const single = { 200: z.object({ data: CancelSession, meta: ResponseMeta }) };
 const Reason = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 
